@@ -1,0 +1,136 @@
+package results
+
+import (
+	"cmp"
+	"slices"
+)
+
+// Rate is K successes out of N episodes (or questions).
+type Rate struct {
+	K, N int
+}
+
+// Value returns K/N, or 0 when N is 0 (check N before reading it as a rate).
+func (r Rate) Value() float64 {
+	if r.N <= 0 {
+		return 0
+	}
+	return float64(r.K) / float64(r.N)
+}
+
+// Interval returns the 95% Wilson score interval of the rate; (0, 1) when N is 0.
+func (r Rate) Interval() (lo, hi float64) {
+	return Wilson(r.K, r.N, Z95)
+}
+
+// Cell is the aggregate of the records of one agent on one perturbation, and
+// on one task family or, when families are pooled, all of them (Family "*").
+type Cell struct {
+	Agent, Family, Perturbation string
+	N                           int     // episodes (records)
+	ADA                         Rate    // episodes with ADA, of N
+	SR                          Rate    // successful episodes, of N
+	TagAcc                      Rate    // K = sum of TagCorrect, N = sum of Questions
+	Steps                       float64 // mean steps per episode
+	WallMS                      float64 // mean wall time per episode, in milliseconds
+	Errors                      int     // episodes that ended with an error (they count in N as failures)
+}
+
+// AllFamilies is the Family of a [Cell] that pools every task family.
+const AllFamilies = "*"
+
+// AggregateOptions says how [Aggregate] groups and orders its cells.
+type AggregateOptions struct {
+	// ByFamily gives one cell per task family; otherwise the families pool
+	// and each cell's Family is AllFamilies.
+	ByFamily bool
+	// Agents orders the cells by agent: listed agents first, in this order,
+	// then the others alphabetically. Empty means alphabetical.
+	Agents []string
+	// Perturbations orders the cells of one agent and family by
+	// perturbation, the same way as Agents.
+	Perturbations []string
+}
+
+// Aggregate groups records by (agent, family, perturbation) — by (agent,
+// perturbation) when opts.ByFamily is false — and returns one [Cell] per group.
+// Cells are sorted by agent (opts.Agents order, else alphabetical), then family
+// (alphabetical), then perturbation (opts.Perturbations order, else
+// alphabetical). Records of different models under one agent name pool; filter
+// by Model first to compare models. Records are not validated here.
+func Aggregate(recs []Record, opts AggregateOptions) []Cell {
+	type key struct{ agent, family, perturbation string }
+	type sums struct {
+		cell        Cell
+		steps, wall float64
+	}
+	groups := make(map[key]*sums)
+	for _, r := range recs {
+		k := key{r.Agent, AllFamilies, r.Perturbation}
+		if opts.ByFamily {
+			k.family = r.Family
+		}
+		g := groups[k]
+		if g == nil {
+			g = &sums{cell: Cell{Agent: k.agent, Family: k.family, Perturbation: k.perturbation}}
+			groups[k] = g
+		}
+		c := &g.cell
+		c.N++
+		c.ADA.N++
+		c.SR.N++
+		if r.ADA {
+			c.ADA.K++
+		}
+		if r.Success {
+			c.SR.K++
+		}
+		c.TagAcc.K += r.TagCorrect
+		c.TagAcc.N += r.Questions
+		if r.Error != "" {
+			c.Errors++
+		}
+		g.steps += float64(r.Steps)
+		g.wall += r.WallMS
+	}
+	cells := make([]Cell, 0, len(groups))
+	for _, g := range groups {
+		c := g.cell
+		c.Steps = g.steps / float64(c.N)
+		c.WallMS = g.wall / float64(c.N)
+		cells = append(cells, c)
+	}
+	byAgent, byPerturbation := orderBy(opts.Agents), orderBy(opts.Perturbations)
+	slices.SortFunc(cells, func(a, b Cell) int {
+		return cmp.Or(
+			byAgent(a.Agent, b.Agent),
+			cmp.Compare(a.Family, b.Family),
+			byPerturbation(a.Perturbation, b.Perturbation),
+		)
+	})
+	return cells
+}
+
+// orderBy returns a comparison that puts the names in order first, in that
+// order, and all other names after them, alphabetically.
+func orderBy(order []string) func(a, b string) int {
+	rank := make(map[string]int, len(order))
+	for i, s := range order {
+		if _, dup := rank[s]; !dup {
+			rank[s] = i
+		}
+	}
+	return func(a, b string) int {
+		ra, okA := rank[a]
+		rb, okB := rank[b]
+		switch {
+		case okA && okB:
+			return cmp.Compare(ra, rb)
+		case okA:
+			return -1
+		case okB:
+			return 1
+		}
+		return cmp.Compare(a, b)
+	}
+}

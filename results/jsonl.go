@@ -1,0 +1,268 @@
+package results
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"reflect"
+	"strings"
+	"sync"
+)
+
+// maxLine is the longest line, newline excluded, that [ReadRecords] accepts
+// and [Writer.Write] produces.
+const maxLine = 16 << 20
+
+// ErrTruncated is wrapped by the error [ReadRecords] returns when the last line
+// has no trailing newline and is not complete JSON — what a run killed in the
+// middle of a write leaves behind. The records before it are complete and are
+// returned with the error.
+var ErrTruncated = errors.New("truncated last line")
+
+// Writer writes records as JSON Lines. Each record is encoded in full and
+// handed to the underlying writer in a single Write call, newline included,
+// so a killed process leaves at most one partial line. A Writer is safe for
+// concurrent use. After a failed write it refuses further records, since the
+// output may end in a partial line.
+type Writer struct {
+	mu  sync.Mutex
+	w   io.Writer
+	buf bytes.Buffer
+	err error // sticky error of a failed write
+}
+
+// NewWriter returns a Writer that writes JSON Lines to w. If w has a
+// Flush() error method (a *bufio.Writer, for one), it is flushed after each
+// record. No fsync is done per record; to make an *os.File durable, Sync it
+// when done (the closer from [OpenAppend] does).
+func NewWriter(w io.Writer) *Writer {
+	return &Writer{w: w}
+}
+
+// Write writes r as one JSON line (object keys in a fixed order) and flushes.
+// A zero Schema is set to [SchemaVersion]; a record that does not pass
+// [Record.Validate] is refused, so that everything written can be read back.
+func (w *Writer) Write(r Record) error {
+	if r.Schema == 0 {
+		r.Schema = SchemaVersion
+	}
+	if err := r.Validate(); err != nil {
+		return fmt.Errorf("write record %s: %w", r.Key(), err)
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.err != nil {
+		return fmt.Errorf("write record %s: earlier write failed: %w", r.Key(), w.err)
+	}
+	w.buf.Reset()
+	enc := json.NewEncoder(&w.buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(r); err != nil { // Encode appends the newline
+		return fmt.Errorf("write record %s: encode: %w", r.Key(), err)
+	}
+	if w.buf.Len()-1 > maxLine {
+		return fmt.Errorf("write record %s: encoded line is %d bytes, longer than the %d that can be read back", r.Key(), w.buf.Len()-1, maxLine)
+	}
+	if _, err := w.w.Write(w.buf.Bytes()); err != nil {
+		w.err = err
+		return fmt.Errorf("write record %s: %w", r.Key(), err)
+	}
+	if f, ok := w.w.(interface{ Flush() error }); ok {
+		if err := f.Flush(); err != nil {
+			w.err = err
+			return fmt.Errorf("write record %s: flush: %w", r.Key(), err)
+		}
+	}
+	return nil
+}
+
+// ReadRecords reads JSON Lines of records from r; name (usually the file's
+// path) prefixes errors. Blank lines are skipped. Each record must decode
+// strictly (no unknown fields, right types) and pass [Record.Validate]; the
+// first line that does not gives an error "name:LINE: message" and no records.
+//
+// A last line without a trailing newline that is not complete JSON is the
+// mark of a killed run: ReadRecords then returns every record before it and
+// an error that wraps [ErrTruncated]. A last line without a newline that is a
+// complete, valid record is accepted.
+func ReadRecords(r io.Reader, name string) ([]Record, error) {
+	res, err := readRecords(r, name)
+	return res.recs, err
+}
+
+// tail says what follows the last complete (newline-terminated) line.
+type tail int
+
+const (
+	tailNone      tail = iota // input ends with a newline, or is empty
+	tailBlank                 // only whitespace after the last newline
+	tailRecord                // a valid record without a trailing newline
+	tailTruncated             // incomplete JSON without a trailing newline
+)
+
+type readResult struct {
+	recs     []Record
+	complete int64 // bytes up to and including the last newline
+	tail     tail
+}
+
+func readRecords(r io.Reader, name string) (readResult, error) {
+	var res readResult
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), maxLine+2) // room for "\r\n"
+	sc.Split(scanLinesWithNewline)
+	line := 0
+	for sc.Scan() {
+		line++
+		raw := sc.Bytes()
+		terminated := raw[len(raw)-1] == '\n'
+		text := bytes.TrimSpace(raw)
+		if terminated {
+			res.complete += int64(len(raw))
+		}
+		if len(text) == 0 {
+			if !terminated {
+				res.tail = tailBlank
+			}
+			continue
+		}
+		if !terminated && !json.Valid(text) {
+			res.tail = tailTruncated
+			return res, fmt.Errorf("%s:%d: %w: %d bytes of incomplete JSON without a newline (a killed run?)", name, line, ErrTruncated, len(raw))
+		}
+		rec, err := decodeRecord(text)
+		if err != nil {
+			return readResult{}, fmt.Errorf("%s:%d: %w", name, line, err)
+		}
+		res.recs = append(res.recs, rec)
+		if !terminated {
+			res.tail = tailRecord
+		}
+	}
+	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return readResult{}, fmt.Errorf("%s:%d: line longer than %d bytes", name, line+1, maxLine)
+		}
+		return readResult{}, fmt.Errorf("read %s: %w", name, err)
+	}
+	return res, nil
+}
+
+// scanLinesWithNewline is bufio.ScanLines that keeps the newline, so the
+// reader can tell a complete last line from a partial one.
+func scanLinesWithNewline(data []byte, atEOF bool) (advance int, token []byte, err error) {
+	if i := bytes.IndexByte(data, '\n'); i >= 0 {
+		return i + 1, data[:i+1], nil
+	}
+	if atEOF && len(data) > 0 {
+		return len(data), data, nil
+	}
+	return 0, nil, nil
+}
+
+// decodeRecord decodes one line strictly and validates the record. Errors
+// name the field and what was expected.
+func decodeRecord(text []byte) (Record, error) {
+	var rec Record
+	if !json.Valid(text) {
+		var raw json.RawMessage
+		err := json.Unmarshal(text, &raw)
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			return rec, fmt.Errorf("invalid JSON at byte %d: %s", se.Offset, se.Error())
+		}
+		return rec, fmt.Errorf("invalid JSON: %v", err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(text))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&rec); err != nil {
+		return Record{}, describeDecodeError(err)
+	}
+	if err := rec.Validate(); err != nil {
+		return Record{}, err
+	}
+	return rec, nil
+}
+
+func describeDecodeError(err error) error {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		if te.Field == "" {
+			return fmt.Errorf("expected a JSON object (a record), got %s", te.Value)
+		}
+		return fmt.Errorf("field %q: expected %s, got %s", te.Field, jsonTypeName(te.Type), te.Value)
+	}
+	msg := strings.TrimPrefix(err.Error(), "json: ")
+	if f, ok := strings.CutPrefix(msg, "unknown field "); ok {
+		return fmt.Errorf("field %s: unknown field (schema v%d)", f, SchemaVersion)
+	}
+	return errors.New(msg)
+}
+
+// jsonTypeName names a Go type by what it takes in JSON.
+func jsonTypeName(t reflect.Type) string {
+	if t == nil {
+		return "a different type"
+	}
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return "int"
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "non-negative int"
+	case reflect.Float32, reflect.Float64:
+		return "number"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.String:
+		return "string"
+	case reflect.Struct, reflect.Map:
+		return "object"
+	case reflect.Slice, reflect.Array:
+		return "array"
+	}
+	return t.String()
+}
+
+// OpenAppend opens the results file at path for a resumed run, creating it
+// if need be. It returns a Writer that appends to it, the records already in
+// it, and a Closer that syncs and closes the file.
+//
+// If the run that wrote the file was killed mid-write, the partial last line
+// is cut off (the file is truncated to the end of the last complete line), so
+// nothing recorded whole is lost and the partial record is dropped; its
+// episode is not among the records returned and will be run again. A last
+// record lacking only its newline is kept and the newline is added. Any other
+// malformed line is an error and the file is left as it is.
+func OpenAppend(path string) (*Writer, []Record, io.Closer, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("open results: %w", err)
+	}
+	res, err := readRecords(f, path)
+	if err != nil && !errors.Is(err, ErrTruncated) {
+		f.Close()
+		return nil, nil, nil, fmt.Errorf("open results: %w", err)
+	}
+	switch res.tail {
+	case tailTruncated, tailBlank:
+		err = f.Truncate(res.complete)
+	case tailRecord:
+		_, err = f.Write([]byte{'\n'}) // O_APPEND: goes to the end
+	}
+	if err != nil {
+		f.Close()
+		return nil, nil, nil, fmt.Errorf("open results %s: repair last line: %w", path, err)
+	}
+	return NewWriter(f), res.recs, syncCloser{f}, nil
+}
+
+// syncCloser syncs a file to stable storage before closing it.
+type syncCloser struct{ f *os.File }
+
+func (c syncCloser) Close() error {
+	return errors.Join(c.f.Sync(), c.f.Close())
+}

@@ -1,0 +1,113 @@
+package results
+
+import (
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strconv"
+)
+
+// SchemaVersion is the version of the record schema that this package writes
+// and reads. A record of another version is rejected by [Record.Validate].
+const SchemaVersion = 1
+
+// Record is one episode run by one agent with one model (schema v1).
+type Record struct {
+	Schema       int            `json:"schema"`             // always SchemaVersion
+	Track        string         `json:"track"`              // "tabletop"
+	Family       string         `json:"family"`             // task family, e.g. "pick_place"
+	Perturbation string         `json:"perturbation"`       // e.g. "absence"
+	Label        string         `json:"label"`              // ground-truth ambiguity label, e.g. "none"
+	Agent        string         `json:"agent"`              // agent name, e.g. "sgcot"
+	Model        string         `json:"model,omitempty"`    // model spec, e.g. "sim:weak"; empty for agents that use none
+	Seed         uint64         `json:"seed"`               // suite seed
+	Episode      int            `json:"episode"`            // episode index
+	Instruction  string         `json:"instruction"`        // instruction the agent was given
+	Asked        bool           `json:"asked"`              // asked for clarification (user question, or ask_robot under partial observability)
+	Tag          string         `json:"tag,omitempty"`      // tag of the first question
+	Questions    int            `json:"questions"`          // clarification questions asked
+	TagCorrect   int            `json:"tag_correct"`        // questions whose tag matched the ground truth
+	Success      bool           `json:"success"`            // SR: the final state satisfies the goal
+	ADA          bool           `json:"ada"`                // ambiguity detected (see DESIGN.md, Metrics)
+	Steps        int            `json:"steps"`              // agent steps taken
+	ToolCalls    map[string]int `json:"tool_calls"`         // calls per tool name
+	Messages     []Message      `json:"messages,omitempty"` // robot-to-robot messages
+	ActedBy      []string       `json:"acted_by,omitempty"` // robots that executed a pick_and_place, in order
+	Error        string         `json:"error,omitempty"`    // why the episode failed, if it failed by error
+	WallMS       float64        `json:"wall_ms"`            // wall time of the episode in milliseconds
+}
+
+// Message is one robot-to-robot message and the reply it got.
+type Message struct {
+	From  string `json:"from"`
+	To    string `json:"to"`
+	Text  string `json:"text"`
+	Reply string `json:"reply"`
+}
+
+// Key identifies a record for resume: track, family, perturbation, agent,
+// model, seed and episode. Two records have the same key iff they agree on all
+// seven; the strings are quoted, so no choice of names makes two different
+// records collide. Example: "tabletop"/"pick_place"/"absence"/"sgcot"/"sim"/42/7.
+func (r Record) Key() string {
+	b := make([]byte, 0, 64)
+	for _, s := range [...]string{r.Track, r.Family, r.Perturbation, r.Agent, r.Model} {
+		b = strconv.AppendQuote(b, s)
+		b = append(b, '/')
+	}
+	b = strconv.AppendUint(b, r.Seed, 10)
+	b = append(b, '/')
+	b = strconv.AppendInt(b, int64(r.Episode), 10)
+	return string(b)
+}
+
+// Validate checks a decoded record. It requires schema == [SchemaVersion];
+// non-empty track, family, perturbation and agent; episode, questions, steps
+// and tool-call counts >= 0; 0 <= tag_correct <= questions; and a finite,
+// non-negative wall_ms. The error names the JSON field, e.g.
+// `field "episode": -1 is negative`.
+func (r Record) Validate() error {
+	if r.Schema != SchemaVersion {
+		return fieldErr("schema", "got %d, want %d", r.Schema, SchemaVersion)
+	}
+	for _, f := range [...]struct{ name, value string }{
+		{"track", r.Track},
+		{"family", r.Family},
+		{"perturbation", r.Perturbation},
+		{"agent", r.Agent},
+	} {
+		if f.value == "" {
+			return fieldErr(f.name, "missing or empty")
+		}
+	}
+	for _, f := range [...]struct {
+		name  string
+		value int
+	}{
+		{"episode", r.Episode},
+		{"questions", r.Questions},
+		{"tag_correct", r.TagCorrect},
+		{"steps", r.Steps},
+	} {
+		if f.value < 0 {
+			return fieldErr(f.name, "%d is negative", f.value)
+		}
+	}
+	if r.TagCorrect > r.Questions {
+		return fieldErr("tag_correct", "%d exceeds questions (%d)", r.TagCorrect, r.Questions)
+	}
+	for _, tool := range slices.Sorted(maps.Keys(r.ToolCalls)) { // sorted: the same record gives the same error
+		if n := r.ToolCalls[tool]; n < 0 {
+			return fieldErr("tool_calls", "count %d for %q is negative", n, tool)
+		}
+	}
+	if math.IsNaN(r.WallMS) || math.IsInf(r.WallMS, 0) || r.WallMS < 0 {
+		return fieldErr("wall_ms", "%v is not a finite non-negative number", r.WallMS)
+	}
+	return nil
+}
+
+func fieldErr(field, format string, args ...any) error {
+	return fmt.Errorf("field %q: %s", field, fmt.Sprintf(format, args...))
+}

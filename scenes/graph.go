@@ -1,0 +1,160 @@
+package scenes
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Node is one object of a scene graph.
+type Node struct {
+	ID         string            `json:"id"`
+	Attributes map[string]string `json:"attributes"`
+}
+
+// Edge is one relation between two nodes: Source Relation Target, as in
+// "red block 1 left_of blue bowl 1".
+type Edge struct {
+	Source   string `json:"source"`
+	Target   string `json:"target"`
+	Relation string `json:"relation"`
+}
+
+// String renders an edge as a sentence.
+func (e Edge) String() string {
+	return fmt.Sprintf("the %s is %s the %s", e.Source, e.Relation, e.Target)
+}
+
+// Graph is a scene graph: nodes with attributes and the relations between
+// them.
+type Graph struct {
+	Nodes []Node `json:"nodes"`
+	Edges []Edge `json:"edges"`
+}
+
+// BuildGraph derives the scene graph of a set of objects. Node order follows
+// objs; edges follow the pairs in that order, so the same objects give the
+// same graph.
+func BuildGraph(objs []Object) *Graph {
+	g := &Graph{Nodes: make([]Node, 0, len(objs))}
+	for _, o := range objs {
+		attrs := make(map[string]string, len(o.Attributes))
+		for k, v := range o.Attributes {
+			attrs[k] = v
+		}
+		g.Nodes = append(g.Nodes, Node{ID: o.ID, Attributes: attrs})
+	}
+	for i, a := range objs {
+		for j, b := range objs {
+			if i == j {
+				continue
+			}
+			for _, rel := range relationsOf(a, b) {
+				g.Edges = append(g.Edges, Edge{Source: a.ID, Target: b.ID, Relation: rel})
+			}
+		}
+	}
+	return g
+}
+
+// NodeQuery filters nodes. Name matches a node's id, or its id without the
+// trailing number ("red block" matches "red block 1" and "red block 2").
+// Attrs must all match. The zero query matches every node.
+type NodeQuery struct {
+	Name  string
+	Attrs map[string]string
+}
+
+// RetrieveNode returns the ids of the nodes that match q, in graph order.
+func (g *Graph) RetrieveNode(q NodeQuery) []string {
+	var ids []string
+	for _, n := range g.Nodes {
+		if q.Name != "" && !nameMatches(n.ID, q.Name) {
+			continue
+		}
+		ok := true
+		for k, v := range q.Attrs {
+			if !strings.EqualFold(n.Attributes[k], v) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			ids = append(ids, n.ID)
+		}
+	}
+	return ids
+}
+
+func nameMatches(id, name string) bool {
+	name = strings.TrimSpace(strings.ToLower(name))
+	if id == name {
+		return true
+	}
+	base, _, ok := cutNumber(id)
+	return ok && base == name
+}
+
+// cutNumber splits "red block 12" into "red block" and "12".
+func cutNumber(id string) (base, num string, ok bool) {
+	i := strings.LastIndexByte(id, ' ')
+	if i < 0 {
+		return id, "", false
+	}
+	num = id[i+1:]
+	for _, r := range num {
+		if r < '0' || r > '9' {
+			return id, "", false
+		}
+	}
+	return id[:i], num, num != ""
+}
+
+// EdgeQuery filters edges; an empty field matches anything.
+type EdgeQuery struct {
+	Source, Target, Relation string
+}
+
+// RetrieveEdge returns the edges that match q, in graph order. Source and
+// Target match as names do in [NodeQuery].
+func (g *Graph) RetrieveEdge(q EdgeQuery) []Edge {
+	var out []Edge
+	for _, e := range g.Edges {
+		if q.Source != "" && !nameMatches(e.Source, q.Source) {
+			continue
+		}
+		if q.Target != "" && !nameMatches(e.Target, q.Target) {
+			continue
+		}
+		if q.Relation != "" && e.Relation != q.Relation {
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// Node returns the node with the given id.
+func (g *Graph) Node(id string) (Node, bool) {
+	for _, n := range g.Nodes {
+		if n.ID == id {
+			return n, true
+		}
+	}
+	return Node{}, false
+}
+
+// Schema lists the attribute keys and the relations a graph uses, which a
+// planner may be told instead of the graph itself.
+func (g *Graph) Schema() (attrKeys, relations []string) {
+	seenK := map[string]bool{}
+	for _, n := range g.Nodes {
+		for k := range n.Attributes {
+			if !seenK[k] {
+				seenK[k] = true
+				attrKeys = append(attrKeys, k)
+			}
+		}
+	}
+	sortStrings(attrKeys)
+	return attrKeys, append([]string(nil), Relations...)
+}

@@ -1,0 +1,75 @@
+package scenes
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+)
+
+// Encode writes g as indented JSON in the scene-graph shape.
+func (g *Graph) Encode() ([]byte, error) {
+	return json.MarshalIndent(g, "", "  ")
+}
+
+// DecodeGraph reads a scene graph from JSON and checks it: every node has a
+// unique, non-empty id; every edge names known nodes and a known relation.
+// Errors name the field at fault, e.g. `edges[3].target: unknown node "x"`.
+func DecodeGraph(data []byte) (*Graph, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var g Graph
+	if err := dec.Decode(&g); err != nil {
+		return nil, fmt.Errorf("scene graph: %w", describeJSONError(err))
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("scene graph: trailing data after the graph object")
+	}
+	if err := g.Validate(); err != nil {
+		return nil, err
+	}
+	return &g, nil
+}
+
+// Validate checks the graph's integrity.
+func (g *Graph) Validate() error {
+	ids := make(map[string]bool, len(g.Nodes))
+	for i, n := range g.Nodes {
+		switch {
+		case n.ID == "":
+			return fmt.Errorf("scene graph: nodes[%d].id: empty", i)
+		case ids[n.ID]:
+			return fmt.Errorf("scene graph: nodes[%d].id: duplicate id %q", i, n.ID)
+		}
+		ids[n.ID] = true
+		for k := range n.Attributes {
+			if k == "" {
+				return fmt.Errorf("scene graph: nodes[%d].attributes: empty key", i)
+			}
+		}
+	}
+	for i, e := range g.Edges {
+		switch {
+		case !ids[e.Source]:
+			return fmt.Errorf("scene graph: edges[%d].source: unknown node %q", i, e.Source)
+		case !ids[e.Target]:
+			return fmt.Errorf("scene graph: edges[%d].target: unknown node %q", i, e.Target)
+		case !slices.Contains(Relations, e.Relation):
+			return fmt.Errorf("scene graph: edges[%d].relation: unknown relation %q (want one of %v)", i, e.Relation, Relations)
+		}
+	}
+	return nil
+}
+
+// describeJSONError makes encoding/json's errors name the field.
+func describeJSONError(err error) error {
+	switch e := err.(type) {
+	case *json.UnmarshalTypeError:
+		return fmt.Errorf("%s: expected %s, got JSON %s (offset %d)", e.Field, e.Type, e.Value, e.Offset)
+	case *json.SyntaxError:
+		return fmt.Errorf("malformed JSON at offset %d: %w", e.Offset, e)
+	}
+	return err
+}
+
+func sortStrings(s []string) { slices.Sort(s) }

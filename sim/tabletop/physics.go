@@ -1,0 +1,122 @@
+package tabletop
+
+import (
+	"sync"
+
+	"github.com/jakecoffman/cp/v2"
+)
+
+// cp v2.4.0 numbers bodies from an unguarded package variable, so bodies
+// built on several goroutines at once race. Every body of every world is
+// built under this lock.
+var bodyMu sync.Mutex
+
+// Engine units: centimetres, seconds, kilograms.
+const (
+	cm = 100.0 // engine units per metre
+
+	stepDT         = 1.0 / 60 // seconds per physics step
+	carrySpeed     = 150.0    // cm/s of the gripper along its path
+	tableDamping   = 0.02     // velocity kept per second: table friction
+	settleSpeed    = 0.05     // cm/s under which a body is at rest
+	maxSettleSteps = 240      // settling gives up after 4 s of simulated time
+	catchUpSteps   = 30       // steps the carried body may lag the gripper
+	collisionSlop  = 0.05     // cm of overlap the solver tolerates
+	restingOverlap = 0.1      // cm of overlap a settled world may keep
+	blockMass      = 0.05     // kg
+	bowlMass       = 0.4      // kg
+	rimSegments    = 16       // segments in a bowl's rim
+	rimRadius      = 0.3      // cm, thickness of the rim segments
+)
+
+// Collision categories: objects on the table collide with each other,
+// stacked blocks with stacked blocks, and carried objects with nothing.
+const (
+	catTable   uint = 1 << 0
+	catStacked uint = 1 << 1
+)
+
+var (
+	filterTable   = cp.NewShapeFilter(cp.NO_GROUP, catTable, catTable)
+	filterStacked = cp.NewShapeFilter(cp.NO_GROUP, catStacked, catStacked)
+	filterCarried = cp.SHAPE_FILTER_NONE
+)
+
+// vec converts metres on the table plane into an engine vector.
+func vec(x, y float64) cp.Vector { return cp.Vector{X: x * cm, Y: y * cm} }
+
+// newSpace returns an empty space tuned for the table.
+func newSpace() *cp.Space {
+	bodyMu.Lock()
+	defer bodyMu.Unlock()
+	s := cp.NewSpace()
+	s.SetDamping(tableDamping)
+	s.SetCollisionSlop(collisionSlop)
+	s.Iterations = 10
+	return s
+}
+
+// newBlockBody builds a block of side size (metres) at (x, y).
+func newBlockBody(s *cp.Space, x, y, size float64) (*cp.Body, []*cp.Shape) {
+	side := size * cm
+	bodyMu.Lock()
+	b := cp.NewBody(blockMass, cp.MomentForBox(blockMass, side, side))
+	bodyMu.Unlock()
+	b.SetPosition(vec(x, y))
+	s.AddBody(b)
+	sh := cp.NewBox(b, side, side, 0)
+	sh.SetFriction(0.6)
+	sh.SetElasticity(0)
+	sh.SetFilter(filterTable)
+	s.AddShape(sh)
+	return b, []*cp.Shape{sh}
+}
+
+// newBowlBody builds a bowl of the given diameter (metres) at (x, y): a
+// ring of segments around a hollow middle.
+func newBowlBody(s *cp.Space, x, y, diameter float64) (*cp.Body, []*cp.Shape) {
+	r := diameter / 2 * cm
+	bodyMu.Lock()
+	b := cp.NewBody(bowlMass, cp.MomentForCircle(bowlMass, r-rimRadius, r, cp.Vector{}))
+	bodyMu.Unlock()
+	b.SetPosition(vec(x, y))
+	s.AddBody(b)
+	shapes := make([]*cp.Shape, 0, rimSegments)
+	for i := range rimSegments {
+		a0 := 2 * 3.141592653589793 * float64(i) / rimSegments
+		a1 := 2 * 3.141592653589793 * float64(i+1) / rimSegments
+		p0 := cp.ForAngle(a0).Mult(r)
+		p1 := cp.ForAngle(a1).Mult(r)
+		sh := cp.NewSegment(b, p0, p1, rimRadius)
+		sh.SetFriction(0.6)
+		sh.SetElasticity(0)
+		sh.SetFilter(filterTable)
+		s.AddShape(sh)
+		shapes = append(shapes, sh)
+	}
+	return b, shapes
+}
+
+// newGripper builds the kinematic gripper at (x, y).
+func newGripper(s *cp.Space, x, y float64) *cp.Body {
+	bodyMu.Lock()
+	g := cp.NewKinematicBody()
+	bodyMu.Unlock()
+	g.SetPosition(vec(x, y))
+	s.AddBody(g)
+	return g
+}
+
+// grasp joins the gripper and a body at the body's centre.
+func grasp(s *cp.Space, gripper, body *cp.Body) *cp.Constraint {
+	j := cp.NewPivotJoint(gripper, body, body.Position())
+	s.AddConstraint(j)
+	return j
+}
+
+// setFilter puts every shape of a body in a collision category.
+func setFilter(shapes []*cp.Shape, f cp.ShapeFilter) {
+	for _, sh := range shapes {
+		sh.SetFilter(f)
+	}
+}

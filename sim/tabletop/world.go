@@ -1,0 +1,216 @@
+package tabletop
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/jakecoffman/cp/v2"
+
+	"github.com/ambibench/ambibench/scenes"
+)
+
+// Config sets up a world.
+type Config struct {
+	// TwoRobots splits the table into robot 1's, the shared and robot 2's
+	// workspaces; otherwise robot 1 reaches the whole table.
+	TwoRobots bool
+	// PartialView lets each robot observe only the workspaces it reaches.
+	PartialView bool
+	// PlaceNoise is the standard deviation, in metres, of the error of each
+	// placement along each axis. Zero turns it off.
+	PlaceNoise float64
+	// SlipRate is the chance that a grasp slips and drops the object part
+	// way along its path. Zero turns it off.
+	SlipRate float64
+	// NoiseSeed seeds the world's own stream of execution noise.
+	NoiseSeed uint64
+}
+
+// World is a simulated table. It is not safe for concurrent use; distinct
+// worlds may run on distinct goroutines.
+type World struct {
+	cfg     Config
+	space   *cp.Space
+	items   []*item
+	gripper *cp.Body
+	rng     *rand.Rand
+	steps   int
+}
+
+// item is one object of the world and its body.
+type item struct {
+	obj    scenes.Object // id, class, attributes and extent; the pose lives in body
+	body   *cp.Body
+	shapes []*cp.Shape
+	level  int   // 0 on the table, 1 stacked on below
+	below  *item // the block this one rests on
+	joint  *cp.Constraint
+}
+
+// New builds a world from objects. A block whose pose is above another
+// block starts stacked on it. The world is stepped until it settles, so
+// objects that start overlapping are pushed apart before anything acts.
+func New(objs []scenes.Object, cfg Config) (*World, error) {
+	w := &World{
+		cfg:   cfg,
+		space: newSpace(),
+		rng:   rand.New(rand.NewPCG(cfg.NoiseSeed, 0x7ab1e70b)),
+	}
+	seen := map[string]bool{}
+	for i, o := range objs {
+		if o.ID == "" {
+			return nil, fmt.Errorf("tabletop: object %d has no id", i)
+		}
+		if seen[o.ID] {
+			return nil, fmt.Errorf("tabletop: duplicate object id %q", o.ID)
+		}
+		seen[o.ID] = true
+		it := &item{obj: o.Clone()}
+		switch o.Class {
+		case scenes.ClassBlock:
+			it.body, it.shapes = newBlockBody(w.space, o.Pose.X(), o.Pose.Y(), o.Extent.X())
+		case scenes.ClassBowl:
+			it.body, it.shapes = newBowlBody(w.space, o.Pose.X(), o.Pose.Y(), o.Extent.X())
+		default:
+			return nil, fmt.Errorf("tabletop: object %q has class %q; the table holds only blocks and bowls", o.ID, o.Class)
+		}
+		it.body.UserData = it
+		w.items = append(w.items, it)
+	}
+	for _, it := range w.items {
+		for _, other := range w.items {
+			if scenes.OnTop(it.obj, other.obj) && other.level == 0 {
+				w.stack(it, other)
+				break
+			}
+		}
+	}
+	w.gripper = newGripper(w.space, 0, scenes.TableMaxY+0.1)
+	w.settle()
+	return w, nil
+}
+
+// stack rests it on below: it collides only with other stacked blocks and
+// follows below wherever it is pushed.
+func (w *World) stack(it, below *item) {
+	it.level = 1
+	it.below = below
+	setFilter(it.shapes, filterStacked)
+	it.joint = cp.NewPivotJoint(below.body, it.body, it.body.Position())
+	w.space.AddConstraint(it.joint)
+}
+
+// unstack lifts it off the block below.
+func (w *World) unstack(it *item) {
+	if it.joint != nil {
+		w.space.RemoveConstraint(it.joint)
+		it.joint = nil
+	}
+	it.level, it.below = 0, nil
+}
+
+// Objects returns the state of the table, in the order the world was built.
+func (w *World) Objects() []scenes.Object {
+	out := make([]scenes.Object, 0, len(w.items))
+	for _, it := range w.items {
+		out = append(out, w.snapshot(it))
+	}
+	return out
+}
+
+func (w *World) snapshot(it *item) scenes.Object {
+	o := it.obj.Clone()
+	p := it.body.Position()
+	x, y := p.X/cm, p.Y/cm
+	z := o.Extent.Z() / 2
+	if it.level > 0 {
+		z += w.snapshotZ(it.below)
+	}
+	o.Pose = mgl64.Vec3{x, y, z}
+	o.Region = scenes.RegionAt(w.cfg.TwoRobots, x, y)
+	return o
+}
+
+func (w *World) snapshotZ(it *item) float64 {
+	z := it.obj.Extent.Z()
+	if it.below != nil {
+		z += w.snapshotZ(it.below)
+	}
+	return z
+}
+
+// Observe returns what a robot sees: the whole table, or under PartialView
+// only the workspaces it reaches.
+func (w *World) Observe(robot string) []scenes.Object {
+	var out []scenes.Object
+	for _, o := range w.Objects() {
+		if scenes.Sees(robot, o.Region, w.cfg.PartialView) {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// Steps is the number of physics steps taken so far.
+func (w *World) Steps() int { return w.steps }
+
+func (w *World) find(id string) *item {
+	for _, it := range w.items {
+		if it.obj.ID == id {
+			return it
+		}
+	}
+	return nil
+}
+
+// onTopOf returns the block resting on it, if any.
+func (w *World) onTopOf(it *item) *item {
+	for _, other := range w.items {
+		if other.below == it {
+			return other
+		}
+	}
+	return nil
+}
+
+func (w *World) step() {
+	w.space.Step(stepDT)
+	w.steps++
+}
+
+// settle steps the space until every body is at rest, or gives up after
+// maxSettleSteps. It always takes one step, so a fresh contact is resolved.
+func (w *World) settle() {
+	for i := 0; i < maxSettleSteps; i++ {
+		w.step()
+		if w.atRest() {
+			return
+		}
+	}
+}
+
+func (w *World) atRest() bool {
+	for _, it := range w.items {
+		if it.body.Velocity().Length() > settleSpeed {
+			return false
+		}
+	}
+	// The solver pushes overlapping shapes apart with bias velocities that
+	// a body's velocity does not show, so overlap is checked on its own.
+	overlapping := false
+	for _, it := range w.items {
+		it.body.EachArbiter(func(arb *cp.Arbiter) {
+			set := arb.ContactPointSet()
+			for i := 0; i < set.Count; i++ {
+				if set.Points[i].Distance < -restingOverlap {
+					overlapping = true
+				}
+			}
+		})
+		if overlapping {
+			return false
+		}
+	}
+	return true
+}
