@@ -57,12 +57,14 @@ type AggregateOptions struct {
 // Cells are sorted by agent (opts.Agents order, else alphabetical), then family
 // (alphabetical), then perturbation (opts.Perturbations order, else
 // alphabetical). Records of different models under one agent name pool; filter
-// by Model first to compare models. Records are not validated here.
+// by Model first to compare models. Records are not validated here. The
+// result does not depend on the order of recs.
 func Aggregate(recs []Record, opts AggregateOptions) []Cell {
 	type key struct{ agent, family, perturbation string }
 	type sums struct {
-		cell        Cell
-		steps, wall float64
+		cell  Cell
+		steps int
+		wall  []float64
 	}
 	groups := make(map[key]*sums)
 	for _, r := range recs {
@@ -90,14 +92,21 @@ func Aggregate(recs []Record, opts AggregateOptions) []Cell {
 		if r.Error != "" {
 			c.Errors++
 		}
-		g.steps += float64(r.Steps)
-		g.wall += r.WallMS
+		g.steps += r.Steps
+		g.wall = append(g.wall, r.WallMS)
 	}
 	cells := make([]Cell, 0, len(groups))
 	for _, g := range groups {
 		c := g.cell
-		c.Steps = g.steps / float64(c.N)
-		c.WallMS = g.wall / float64(c.N)
+		c.Steps = float64(g.steps) / float64(c.N)
+		// Summed in sorted order, so the mean does not depend on the order
+		// of the records (concurrent runs append them in any order).
+		slices.Sort(g.wall)
+		var wall float64
+		for _, v := range g.wall {
+			wall += v
+		}
+		c.WallMS = wall / float64(c.N)
 		cells = append(cells, c)
 	}
 	byAgent, byPerturbation := orderBy(opts.Agents), orderBy(opts.Perturbations)

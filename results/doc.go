@@ -24,7 +24,7 @@
 //
 // # Aggregation
 //
-// [Aggregate] pools records into [Cell]s per agent, perturbation and
+// [Aggregate] pools records into cells ([Cell]), one per agent, perturbation and
 // (optionally) task family. Each rate — ADA, SR, tag accuracy — is a [Rate]
 // (successes K out of N) and comes with a 95% Wilson score interval
 // ([Wilson], [Z95]), which, unlike the normal approximation, stays inside

@@ -139,8 +139,5 @@ func writeRow(b *strings.Builder, fields []string) {
 var cellEscaper = strings.NewReplacer("|", `\|`, "\r\n", " ", "\n", " ", "\r", " ")
 
 func escapeCell(s string) string {
-	if s == "" {
-		return " "
-	}
 	return cellEscaper.Replace(s)
 }

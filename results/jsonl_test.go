@@ -1,0 +1,429 @@
+package results
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// encodeLines writes recs with a Writer and returns the bytes.
+func encodeLines(t testing.TB, recs ...Record) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	w := NewWriter(&buf)
+	for _, r := range recs {
+		if err := w.Write(r); err != nil {
+			t.Fatalf("Write: %v", err)
+		}
+	}
+	return buf.Bytes()
+}
+
+func episode(i int) Record {
+	r := validRecord()
+	r.Episode = i
+	return r
+}
+
+func TestWriteReadRoundTrip(t *testing.T) {
+	full := validRecord()
+	full.Messages = []Message{{From: "alice", To: "bob", Text: "do you see a red block?", Reply: "yes"}}
+	full.ActedBy = []string{"bob", "alice"}
+	full.Error = "model reply: <not json> & more" // HTML characters stay as they are
+	full.Success = true
+	full.WallMS = 12.25
+	full.Seed = 1<<64 - 1
+	noSchema := validRecord()
+	noSchema.Schema = 0 // Write fills it in
+	minimal := Record{Track: "tabletop", Family: "f", Perturbation: "none", Agent: "oracle"}
+
+	data := encodeLines(t, full, noSchema, minimal)
+	got, err := ReadRecords(bytes.NewReader(data), "mem")
+	if err != nil {
+		t.Fatalf("ReadRecords: %v", err)
+	}
+	noSchema.Schema = SchemaVersion
+	minimal.Schema = SchemaVersion
+	want := []Record{full, noSchema, minimal}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("round trip:\ngot  %+v\nwant %+v", got, want)
+	}
+	if n := bytes.Count(data, []byte("\n")); n != 3 {
+		t.Errorf("wrote %d lines, want 3:\n%s", n, data)
+	}
+	if !bytes.Contains(data, []byte(`<not json> & more`)) {
+		t.Errorf("HTML characters were escaped:\n%s", data)
+	}
+}
+
+// TestWriteDeterministic: the same record gives the same bytes, whatever the
+// order its map was filled in.
+func TestWriteDeterministic(t *testing.T) {
+	a, b := validRecord(), validRecord()
+	a.ToolCalls = map[string]int{"z": 1, "a": 2, "m": 3}
+	b.ToolCalls = map[string]int{"m": 3, "a": 2, "z": 1}
+	if x, y := encodeLines(t, a), encodeLines(t, b); !bytes.Equal(x, y) {
+		t.Fatalf("different bytes:\n%s\n%s", x, y)
+	}
+	want := `{"schema":1,"track":"tabletop","family":"pick_place","perturbation":"absence","label":"absence","agent":"sgcot","model":"sim","seed":42,"episode":7,"instruction":"put the red block in the blue bowl","asked":true,"tag":"absence","questions":1,"tag_correct":1,"success":false,"ada":true,"steps":4,"tool_calls":{"ask":1,"retrieve_node":3},"wall_ms":1.5}` + "\n"
+	if got := string(encodeLines(t, validRecord())); got != want {
+		t.Errorf("line:\ngot  %s\nwant %s", got, want)
+	}
+}
+
+// countingWriter records each Write call.
+type countingWriter struct {
+	calls [][]byte
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	c.calls = append(c.calls, bytes.Clone(p))
+	return len(p), nil
+}
+
+func TestWriterOneWritePerRecord(t *testing.T) {
+	var cw countingWriter
+	w := NewWriter(&cw)
+	for i := range 3 {
+		if err := w.Write(episode(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(cw.calls) != 3 {
+		t.Fatalf("%d Write calls for 3 records, want 3", len(cw.calls))
+	}
+	for i, p := range cw.calls {
+		if bytes.Count(p, []byte("\n")) != 1 || p[len(p)-1] != '\n' {
+			t.Errorf("call %d is not exactly one whole line: %q", i, p)
+		}
+	}
+}
+
+func TestWriterFlushesBufio(t *testing.T) {
+	var out bytes.Buffer
+	bw := bufio.NewWriterSize(&out, 1<<20) // large: nothing would reach out without a flush
+	w := NewWriter(bw)
+	if err := w.Write(validRecord()); err != nil {
+		t.Fatal(err)
+	}
+	if out.Len() == 0 || bw.Buffered() != 0 {
+		t.Fatalf("record not flushed: %d bytes out, %d buffered", out.Len(), bw.Buffered())
+	}
+}
+
+func TestWriterRefusesInvalid(t *testing.T) {
+	var buf bytes.Buffer
+	w := NewWriter(&buf)
+	r := validRecord()
+	r.Agent = ""
+	err := w.Write(r)
+	if err == nil || !strings.Contains(err.Error(), `field "agent"`) {
+		t.Fatalf("Write(invalid) = %v, want an error naming the agent field", err)
+	}
+	if buf.Len() != 0 {
+		t.Fatalf("invalid record was written: %q", buf.String())
+	}
+	// The writer is still usable: refusing a record wrote nothing.
+	if err := w.Write(validRecord()); err != nil {
+		t.Fatalf("Write after a refused record: %v", err)
+	}
+}
+
+// failingWriter writes half of what it is given, then fails.
+type failingWriter struct{ bytes.Buffer }
+
+func (f *failingWriter) Write(p []byte) (int, error) {
+	n, _ := f.Buffer.Write(p[:len(p)/2])
+	return n, errors.New("disk full")
+}
+
+func TestWriterStickyError(t *testing.T) {
+	var fw failingWriter
+	w := NewWriter(&fw)
+	if err := w.Write(episode(0)); err == nil || !strings.Contains(err.Error(), "disk full") {
+		t.Fatalf("first Write = %v, want disk full", err)
+	}
+	before := fw.Len()
+	err := w.Write(episode(1))
+	if err == nil || !strings.Contains(err.Error(), "earlier write failed") {
+		t.Fatalf("second Write = %v, want the earlier failure", err)
+	}
+	if fw.Len() != before {
+		t.Fatalf("second record was glued onto a partial line")
+	}
+}
+
+func TestWriterConcurrent(t *testing.T) {
+	var buf bytes.Buffer
+	w := NewWriter(&buf)
+	const n = 64
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			if err := w.Write(episode(i)); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	recs, err := ReadRecords(&buf, "mem")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := make(map[int]bool)
+	for _, r := range recs {
+		seen[r.Episode] = true
+	}
+	if len(recs) != n || len(seen) != n {
+		t.Fatalf("read %d records, %d distinct, want %d", len(recs), len(seen), n)
+	}
+}
+
+func TestReadRecordsLayout(t *testing.T) {
+	line := string(encodeLines(t, episode(0)))
+	body := strings.TrimSuffix(line, "\n")
+	tests := []struct {
+		name  string // why the row exists
+		input string
+		want  int // records
+	}{
+		{"empty input has no records", "", 0},
+		{"blank lines are skipped", "\n" + line + "\n  \n" + line, 2},
+		{"CRLF line ends are accepted", body + "\r\n" + body + "\r\n", 2},
+		{"a last record missing only its newline is complete", line + body, 2},
+		{"trailing whitespace without a newline is not a truncated record", line + "  ", 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			recs, err := ReadRecords(strings.NewReader(tt.input), "mem")
+			if err != nil {
+				t.Fatalf("ReadRecords: %v", err)
+			}
+			if len(recs) != tt.want {
+				t.Fatalf("got %d records, want %d", len(recs), tt.want)
+			}
+		})
+	}
+}
+
+func TestReadRecordsErrors(t *testing.T) {
+	good := string(encodeLines(t, episode(0)))
+	// edit returns the good line with old replaced by new.
+	edit := func(old, new string) string {
+		if !strings.Contains(good, old) {
+			t.Fatalf("%q not in %s", old, good)
+		}
+		return strings.Replace(good, old, new, 1)
+	}
+	tests := []struct {
+		name      string // why the row exists
+		input     string
+		want      string // exact error message
+		truncated bool
+		wantRecs  int // records returned with the error
+	}{
+		{"wrong type names the field and the expected type, and the line",
+			good + good + edit(`"episode":0`, `"episode":"seven"`),
+			`out/records.jsonl:3: field "episode": expected int, got string`, false, 0},
+		{"fraction where an int is expected",
+			edit(`"episode":0`, `"episode":1.5`),
+			`out/records.jsonl:1: field "episode": expected int, got number 1.5`, false, 0},
+		{"negative seed",
+			edit(`"seed":42`, `"seed":-1`),
+			`out/records.jsonl:1: field "seed": expected non-negative int, got number -1`, false, 0},
+		{"type error inside a nested message names the path",
+			edit(`"wall_ms"`, `"messages":[{"from":3}],"wall_ms"`),
+			`out/records.jsonl:1: field "messages.from": expected string, got number`, false, 0},
+		{"unknown field (a typo) is an error, not silently dropped",
+			edit(`"success"`, `"sucess":true,"success"`),
+			`out/records.jsonl:1: field "sucess": unknown field (schema v1)`, false, 0},
+		{"a line that is not an object",
+			"[1,2]\n",
+			`out/records.jsonl:1: expected a JSON object (a record), got array`, false, 0},
+		{"JSON null decodes to an empty record, which fails validation",
+			"null\n",
+			`out/records.jsonl:1: field "schema": got 0, want 1`, false, 0},
+		{"valid JSON that fails validation",
+			edit(`"agent":"sgcot"`, `"agent":""`),
+			`out/records.jsonl:1: field "agent": missing or empty`, false, 0},
+		{"future schema version",
+			edit(`"schema":1`, `"schema":2`),
+			`out/records.jsonl:1: field "schema": got 2, want 1`, false, 0},
+		{"broken JSON on a complete line is corruption, not truncation",
+			good + `{"schema":1,` + "\n" + good,
+			`out/records.jsonl:2: invalid JSON at byte 12: unexpected end of JSON input`, false, 0},
+		{"two objects on one line",
+			strings.TrimSuffix(good, "\n") + " {}\n",
+			`out/records.jsonl:1: invalid JSON at byte 352: invalid character '{' after top-level value`, false, 0},
+		{"a partial last line is truncation; the records before it are kept",
+			good + good + good[:40],
+			`out/records.jsonl:3: truncated last line: 40 bytes of incomplete JSON without a newline (a killed run?)`, true, 2},
+		{"a partial first and only line is truncation with no records",
+			good[:1],
+			`out/records.jsonl:1: truncated last line`, true, 0},
+		{"valid JSON without a newline that fails validation is not truncation",
+			`{"schema":1}`,
+			`out/records.jsonl:1: field "track": missing or empty`, false, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			recs, err := ReadRecords(strings.NewReader(tt.input), "out/records.jsonl")
+			if err == nil {
+				t.Fatalf("ReadRecords = nil error, want %q", tt.want)
+			}
+			if !strings.HasPrefix(err.Error(), tt.want) {
+				t.Errorf("error:\ngot  %s\nwant %s", err, tt.want)
+			}
+			if got := errors.Is(err, ErrTruncated); got != tt.truncated {
+				t.Errorf("errors.Is(err, ErrTruncated) = %v, want %v", got, tt.truncated)
+			}
+			if len(recs) != tt.wantRecs {
+				t.Errorf("got %d records with the error, want %d", len(recs), tt.wantRecs)
+			}
+		})
+	}
+}
+
+func TestReadRecordsLongLine(t *testing.T) {
+	good := string(encodeLines(t, episode(0)))
+	long := good + `{"instruction":"` + strings.Repeat("x", maxLine) + `"}` + "\n"
+	_, err := ReadRecords(strings.NewReader(long), "big.jsonl")
+	want := fmt.Sprintf("big.jsonl:2: line longer than %d bytes", maxLine)
+	if err == nil || err.Error() != want {
+		t.Fatalf("ReadRecords = %v, want %s", err, want)
+	}
+}
+
+func TestWriterRefusesUnreadableLine(t *testing.T) {
+	r := validRecord()
+	r.Instruction = strings.Repeat("x", maxLine)
+	var buf bytes.Buffer
+	if err := NewWriter(&buf).Write(r); err == nil || buf.Len() != 0 {
+		t.Fatalf("Write of an over-long record = %v with %d bytes written; want an error and nothing written", err, buf.Len())
+	}
+}
+
+func TestOpenAppend(t *testing.T) {
+	line := func(i int) string { return string(encodeLines(t, episode(i))) }
+	tests := []struct {
+		name     string // why the row exists
+		initial  *string
+		wantRecs int    // records OpenAppend returns
+		wantFile string // file content after appending episode 9, without that line
+	}{
+		{"a missing file is created", nil, 0, ""},
+		{"an empty file is used as is", ptr(""), 0, ""},
+		{"complete records are kept and appended after", ptr(line(0) + line(1)), 2, line(0) + line(1)},
+		{"a partial last line is cut off and the records before it kept", ptr(line(0) + line(1)[:25]), 1, line(0)},
+		{"a file holding only a partial line is emptied", ptr(line(0)[:10]), 0, ""},
+		{"a last record missing only its newline is kept and terminated", ptr(line(0) + strings.TrimSuffix(line(1), "\n")), 2, line(0) + line(1)},
+		{"trailing whitespace without a newline is dropped", ptr(line(0) + "   "), 1, line(0)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "records.jsonl")
+			if tt.initial != nil {
+				if err := os.WriteFile(path, []byte(*tt.initial), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			w, recs, c, err := OpenAppend(path)
+			if err != nil {
+				t.Fatalf("OpenAppend: %v", err)
+			}
+			if len(recs) != tt.wantRecs {
+				t.Errorf("got %d existing records, want %d", len(recs), tt.wantRecs)
+			}
+			if err := w.Write(episode(9)); err != nil {
+				t.Fatal(err)
+			}
+			if err := c.Close(); err != nil {
+				t.Fatal(err)
+			}
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := tt.wantFile + line(9); string(data) != want {
+				t.Errorf("file:\ngot  %q\nwant %q", data, want)
+			}
+			all, err := ReadRecords(bytes.NewReader(data), path)
+			if err != nil || len(all) != tt.wantRecs+1 {
+				t.Errorf("reading back: %d records, err %v; want %d, nil", len(all), err, tt.wantRecs+1)
+			}
+		})
+	}
+}
+
+func TestOpenAppendMalformedLeavesFileAlone(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "records.jsonl")
+	good := string(encodeLines(t, episode(0)))
+	content := good + "{broken\n" + good[:20]
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, _, _, err := OpenAppend(path)
+	if err == nil || !strings.Contains(err.Error(), path+":2: invalid JSON") {
+		t.Fatalf("OpenAppend = %v, want an error at %s:2", err, path)
+	}
+	if data, _ := os.ReadFile(path); string(data) != content {
+		t.Fatalf("file changed despite the error: %q", data)
+	}
+}
+
+func TestOpenAppendBadPath(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "no", "such", "dir", "records.jsonl")
+	if _, _, _, err := OpenAppend(path); err == nil || !strings.Contains(err.Error(), path) {
+		t.Fatalf("OpenAppend = %v, want an error naming %s", err, path)
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// FuzzReadRecords: ReadRecords never panics, every record it returns
+// validates, records come back only with no error or a truncation error, and
+// writing the records and reading them back is stable.
+func FuzzReadRecords(f *testing.F) {
+	good := string(encodeLines(f, validRecord()))
+	for _, s := range []string{
+		"",
+		good,
+		good + good,
+		good + good[:30],
+		strings.TrimSuffix(good, "\n"),
+		"\n\n" + good + "\r\n",
+		`{"schema":1,"track":"t","family":"f","perturbation":"p","agent":"a","episode":-1}` + "\n",
+		`{"schema":1,"track":"t","family":"f","perturbation":"p","agent":"a","messages":[{"from":"x"}],"tool_calls":{"a":1}}`,
+		"null\n[]\n{}\n",
+		`{"schema":1,"episode":1e999}`,
+		"{\"track\":\"\xff\"}\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		recs, err := ReadRecords(bytes.NewReader(data), "fuzz")
+		if err != nil && !errors.Is(err, ErrTruncated) && recs != nil {
+			t.Fatalf("records returned with a non-truncation error %v", err)
+		}
+		for i, r := range recs {
+			if verr := r.Validate(); verr != nil {
+				t.Fatalf("record %d does not validate: %v", i, verr)
+			}
+		}
+		once := encodeLines(t, recs...)
+		again, err := ReadRecords(bytes.NewReader(once), "fuzz-reencoded")
+		if err != nil {
+			t.Fatalf("reading re-encoded records: %v\n%s", err, once)
+		}
+		if twice := encodeLines(t, again...); !bytes.Equal(once, twice) {
+			t.Fatalf("re-encoding is not stable:\n%s\n%s", once, twice)
+		}
+	})
+}

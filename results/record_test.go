@@ -1,0 +1,106 @@
+package results
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+// validRecord returns a record that passes Validate; tests change one thing.
+func validRecord() Record {
+	return Record{
+		Schema:       SchemaVersion,
+		Track:        "tabletop",
+		Family:       "pick_place",
+		Perturbation: "absence",
+		Label:        "absence",
+		Agent:        "sgcot",
+		Model:        "sim",
+		Seed:         42,
+		Episode:      7,
+		Instruction:  "put the red block in the blue bowl",
+		Asked:        true,
+		Tag:          "absence",
+		Questions:    1,
+		TagCorrect:   1,
+		ADA:          true,
+		Steps:        4,
+		ToolCalls:    map[string]int{"ask": 1, "retrieve_node": 3},
+		WallMS:       1.5,
+	}
+}
+
+func TestKey(t *testing.T) {
+	base := validRecord()
+	want := `"tabletop"/"pick_place"/"absence"/"sgcot"/"sim"/42/7`
+	if got := base.Key(); got != want {
+		t.Fatalf("Key() = %s, want %s", got, want)
+	}
+	tests := []struct {
+		name   string // why the row exists
+		change func(*Record)
+		same   bool // whether the key must stay the same
+	}{
+		{"outcome fields are not part of the key", func(r *Record) { r.Success = true; r.Steps = 99; r.Error = "x"; r.Label = "none" }, true},
+		{"track is part of the key", func(r *Record) { r.Track = "household" }, false},
+		{"family is part of the key", func(r *Record) { r.Family = "stack" }, false},
+		{"perturbation is part of the key", func(r *Record) { r.Perturbation = "none" }, false},
+		{"agent is part of the key", func(r *Record) { r.Agent = "rules" }, false},
+		{"model is part of the key", func(r *Record) { r.Model = "sim:weak" }, false},
+		{"seed is part of the key", func(r *Record) { r.Seed = 43 }, false},
+		{"episode is part of the key", func(r *Record) { r.Episode = 8 }, false},
+		{"a separator inside a name cannot shift fields", func(r *Record) { r.Agent = `sgcot"/"sim`; r.Model = "" }, false},
+		{"moving text between adjacent fields changes the key", func(r *Record) { r.Agent = "sgcots"; r.Model = "im" }, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := validRecord()
+			tt.change(&r)
+			if got := r.Key() == base.Key(); got != tt.same {
+				t.Errorf("key %s vs %s: same = %v, want %v", r.Key(), base.Key(), got, tt.same)
+			}
+		})
+	}
+}
+
+func TestValidate(t *testing.T) {
+	tests := []struct {
+		name    string // why the row exists
+		change  func(*Record)
+		wantErr string // substring of the error; "" means valid
+	}{
+		{"a complete record is valid", func(*Record) {}, ""},
+		{"optional fields may be empty", func(r *Record) { r.Model, r.Label, r.Tag, r.Instruction, r.ToolCalls = "", "", "", "", nil }, ""},
+		{"episode 0 is the first episode, not missing", func(r *Record) { r.Episode = 0 }, ""},
+		{"zero schema means the field was missing", func(r *Record) { r.Schema = 0 }, `field "schema": got 0, want 1`},
+		{"a future schema is refused, not misread", func(r *Record) { r.Schema = 2 }, `field "schema": got 2, want 1`},
+		{"track is required", func(r *Record) { r.Track = "" }, `field "track"`},
+		{"family is required", func(r *Record) { r.Family = "" }, `field "family"`},
+		{"perturbation is required", func(r *Record) { r.Perturbation = "" }, `field "perturbation"`},
+		{"agent is required", func(r *Record) { r.Agent = "" }, `field "agent"`},
+		{"negative episode index", func(r *Record) { r.Episode = -1 }, `field "episode": -1 is negative`},
+		{"negative question count", func(r *Record) { r.Questions = -1; r.TagCorrect = 0 }, `field "questions"`},
+		{"negative tag_correct", func(r *Record) { r.TagCorrect = -1 }, `field "tag_correct"`},
+		{"more correct tags than questions would push tag accuracy above 1", func(r *Record) { r.TagCorrect = 2 }, `field "tag_correct": 2 exceeds questions (1)`},
+		{"negative steps", func(r *Record) { r.Steps = -3 }, `field "steps"`},
+		{"negative tool-call count, reported by the first tool in name order", func(r *Record) { r.ToolCalls = map[string]int{"b": -1, "a": -2} }, `count -2 for "a"`},
+		{"negative wall time", func(r *Record) { r.WallMS = -1 }, `field "wall_ms"`},
+		{"NaN wall time cannot be written as JSON", func(r *Record) { r.WallMS = math.NaN() }, `field "wall_ms"`},
+		{"infinite wall time cannot be written as JSON", func(r *Record) { r.WallMS = math.Inf(1) }, `field "wall_ms"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := validRecord()
+			tt.change(&r)
+			err := r.Validate()
+			switch {
+			case tt.wantErr == "" && err != nil:
+				t.Fatalf("Validate() = %v, want nil", err)
+			case tt.wantErr != "" && err == nil:
+				t.Fatalf("Validate() = nil, want error containing %q", tt.wantErr)
+			case tt.wantErr != "" && !strings.Contains(err.Error(), tt.wantErr):
+				t.Fatalf("Validate() = %q, want it to contain %q", err, tt.wantErr)
+			}
+		})
+	}
+}
