@@ -41,6 +41,9 @@ func BuildGraph(objs []Object) *Graph {
 		for k, v := range o.Attributes {
 			attrs[k] = v
 		}
+		if o.Region != "" && o.Region != RegionTable {
+			attrs[AttrWorkspace] = o.Region
+		}
 		g.Nodes = append(g.Nodes, Node{ID: o.ID, Attributes: attrs})
 	}
 	for i, a := range objs {

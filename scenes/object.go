@@ -18,6 +18,8 @@ const (
 	AttrType  = "type"
 	AttrColor = "color"
 	AttrSize  = "size"
+	// AttrWorkspace is set on two-robot tables: robot1, shared or robot2.
+	AttrWorkspace = "workspace"
 )
 
 // Colors are the ten colours of the SayCan/KnowNo table, in a fixed order so

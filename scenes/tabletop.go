@@ -41,6 +41,55 @@ func NewLayout(rng *rand.Rand, minSep float64, twoRobots bool) *Layout {
 	return &Layout{rng: rng, minSep: minSep, twoRobots: twoRobots, counts: map[string]int{}}
 }
 
+// LayoutOf continues a layout from objects already on the table: new
+// objects keep clear of them and are numbered after them.
+func LayoutOf(rng *rand.Rand, minSep float64, twoRobots bool, objs []Object) *Layout {
+	l := NewLayout(rng, minSep, twoRobots)
+	for _, o := range objs {
+		l.objs = append(l.objs, o)
+		base, num, ok := cutNumber(o.ID)
+		if !ok {
+			continue
+		}
+		n := 0
+		for _, r := range num {
+			n = n*10 + int(r-'0')
+		}
+		if n > l.counts[base] {
+			l.counts[base] = n
+		}
+	}
+	return l
+}
+
+// Place puts an existing object, id and attributes kept, at a random free
+// spot in area that also satisfies ok (if not nil).
+func (l *Layout) Place(o Object, area Rect, ok func(x, y float64) bool) (Object, error) {
+	x, y, err := l.spot(area, ok)
+	if err != nil {
+		return Object{}, fmt.Errorf("placing %s: %w", o.ID, err)
+	}
+	o = o.Clone()
+	o.Pose[0], o.Pose[1] = x, y
+	o.Region = RegionAt(l.twoRobots, x, y)
+	l.objs = append(l.objs, o)
+	return o, nil
+}
+
+// spot draws a free point in area that satisfies ok.
+func (l *Layout) spot(area Rect, ok func(x, y float64) bool) (float64, float64, error) {
+	lo, hi := area.MinX+edgeMargin, area.MaxX-edgeMargin
+	blo, bhi := area.MinY+edgeMargin, area.MaxY-edgeMargin
+	for range placementTries {
+		x := lo + l.rng.Float64()*(hi-lo)
+		y := blo + l.rng.Float64()*(bhi-blo)
+		if l.Free(x, y) && (ok == nil || ok(x, y)) {
+			return x, y, nil
+		}
+	}
+	return 0, 0, ErrNoRoom
+}
+
 // Add places an object of a class and colour at a random free spot in area.
 func (l *Layout) Add(class, color string, area Rect) (Object, error) {
 	return l.AddWhere(class, color, area, nil)
@@ -48,17 +97,11 @@ func (l *Layout) Add(class, color string, area Rect) (Object, error) {
 
 // AddWhere is Add with an extra condition on the spot.
 func (l *Layout) AddWhere(class, color string, area Rect, ok func(x, y float64) bool) (Object, error) {
-	lo, hi := area.MinX+edgeMargin, area.MaxX-edgeMargin
-	blo, bhi := area.MinY+edgeMargin, area.MaxY-edgeMargin
-	for range placementTries {
-		x := lo + l.rng.Float64()*(hi-lo)
-		y := blo + l.rng.Float64()*(bhi-blo)
-		if !l.Free(x, y) || (ok != nil && !ok(x, y)) {
-			continue
-		}
-		return l.AddAt(class, color, x, y), nil
+	x, y, err := l.spot(area, ok)
+	if err != nil {
+		return Object{}, fmt.Errorf("placing a %s %s: %w", color, class, err)
 	}
-	return Object{}, fmt.Errorf("placing a %s %s: %w", color, class, ErrNoRoom)
+	return l.AddAt(class, color, x, y), nil
 }
 
 // Free reports whether (x, y) keeps the layout's spacing from every object.

@@ -1,0 +1,72 @@
+package agents
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/ambibench/ambibench/scenes"
+)
+
+// Env is an agent's whole view of an episode.
+type Env interface {
+	// Instruction is what the user asked this robot to do. A robot that
+	// only helps its partner gets an empty instruction.
+	Instruction() string
+	// Robot is the robot this agent drives.
+	Robot() string
+	// Partner is the other robot at the table, or "" when alone.
+	Partner() string
+	// Tools lists the tools this agent may call.
+	Tools() []Tool
+	// Call runs one tool. A refused call (bad arguments, an impossible
+	// action) is a Result with Error set, not an error; error is for a
+	// cancelled context or a broken harness.
+	Call(ctx context.Context, call ToolCall) (Result, error)
+}
+
+// ToolCall is one call: a tool name and its JSON arguments.
+type ToolCall struct {
+	Name string          `json:"name"`
+	Args json.RawMessage `json:"args,omitempty"`
+}
+
+// Result is what a tool returned.
+type Result struct {
+	// Text is the result as a model would read it.
+	Text string `json:"text"`
+	// Items are the result as a list: node ids for retrieve_node, edge
+	// sentences for retrieve_edge.
+	Items []string `json:"items,omitempty"`
+	// Edges are retrieve_edge's matches.
+	Edges []scenes.Edge `json:"edges,omitempty"`
+	// Graph is get_scene_graph's graph.
+	Graph *scenes.Graph `json:"graph,omitempty"`
+	// Error says why a call was refused.
+	Error string `json:"error,omitempty"`
+	// Ended is set once the episode is over: done was called, a question
+	// carried the wrong tag, or the step limit was reached.
+	Ended bool `json:"ended,omitempty"`
+}
+
+// Truth is the ground truth of an episode, which only the oracle reads.
+type Truth struct {
+	Label string
+	Plan  []PlanStep
+}
+
+// PlanStep is one action of the reference solution.
+type PlanStep struct {
+	Robot, Action, Tag, Pick, Place string
+}
+
+// TruthSource is implemented by the Env of an agent that declares, by
+// implementing [TruthReader], that it reads the ground truth.
+type TruthSource interface {
+	Truth() *Truth
+}
+
+// TruthReader marks an agent that reads the ground truth. The harness gives
+// the truth to such agents only, and reports them as such.
+type TruthReader interface {
+	ReadsTruth()
+}

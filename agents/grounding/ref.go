@@ -1,0 +1,105 @@
+package grounding
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/ambibench/ambibench/scenes"
+)
+
+// Ref is a referring expression: what a phrase says about the thing it
+// names.
+type Ref struct {
+	Phrase   string // the words, lower-cased
+	Vague    bool   // "something", "that thing": says nothing usable
+	ID       string // an exact node id: "red block 2"
+	Place    string // a named place or the shared workspace
+	Class    string // block or bowl
+	Color    string
+	Relation string // for "the block to the left of X": left_of
+	Anchor   *Ref   // X
+}
+
+// String returns the phrase.
+func (r Ref) String() string { return r.Phrase }
+
+// vagueWords are the phrases that name nothing in particular.
+var vagueWords = []string{"something", "that thing", "the item", "the object", "this", "it", "anything", "the thing"}
+
+var relationWords = []struct{ words, rel string }{
+	{"to the left of", scenes.RelLeftOf},
+	{"to the right of", scenes.RelRightOf},
+	{"left of", scenes.RelLeftOf},
+	{"right of", scenes.RelRightOf},
+	{"above", scenes.RelAbove},
+	{"below", scenes.RelBelow},
+}
+
+var (
+	colorClass = regexp.MustCompile(`^(?:the |a |an )?([a-z]+) (block|bowl)(?: (\d+))?$`)
+	relational = regexp.MustCompile(`^(?:the |a )?block (to the left of|to the right of|left of|right of|above|below) (.+)$`)
+)
+
+// ParseRef reads one referring phrase.
+func ParseRef(phrase string) (Ref, error) {
+	p := normalize(phrase)
+	r := Ref{Phrase: p}
+	if p == "" {
+		return r, fmt.Errorf("empty phrase")
+	}
+	if slices.Contains(vagueWords, p) {
+		r.Vague = true
+		return r, nil
+	}
+	bare := strings.TrimPrefix(p, "the ")
+	if bare == scenes.SharedPlace {
+		r.Place = scenes.SharedPlace
+		return r, nil
+	}
+	if _, ok := scenes.Places[bare]; ok {
+		r.Place = bare
+		return r, nil
+	}
+	if m := relational.FindStringSubmatch(p); m != nil {
+		anchor, err := ParseRef(m[2])
+		if err != nil {
+			return r, fmt.Errorf("anchor of %q: %w", p, err)
+		}
+		if anchor.Vague || anchor.Relation != "" {
+			return r, fmt.Errorf("anchor of %q must name an object plainly", p)
+		}
+		for _, rw := range relationWords {
+			if rw.words == m[1] {
+				r.Relation = rw.rel
+			}
+		}
+		r.Class, r.Anchor = scenes.ClassBlock, &anchor
+		return r, nil
+	}
+	if m := colorClass.FindStringSubmatch(p); m != nil && slices.Contains(scenes.Colors, m[1]) {
+		r.Color, r.Class = m[1], m[2]
+		if m[3] != "" {
+			r.ID = scenes.ObjectID(m[1], m[2], atoi(m[3]))
+		}
+		return r, nil
+	}
+	return r, fmt.Errorf("cannot read %q as an object or a place", p)
+}
+
+func atoi(s string) int {
+	n := 0
+	for _, c := range s {
+		n = n*10 + int(c-'0')
+	}
+	return n
+}
+
+// normalize lower-cases a phrase, folds spaces and drops end punctuation
+// and quotes.
+func normalize(s string) string {
+	s = strings.ToLower(strings.TrimSpace(s))
+	s = strings.Trim(s, ".!?,;:\"'` ")
+	return strings.Join(strings.Fields(s), " ")
+}

@@ -1,0 +1,67 @@
+package agents
+
+import (
+	"context"
+	"fmt"
+	"slices"
+)
+
+// Agent drives one robot through an episode.
+type Agent interface {
+	Run(ctx context.Context, env Env) error
+}
+
+// Responder is an agent that can act for the partner robot: it receives a
+// message sent with ask_robot, may act within its own reach, and replies.
+type Responder interface {
+	Respond(ctx context.Context, env Env, message string) (string, error)
+}
+
+// Config is what a factory gets to build an agent for one episode.
+type Config struct {
+	// Seed is fixed by the episode and the agent's name, for agents that
+	// draw random numbers.
+	Seed uint64
+}
+
+// Factory builds an agent for one episode.
+type Factory func(cfg Config) (Agent, error)
+
+// Info describes a registered agent.
+type Info struct {
+	Name        string
+	Description string
+	New         Factory
+}
+
+var registry []Info
+
+// Register adds an agent. Registering a name twice panics.
+func Register(name, description string, f Factory) {
+	if _, ok := Lookup(name); ok {
+		panic(fmt.Sprintf("agents: %q registered twice", name))
+	}
+	registry = append(registry, Info{Name: name, Description: description, New: f})
+}
+
+// Lookup returns the agent registered under name.
+func Lookup(name string) (Info, bool) {
+	for _, a := range registry {
+		if a.Name == name {
+			return a, true
+		}
+	}
+	return Info{}, false
+}
+
+// All returns the registered agents in registration order.
+func All() []Info { return slices.Clone(registry) }
+
+// Names returns the names of All.
+func Names() []string {
+	var out []string
+	for _, a := range registry {
+		out = append(out, a.Name)
+	}
+	return out
+}

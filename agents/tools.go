@@ -1,0 +1,186 @@
+package agents
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/ambibench/ambibench/scenes"
+)
+
+// Tool names.
+const (
+	ToolGetSceneGraph = "get_scene_graph"
+	ToolRetrieveNode  = "retrieve_node"
+	ToolRetrieveEdge  = "retrieve_edge"
+	ToolPickAndPlace  = "pick_and_place"
+	ToolAsk           = "ask"
+	ToolAskRobot      = "ask_robot"
+	ToolDone          = "done"
+)
+
+// Tool is a tool as a model sees it: a name, what it does, and the JSON
+// schema of its arguments.
+type Tool struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Schema      json.RawMessage `json:"parameters"`
+}
+
+// Tag values a question to the user may carry.
+var AskTags = []string{"absence", "multiplicity", "underspecified"}
+
+// Argument types, one per tool.
+type (
+	NoArgs           struct{}
+	RetrieveNodeArgs struct {
+		Name    string `json:"name,omitempty"`
+		AttrKey string `json:"attr_key,omitempty"`
+		AttrVal string `json:"attr_val,omitempty"`
+	}
+	RetrieveEdgeArgs struct {
+		Source   string `json:"source,omitempty"`
+		Target   string `json:"target,omitempty"`
+		Relation string `json:"relation,omitempty"`
+	}
+	PickAndPlaceArgs struct {
+		Pick  string `json:"pick"`
+		Place string `json:"place"`
+	}
+	AskArgs struct {
+		Tag      string `json:"tag"`
+		Question string `json:"question"`
+	}
+	AskRobotArgs struct {
+		Message string `json:"message"`
+	}
+)
+
+var toolTable = []Tool{
+	{ToolGetSceneGraph, "Return the whole scene graph of what this robot sees.", json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`)},
+	{ToolRetrieveNode, "List the ids of scene-graph nodes, by name (e.g. \"red block\" or \"red block 1\") or by one attribute (attr_key and attr_val, e.g. color and red). With no filter, list every node.", json.RawMessage(`{"type":"object","properties":{"name":{"type":"string"},"attr_key":{"type":"string"},"attr_val":{"type":"string"}},"additionalProperties":false}`)},
+	{ToolRetrieveEdge, "List scene-graph relations; source, target and relation are optional filters. Relations: left_of, right_of, above, below, inside_of, on_top_of, near.", json.RawMessage(`{"type":"object","properties":{"source":{"type":"string"},"target":{"type":"string"},"relation":{"type":"string","enum":["left_of","right_of","above","below","inside_of","on_top_of","near"]}},"additionalProperties":false}`)},
+	{ToolPickAndPlace, "Pick up a block by id and put it at place: a bowl or block id, a named place (e.g. \"top left corner\", \"middle\") or \"shared workspace\".", json.RawMessage(`{"type":"object","properties":{"pick":{"type":"string"},"place":{"type":"string"}},"required":["pick","place"],"additionalProperties":false}`)},
+	{ToolAsk, "Ask the user a clarification question, tagged with the kind of ambiguity: absence (something named is not there), multiplicity (several things match), underspecified (the instruction leaves something open). A wrong tag ends the episode.", json.RawMessage(`{"type":"object","properties":{"tag":{"type":"string","enum":["absence","multiplicity","underspecified"]},"question":{"type":"string"}},"required":["tag","question"],"additionalProperties":false}`)},
+	{ToolAskRobot, "Send a message to the other robot, which sees its own workspace, may act within its reach, and replies.", json.RawMessage(`{"type":"object","properties":{"message":{"type":"string"}},"required":["message"],"additionalProperties":false}`)},
+	{ToolDone, "Declare the task finished; the episode ends.", json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`)},
+}
+
+// Tools returns the tabletop tools; withPartner adds ask_robot.
+func Tools(withPartner bool) []Tool {
+	var out []Tool
+	for _, t := range toolTable {
+		if t.Name == ToolAskRobot && !withPartner {
+			continue
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// ErrUnknownTool is returned for a call to a tool that does not exist.
+var ErrUnknownTool = errors.New("unknown tool")
+
+// DecodeArgs decodes and checks a tool call's arguments. It returns a
+// pointer to the tool's argument type. Errors name the tool and the field:
+// `pick_and_place: field "place": required`.
+func DecodeArgs(call ToolCall) (any, error) {
+	var dst any
+	switch call.Name {
+	case ToolGetSceneGraph, ToolDone:
+		dst = &NoArgs{}
+	case ToolRetrieveNode:
+		dst = &RetrieveNodeArgs{}
+	case ToolRetrieveEdge:
+		dst = &RetrieveEdgeArgs{}
+	case ToolPickAndPlace:
+		dst = &PickAndPlaceArgs{}
+	case ToolAsk:
+		dst = &AskArgs{}
+	case ToolAskRobot:
+		dst = &AskRobotArgs{}
+	default:
+		return nil, fmt.Errorf("%w %q", ErrUnknownTool, call.Name)
+	}
+	raw := bytes.TrimSpace(call.Args)
+	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+		raw = []byte("{}")
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(dst); err != nil {
+		return nil, fmt.Errorf("%s: %w", call.Name, argError(err))
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("%s: trailing data after the arguments object", call.Name)
+	}
+	if err := checkArgs(dst); err != nil {
+		return nil, fmt.Errorf("%s: %w", call.Name, err)
+	}
+	return dst, nil
+}
+
+func argError(err error) error {
+	var te *json.UnmarshalTypeError
+	var se *json.SyntaxError
+	switch {
+	case errors.As(err, &te):
+		return fmt.Errorf("field %q: expected %s, got JSON %s", te.Field, te.Type, te.Value)
+	case errors.As(err, &se):
+		return fmt.Errorf("malformed JSON at offset %d: %v", se.Offset, se)
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		return fmt.Errorf("field %s: not an argument of this tool", strings.TrimPrefix(err.Error(), "json: unknown field "))
+	}
+	return err
+}
+
+func checkArgs(a any) error {
+	required := func(field, v string) error {
+		if strings.TrimSpace(v) == "" {
+			return fmt.Errorf("field %q: required", field)
+		}
+		return nil
+	}
+	switch a := a.(type) {
+	case *RetrieveNodeArgs:
+		if (a.AttrKey == "") != (a.AttrVal == "") {
+			return fmt.Errorf("field %q: attr_key and attr_val go together", "attr_val")
+		}
+	case *RetrieveEdgeArgs:
+		if a.Relation != "" && !slices.Contains(relations, a.Relation) {
+			return fmt.Errorf("field %q: unknown relation %q (want one of %s)", "relation", a.Relation, strings.Join(relations, ", "))
+		}
+	case *PickAndPlaceArgs:
+		if err := required("pick", a.Pick); err != nil {
+			return err
+		}
+		return required("place", a.Place)
+	case *AskArgs:
+		if !slices.Contains(AskTags, a.Tag) {
+			return fmt.Errorf("field %q: %q is not a tag (want one of %s)", "tag", a.Tag, strings.Join(AskTags, ", "))
+		}
+		return required("question", a.Question)
+	case *AskRobotArgs:
+		return required("message", a.Message)
+	}
+	return nil
+}
+
+var relations = scenes.Relations
+
+// call is a helper for agents: it marshals args and calls a tool.
+func call(ctx context.Context, env Env, name string, args any) (Result, error) {
+	var raw json.RawMessage
+	if args != nil {
+		b, err := json.Marshal(args)
+		if err != nil {
+			return Result{}, err
+		}
+		raw = b
+	}
+	return env.Call(ctx, ToolCall{Name: name, Args: raw})
+}

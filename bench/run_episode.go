@@ -1,0 +1,150 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/ambibench/ambibench/agents"
+	"github.com/ambibench/ambibench/results"
+	"github.com/ambibench/ambibench/scenes"
+	"github.com/ambibench/ambibench/sim/tabletop"
+	"github.com/ambibench/ambibench/tasks"
+)
+
+// DefaultStepLimit is the number of tool calls, by both robots, after which
+// an episode ends.
+const DefaultStepLimit = 40
+
+// Job is one episode of one cell for one agent.
+type Job struct {
+	Cell
+	Agent string
+	Index int
+}
+
+// Key identifies the job's record, as results.Record.Key does.
+func (j Job) Key(seed uint64, model string) string {
+	return results.Record{Track: Track, Family: j.Family, Perturbation: j.Perturbation, Agent: j.Agent, Model: model, Seed: seed, Episode: j.Index}.Key()
+}
+
+// EpisodeOptions are the settings every episode of a run shares.
+type EpisodeOptions struct {
+	Seed      uint64
+	StepLimit int    // DefaultStepLimit if zero
+	Model     string // recorded; the reference agents use none
+}
+
+// RunEpisode plays one job and scores it. Failures of the agent are part of
+// the record (its Error field); the error return is for a cancelled
+// context or an episode that could not be built.
+func RunEpisode(ctx context.Context, job Job, opts EpisodeOptions) (results.Record, error) {
+	start := time.Now()
+	ep, err := MakeEpisode(opts.Seed, job.Family, job.Perturbation, job.Index)
+	if err != nil {
+		return results.Record{}, err
+	}
+	info, ok := agents.Lookup(job.Agent)
+	if !ok {
+		return results.Record{}, fmt.Errorf("unknown agent %q (have %v)", job.Agent, agents.Names())
+	}
+	world, err := tabletop.New(ep.Objects, tabletop.Config{TwoRobots: ep.TwoRobots, PartialView: ep.PartialView})
+	if err != nil {
+		return results.Record{}, fmt.Errorf("%s/%s episode %d: %w", job.Family, job.Perturbation, job.Index, err)
+	}
+	limit := opts.StepLimit
+	if limit <= 0 {
+		limit = DefaultStepLimit
+	}
+	st := &episodeState{ep: ep, world: world, limit: limit, toolCalls: map[string]int{}}
+	truth := truthOf(ep)
+	agentSeed := func(robot string) uint64 {
+		return EpisodeSeed(opts.Seed, Track, job.Family, job.Perturbation, job.Index, job.Agent, robot)
+	}
+	newEnv := func(a agents.Agent, robot, partner, instruction string) agents.Env {
+		e := &robotEnv{st: st, robot: robot, partner: partner, instruction: instruction, tools: agents.Tools(partner != "")}
+		if _, reads := a.(agents.TruthReader); reads {
+			return truthEnv{e, truth}
+		}
+		return e
+	}
+	lead, err := info.New(agents.Config{Seed: agentSeed(scenes.Robot1)})
+	if err != nil {
+		return results.Record{}, fmt.Errorf("agent %s: %w", job.Agent, err)
+	}
+	partner := ""
+	if ep.TwoRobots {
+		partner = scenes.Robot2
+	}
+	env := newEnv(lead, scenes.Robot1, partner, ep.Instruction())
+	if ep.TwoRobots {
+		helper, err := info.New(agents.Config{Seed: agentSeed(scenes.Robot2)})
+		if err != nil {
+			return results.Record{}, fmt.Errorf("agent %s: %w", job.Agent, err)
+		}
+		re := unwrap(env)
+		re.partnerEnv = newEnv(helper, scenes.Robot2, scenes.Robot1, "")
+		if r, ok := helper.(agents.Responder); ok {
+			re.partnerAgent = r
+		}
+	}
+	runErr := lead.Run(ctx, env)
+	if ctx.Err() != nil {
+		return results.Record{}, ctx.Err()
+	}
+	return score(job, opts, ep, st, runErr, time.Since(start)), nil
+}
+
+func truthOf(ep *tasks.Episode) *agents.Truth {
+	t := &agents.Truth{Label: ep.Label}
+	for _, s := range ep.Plan() {
+		t.Plan = append(t.Plan, agents.PlanStep{Robot: s.Robot, Action: s.Action, Tag: s.Tag, Pick: s.Pick, Place: s.Place})
+	}
+	return t
+}
+
+// score turns the final state into a record, after DESIGN.md's metric
+// definitions.
+func score(job Job, opts EpisodeOptions, ep *tasks.Episode, st *episodeState, runErr error, wall time.Duration) results.Record {
+	goalHolds, _ := ep.Goal().Holds(st.world.Objects())
+	success := goalHolds && !st.wrongTag
+	var ada bool
+	switch ep.Label {
+	case tasks.LabelNone:
+		ada = success && !st.asked
+	case tasks.LabelPartialObservability:
+		ada = st.askedRobot
+	default:
+		ada = st.asked
+	}
+	rec := results.Record{
+		Schema:       results.SchemaVersion,
+		Track:        Track,
+		Family:       job.Family,
+		Perturbation: job.Perturbation,
+		Label:        ep.Label,
+		Agent:        job.Agent,
+		Model:        opts.Model,
+		Seed:         opts.Seed,
+		Episode:      job.Index,
+		Instruction:  ep.Instruction(),
+		Asked:        st.asked || (ep.Label == tasks.LabelPartialObservability && st.askedRobot),
+		Tag:          st.firstTag,
+		Questions:    st.questions,
+		TagCorrect:   st.tagCorrect,
+		Success:      success,
+		ADA:          ada,
+		Steps:        st.steps,
+		ToolCalls:    st.toolCalls,
+		Messages:     st.messages,
+		ActedBy:      st.actedBy,
+		WallMS:       float64(wall.Microseconds()) / 1000,
+	}
+	switch {
+	case runErr != nil:
+		rec.Error = runErr.Error()
+	case st.partnerErr != nil:
+		rec.Error = "partner: " + st.partnerErr.Error()
+	}
+	return rec
+}

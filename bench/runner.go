@@ -1,0 +1,106 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/ambibench/ambibench/agents"
+	"github.com/ambibench/ambibench/results"
+)
+
+// Options select a run: the grid and how to run it.
+type Options struct {
+	EpisodeOptions
+	Families      []string // empty: all
+	Perturbations []string // empty: all
+	Agents        []string // empty: all
+	Episodes      int      // per cell and agent
+	Concurrency   int      // episodes at once; 1 if zero
+}
+
+// Jobs lists the run's jobs in grid order: cell, then agent, then episode
+// index.
+func Jobs(opts Options) ([]Job, error) {
+	cells, err := Cells(opts.Families, opts.Perturbations)
+	if err != nil {
+		return nil, err
+	}
+	names := opts.Agents
+	if len(names) == 0 {
+		names = agents.Names()
+	}
+	for _, a := range names {
+		if _, ok := agents.Lookup(a); !ok {
+			return nil, fmt.Errorf("unknown agent %q (have %v)", a, agents.Names())
+		}
+	}
+	if opts.Episodes < 1 {
+		return nil, fmt.Errorf("episodes must be at least 1, got %d", opts.Episodes)
+	}
+	var jobs []Job
+	for _, c := range cells {
+		for _, a := range names {
+			for i := range opts.Episodes {
+				jobs = append(jobs, Job{Cell: c, Agent: a, Index: i})
+			}
+		}
+	}
+	return jobs, nil
+}
+
+// Run plays every job not already in have (keyed by results.Record.Key)
+// and writes each record to w in grid order, whatever the concurrency:
+// a record is written once all before it are. It returns the new records.
+// A cancelled context stops the run; what was written stays written.
+func Run(ctx context.Context, opts Options, w *results.Writer, have map[string]bool) ([]results.Record, error) {
+	jobs, err := Jobs(opts)
+	if err != nil {
+		return nil, err
+	}
+	var todo []Job
+	for _, j := range jobs {
+		if !have[j.Key(opts.Seed, opts.Model)] {
+			todo = append(todo, j)
+		}
+	}
+	conc := max(opts.Concurrency, 1)
+	out := make([]results.Record, len(todo))
+	ready := make([]chan struct{}, len(todo))
+	for i := range ready {
+		ready[i] = make(chan struct{})
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(conc + 1) // the writer holds one slot
+	g.Go(func() error {
+		for i := range todo {
+			select {
+			case <-ready[i]:
+			case <-gctx.Done():
+				return gctx.Err()
+			}
+			if w != nil {
+				if err := w.Write(out[i]); err != nil {
+					return fmt.Errorf("writing record %d: %w", i, err)
+				}
+			}
+		}
+		return nil
+	})
+	for i, j := range todo {
+		g.Go(func() error {
+			rec, err := RunEpisode(gctx, j, opts.EpisodeOptions)
+			if err != nil {
+				return err
+			}
+			out[i] = rec
+			close(ready[i])
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}

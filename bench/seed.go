@@ -1,0 +1,35 @@
+package bench
+
+import (
+	"encoding/binary"
+	"hash/fnv"
+	"math/rand/v2"
+)
+
+// EpisodeSeed derives the seed of one episode's random stream from the
+// suite seed and the names that fix the episode. It is a stable hash, so
+// the same inputs give the same seed on every machine and every run.
+func EpisodeSeed(suite uint64, parts ...any) uint64 {
+	h := fnv.New64a()
+	var buf [8]byte
+	binary.LittleEndian.PutUint64(buf[:], suite)
+	h.Write(buf[:])
+	for _, p := range parts {
+		switch v := p.(type) {
+		case string:
+			h.Write([]byte(v))
+		case int:
+			binary.LittleEndian.PutUint64(buf[:], uint64(v))
+			h.Write(buf[:])
+		case uint64:
+			binary.LittleEndian.PutUint64(buf[:], v)
+			h.Write(buf[:])
+		default:
+			panic("bench: EpisodeSeed takes strings and integers")
+		}
+		h.Write([]byte{0}) // keeps ("ab","c") apart from ("a","bc")
+	}
+	return h.Sum64()
+}
+
+func newRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)) }
