@@ -50,11 +50,11 @@ type robotEnv struct {
 	responding bool
 }
 
-func (e *robotEnv) Instruction() string       { return e.instruction }
-func (e *robotEnv) Robot() string             { return e.robot }
-func (e *robotEnv) Partner() string           { return e.partner }
-func (e *robotEnv) Tools() []agents.Tool      { return e.tools }
-func (e *robotEnv) graph() *scenes.Graph      { return scenes.BuildGraph(e.st.world.Observe(e.robot)) }
+func (e *robotEnv) Instruction() string  { return e.instruction }
+func (e *robotEnv) Robot() string        { return e.robot }
+func (e *robotEnv) Partner() string      { return e.partner }
+func (e *robotEnv) Tools() []agents.Tool { return e.tools }
+func (e *robotEnv) graph() *scenes.Graph { return scenes.BuildGraph(e.st.world.Observe(e.robot)) }
 func refused(format string, a ...any) agents.Result {
 	msg := fmt.Sprintf(format, a...)
 	return agents.Result{Text: "error: " + msg, Error: msg}

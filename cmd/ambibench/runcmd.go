@@ -1,0 +1,150 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"github.com/ambibench/ambibench/bench"
+	"github.com/ambibench/ambibench/perturb"
+	"github.com/ambibench/ambibench/results"
+)
+
+// runCmd runs a grid and writes DIR/records.jsonl and DIR/summary.md.
+func runCmd(stdout, stderr io.Writer, args []string) error {
+	fs := flag.NewFlagSet("ambibench run", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	track := fs.String("track", bench.Track, "track to run (only `tabletop` so far)")
+	agentList := fs.String("agents", "oracle,rules,random", "comma-separated `agents` to run (see ambibench list)")
+	taskList := fs.String("tasks", "", "comma-separated task `families` (default all)")
+	perturbList := fs.String("perturbations", "", "comma-separated `perturbations` (default all)")
+	episodes := fs.Int("episodes", 100, "episodes per cell and agent")
+	seed := fs.Uint64("seed", 1, "suite `seed`; with the cell and the episode index it fixes every episode")
+	conc := fs.Int("concurrency", runtime.GOMAXPROCS(0), "episodes run at once; the records do not depend on it")
+	stepLimit := fs.Int("step-limit", bench.DefaultStepLimit, "tool calls per episode, both robots together, before it ends")
+	out := fs.String("out", "", "output `dir` for records.jsonl and summary.md; an existing run there is resumed (default: print only)")
+	byTask := fs.Bool("by-task", false, "print one row per agent and task family instead of pooling families")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, "Usage: ambibench run [flags]\n\nRuns every agent on every (task family, perturbation) cell and prints ADA and SR\nwith episode counts and 95% Wilson intervals.\n\nFlags:\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return errUsage
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("run: unexpected arguments %q", fs.Args())
+	}
+	if *track != bench.Track {
+		return fmt.Errorf("run: --track %q: unknown track (have %s)", *track, bench.Track)
+	}
+	if *episodes < 1 {
+		return fmt.Errorf("run: --episodes %d: must be at least 1", *episodes)
+	}
+	if *conc < 1 {
+		return fmt.Errorf("run: --concurrency %d: must be at least 1", *conc)
+	}
+	if *stepLimit < 1 {
+		return fmt.Errorf("run: --step-limit %d: must be at least 1", *stepLimit)
+	}
+	opts := bench.Options{
+		EpisodeOptions: bench.EpisodeOptions{Seed: *seed, StepLimit: *stepLimit},
+		Families:       splitList(*taskList),
+		Perturbations:  splitList(*perturbList),
+		Agents:         splitList(*agentList),
+		Episodes:       *episodes,
+		Concurrency:    *conc,
+	}
+	jobs, err := bench.Jobs(opts)
+	if err != nil {
+		return fmt.Errorf("run: %w", err)
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+
+	var w *results.Writer
+	var prior []results.Record
+	if *out != "" {
+		if err := os.MkdirAll(*out, 0o755); err != nil {
+			return fmt.Errorf("run: %w", err)
+		}
+		path := filepath.Join(*out, "records.jsonl")
+		var closer io.Closer
+		w, prior, closer, err = results.OpenAppend(path)
+		if err != nil {
+			return fmt.Errorf("run: %w", err)
+		}
+		defer closer.Close()
+		if len(prior) > 0 {
+			fmt.Fprintf(stderr, "ambibench: resuming: %d records already in %s\n", len(prior), path)
+		}
+	}
+	want := map[string]bool{}
+	for _, j := range jobs {
+		want[j.Key(opts.Seed, opts.Model)] = true
+	}
+	have := map[string]bool{}
+	var recs []results.Record
+	for _, r := range prior {
+		if want[r.Key()] && !have[r.Key()] {
+			have[r.Key()] = true
+			recs = append(recs, r)
+		}
+	}
+	fresh, err := bench.Run(ctx, opts, w, have)
+	if err != nil {
+		return fmt.Errorf("run: %w (records written so far are kept; run again to resume)", err)
+	}
+	recs = append(recs, fresh...)
+
+	var table strings.Builder
+	if err := summarize(&table, recs, opts, *byTask); err != nil {
+		return err
+	}
+	fmt.Fprint(stdout, table.String())
+	if *out != "" {
+		var sum strings.Builder
+		fmt.Fprintf(&sum, "# ambibench %s summary\n\n", bench.Track)
+		fmt.Fprintf(&sum, "Seed %d, %d episodes per cell and agent, step limit %d.\n\n", opts.Seed, opts.Episodes, *stepLimit)
+		if err := summarize(&sum, recs, opts, false); err != nil {
+			return err
+		}
+		sum.WriteString("\n## By task family\n\n")
+		if err := summarize(&sum, recs, opts, true); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(*out, "summary.md"), []byte(sum.String()), 0o644); err != nil {
+			return fmt.Errorf("run: %w", err)
+		}
+	}
+	return nil
+}
+
+func summarize(w io.Writer, recs []results.Record, opts bench.Options, byFamily bool) error {
+	perturbs := opts.Perturbations
+	if len(perturbs) == 0 {
+		perturbs = perturb.Names()
+	}
+	cells := results.Aggregate(recs, results.AggregateOptions{ByFamily: byFamily, Agents: opts.Agents, Perturbations: perturbs})
+	return results.Markdown(w, cells, results.TableOptions{Intervals: true, ByFamily: byFamily, Perturbations: perturbs})
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
