@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 
@@ -130,6 +131,8 @@ func argError(err error) error {
 	switch {
 	case errors.As(err, &te):
 		return fmt.Errorf("field %q: expected %s, got JSON %s", te.Field, te.Type, te.Value)
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return fmt.Errorf("malformed JSON: the arguments end too early")
 	case errors.As(err, &se):
 		return fmt.Errorf("malformed JSON at offset %d: %v", se.Offset, se)
 	case strings.HasPrefix(err.Error(), "json: unknown field "):

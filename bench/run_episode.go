@@ -63,10 +63,7 @@ func RunEpisode(ctx context.Context, job Job, opts EpisodeOptions) (results.Reco
 	}
 	newEnv := func(a agents.Agent, robot, partner, instruction string) agents.Env {
 		e := &robotEnv{st: st, robot: robot, partner: partner, instruction: instruction, tools: agents.Tools(partner != "")}
-		if _, reads := a.(agents.TruthReader); reads {
-			return truthEnv{e, truth}
-		}
-		return e
+		return envFor(a, e, truth)
 	}
 	lead, err := info.New(agents.Config{Seed: agentSeed(scenes.Robot1)})
 	if err != nil {
@@ -93,6 +90,15 @@ func RunEpisode(ctx context.Context, job Job, opts EpisodeOptions) (results.Reco
 		return results.Record{}, ctx.Err()
 	}
 	return score(job, opts, ep, st, runErr, time.Since(start)), nil
+}
+
+// envFor hands the ground truth to agents that declare they read it, and
+// to no other.
+func envFor(a agents.Agent, e *robotEnv, truth *agents.Truth) agents.Env {
+	if _, reads := a.(agents.TruthReader); reads {
+		return truthEnv{e, truth}
+	}
+	return e
 }
 
 func truthOf(ep *tasks.Episode) *agents.Truth {

@@ -6,8 +6,6 @@ import (
 	"github.com/ambibench/ambibench/scenes"
 )
 
-func init() { Register(handover{}) }
-
 // handover: two robots. The block lies in robot 2's workspace, the bowl in
 // robot 1's; robot 1 gets the instruction, so the block must pass through
 // the shared workspace.

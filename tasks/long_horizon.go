@@ -6,8 +6,6 @@ import (
 	"github.com/ambibench/ambibench/scenes"
 )
 
-func init() { Register(longHorizon{}) }
-
 // longHorizon: two or three blocks, each to its own bowl.
 type longHorizon struct{}
 

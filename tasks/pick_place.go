@@ -6,8 +6,6 @@ import (
 	"github.com/ambibench/ambibench/scenes"
 )
 
-func init() { Register(pickPlace{}) }
-
 // pickPlace: one block to a bowl, or onto another block.
 type pickPlace struct{}
 

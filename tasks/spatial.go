@@ -6,8 +6,6 @@ import (
 	"github.com/ambibench/ambibench/scenes"
 )
 
-func init() { Register(spatial{}) }
-
 // spatial: the block is named by its direction from a reference object at
 // the middle of the table; no other block lies in that direction.
 type spatial struct{}

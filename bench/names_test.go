@@ -1,0 +1,41 @@
+package bench
+
+import (
+	"regexp"
+	"testing"
+)
+
+func TestSubBenchmarkName(t *testing.T) {
+	for _, tc := range []struct {
+		why   string
+		agent string
+		cell  Cell
+		want  string
+	}{
+		{"plain names pass through", "rules", Cell{"pick_place", "none"}, "agent=rules/task=pick_place/perturb=none"},
+		{"a trailing -digits would read as GOMAXPROCS", "sgcot", Cell{"pick_place", "noise-12"}, "agent=sgcot/task=pick_place/perturb=noise_12"},
+		{"slashes and spaces would split or break the key", "a/b c", Cell{"x y", "p/q"}, "agent=a_b_c/task=x_y/perturb=p_q"},
+		{"model specs keep their colon", "sim:weak", Cell{"spatial", "absence"}, "agent=sim:weak/task=spatial/perturb=absence"},
+	} {
+		if got := SubBenchmarkName(tc.agent, tc.cell); got != tc.want {
+			t.Errorf("%s: got %q, want %q", tc.why, got, tc.want)
+		}
+	}
+}
+
+// Every real cell's name parses as benchstat expects: three key=value
+// elements and no -digits at the end.
+func TestSubBenchmarkNamesOfGrid(t *testing.T) {
+	cells, err := Cells(nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shape := regexp.MustCompile(`^agent=[\w.:]+/task=[\w.:]+/perturb=[\w.:]+$`)
+	procs := regexp.MustCompile(`-\d+$`)
+	for _, c := range cells {
+		n := SubBenchmarkName("rules", c)
+		if !shape.MatchString(n) || procs.MatchString(n) {
+			t.Errorf("bad sub-benchmark name %q", n)
+		}
+	}
+}

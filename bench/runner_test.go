@@ -1,0 +1,123 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"testing"
+
+	"github.com/ambibench/ambibench/results"
+)
+
+// stripWall zeroes wall times, the one field allowed to differ between runs.
+func stripWall(t *testing.T, data []byte) []results.Record {
+	t.Helper()
+	recs, err := results.ReadRecords(bytes.NewReader(data), "records")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range recs {
+		recs[i].WallMS = 0
+	}
+	return recs
+}
+
+func TestRunSameRecordsAtAnyConcurrency(t *testing.T) {
+	var outs [][]byte
+	for _, conc := range []int{1, 4} {
+		var buf bytes.Buffer
+		opts := Options{EpisodeOptions: EpisodeOptions{Seed: 7}, Agents: []string{"rules", "random"}, Episodes: 6, Concurrency: conc}
+		if _, err := Run(context.Background(), opts, results.NewWriter(&buf), nil); err != nil {
+			t.Fatal(err)
+		}
+		outs = append(outs, buf.Bytes())
+	}
+	a, b := stripWall(t, outs[0]), stripWall(t, outs[1])
+	if len(a) == 0 || len(a) != len(b) {
+		t.Fatalf("record counts %d and %d", len(a), len(b))
+	}
+	for i := range a {
+		ja, _ := json.Marshal(a[i])
+		jb, _ := json.Marshal(b[i])
+		if !bytes.Equal(ja, jb) {
+			t.Fatalf("record %d differs between concurrency 1 and 4:\n%s\n%s", i, ja, jb)
+		}
+	}
+}
+
+func TestRunSkipsRecordedJobs(t *testing.T) {
+	opts := Options{EpisodeOptions: EpisodeOptions{Seed: 3}, Families: []string{"pick_place"}, Perturbations: []string{"none"}, Agents: []string{"rules"}, Episodes: 5}
+	jobs, err := Jobs(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	have := map[string]bool{jobs[0].Key(3, ""): true, jobs[3].Key(3, ""): true}
+	recs, err := Run(context.Background(), opts, nil, have)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []int
+	for _, r := range recs {
+		got = append(got, r.Episode)
+	}
+	if want := []int{1, 2, 4}; len(got) != 3 || got[0] != want[0] || got[1] != want[1] || got[2] != want[2] {
+		t.Errorf("ran episodes %v, want %v", got, want)
+	}
+}
+
+func TestRunCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := Run(ctx, Options{EpisodeOptions: EpisodeOptions{Seed: 1}, Agents: []string{"rules"}, Episodes: 3}, nil, nil)
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("got %v, want context.Canceled", err)
+	}
+}
+
+func TestJobsRejectsBadGrid(t *testing.T) {
+	for _, tc := range []struct {
+		why  string
+		opts Options
+	}{
+		{"unknown agent", Options{Agents: []string{"nobody"}, Episodes: 1}},
+		{"unknown family", Options{Families: []string{"juggling"}, Episodes: 1}},
+		{"unknown perturbation", Options{Perturbations: []string{"fog"}, Episodes: 1}},
+		{"no episodes", Options{Episodes: 0}},
+	} {
+		if _, err := Jobs(tc.opts); err == nil {
+			t.Errorf("%s: no error", tc.why)
+		}
+	}
+}
+
+// Episodes depend on the seed and the cell, never on the agent.
+func TestEpisodesAreFixedBySeedAndCell(t *testing.T) {
+	a, err := MakeEpisode(5, "spatial", "multiplicity", 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := MakeEpisode(5, "spatial", "multiplicity", 9)
+	c, _ := MakeEpisode(6, "spatial", "multiplicity", 9)
+	ja, _ := json.Marshal(a)
+	jb, _ := json.Marshal(b)
+	jc, _ := json.Marshal(c)
+	if !bytes.Equal(ja, jb) {
+		t.Error("same seed and cell gave different episodes")
+	}
+	if bytes.Equal(ja, jc) {
+		t.Error("different seeds gave the same episode")
+	}
+	if _, err := MakeEpisode(1, "spatial", "partial_observability", 0); err == nil {
+		t.Error("partial_observability on spatial: want an error, the cell is not in the grid")
+	}
+}
+
+func TestEpisodeSeedSeparatesParts(t *testing.T) {
+	if EpisodeSeed(1, "ab", "c") == EpisodeSeed(1, "a", "bc") {
+		t.Error(`("ab","c") and ("a","bc") share a seed`)
+	}
+	if EpisodeSeed(1, "x", 0) == EpisodeSeed(2, "x", 0) {
+		t.Error("suite seed is ignored")
+	}
+}

@@ -1,0 +1,73 @@
+package bench
+
+import (
+	"context"
+	"testing"
+
+	"github.com/ambibench/ambibench/agents"
+)
+
+// BenchmarkTabletop runs one sub-benchmark per agent and cell; one op is
+// one episode (episode index = iteration), so ns/op is the time per
+// episode. ADA, SR and steps/op are reported after the loop, since
+// b.Loop's reset drops metrics reported before it.
+//
+//	go test -run '^$' -bench Tabletop -benchtime 50x ./bench/ | go tool benchstat -col /agent -
+func BenchmarkTabletop(b *testing.B) {
+	cells, err := Cells(nil, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, agent := range agents.Names() {
+		for _, c := range cells {
+			b.Run(SubBenchmarkName(agent, c), func(b *testing.B) {
+				var ada, sr, steps float64
+				i := 0
+				for b.Loop() {
+					rec, err := RunEpisode(ctx, Job{Cell: c, Agent: agent, Index: i}, EpisodeOptions{Seed: 1})
+					if err != nil {
+						b.Fatal(err)
+					}
+					i++
+					if rec.ADA {
+						ada++
+					}
+					if rec.Success {
+						sr++
+					}
+					steps += float64(rec.Steps)
+				}
+				n := float64(i)
+				b.ReportMetric(ada/n, "ADA")
+				b.ReportMetric(sr/n, "SR")
+				b.ReportMetric(steps/n, "steps/op")
+			})
+		}
+	}
+}
+
+// BenchmarkRulesEpisode is one rules episode on the plain pick-and-place
+// cell: grid lookup, generation, physics, retrieval and scoring.
+func BenchmarkRulesEpisode(b *testing.B) {
+	ctx := context.Background()
+	i := 0
+	for b.Loop() {
+		if _, err := RunEpisode(ctx, Job{Cell: Cell{"pick_place", "none"}, Agent: "rules", Index: i}, EpisodeOptions{Seed: 1}); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}
+
+// BenchmarkMakeBenchGrid is the grid `make bench` runs: the reference
+// agents, every cell, 100 episodes each, at two episodes at once. One op
+// is the whole grid.
+func BenchmarkMakeBenchGrid(b *testing.B) {
+	opts := Options{EpisodeOptions: EpisodeOptions{Seed: 1}, Agents: []string{"oracle", "rules", "random"}, Episodes: 100, Concurrency: 2}
+	for b.Loop() {
+		if _, err := Run(context.Background(), opts, nil, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

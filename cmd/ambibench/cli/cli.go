@@ -1,0 +1,57 @@
+// Package cli is the ambibench command: [Run] parses the arguments and runs
+// a subcommand, writing to the given stdout and stderr, so the command is
+// tested exactly as it runs.
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+)
+
+// errUsage is returned once the usage message has been printed.
+var errUsage = errors.New("usage")
+
+const usage = `ambibench runs LLM-planner agents on perturbed robot tasks and scores them.
+
+Usage:
+  ambibench run [flags]    run agents over a grid of task families x perturbations
+  ambibench list           list tracks, task families, perturbations and agents
+  ambibench help           show this help
+
+Run "ambibench run --help" for the flags of run.
+`
+
+// Main runs the command and returns its exit status: 0 on success, 2 on
+// any error, which it prints to stderr.
+func Main(stdout, stderr io.Writer, args []string) int {
+	if err := Run(stdout, stderr, args); err != nil {
+		if !errors.Is(err, errUsage) {
+			fmt.Fprintln(stderr, "ambibench:", err)
+		}
+		return 2
+	}
+	return 0
+}
+
+// Run runs the command with its arguments (without the program name).
+func Run(stdout, stderr io.Writer, args []string) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return errUsage
+	}
+	switch args[0] {
+	case "run":
+		return runCmd(stdout, stderr, args[1:])
+	case "list":
+		if len(args) > 1 {
+			return fmt.Errorf("list takes no arguments, got %q", args[1:])
+		}
+		return listCmd(stdout)
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	fmt.Fprintf(stderr, "ambibench: unknown command %q\n\n%s", args[0], usage)
+	return errUsage
+}
