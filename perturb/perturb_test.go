@@ -1,0 +1,165 @@
+package perturb
+
+import (
+	"errors"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/ambibench/ambibench/scenes"
+	"github.com/ambibench/ambibench/tasks"
+)
+
+// draw applies a perturbation to episodes of a family until one fits.
+func draw(t *testing.T, family, name string, seed uint64) *tasks.Episode {
+	t.Helper()
+	f, _ := tasks.Lookup(family)
+	p, ok := Lookup(name)
+	if !ok {
+		t.Fatalf("no perturbation %q", name)
+	}
+	for attempt := range uint64(50) {
+		rng := rand.New(rand.NewPCG(seed, attempt))
+		ep, err := f.Generate(rng)
+		if err != nil {
+			continue
+		}
+		if err := p.Apply(rng, ep); err == nil {
+			return ep
+		} else if !errors.Is(err, ErrRedraw) {
+			t.Fatal(err)
+		}
+	}
+	t.Fatalf("%s/%s: no draw fits", family, name)
+	return nil
+}
+
+// matches counts the objects of the table a plain phrase names.
+func matches(ep *tasks.Episode, phrase string) int {
+	n := 0
+	for _, o := range ep.Objects {
+		if tasks.Phrase(o) == phrase {
+			n++
+		}
+	}
+	return n
+}
+
+func TestLabelsAndAnswers(t *testing.T) {
+	for _, f := range tasks.All() {
+		for _, p := range All() {
+			if !p.Applies(f) {
+				continue
+			}
+			for seed := range uint64(20) {
+				ep := draw(t, f.Name(), p.Name(), seed)
+				if want := p.Name(); ep.Label != want {
+					t.Errorf("%s/%s: label %q, want %q", f.Name(), p.Name(), ep.Label, want)
+				}
+				userAnswers := p.Name() != "none" && p.Name() != tasks.LabelPartialObservability
+				if userAnswers != (ep.Answer != "") {
+					t.Errorf("%s/%s: answer %q", f.Name(), p.Name(), ep.Answer)
+				}
+				// The intent must be reachable: every referred object is on
+				// the table.
+				for _, id := range ep.Referred() {
+					if _, ok := ep.Object(id); !ok {
+						t.Errorf("%s/%s seed %d: the goal names %s, which is not on the table", f.Name(), p.Name(), seed, id)
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestAbsenceRemovesWhatIsNamed(t *testing.T) {
+	for seed := range uint64(30) {
+		ep := draw(t, "pick_place", "absence", seed)
+		m := ep.Moves[0]
+		if matches(ep, m.Pick.Phrase)+matches(ep, m.Place.Phrase) != 1 {
+			t.Errorf("seed %d: %q: want exactly one of pick and place gone", seed, ep.Instruction())
+		}
+		if !strings.HasSuffix(ep.Answer, "instead.") {
+			t.Errorf("seed %d: answer %q offers nothing instead", seed, ep.Answer)
+		}
+	}
+}
+
+func TestMultiplicityDuplicatesWhatIsNamed(t *testing.T) {
+	for seed := range uint64(30) {
+		ep := draw(t, "pick_place", "multiplicity", seed)
+		m := ep.Moves[0]
+		if matches(ep, m.Pick.Phrase) != 2 && matches(ep, m.Place.Phrase) != 2 {
+			t.Errorf("seed %d: %q: no phrase matches two objects", seed, ep.Instruction())
+		}
+		if !strings.Contains(ep.Answer, m.Pick.ID) && !strings.Contains(ep.Answer, m.Place.ID) {
+			t.Errorf("seed %d: answer %q names neither intended object", seed, ep.Answer)
+		}
+	}
+	// On a spatial task the twin lies in the named direction.
+	for seed := range uint64(30) {
+		ep := draw(t, "spatial", "multiplicity", seed)
+		rel, anchor, ok := spatialPick(ep, 0)
+		if !ok {
+			t.Fatalf("seed %d: %q has no spatial phrase", seed, ep.Instruction())
+		}
+		if matches(ep, ep.Moves[0].Place.Phrase) == 2 {
+			continue // the destination was doubled instead
+		}
+		n := 0
+		for _, o := range ep.Objects {
+			if o.Class == scenes.ClassBlock && o.ID != anchor.ID && scenes.Direction(o, anchor) == rel {
+				n++
+			}
+		}
+		if n != 2 {
+			t.Errorf("seed %d: %d blocks %s %s, want 2", seed, n, rel, anchor.ID)
+		}
+	}
+}
+
+func TestUnderspecifiedHidesSomething(t *testing.T) {
+	for seed := range uint64(30) {
+		ep := draw(t, "pick_place", "underspecified", seed)
+		inst := ep.Instruction()
+		m := ep.Moves[0]
+		vague := false
+		for _, w := range VagueWords {
+			if m.Pick.Phrase == w {
+				vague = true
+			}
+		}
+		if !vague && strings.Contains(inst, m.Place.Phrase) {
+			t.Errorf("seed %d: %q is neither vague nor missing its destination", seed, inst)
+		}
+	}
+}
+
+func TestPartialObservabilityHidesTheBlock(t *testing.T) {
+	for _, family := range []string{"pick_place", "handover"} {
+		for seed := range uint64(30) {
+			ep := draw(t, family, tasks.LabelPartialObservability, seed)
+			pick, _ := ep.Object(ep.Moves[0].Pick.ID)
+			place, _ := ep.Object(ep.Moves[0].Place.ID)
+			if !ep.TwoRobots || !ep.PartialView {
+				t.Fatalf("%s seed %d: not a two-robot partial view", family, seed)
+			}
+			if pick.Region != scenes.RegionRobot2 || place.Region != scenes.RegionRobot1 {
+				t.Errorf("%s seed %d: block in %s, destination in %s", family, seed, pick.Region, place.Region)
+			}
+		}
+	}
+}
+
+func TestRegistry(t *testing.T) {
+	want := []string{"none", "absence", "multiplicity", "underspecified", "partial_observability"}
+	if got := Names(); strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("built-ins %v, want %v", got, want)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("registering a name twice did not panic")
+		}
+	}()
+	Register(none{})
+}
