@@ -22,7 +22,8 @@ func DecodeGraph(data []byte) (*Graph, error) {
 	if err := dec.Decode(&g); err != nil {
 		return nil, fmt.Errorf("scene graph: %w", describeJSONError(err))
 	}
-	if dec.More() {
+	// dec.More is not enough: it reports false for a stray '}' or ']'.
+	if len(bytes.Trim(data[dec.InputOffset():], " \t\r\n")) > 0 {
 		return nil, fmt.Errorf("scene graph: trailing data after the graph object")
 	}
 	if err := g.Validate(); err != nil {

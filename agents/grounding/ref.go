@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/ambibench/ambibench/scenes"
@@ -81,19 +82,15 @@ func ParseRef(phrase string) (Ref, error) {
 	if m := colorClass.FindStringSubmatch(p); m != nil && slices.Contains(scenes.Colors, m[1]) {
 		r.Color, r.Class = m[1], m[2]
 		if m[3] != "" {
-			r.ID = scenes.ObjectID(m[1], m[2], atoi(m[3]))
+			n, err := strconv.Atoi(m[3])
+			if err != nil {
+				return r, fmt.Errorf("cannot read %q: the number is out of range", p)
+			}
+			r.ID = scenes.ObjectID(m[1], m[2], n)
 		}
 		return r, nil
 	}
 	return r, fmt.Errorf("cannot read %q as an object or a place", p)
-}
-
-func atoi(s string) int {
-	n := 0
-	for _, c := range s {
-		n = n*10 + int(c-'0')
-	}
-	return n
 }
 
 // normalize lower-cases a phrase, folds spaces and drops end punctuation
