@@ -59,15 +59,3 @@ func BenchmarkRulesEpisode(b *testing.B) {
 		i++
 	}
 }
-
-// BenchmarkMakeBenchGrid is the grid `make bench` runs: the reference
-// agents, every cell, 100 episodes each, at two episodes at once. One op
-// is the whole grid.
-func BenchmarkMakeBenchGrid(b *testing.B) {
-	opts := Options{EpisodeOptions: EpisodeOptions{Seed: 1}, Agents: []string{"oracle", "rules", "random"}, Episodes: 100, Concurrency: 2}
-	for b.Loop() {
-		if _, err := Run(context.Background(), opts, nil, nil); err != nil {
-			b.Fatal(err)
-		}
-	}
-}

@@ -201,3 +201,30 @@ func TestPlacementNoise(t *testing.T) {
 		t.Errorf("placement noise of 5 cm missed %d of 40 places within 5 cm; want some but not all", miss)
 	}
 }
+
+// cp counts bodies in an unguarded package variable; worlds built and run
+// on many goroutines at once must still be race-free (run under -race).
+func TestWorldsBuiltConcurrently(t *testing.T) {
+	errs := make(chan string, 16)
+	done := make(chan struct{})
+	for range 16 {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			w, err := New(table(), Config{})
+			if err != nil {
+				errs <- err.Error()
+				return
+			}
+			if _, err := w.PickAndPlace(scenes.Robot1, "red block 1", "blue bowl 1"); err != nil {
+				errs <- err.Error()
+			}
+		}()
+	}
+	for range 16 {
+		<-done
+	}
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+}
