@@ -116,7 +116,8 @@ func DecodeArgs(call ToolCall) (any, error) {
 	if err := dec.Decode(dst); err != nil {
 		return nil, fmt.Errorf("%s: %w", call.Name, argError(err))
 	}
-	if dec.More() {
+	// dec.More is not enough: it reports false for a stray '}' or ']'.
+	if len(bytes.Trim(raw[dec.InputOffset():], " \t\r\n")) > 0 {
 		return nil, fmt.Errorf("%s: trailing data after the arguments object", call.Name)
 	}
 	if err := checkArgs(dst); err != nil {
@@ -129,6 +130,8 @@ func argError(err error) error {
 	var te *json.UnmarshalTypeError
 	var se *json.SyntaxError
 	switch {
+	case errors.As(err, &te) && te.Field == "":
+		return fmt.Errorf("arguments: expected a JSON object, got JSON %s", te.Value)
 	case errors.As(err, &te):
 		return fmt.Errorf("field %q: expected %s, got JSON %s", te.Field, te.Type, te.Value)
 	case errors.Is(err, io.ErrUnexpectedEOF):
@@ -151,7 +154,11 @@ func checkArgs(a any) error {
 	switch a := a.(type) {
 	case *RetrieveNodeArgs:
 		if (a.AttrKey == "") != (a.AttrVal == "") {
-			return fmt.Errorf("field %q: attr_key and attr_val go together", "attr_val")
+			missing := "attr_val"
+			if a.AttrKey == "" {
+				missing = "attr_key"
+			}
+			return fmt.Errorf("field %q: attr_key and attr_val go together", missing)
 		}
 	case *RetrieveEdgeArgs:
 		if a.Relation != "" && !slices.Contains(relations, a.Relation) {

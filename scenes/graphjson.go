@@ -55,6 +55,8 @@ func (g *Graph) Validate() error {
 			return fmt.Errorf("scene graph: edges[%d].source: unknown node %q", i, e.Source)
 		case !ids[e.Target]:
 			return fmt.Errorf("scene graph: edges[%d].target: unknown node %q", i, e.Target)
+		case e.Source == e.Target:
+			return fmt.Errorf("scene graph: edges[%d].target: %q relates to itself", i, e.Target)
 		case !slices.Contains(Relations, e.Relation):
 			return fmt.Errorf("scene graph: edges[%d].relation: unknown relation %q (want one of %v)", i, e.Relation, Relations)
 		}
@@ -66,6 +68,9 @@ func (g *Graph) Validate() error {
 func describeJSONError(err error) error {
 	switch e := err.(type) {
 	case *json.UnmarshalTypeError:
+		if e.Field == "" {
+			return fmt.Errorf("expected a JSON object with nodes and edges, got JSON %s", e.Value)
+		}
 		return fmt.Errorf("%s: expected %s, got JSON %s (offset %d)", e.Field, e.Type, e.Value, e.Offset)
 	case *json.SyntaxError:
 		return fmt.Errorf("malformed JSON at offset %d: %w", e.Offset, e)

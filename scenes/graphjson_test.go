@@ -165,3 +165,16 @@ func TestDecodeGraphAccepts(t *testing.T) {
 		})
 	}
 }
+
+func TestDecodeGraphMoreErrors(t *testing.T) {
+	for _, tc := range []struct {
+		why, in, want string
+	}{
+		{"a top-level array is not a graph", `[1,2]`, "expected a JSON object with nodes and edges, got JSON array"},
+		{"an object never relates to itself", `{"nodes":[{"id":"a","attributes":{}}],"edges":[{"source":"a","target":"a","relation":"near"}]}`, `edges[0].target: "a" relates to itself`},
+	} {
+		if _, err := scenes.DecodeGraph([]byte(tc.in)); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: got %v, want %q", tc.why, err, tc.want)
+		}
+	}
+}
