@@ -1,0 +1,107 @@
+package llm
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/ambibench/ambibench/scenes"
+)
+
+// Every prompt the project sends carries its context twice: in prose for a
+// real model, and once in a fenced block of JSON, opened by "```ambibench",
+// that the simulated model reads instead of the prose. Real models are told
+// they may ignore it.
+
+// BlockFence opens the machine-readable block.
+const BlockFence = "```ambibench"
+
+// BlockVersion is the version of the block's shape.
+const BlockVersion = 1
+
+// Roles of a call, as the block states them.
+const (
+	CallPlan     = "plan"     // decide the next action(s) with the tools
+	CallReflect  = "reflect"  // say what went wrong
+	CallRefine   = "refine"   // improve an answer
+	CallChoose   = "choose"   // pick among options
+	CallClassify = "classify" // label the instruction (clear, ambiguous, infeasible)
+	CallAnswer   = "answer"   // answer another robot's message
+)
+
+// Output formats a block may ask for.
+const (
+	FormatToolCalls = "tool_calls"
+	FormatJSON      = "json"
+	FormatText      = "text"
+)
+
+// Block is the machine-readable context of a call.
+type Block struct {
+	Version     int    `json:"v"`
+	Role        string `json:"role"`
+	Track       string `json:"track"`
+	Instruction string `json:"instruction,omitempty"`
+	Robot       string `json:"robot,omitempty"`
+	Partner     string `json:"partner,omitempty"`
+	// Graph is the scene data the prompt holds, if it holds a graph.
+	Graph *scenes.Graph `json:"graph,omitempty"`
+	// Objects are the detected objects, when the prompt lists objects but
+	// not their graph.
+	Objects []string `json:"objects,omitempty"`
+	Places  []string `json:"places,omitempty"`
+	Tags    []string `json:"tags,omitempty"`
+	// Message is what the other robot asked, for CallAnswer.
+	Message string `json:"message,omitempty"`
+	Format  string `json:"format"`
+}
+
+// Render returns the block fenced for a prompt.
+func (b Block) Render() string {
+	if b.Version == 0 {
+		b.Version = BlockVersion
+	}
+	data, err := json.Marshal(b)
+	if err != nil {
+		// Block holds only strings and a graph of strings.
+		panic(fmt.Sprintf("llm: rendering block: %v", err))
+	}
+	return BlockFence + "\n" + string(data) + "\n```"
+}
+
+// ExtractBlock finds the first block in text. ok is false when there is
+// none; err reports a block that is there but unreadable.
+func ExtractBlock(text string) (b Block, ok bool, err error) {
+	i := strings.Index(text, BlockFence)
+	if i < 0 {
+		return Block{}, false, nil
+	}
+	rest := text[i+len(BlockFence):]
+	j := strings.Index(rest, "```")
+	if j < 0 {
+		return Block{}, true, fmt.Errorf("ambibench block: no closing fence")
+	}
+	if err := json.Unmarshal([]byte(strings.TrimSpace(rest[:j])), &b); err != nil {
+		return Block{}, true, fmt.Errorf("ambibench block: %w", err)
+	}
+	if b.Version != BlockVersion {
+		return Block{}, true, fmt.Errorf("ambibench block: version %d, want %d", b.Version, BlockVersion)
+	}
+	return b, true, nil
+}
+
+// FindBlock returns the first block of a request, looking in the system
+// text and then in the messages in order.
+func FindBlock(req Request) (Block, error) {
+	texts := append([]string{req.System}, nil...)
+	for _, m := range req.Messages {
+		texts = append(texts, m.Text)
+	}
+	for _, t := range texts {
+		b, ok, err := ExtractBlock(t)
+		if ok {
+			return b, err
+		}
+	}
+	return Block{}, fmt.Errorf("request carries no ambibench block")
+}

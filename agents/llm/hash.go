@@ -1,0 +1,56 @@
+package llm
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+)
+
+// Hash is the hash of a request's canonical JSON together with the model
+// spec: what cassettes are keyed by and what seeds the simulated model's
+// errors. The JSON encoding of a Request is canonical (struct fields in
+// declaration order, no maps) once raw JSON that is not valid, such as a
+// malformed tool call echoed back, is quoted as a string.
+func Hash(model string, req Request) string {
+	req = canonical(req)
+	data, err := json.Marshal(struct {
+		Model   string  `json:"model"`
+		Request Request `json:"request"`
+	}{model, req})
+	if err != nil {
+		panic("llm: hashing a canonical request: " + err.Error())
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:16])
+}
+
+func canonical(req Request) Request {
+	fix := func(raw json.RawMessage) json.RawMessage {
+		if raw == nil || json.Valid(raw) {
+			return raw
+		}
+		q, _ := json.Marshal(string(raw))
+		return q
+	}
+	req.ResponseSchema = fix(req.ResponseSchema)
+	msgs := make([]Message, len(req.Messages))
+	for i, m := range req.Messages {
+		if len(m.ToolCalls) > 0 {
+			calls := make([]ToolCall, len(m.ToolCalls))
+			for j, c := range m.ToolCalls {
+				c.Args = fix(c.Args)
+				calls[j] = c
+			}
+			m.ToolCalls = calls
+		}
+		msgs[i] = m
+	}
+	req.Messages = msgs
+	tools := make([]ToolDecl, len(req.Tools))
+	for i, t := range req.Tools {
+		t.Schema = fix(t.Schema)
+		tools[i] = t
+	}
+	req.Tools = tools
+	return req
+}

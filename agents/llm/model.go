@@ -1,0 +1,85 @@
+package llm
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+)
+
+// Role of a message in a conversation.
+type Role string
+
+const (
+	RoleUser      Role = "user"
+	RoleAssistant Role = "assistant"
+	// RoleTool carries the result of a tool call back to the model.
+	RoleTool Role = "tool"
+)
+
+// Message is one turn of a conversation.
+type Message struct {
+	Role Role   `json:"role"`
+	Text string `json:"text,omitempty"`
+	// ToolCalls are the calls an assistant turn made.
+	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
+	// ToolCallID and Name identify the call a tool turn answers.
+	ToolCallID string `json:"tool_call_id,omitempty"`
+	Name       string `json:"name,omitempty"`
+}
+
+// ToolCall is a call the model asks for.
+type ToolCall struct {
+	ID   string          `json:"id"`
+	Name string          `json:"name"`
+	Args json.RawMessage `json:"args"`
+}
+
+// ToolDecl declares a tool to the model: its name, what it does, and the
+// JSON schema of its arguments.
+type ToolDecl struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Schema      json.RawMessage `json:"parameters"`
+}
+
+// Request is one call to a model.
+type Request struct {
+	System   string     `json:"system,omitempty"`
+	Messages []Message  `json:"messages"`
+	Tools    []ToolDecl `json:"tools,omitempty"`
+	// Temperature 0 asks for the most likely reply.
+	Temperature float64 `json:"temperature"`
+	Seed        int64   `json:"seed,omitempty"`
+	// Sample numbers the draws of one request at temperature > 0; the
+	// same request and sample give the same reply from the simulated model
+	// and from a cassette.
+	Sample          int `json:"sample,omitempty"`
+	MaxOutputTokens int `json:"max_output_tokens,omitempty"`
+	// ResponseSchema, if set, asks for JSON that fits it.
+	ResponseSchema json.RawMessage `json:"response_schema,omitempty"`
+}
+
+// Finish reasons.
+const (
+	FinishStop      = "stop"
+	FinishToolCalls = "tool_calls"
+	FinishLength    = "length"
+	FinishOther     = "other"
+)
+
+// Reply is what a model returned.
+type Reply struct {
+	Text         string        `json:"text,omitempty"`
+	ToolCalls    []ToolCall    `json:"tool_calls,omitempty"`
+	FinishReason string        `json:"finish_reason"`
+	InputTokens  int           `json:"input_tokens"`
+	OutputTokens int           `json:"output_tokens"`
+	Latency      time.Duration `json:"latency_ns"`
+}
+
+// Model is a language model. Generate must be safe for concurrent use.
+type Model interface {
+	// Name is the spec the model was opened with, for records.
+	Name() string
+	Generate(ctx context.Context, req Request) (Reply, error)
+}

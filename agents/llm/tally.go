@@ -1,0 +1,74 @@
+package llm
+
+import (
+	"context"
+	"sort"
+	"sync"
+	"time"
+)
+
+// Tally counts the calls of one episode. The accounting middleware adds to
+// the Tally found in the call's context.
+type Tally struct {
+	mu           sync.Mutex
+	calls        int
+	inputTokens  int
+	outputTokens int
+	latencies    []time.Duration
+}
+
+// Add records one call.
+func (t *Tally) Add(r Reply) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.calls++
+	t.inputTokens += r.InputTokens
+	t.outputTokens += r.OutputTokens
+	t.latencies = append(t.latencies, r.Latency)
+}
+
+// Usage is a summary of a Tally.
+type Usage struct {
+	Calls, InputTokens, OutputTokens int
+	LatencyP50, LatencyP95           time.Duration
+}
+
+// Usage summarises the calls so far.
+func (t *Tally) Usage() Usage {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	u := Usage{Calls: t.calls, InputTokens: t.inputTokens, OutputTokens: t.outputTokens}
+	if n := len(t.latencies); n > 0 {
+		l := append([]time.Duration(nil), t.latencies...)
+		sort.Slice(l, func(i, j int) bool { return l[i] < l[j] })
+		u.LatencyP50 = l[(n-1)*50/100]
+		u.LatencyP95 = l[(n-1)*95/100]
+	}
+	return u
+}
+
+type tallyKey struct{}
+type episodeKey struct{}
+
+// WithTally returns a context whose calls are counted in t.
+func WithTally(ctx context.Context, t *Tally) context.Context {
+	return context.WithValue(ctx, tallyKey{}, t)
+}
+
+// TallyFrom returns the context's Tally, or nil.
+func TallyFrom(ctx context.Context) *Tally {
+	t, _ := ctx.Value(tallyKey{}).(*Tally)
+	return t
+}
+
+// WithEpisode names the episode a call belongs to, for transcripts and for
+// the errors of a cassette miss.
+func WithEpisode(ctx context.Context, id string) context.Context {
+	return context.WithValue(ctx, episodeKey{}, id)
+}
+
+// EpisodeFrom returns the episode name of a context, or "".
+func EpisodeFrom(ctx context.Context) string {
+	s, _ := ctx.Value(episodeKey{}).(string)
+	return s
+}
