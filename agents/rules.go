@@ -3,8 +3,6 @@ package agents
 import (
 	"context"
 	"fmt"
-	"slices"
-	"strings"
 
 	"github.com/ambibench/ambibench/agents/grounding"
 	"github.com/ambibench/ambibench/scenes"
@@ -15,183 +13,59 @@ func init() {
 		func(Config) (Agent, error) { return rules{}, nil })
 }
 
-// rules is a hand-written planner. It grounds every phrase of the
-// instruction before it acts, so that it asks, when it must, before the
-// table has changed:
-//
-//   - a vague phrase or a missing destination: ask, tagged underspecified;
-//   - nothing matches: ask the partner robot to bring it if there is one,
-//     otherwise (or if the partner has none) ask, tagged absence;
-//   - several things match: ask, tagged multiplicity.
-//
-// It then asks the partner to hand over any block in the partner's
-// workspace, carries out the moves in order, and ends.
+// rules is the hand-written reference planner: grounding.Decide, the same
+// procedure the simulated model follows, with its view of the table backed
+// by retrieve_node and retrieve_edge calls. It asks what Decide asks, then
+// carries out the moves in order and ends.
 type rules struct{}
 
-// binding is a move with its phrases resolved to ids (or a place name).
-type binding struct {
-	pick  string
-	place string
-}
+// maxQuestions bounds the questions of one episode.
+const maxQuestions = 8
 
 func (a rules) Run(ctx context.Context, env Env) error {
-	err := a.run(ctx, env)
-	if err == errEnded {
-		return nil
-	}
-	if err != nil {
-		// The planner is stuck (it could not read the instruction or an
-		// answer); ending the episode records the failure as such.
-		if derr := done(ctx, env); derr != nil {
-			return derr
+	view := &toolView{ctx: ctx, env: env}
+	sit := grounding.Situation{Instruction: env.Instruction(), Partner: env.Partner(), View: view}
+	for range maxQuestions + 1 {
+		d := grounding.Decide(sit)
+		if view.err != nil {
+			return finish(view.err)
 		}
-		return err
-	}
-	return done(ctx, env)
-}
-
-func (a rules) run(ctx context.Context, env Env) error {
-	moves, err := grounding.ParseInstruction(env.Instruction())
-	if err != nil {
-		return fmt.Errorf("rules: %w", err)
-	}
-	var plan []binding
-	for _, mv := range moves {
-		pick, err := a.ground(ctx, env, mv.Pick, "block", "What should I pick up?")
-		if err != nil {
-			return err
-		}
-		var place string
-		if mv.Place == nil {
-			r, err := ask(ctx, env, "underspecified", fmt.Sprintf("Where should I put %s?", pick))
-			if err != nil {
-				return err
+		var r Result
+		var err error
+		switch d.Kind {
+		case grounding.ActAsk:
+			r, err = ask(ctx, env, d.Tag, d.Text)
+		case grounding.ActAskRobot:
+			r, err = askRobot(ctx, env, d.Text)
+			view.forget() // the partner may have moved things
+		case grounding.ActMove:
+			for _, m := range d.Moves {
+				r, err := pickAndPlace(ctx, env, m.Pick, m.Place)
+				if err != nil {
+					return finish(err)
+				}
+				if r.Error != "" {
+					return a.stuck(ctx, env, "rules: "+r.Error)
+				}
 			}
-			ref, err := grounding.ParseAnswer(r.Text)
-			if err != nil {
-				return fmt.Errorf("rules: %w", err)
-			}
-			mv.Place = &ref
-		}
-		place, err = a.ground(ctx, env, *mv.Place, "destination", "Where should I put it?")
-		if err != nil {
-			return err
-		}
-		plan = append(plan, binding{pick, place})
-	}
-	for _, b := range plan {
-		if err := a.fetch(ctx, env, b.pick); err != nil {
-			return err
-		}
-		r, err := pickAndPlace(ctx, env, b.pick, b.place)
-		if err != nil {
-			return err
-		}
-		if r.Error != "" {
-			return fmt.Errorf("rules: %s", r.Error)
-		}
-	}
-	return nil
-}
-
-// ground resolves a phrase to one node id or place name, asking the user or
-// the partner as it must.
-func (a rules) ground(ctx context.Context, env Env, ref grounding.Ref, what, vagueQuestion string) (string, error) {
-	for range 3 { // each answer may itself need grounding
-		if ref.Vague {
-			r, err := ask(ctx, env, "underspecified", vagueQuestion)
-			if err != nil {
-				return "", err
-			}
-			if ref, err = grounding.ParseAnswer(r.Text); err != nil {
-				return "", fmt.Errorf("rules: %w", err)
-			}
-			continue
-		}
-		if ref.Place != "" {
-			return ref.Place, nil
-		}
-		ids, err := a.resolve(ctx, env, ref)
-		if err != nil {
-			return "", err
-		}
-		if len(ids) == 0 && env.Partner() != "" && what == "block" {
-			if _, err := askRobot(ctx, env, fmt.Sprintf("I cannot see %s. If you can, please put %s in the shared workspace.", ref.Phrase, ref.Phrase)); err != nil {
-				return "", err
-			}
-			if ids, err = a.resolve(ctx, env, ref); err != nil {
-				return "", err
-			}
-		}
-		switch len(ids) {
-		case 1:
-			return ids[0], nil
-		case 0:
-			r, err := ask(ctx, env, "absence", fmt.Sprintf("I cannot find %s. What should I use instead?", ref.Phrase))
-			if err != nil {
-				return "", err
-			}
-			if ref, err = grounding.ParseAnswer(r.Text); err != nil {
-				return "", fmt.Errorf("rules: %w", err)
-			}
+			return done(ctx, env)
 		default:
-			r, err := ask(ctx, env, "multiplicity", fmt.Sprintf("Which do you mean: %s?", strings.Join(ids, " or ")))
-			if err != nil {
-				return "", err
-			}
-			if ref, err = grounding.ParseAnswer(r.Text); err != nil {
-				return "", fmt.Errorf("rules: %w", err)
-			}
+			return a.stuck(ctx, env, "rules: "+d.Text)
 		}
+		if err != nil {
+			return finish(err)
+		}
+		sit.History = append(sit.History, grounding.Exchange{Kind: d.Kind, Tag: d.Tag, Text: d.Text, Reply: r.Text})
 	}
-	return "", fmt.Errorf("rules: could not ground %q after three answers", ref.Phrase)
+	return a.stuck(ctx, env, fmt.Sprintf("rules: still asking after %d questions", maxQuestions))
 }
 
-// resolve lists the visible nodes a reference matches.
-func (a rules) resolve(ctx context.Context, env Env, ref grounding.Ref) ([]string, error) {
-	if ref.ID != "" {
-		r, err := retrieveNode(ctx, env, RetrieveNodeArgs{Name: ref.ID})
-		return r.Items, err
+// stuck ends the episode and reports why the planner could not go on.
+func (rules) stuck(ctx context.Context, env Env, why string) error {
+	if err := done(ctx, env); err != nil {
+		return finish(err)
 	}
-	if ref.Anchor == nil {
-		r, err := retrieveNode(ctx, env, RetrieveNodeArgs{Name: ref.Color + " " + ref.Class})
-		return r.Items, err
-	}
-	anchors, err := a.resolve(ctx, env, *ref.Anchor)
-	if err != nil || len(anchors) != 1 {
-		// An absent or repeated anchor leaves the phrase matching nothing
-		// certain; the caller asks.
-		return nil, err
-	}
-	edges, err := retrieveEdge(ctx, env, RetrieveEdgeArgs{Target: anchors[0], Relation: ref.Relation})
-	if err != nil {
-		return nil, err
-	}
-	blocks, err := retrieveNode(ctx, env, RetrieveNodeArgs{AttrKey: scenes.AttrType, AttrVal: ref.Class})
-	if err != nil {
-		return nil, err
-	}
-	var ids []string
-	for _, e := range edges.Edges {
-		if slices.Contains(blocks.Items, e.Source) && !slices.Contains(ids, e.Source) {
-			ids = append(ids, e.Source)
-		}
-	}
-	return ids, nil
-}
-
-// fetch asks the partner to hand over a block that lies in the partner's
-// workspace.
-func (a rules) fetch(ctx context.Context, env Env, id string) error {
-	if env.Partner() == "" {
-		return nil
-	}
-	r, err := retrieveNode(ctx, env, RetrieveNodeArgs{AttrKey: scenes.AttrWorkspace, AttrVal: env.Partner()})
-	if err != nil || !slices.Contains(r.Items, id) {
-		return err
-	}
-	_, err = askRobot(ctx, env, fmt.Sprintf("Please put %s in the shared workspace.", id))
-	return err
+	return fmt.Errorf("%s", why)
 }
 
 // Respond serves a partner's request to bring a block to the shared
@@ -201,9 +75,10 @@ func (a rules) Respond(ctx context.Context, env Env, message string) (string, er
 	if err != nil {
 		return "I do not understand the request.", nil
 	}
-	ids, err := a.resolve(ctx, env, ref)
-	if err != nil {
-		return "", finish(err)
+	view := &toolView{ctx: ctx, env: env}
+	ids := grounding.Resolve(view, ref)
+	if view.err != nil {
+		return "", finish(view.err)
 	}
 	if len(ids) != 1 {
 		return fmt.Sprintf("I see %d objects matching %s.", len(ids), ref.Phrase), nil
@@ -215,5 +90,55 @@ func (a rules) Respond(ctx context.Context, env Env, message string) (string, er
 	if r.Error != "" {
 		return "I could not: " + r.Error, nil
 	}
-	return fmt.Sprintf("I put %s in the shared workspace.", ids[0]), nil
+	return grounding.HandReply(ids[0]), nil
+}
+
+// toolView is a grounding.View backed by retrieval tool calls, each asked
+// once until forget. The first failure stops further calls and is kept.
+type toolView struct {
+	ctx   context.Context
+	env   Env
+	err   error
+	nodes map[string][]string
+	edges map[string][]scenes.Edge
+}
+
+func (v *toolView) forget() { v.nodes, v.edges = nil, nil }
+
+func (v *toolView) Nodes(q scenes.NodeQuery) []string {
+	a := RetrieveNodeArgs{Name: q.Name}
+	for k, val := range q.Attrs { // at most one pair in the planner's queries
+		a.AttrKey, a.AttrVal = k, val
+	}
+	key := a.Name + "\x00" + a.AttrKey + "\x00" + a.AttrVal
+	if ids, ok := v.nodes[key]; ok || v.err != nil {
+		return ids
+	}
+	r, err := retrieveNode(v.ctx, v.env, a)
+	if err != nil {
+		v.err = err
+		return nil
+	}
+	if v.nodes == nil {
+		v.nodes = map[string][]string{}
+	}
+	v.nodes[key] = r.Items
+	return r.Items
+}
+
+func (v *toolView) Edges(q scenes.EdgeQuery) []scenes.Edge {
+	key := q.Source + "\x00" + q.Target + "\x00" + q.Relation
+	if es, ok := v.edges[key]; ok || v.err != nil {
+		return es
+	}
+	r, err := retrieveEdge(v.ctx, v.env, RetrieveEdgeArgs{Source: q.Source, Target: q.Target, Relation: q.Relation})
+	if err != nil {
+		v.err = err
+		return nil
+	}
+	if v.edges == nil {
+		v.edges = map[string][]scenes.Edge{}
+	}
+	v.edges[key] = r.Edges
+	return r.Edges
 }

@@ -1,0 +1,208 @@
+package grounding
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/ambibench/ambibench/scenes"
+)
+
+// Exchange is one question asked and its reply: to the user (Kind "ask",
+// with a Tag) or to the partner robot (Kind "ask_robot").
+type Exchange struct {
+	Kind  string
+	Tag   string
+	Text  string
+	Reply string
+}
+
+// Situation is everything a planner knows when it decides: the
+// instruction, its partner, its view of the table, and the questions it has
+// asked so far with their replies.
+type Situation struct {
+	Instruction string
+	Partner     string
+	View        View
+	History     []Exchange
+}
+
+// Binding is a move resolved to a block id and a destination (an object id
+// or a place name).
+type Binding struct{ Pick, Place string }
+
+// Action kinds a Decision may hold.
+const (
+	ActAsk      = "ask"       // ask the user: Tag, Text
+	ActAskRobot = "ask_robot" // message the partner: Text
+	ActMove     = "act"       // carry out Moves in order
+	ActStuck    = "stuck"     // cannot go on: Text says why
+)
+
+// Decision is the next thing to do.
+type Decision struct {
+	Kind  string
+	Tag   string
+	Text  string
+	Moves []Binding
+}
+
+// Decide is the reference planner shared by the rules agent and the
+// simulated model. It grounds every phrase of the instruction before
+// acting, in a fixed order, and replays the history to know which
+// questions have already been answered:
+//
+//   - a vague phrase or a missing destination: ask, tagged underspecified;
+//   - nothing matches a block: ask the partner robot to bring it, if there
+//     is one; still nothing (or no partner): ask, tagged absence;
+//   - several things match: ask, tagged multiplicity;
+//   - a block in the partner's workspace: ask the partner to hand it over.
+//
+// Then it acts. The i-th question it would ask is answered by the i-th
+// exchange of the history; when the history runs out, that question is
+// the decision.
+func Decide(s Situation) Decision {
+	d := decider{s: s}
+	return d.decide()
+}
+
+type decider struct {
+	s    Situation
+	next int // next exchange of the history to consume
+}
+
+// answer consumes the reply to the next question from the history; ok is
+// false when the history has run out and the question must be asked.
+func (d *decider) answer() (reply string, ok bool) {
+	if d.next < len(d.s.History) {
+		r := d.s.History[d.next].Reply
+		d.next++
+		return r, true
+	}
+	return "", false
+}
+
+func (d *decider) decide() Decision {
+	moves, err := ParseInstruction(d.s.Instruction)
+	if err != nil {
+		return Decision{Kind: ActStuck, Text: err.Error()}
+	}
+	var plan []Binding
+	for _, mv := range moves {
+		pick, q := d.ground(mv.Pick, true, "What should I pick up?")
+		if q != nil {
+			return *q
+		}
+		if mv.Place == nil {
+			ask := Decision{Kind: ActAsk, Tag: "underspecified", Text: fmt.Sprintf("Where should I put %s?", pick)}
+			reply, ok := d.answer()
+			if !ok {
+				return ask
+			}
+			ref, err := ParseAnswer(reply)
+			if err != nil {
+				return Decision{Kind: ActStuck, Text: err.Error()}
+			}
+			mv.Place = &ref
+		}
+		place, q := d.ground(*mv.Place, false, "Where should I put it?")
+		if q != nil {
+			return *q
+		}
+		plan = append(plan, Binding{pick, place})
+	}
+	if d.s.Partner != "" {
+		theirs := d.s.View.Nodes(scenes.NodeQuery{Attrs: map[string]string{scenes.AttrWorkspace: d.s.Partner}})
+		for _, b := range plan {
+			if !slices.Contains(theirs, b.Pick) || d.fetched(b.Pick) {
+				continue
+			}
+			req := Decision{Kind: ActAskRobot, Text: HandRequest(b.Pick)}
+			if _, ok := d.answer(); !ok {
+				return req
+			}
+		}
+	}
+	return Decision{Kind: ActMove, Moves: plan}
+}
+
+// fetched reports whether an earlier reply says the partner already put
+// the block in the shared workspace.
+func (d *decider) fetched(id string) bool {
+	for _, e := range d.s.History[:d.next] {
+		if got, ok := ParseHandReply(e.Reply); ok && got == id {
+			return true
+		}
+	}
+	return false
+}
+
+// ground resolves a phrase to one id or place, or returns the question to
+// ask first.
+func (d *decider) ground(ref Ref, isPick bool, vagueQuestion string) (string, *Decision) {
+	askedRobot := false
+	for range 4 { // each reply may itself need grounding
+		var q Decision
+		switch {
+		case ref.Vague:
+			q = Decision{Kind: ActAsk, Tag: "underspecified", Text: vagueQuestion}
+		case ref.Place != "":
+			return ref.Place, nil
+		default:
+			ids := Resolve(d.s.View, ref)
+			if len(ids) == 0 && isPick && d.s.Partner != "" && !askedRobot {
+				askedRobot = true
+				req := Decision{Kind: ActAskRobot, Text: fmt.Sprintf("I cannot see %s. If you can, please put %s in the shared workspace.", ref.Phrase, ref.Phrase)}
+				reply, ok := d.answer()
+				if !ok {
+					return "", &req
+				}
+				if id, ok := ParseHandReply(reply); ok {
+					return id, nil
+				}
+				continue
+			}
+			switch len(ids) {
+			case 1:
+				return ids[0], nil
+			case 0:
+				q = Decision{Kind: ActAsk, Tag: "absence", Text: fmt.Sprintf("I cannot find %s. What should I use instead?", ref.Phrase)}
+			default:
+				q = Decision{Kind: ActAsk, Tag: "multiplicity", Text: fmt.Sprintf("Which do you mean: %s?", strings.Join(ids, " or "))}
+			}
+		}
+		reply, ok := d.answer()
+		if !ok {
+			return "", &q
+		}
+		next, err := ParseAnswer(reply)
+		if err != nil {
+			return "", &Decision{Kind: ActStuck, Text: err.Error()}
+		}
+		ref = next
+	}
+	return "", &Decision{Kind: ActStuck, Text: fmt.Sprintf("could not ground %q", ref.Phrase)}
+}
+
+// HandRequest is the message asking the partner to bring a block to the
+// shared workspace.
+func HandRequest(id string) string {
+	return fmt.Sprintf("Please put %s in the shared workspace.", id)
+}
+
+// HandReply is the partner's reply once it has done so.
+func HandReply(id string) string {
+	return fmt.Sprintf("I put %s in the shared workspace.", id)
+}
+
+var handReply = regexp.MustCompile(`i put ([a-z]+ (?:block|bowl) \d+) in the shared workspace`)
+
+// ParseHandReply reads the id out of a HandReply.
+func ParseHandReply(s string) (string, bool) {
+	m := handReply.FindStringSubmatch(normalize(s))
+	if m == nil {
+		return "", false
+	}
+	return m[1], true
+}
