@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"slices"
+
+	"github.com/ambibench/ambibench/agents/llm"
 )
 
 // Agent drives one robot through an episode.
@@ -22,6 +24,9 @@ type Config struct {
 	// Seed is fixed by the episode and the agent's name, for agents that
 	// draw random numbers.
 	Seed uint64
+	// Model is the language model of a workflow; the reference agents
+	// ignore it.
+	Model llm.Model
 }
 
 // Factory builds an agent for one episode.
@@ -32,6 +37,9 @@ type Info struct {
 	Name        string
 	Description string
 	New         Factory
+	// UsesModel is set for workflows driven by a language model; their
+	// records name the model.
+	UsesModel bool
 }
 
 var registry []Info
@@ -42,6 +50,12 @@ func Register(name, description string, f Factory) {
 		panic(fmt.Sprintf("agents: %q registered twice", name))
 	}
 	registry = append(registry, Info{Name: name, Description: description, New: f})
+}
+
+// RegisterWorkflow adds an agent driven by a language model.
+func RegisterWorkflow(name, description string, f Factory) {
+	Register(name, description, f)
+	registry[len(registry)-1].UsesModel = true
 }
 
 // Lookup returns the agent registered under name.

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ambibench/ambibench/agents"
+	"github.com/ambibench/ambibench/agents/llm/models"
 	"github.com/ambibench/ambibench/sim/tabletop"
 	"github.com/ambibench/ambibench/tasks"
 )
@@ -105,9 +106,13 @@ func TestRefusedCallsNameTheProblem(t *testing.T) {
 func TestOnlyTheOracleSeesTheTruth(t *testing.T) {
 	e, st := newTestEnv(t, "pick_place", "absence", 40)
 	truth := truthOf(st.ep)
+	model, err := models.Open("sim:perfect", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, name := range agents.Names() {
 		info, _ := agents.Lookup(name)
-		a, err := info.New(agents.Config{})
+		a, err := info.New(agents.Config{Model: model})
 		if err != nil {
 			t.Fatal(err)
 		}

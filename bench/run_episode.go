@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ambibench/ambibench/agents"
+	"github.com/ambibench/ambibench/agents/llm"
 	"github.com/ambibench/ambibench/results"
 	"github.com/ambibench/ambibench/scenes"
 	"github.com/ambibench/ambibench/sim/tabletop"
@@ -31,8 +32,20 @@ func (j Job) Key(seed uint64, model string) string {
 // EpisodeOptions are the settings every episode of a run shares.
 type EpisodeOptions struct {
 	Seed      uint64
-	StepLimit int    // DefaultStepLimit if zero
-	Model     string // recorded; the reference agents use none
+	StepLimit int // DefaultStepLimit if zero
+	// Model drives the workflows (agents registered with
+	// RegisterWorkflow); the reference agents use none. Open it with
+	// models.Open, which also counts its calls.
+	Model llm.Model
+}
+
+// ModelFor returns the model name an agent's records carry: the model's
+// for a workflow, "" for a reference agent.
+func (o EpisodeOptions) ModelFor(agent string) string {
+	if info, ok := agents.Lookup(agent); ok && info.UsesModel && o.Model != nil {
+		return o.Model.Name()
+	}
+	return ""
 }
 
 // RunEpisode plays one job and scores it. Failures of the agent are part of
@@ -65,7 +78,12 @@ func RunEpisode(ctx context.Context, job Job, opts EpisodeOptions) (results.Reco
 		e := &robotEnv{st: st, robot: robot, partner: partner, instruction: instruction, tools: agents.Tools(partner != "")}
 		return envFor(a, e, truth)
 	}
-	lead, err := info.New(agents.Config{Seed: agentSeed(scenes.Robot1)})
+	if info.UsesModel && opts.Model == nil {
+		return results.Record{}, fmt.Errorf("agent %s needs a model", job.Agent)
+	}
+	tally := &llm.Tally{}
+	ctx = llm.WithTally(llm.WithEpisode(ctx, job.Key(opts.Seed, opts.ModelFor(job.Agent))), tally)
+	lead, err := info.New(agents.Config{Seed: agentSeed(scenes.Robot1), Model: opts.Model})
 	if err != nil {
 		return results.Record{}, fmt.Errorf("agent %s: %w", job.Agent, err)
 	}
@@ -75,7 +93,7 @@ func RunEpisode(ctx context.Context, job Job, opts EpisodeOptions) (results.Reco
 	}
 	env := newEnv(lead, scenes.Robot1, partner, ep.Instruction())
 	if ep.TwoRobots {
-		helper, err := info.New(agents.Config{Seed: agentSeed(scenes.Robot2)})
+		helper, err := info.New(agents.Config{Seed: agentSeed(scenes.Robot2), Model: opts.Model})
 		if err != nil {
 			return results.Record{}, fmt.Errorf("agent %s: %w", job.Agent, err)
 		}
@@ -89,7 +107,12 @@ func RunEpisode(ctx context.Context, job Job, opts EpisodeOptions) (results.Reco
 	if ctx.Err() != nil {
 		return results.Record{}, ctx.Err()
 	}
-	return score(job, opts, ep, st, runErr, time.Since(start)), nil
+	rec := score(job, opts, ep, st, runErr, time.Since(start))
+	u := tally.Usage()
+	rec.Calls, rec.InputTokens, rec.OutputTokens = u.Calls, u.InputTokens, u.OutputTokens
+	rec.LatencyP50MS = float64(u.LatencyP50.Microseconds()) / 1000
+	rec.LatencyP95MS = float64(u.LatencyP95.Microseconds()) / 1000
+	return rec, nil
 }
 
 // envFor hands the ground truth to agents that declare they read it, and
@@ -130,7 +153,7 @@ func score(job Job, opts EpisodeOptions, ep *tasks.Episode, st *episodeState, ru
 		Perturbation: job.Perturbation,
 		Label:        ep.Label,
 		Agent:        job.Agent,
-		Model:        opts.Model,
+		Model:        opts.ModelFor(job.Agent),
 		Seed:         opts.Seed,
 		Episode:      job.Index,
 		Instruction:  ep.Instruction(),

@@ -61,7 +61,7 @@ func Run(ctx context.Context, opts Options, w *results.Writer, have map[string]b
 	}
 	var todo []Job
 	for _, j := range jobs {
-		if !have[j.Key(opts.Seed, opts.Model)] {
+		if !have[j.Key(opts.Seed, opts.ModelFor(j.Agent))] {
 			todo = append(todo, j)
 		}
 	}

@@ -2,15 +2,19 @@ package bench
 
 import (
 	"context"
+	"os"
 	"testing"
 
 	"github.com/ambibench/ambibench/agents"
+	"github.com/ambibench/ambibench/agents/llm"
+	"github.com/ambibench/ambibench/agents/llm/models"
 )
 
 // BenchmarkTabletop runs one sub-benchmark per agent and cell; one op is
 // one episode (episode index = iteration), so ns/op is the time per
-// episode. ADA, SR and steps/op are reported after the loop, since
-// b.Loop's reset drops metrics reported before it.
+// episode. ADA, SR, steps/op, calls/op and tokens/op are reported after
+// the loop, since b.Loop's reset drops metrics reported before it. The
+// workflows' model comes from AMBIBENCH_MODEL (default: sim).
 //
 //	go test -run '^$' -bench Tabletop -benchtime 50x ./bench/ | go tool benchstat -col /agent -
 func BenchmarkTabletop(b *testing.B) {
@@ -19,13 +23,14 @@ func BenchmarkTabletop(b *testing.B) {
 		b.Fatal(err)
 	}
 	ctx := context.Background()
+	model := benchModel(b)
 	for _, agent := range agents.Names() {
 		for _, c := range cells {
 			b.Run(SubBenchmarkName(agent, c), func(b *testing.B) {
-				var ada, sr, steps float64
+				var ada, sr, steps, calls, tokens float64
 				i := 0
 				for b.Loop() {
-					rec, err := RunEpisode(ctx, Job{Cell: c, Agent: agent, Index: i}, EpisodeOptions{Seed: 1})
+					rec, err := RunEpisode(ctx, Job{Cell: c, Agent: agent, Index: i}, EpisodeOptions{Seed: 1, Model: model})
 					if err != nil {
 						b.Fatal(err)
 					}
@@ -37,11 +42,15 @@ func BenchmarkTabletop(b *testing.B) {
 						sr++
 					}
 					steps += float64(rec.Steps)
+					calls += float64(rec.Calls)
+					tokens += float64(rec.InputTokens + rec.OutputTokens)
 				}
 				n := float64(i)
 				b.ReportMetric(ada/n, "ADA")
 				b.ReportMetric(sr/n, "SR")
 				b.ReportMetric(steps/n, "steps/op")
+				b.ReportMetric(calls/n, "calls/op")
+				b.ReportMetric(tokens/n, "tokens/op")
 			})
 		}
 	}
@@ -58,4 +67,18 @@ func BenchmarkRulesEpisode(b *testing.B) {
 		}
 		i++
 	}
+}
+
+// benchModel opens the model named by AMBIBENCH_MODEL, or the simulated
+// model.
+func benchModel(b *testing.B) llm.Model {
+	spec := os.Getenv("AMBIBENCH_MODEL")
+	if spec == "" {
+		spec = models.Default
+	}
+	m, err := models.Open(spec, os.Getenv)
+	if err != nil {
+		b.Fatalf("AMBIBENCH_MODEL: %v", err)
+	}
+	return m
 }

@@ -36,6 +36,12 @@ type Record struct {
 	ActedBy      []string       `json:"acted_by,omitempty"` // robots that executed a pick_and_place, in order
 	Error        string         `json:"error,omitempty"`    // why the episode failed, if it failed by error
 	WallMS       float64        `json:"wall_ms"`            // wall time of the episode in milliseconds
+	// Model usage, for agents driven by a language model (zero otherwise).
+	Calls        int     `json:"calls,omitempty"`          // model calls
+	InputTokens  int     `json:"input_tokens,omitempty"`   // prompt tokens, all calls
+	OutputTokens int     `json:"output_tokens,omitempty"`  // reply tokens, all calls
+	LatencyP50MS float64 `json:"latency_p50_ms,omitempty"` // median latency per call, ms
+	LatencyP95MS float64 `json:"latency_p95_ms,omitempty"` // 95th percentile latency per call, ms
 }
 
 // Message is one robot-to-robot message and the reply it got.
@@ -89,6 +95,9 @@ func (r Record) Validate() error {
 		{"questions", r.Questions},
 		{"tag_correct", r.TagCorrect},
 		{"steps", r.Steps},
+		{"calls", r.Calls},
+		{"input_tokens", r.InputTokens},
+		{"output_tokens", r.OutputTokens},
 	} {
 		if f.value < 0 {
 			return fieldErr(f.name, "%d is negative", f.value)
@@ -102,8 +111,17 @@ func (r Record) Validate() error {
 			return fieldErr("tool_calls", "count %d for %q is negative", n, tool)
 		}
 	}
-	if math.IsNaN(r.WallMS) || math.IsInf(r.WallMS, 0) || r.WallMS < 0 {
-		return fieldErr("wall_ms", "%v is not a finite non-negative number", r.WallMS)
+	for _, f := range [...]struct {
+		name  string
+		value float64
+	}{
+		{"wall_ms", r.WallMS},
+		{"latency_p50_ms", r.LatencyP50MS},
+		{"latency_p95_ms", r.LatencyP95MS},
+	} {
+		if math.IsNaN(f.value) || math.IsInf(f.value, 0) || f.value < 0 {
+			return fieldErr(f.name, "%v is not a finite non-negative number", f.value)
+		}
 	}
 	return nil
 }

@@ -12,6 +12,8 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/ambibench/ambibench/agents"
+	"github.com/ambibench/ambibench/agents/llm/models"
 	"github.com/ambibench/ambibench/bench"
 	"github.com/ambibench/ambibench/perturb"
 	"github.com/ambibench/ambibench/results"
@@ -31,6 +33,7 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 	stepLimit := fs.Int("step-limit", bench.DefaultStepLimit, "tool calls per episode, both robots together, before it ends")
 	out := fs.String("out", "", "output `dir` for records.jsonl and summary.md; an existing run there is resumed (default: print only)")
 	byTask := fs.Bool("by-task", false, "print one row per agent and task family instead of pooling families")
+	modelSpec := fs.String("model", models.Default, "language model `spec` for the workflow agents (such as direct): "+models.Forms)
 	fs.Usage = func() {
 		fmt.Fprint(stderr, "Usage: ambibench run [flags]\n\nRuns every agent on every (task family, perturbation) cell and prints ADA and SR\nwith episode counts and 95% Wilson intervals.\n\nFlags:\n")
 		fs.PrintDefaults()
@@ -68,6 +71,13 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 	if err != nil {
 		return fmt.Errorf("run: %w", err)
 	}
+	if needsModel(jobs) {
+		m, err := models.Open(*modelSpec, os.Getenv)
+		if err != nil {
+			return fmt.Errorf("run: --model: %w", err)
+		}
+		opts.Model = m
+	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -91,7 +101,7 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 	}
 	want := map[string]bool{}
 	for _, j := range jobs {
-		want[j.Key(opts.Seed, opts.Model)] = true
+		want[j.Key(opts.Seed, opts.ModelFor(j.Agent))] = true
 	}
 	have := map[string]bool{}
 	var recs []results.Record
@@ -137,6 +147,16 @@ func summarize(w io.Writer, recs []results.Record, opts bench.Options, byFamily 
 	}
 	cells := results.Aggregate(recs, results.AggregateOptions{ByFamily: byFamily, Agents: opts.Agents, Perturbations: perturbs})
 	return results.Markdown(w, cells, results.TableOptions{Intervals: true, ByFamily: byFamily, Perturbations: perturbs})
+}
+
+// needsModel reports whether any job's agent is a workflow.
+func needsModel(jobs []bench.Job) bool {
+	for _, j := range jobs {
+		if info, ok := agents.Lookup(j.Agent); ok && info.UsesModel {
+			return true
+		}
+	}
+	return false
 }
 
 func splitList(s string) []string {

@@ -1,0 +1,182 @@
+package agents
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/ambibench/ambibench/agents/llm"
+	"github.com/ambibench/ambibench/scenes"
+)
+
+func init() {
+	RegisterWorkflow("direct", "LLM workflow: the whole scene graph and the instruction in one prompt; the model plans with tool calls (SG-CoT's full-graph ablation)",
+		func(cfg Config) (Agent, error) {
+			if cfg.Model == nil {
+				return nil, errors.New("direct: needs a model (--model or AMBIBENCH_MODEL)")
+			}
+			return &direct{model: cfg.Model}, nil
+		})
+}
+
+// direct is the "entire scene graph in the prompt" ablation of SG-CoT
+// (section 4.2): one prompt holds the instruction and the robot's whole
+// scene graph, and the model answers with tool calls — pick_and_place,
+// ask with a tag, ask_robot — which run in order, their results going back
+// into the conversation, until the episode ends.
+type direct struct{ model llm.Model }
+
+const (
+	directMaxTurns = 12 // model calls per episode
+	maxMalformed   = 3  // consecutive replies without a usable call
+	answerMaxTurns = 4  // model calls to answer the partner
+)
+
+// directTools are the tools direct offers the model: no retrieval, since
+// the whole graph is in the prompt.
+func directTools(env Env, names ...string) []llm.ToolDecl {
+	var out []llm.ToolDecl
+	for _, t := range env.Tools() {
+		for _, n := range names {
+			if t.Name == n {
+				out = append(out, llm.ToolDecl{Name: t.Name, Description: t.Description, Schema: t.Schema})
+			}
+		}
+	}
+	return out
+}
+
+type promptData struct {
+	Instruction, Robot, Partner, GraphJSON, Places, Message, Block string
+}
+
+// observe returns the robot's scene graph, through the get_scene_graph
+// tool, and its JSON as the prompt shows it.
+func observe(ctx context.Context, env Env) (*scenes.Graph, string, error) {
+	r, err := check(call(ctx, env, ToolGetSceneGraph, nil))
+	if err != nil {
+		return nil, "", err
+	}
+	if r.Graph == nil {
+		return nil, "", fmt.Errorf("get_scene_graph returned no graph: %s", r.Text)
+	}
+	data, err := json.MarshalIndent(r.Graph, "", " ")
+	return r.Graph, string(data), err
+}
+
+func (a *direct) Run(ctx context.Context, env Env) error {
+	g, graphJSON, err := observe(ctx, env)
+	if err != nil {
+		return finish(err)
+	}
+	block := llm.Block{Role: llm.CallPlan, Track: "tabletop", Instruction: env.Instruction(), Robot: env.Robot(),
+		Partner: env.Partner(), Graph: g, Places: scenes.PlaceNames, Tags: AskTags, Format: llm.FormatToolCalls}
+	data := promptData{Instruction: env.Instruction(), Robot: env.Robot(), Partner: env.Partner(),
+		GraphJSON: graphJSON, Places: strings.Join(scenes.PlaceNames, ", "), Block: block.Render()}
+	system, err := render("direct_system.tmpl", data)
+	if err != nil {
+		return err
+	}
+	user, err := render("direct_user.tmpl", data)
+	if err != nil {
+		return err
+	}
+	tools := []string{ToolPickAndPlace, ToolAsk, ToolDone}
+	if env.Partner() != "" {
+		tools = append(tools, ToolAskRobot)
+	}
+	conv := &conversation{model: a.model, env: env, req: llm.Request{
+		System: system, Messages: []llm.Message{{Role: llm.RoleUser, Text: user}}, Tools: directTools(env, tools...),
+	}}
+	for range directMaxTurns {
+		ended, err := conv.turn(ctx)
+		if ended || err != nil {
+			return finish(err)
+		}
+	}
+	if err := done(ctx, env); err != nil {
+		return finish(err)
+	}
+	return fmt.Errorf("direct: no end after %d model calls", directMaxTurns)
+}
+
+// Respond answers the partner's message with the model: it may call
+// pick_and_place, and its final text is the reply.
+func (a *direct) Respond(ctx context.Context, env Env, message string) (string, error) {
+	g, graphJSON, err := observe(ctx, env)
+	if err != nil {
+		return "", finish(err)
+	}
+	block := llm.Block{Role: llm.CallAnswer, Track: "tabletop", Robot: env.Robot(), Partner: env.Partner(),
+		Graph: g, Message: message, Format: llm.FormatToolCalls}
+	user, err := render("answer_user.tmpl", promptData{Robot: env.Robot(), Partner: env.Partner(), Message: message,
+		GraphJSON: graphJSON, Block: block.Render()})
+	if err != nil {
+		return "", err
+	}
+	conv := &conversation{model: a.model, env: env, req: llm.Request{
+		Messages: []llm.Message{{Role: llm.RoleUser, Text: user}}, Tools: directTools(env, ToolPickAndPlace),
+	}, textEnds: true}
+	for range answerMaxTurns {
+		ended, err := conv.turn(ctx)
+		if err != nil {
+			return "", finish(err)
+		}
+		if ended {
+			return conv.lastText, nil
+		}
+	}
+	return "I could not finish.", nil
+}
+
+// conversation runs a tool loop: each turn calls the model, runs the tool
+// calls of its reply in order, and feeds their results back.
+type conversation struct {
+	model     llm.Model
+	env       Env
+	req       llm.Request
+	malformed int
+	// textEnds makes a reply without tool calls the end of the loop (the
+	// answer to the partner) rather than a malformed turn.
+	textEnds bool
+	lastText string
+}
+
+// turn makes one model call. ended is true when the episode (or, with
+// textEnds, the answer) is over.
+func (c *conversation) turn(ctx context.Context) (ended bool, err error) {
+	reply, err := c.model.Generate(ctx, c.req)
+	if err != nil {
+		return false, fmt.Errorf("model %s: %w", c.model.Name(), err)
+	}
+	c.req.Messages = append(c.req.Messages, llm.Message{Role: llm.RoleAssistant, Text: reply.Text, ToolCalls: reply.ToolCalls})
+	if len(reply.ToolCalls) == 0 {
+		if c.textEnds {
+			c.lastText = strings.TrimSpace(reply.Text)
+			return true, nil
+		}
+		c.malformed++
+		if c.malformed >= maxMalformed {
+			if err := done(ctx, c.env); err != nil {
+				return true, err
+			}
+			return true, fmt.Errorf("model %s: %d replies in a row without a tool call; last: %.200q", c.model.Name(), c.malformed, reply.Text)
+		}
+		c.req.Messages = append(c.req.Messages, llm.Message{Role: llm.RoleUser, Text: "Your reply had no tool call. Act only through the tools."})
+		return false, nil
+	}
+	c.malformed = 0
+	for _, tc := range reply.ToolCalls {
+		r, err := c.env.Call(ctx, ToolCall{Name: tc.Name, Args: tc.Args})
+		if err != nil {
+			return true, err
+		}
+		c.req.Messages = append(c.req.Messages, llm.Message{Role: llm.RoleTool, ToolCallID: tc.ID, Name: tc.Name, Text: r.Text})
+		if r.Ended {
+			return true, nil
+		}
+	}
+	return false, nil
+}

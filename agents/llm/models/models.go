@@ -1,0 +1,61 @@
+// Package models opens a language model from a spec string, the one way
+// users pick a model: AMBIBENCH_MODEL for `go test -bench`, --model for the
+// command.
+//
+//	sim                          the simulated model, default profile
+//	sim:perfect | sim:weak       named profiles
+//	sim:hallucinate=0.1,tag=0.3  explicit error rates
+//	gemini:MODEL                 Gemini (GEMINI_API_KEY or GOOGLE_API_KEY; Vertex AI
+//	                             with GOOGLE_GENAI_USE_VERTEXAI, GOOGLE_CLOUD_PROJECT, GOOGLE_CLOUD_LOCATION)
+//	openai:MODEL                 OpenAI, or any OpenAI-compatible server at OPENAI_BASE_URL
+//	record:DIR=SPEC              SPEC, with every call stored in DIR (and served from it when stored)
+//	replay:DIR                   only what DIR holds; never calls out
+//
+// Every model is wrapped so that its calls are counted in the episode's
+// llm.Tally; live models also get retries with backoff and a per-call
+// timeout.
+package models
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ambibench/ambibench/agents/llm"
+	"github.com/ambibench/ambibench/agents/llm/middleware"
+	"github.com/ambibench/ambibench/agents/llm/sim"
+)
+
+// Forms lists the valid spec forms, for error messages and help.
+const Forms = "sim, sim:perfect, sim:weak, sim:NAME=RATE,… (rates: hallucinate, multiplicity, absence, vague, negation, tag, malformed, growth), gemini:MODEL, openai:MODEL, record:DIR=SPEC, replay:DIR"
+
+// Default is the spec used when none is given.
+const Default = "sim"
+
+// Open returns the model a spec names. getenv supplies keys and endpoints
+// (os.Getenv in the command; a map in tests).
+func Open(spec string, getenv func(string) string) (llm.Model, error) {
+	m, err := open(spec, getenv)
+	if err != nil {
+		return nil, err
+	}
+	return middleware.Account(m), nil
+}
+
+func open(spec string, getenv func(string) string) (llm.Model, error) {
+	spec = strings.TrimSpace(spec)
+	kind, rest, _ := strings.Cut(spec, ":")
+	bad := func(why string) error {
+		return fmt.Errorf("model spec %q: %s; valid forms: %s", spec, why, Forms)
+	}
+	switch kind {
+	case "sim":
+		p, err := sim.ParseProfile(rest)
+		if err != nil {
+			return nil, bad(err.Error())
+		}
+		return sim.New(p, spec), nil
+	case "":
+		return nil, bad("empty")
+	}
+	return openLive(kind, rest, spec, getenv, bad)
+}

@@ -1,0 +1,30 @@
+// Package sim is the simulated model: a deterministic stand-in for a
+// language model, so that every workflow runs end to end with no network
+// and no key.
+//
+// It reads only the request. Every prompt of the project carries a fenced
+// machine-readable block ([llm.Block]); sim reads that block and the
+// conversation after it, plans with grounding.Decide (the same procedure
+// the rules agent follows), and answers in the format the block asks for.
+// It then errs at the rates of its [Profile]:
+//
+//   - hallucinate: an action names an object that is not there;
+//   - multiplicity: of several matches it takes the first instead of asking;
+//   - absence: it misses that something is absent and takes a lookalike;
+//   - vague: it takes a vague phrase or a missing destination as specific;
+//   - negation: it drops a "not" from the instruction;
+//   - tag: it asks with a wrong ambiguity tag, or tells the user an object
+//     is absent when it should ask the other robot;
+//   - malformed: its reply is not in the asked format;
+//   - growth: every rate grows by this fraction per 1,000 prompt tokens.
+//
+// Each error is drawn from a random stream keyed by the profile, the hash of
+// the request and its sample index, so the same request always gets the
+// same reply and different samples at temperature > 0 get different ones.
+// "sim:perfect" makes no error; it proves that a workflow's prompts,
+// parsing and tool loop are right.
+//
+// What sim is not: a model of any real LLM. Its numbers describe how a
+// workflow behaves under known error rates; they say nothing about how
+// Gemini or Qwen would do.
+package sim

@@ -1,0 +1,295 @@
+package sim
+
+import (
+	"context"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"time"
+
+	"github.com/ambibench/ambibench/agents/grounding"
+	"github.com/ambibench/ambibench/agents/llm"
+	"github.com/ambibench/ambibench/scenes"
+)
+
+// Model is the simulated model. It is safe for concurrent use: it keeps no
+// state between calls.
+type Model struct {
+	profile Profile
+	name    string
+}
+
+// New returns a simulated model with a profile; name is its spec, as
+// records show it ("sim", "sim:weak", …).
+func New(p Profile, name string) *Model { return &Model{profile: p, name: name} }
+
+func (m *Model) Name() string { return m.name }
+
+// call is the state of one Generate.
+type call struct {
+	p      Profile
+	rng    *rand.Rand
+	tokens int
+	block  llm.Block
+	req    llm.Request
+}
+
+// happens draws whether an error of base rate r occurs in this call.
+func (c *call) happens(r float64) bool {
+	if r <= 0 {
+		return false
+	}
+	r *= 1 + c.p.Growth*float64(c.tokens)/1000
+	return c.rng.Float64() < min(r, 1)
+}
+
+func (m *Model) Generate(ctx context.Context, req llm.Request) (llm.Reply, error) {
+	start := time.Now()
+	if err := ctx.Err(); err != nil {
+		return llm.Reply{}, err
+	}
+	seed, _ := hex.DecodeString(llm.Hash(m.name, req))
+	c := &call{
+		p:      m.profile,
+		rng:    rand.New(rand.NewPCG(binary.LittleEndian.Uint64(seed[:8]), binary.LittleEndian.Uint64(seed[8:16]))),
+		tokens: CountTokens(req),
+		req:    req,
+	}
+	var reply llm.Reply
+	block, err := llm.FindBlock(req)
+	switch {
+	case err != nil:
+		reply = llm.Reply{Text: "I can only answer requests that carry an ambibench block: " + err.Error(), FinishReason: llm.FinishStop}
+	case c.happens(c.p.Malformed):
+		reply = malformed(c)
+	default:
+		c.block = block
+		reply = c.respond()
+	}
+	reply.InputTokens = c.tokens
+	reply.OutputTokens = outputTokens(reply)
+	reply.Latency = time.Since(start)
+	return reply, nil
+}
+
+// malformed is a reply that is not in the asked format: a half-written
+// call in prose.
+func malformed(c *call) llm.Reply {
+	return llm.Reply{Text: "THOUGHT: I will act now.\nREQUEST: pick_and_place(pick=", FinishReason: llm.FinishStop}
+}
+
+func (c *call) respond() llm.Reply {
+	switch c.block.Role {
+	case llm.CallPlan:
+		return c.plan()
+	case llm.CallAnswer:
+		return c.answer()
+	}
+	return llm.Reply{Text: fmt.Sprintf("I do not handle calls of role %q yet.", c.block.Role), FinishReason: llm.FinishStop}
+}
+
+// history reads the conversation after the prompt: the questions asked
+// with their replies, and the pick-and-places that succeeded.
+func history(req llm.Request) (ex []grounding.Exchange, placed []grounding.Binding) {
+	results := map[string]string{}
+	for _, m := range req.Messages {
+		if m.Role == llm.RoleTool {
+			results[m.ToolCallID] = m.Text
+		}
+	}
+	for _, m := range req.Messages {
+		if m.Role != llm.RoleAssistant {
+			continue
+		}
+		for _, tc := range m.ToolCalls {
+			res, answered := results[tc.ID]
+			if !answered {
+				continue
+			}
+			var a struct{ Tag, Question, Message, Pick, Place string }
+			if json.Unmarshal(tc.Args, &a) != nil {
+				continue
+			}
+			switch tc.Name {
+			case "ask":
+				ex = append(ex, grounding.Exchange{Kind: grounding.ActAsk, Tag: a.Tag, Text: a.Question, Reply: res})
+			case "ask_robot":
+				ex = append(ex, grounding.Exchange{Kind: grounding.ActAskRobot, Text: a.Message, Reply: res})
+			case "pick_and_place":
+				if !strings.HasPrefix(res, "error:") {
+					placed = append(placed, grounding.Binding{Pick: a.Pick, Place: a.Place})
+				}
+			}
+		}
+	}
+	return ex, placed
+}
+
+// plan decides the next tool calls of a planner.
+func (c *call) plan() llm.Reply {
+	ex, placed := history(c.req)
+	view := grounding.GraphView{G: c.block.Graph}
+	sit := grounding.Situation{Instruction: c.block.Instruction, Partner: c.block.Partner, View: view, History: ex}
+	// Each slip is taken as an answer the model gives itself, in place of
+	// the question it should have asked; then it plans on.
+	var d grounding.Decision
+	for range 8 {
+		d = grounding.Decide(sit)
+		if d.Kind != grounding.ActAsk {
+			break
+		}
+		guess, slipped := c.slip(d)
+		if !slipped {
+			break
+		}
+		sit.History = append(sit.History, grounding.Exchange{Kind: d.Kind, Tag: d.Tag, Text: d.Text, Reply: guess})
+	}
+	// Questions the model answered itself are not in the conversation; the
+	// real history must stay aligned with the questions actually asked, so
+	// the self-answers only shape this decision.
+	switch d.Kind {
+	case grounding.ActAsk:
+		tag := d.Tag
+		if c.happens(c.p.Tag) {
+			tag = otherTag(c.rng, tag)
+		}
+		return c.calls(toolCall("ask", map[string]string{"tag": tag, "question": d.Text}))
+	case grounding.ActAskRobot:
+		if strings.HasPrefix(d.Text, "I cannot see") && c.happens(c.p.Tag) {
+			// The wrong tag of partial observability: telling the user the
+			// block is absent when the other robot may have it.
+			return c.calls(toolCall("ask", map[string]string{"tag": "absence", "question": strings.Replace(d.Text, "I cannot see", "I cannot find", 1)}))
+		}
+		return c.calls(toolCall("ask_robot", map[string]string{"message": d.Text}))
+	case grounding.ActMove:
+		var out []llm.ToolCall
+		for _, mv := range remaining(d.Moves, placed) {
+			if c.happens(c.p.Hallucinate) {
+				mv.Pick = c.phantom(scenes.ClassBlock)
+			}
+			out = append(out, toolCall("pick_and_place", map[string]string{"pick": mv.Pick, "place": mv.Place}))
+		}
+		out = append(out, toolCall("done", map[string]string{}))
+		return c.calls(out...)
+	}
+	return c.calls(toolCall("done", map[string]string{}))
+}
+
+// slip draws whether the model, about to ask, guesses instead, and what.
+func (c *call) slip(d grounding.Decision) (string, bool) {
+	switch d.Tag {
+	case "multiplicity":
+		if c.happens(c.p.Multiplicity) {
+			if ids := strings.Split(strings.TrimSuffix(strings.TrimPrefix(d.Text, "Which do you mean: "), "?"), " or "); len(ids) > 0 {
+				return "I mean " + ids[0] + ".", true
+			}
+		}
+	case "absence":
+		if c.happens(c.p.Absence) {
+			class := scenes.ClassBlock
+			if strings.Contains(d.Text, " bowl") {
+				class = scenes.ClassBowl
+			}
+			if id, ok := c.lookalike(class); ok {
+				return "I mean " + id + ".", true
+			}
+		}
+	case "underspecified":
+		if c.happens(c.p.Vague) {
+			class := scenes.ClassBlock
+			if strings.HasPrefix(d.Text, "Where") {
+				class = scenes.ClassBowl
+			}
+			if id, ok := c.lookalike(class); ok {
+				return "I mean " + id + ".", true
+			}
+		}
+	}
+	return "", false
+}
+
+// lookalike picks a visible object of a class at random.
+func (c *call) lookalike(class string) (string, bool) {
+	ids := grounding.GraphView{G: c.block.Graph}.Nodes(scenes.NodeQuery{Attrs: map[string]string{scenes.AttrType: class}})
+	if len(ids) == 0 {
+		return "", false
+	}
+	return ids[c.rng.IntN(len(ids))], true
+}
+
+// phantom names an object of a class that is not in view.
+func (c *call) phantom(class string) string {
+	for _, col := range scenes.Colors {
+		id := scenes.ObjectID(col, class, 1)
+		if len(grounding.GraphView{G: c.block.Graph}.Nodes(scenes.NodeQuery{Name: id})) == 0 {
+			return id
+		}
+	}
+	return scenes.ObjectID("silver", class, 1)
+}
+
+func otherTag(rng *rand.Rand, tag string) string {
+	var others []string
+	for _, t := range []string{"absence", "multiplicity", "underspecified"} {
+		if t != tag {
+			others = append(others, t)
+		}
+	}
+	return others[rng.IntN(len(others))]
+}
+
+// remaining drops the moves already carried out.
+func remaining(moves, placed []grounding.Binding) []grounding.Binding {
+	var out []grounding.Binding
+	done := map[grounding.Binding]int{}
+	for _, p := range placed {
+		done[p]++
+	}
+	for _, m := range moves {
+		if done[m] > 0 {
+			done[m]--
+			continue
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// answer serves the partner robot's message: bring the block it names to
+// the shared workspace, then say so.
+func (c *call) answer() llm.Reply {
+	_, placed := history(c.req)
+	if len(placed) > 0 {
+		return llm.Reply{Text: grounding.HandReply(placed[len(placed)-1].Pick), FinishReason: llm.FinishStop}
+	}
+	ref, err := grounding.ParseHandRequest(c.block.Message)
+	if err != nil {
+		return llm.Reply{Text: "I do not understand the request.", FinishReason: llm.FinishStop}
+	}
+	ids := grounding.Resolve(grounding.GraphView{G: c.block.Graph}, ref)
+	if len(ids) != 1 {
+		return llm.Reply{Text: fmt.Sprintf("I see %d objects matching %s.", len(ids), ref.Phrase), FinishReason: llm.FinishStop}
+	}
+	return c.calls(toolCall("pick_and_place", map[string]string{"pick": ids[0], "place": scenes.SharedPlace}))
+}
+
+// calls makes a reply of tool calls, numbered after those already in the
+// conversation so that ids never repeat.
+func (c *call) calls(tcs ...llm.ToolCall) llm.Reply {
+	n := 0
+	for _, m := range c.req.Messages {
+		n += len(m.ToolCalls)
+	}
+	for i := range tcs {
+		tcs[i].ID = fmt.Sprintf("call_%d", n+i)
+	}
+	return llm.Reply{ToolCalls: tcs, FinishReason: llm.FinishToolCalls}
+}
+
+func toolCall(name string, args map[string]string) llm.ToolCall {
+	data, _ := json.Marshal(args) // a map of strings always encodes
+	return llm.ToolCall{Name: name, Args: data}
+}

@@ -1,0 +1,65 @@
+package bench
+
+import (
+	"context"
+	"testing"
+
+	"github.com/ambibench/ambibench/agents/llm/models"
+	"github.com/ambibench/ambibench/results"
+)
+
+// runDirect runs the direct workflow on every cell with a model spec and
+// returns its cells by (family, perturbation).
+func runDirect(t *testing.T, spec string, episodes int) map[string]results.Cell {
+	t.Helper()
+	m, err := models.Open(spec, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := Options{EpisodeOptions: EpisodeOptions{Seed: 1, Model: m}, Agents: []string{"direct"}, Episodes: episodes, Concurrency: 2}
+	recs, err := Run(context.Background(), opts, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]results.Cell{}
+	for _, c := range results.Aggregate(recs, results.AggregateOptions{ByFamily: true}) {
+		out[c.Family+"/"+c.Perturbation] = c
+	}
+	for _, r := range recs {
+		if r.Model != spec || r.Calls == 0 || r.InputTokens == 0 || r.OutputTokens == 0 {
+			t.Fatalf("%s episode %d: model %q, %d calls, %d+%d tokens; want the model named and its usage counted", r.Family, r.Episode, r.Model, r.Calls, r.InputTokens, r.OutputTokens)
+		}
+	}
+	return out
+}
+
+// With the perfect simulated model, direct is perfect in every cell: the
+// prompt rendering, the reply parsing, the ask protocol and the tool loop,
+// one robot or two, all work.
+func TestDirectWithPerfectModel(t *testing.T) {
+	for key, c := range runDirect(t, "sim:perfect", 30) {
+		if c.ADA.Value() != 1 || c.SR.Value() != 1 || c.Errors != 0 {
+			t.Errorf("%s: ADA %.2f SR %.2f errors %d, want 1, 1, 0", key, c.ADA.Value(), c.SR.Value(), c.Errors)
+		}
+	}
+}
+
+// The default simulated model errs, and less than the weak one: in every
+// cell its ADA and SR fall strictly between sim:weak's and 1.
+func TestDirectSimBetweenWeakAndPerfect(t *testing.T) {
+	def, weak := runDirect(t, "sim", 100), runDirect(t, "sim:weak", 100)
+	if len(def) == 0 || len(def) != len(weak) {
+		t.Fatalf("%d and %d cells", len(def), len(weak))
+	}
+	for key, d := range def {
+		w := weak[key]
+		for _, m := range []struct {
+			name      string
+			def, weak float64
+		}{{"ADA", d.ADA.Value(), w.ADA.Value()}, {"SR", d.SR.Value(), w.SR.Value()}} {
+			if !(m.weak < m.def && m.def < 1) {
+				t.Errorf("%s %s: sim %.2f, sim:weak %.2f; want weak < sim < 1", key, m.name, m.def, m.weak)
+			}
+		}
+	}
+}
