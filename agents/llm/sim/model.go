@@ -51,7 +51,13 @@ func (m *Model) Generate(ctx context.Context, req llm.Request) (llm.Reply, error
 	if err := ctx.Err(); err != nil {
 		return llm.Reply{}, err
 	}
-	seed, _ := hex.DecodeString(llm.Hash(m.name, req))
+	// At temperature 0 every sample is the most likely reply, so the sample
+	// index does not reach the random stream.
+	keyed := req
+	if keyed.Temperature == 0 {
+		keyed.Sample = 0
+	}
+	seed, _ := hex.DecodeString(llm.Hash(m.name, keyed))
 	c := &call{
 		p:      m.profile,
 		rng:    rand.New(rand.NewPCG(binary.LittleEndian.Uint64(seed[:8]), binary.LittleEndian.Uint64(seed[8:16]))),

@@ -1,0 +1,152 @@
+package sim
+
+import (
+	"context"
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/ambibench/ambibench/agents/llm"
+	"github.com/ambibench/ambibench/scenes"
+)
+
+func TestParseProfile(t *testing.T) {
+	for _, tc := range []struct {
+		why, in string
+		want    Profile
+		err     string
+	}{
+		{"empty is the default profile", "", Default, ""},
+		{"named profiles", "weak", Weak, ""},
+		{"perfect makes no error", "perfect", Perfect, ""},
+		{"explicit rates, the rest zero", "hallucinate=0.1,tag=0.3", Profile{Name: "hallucinate=0.1,tag=0.3", Hallucinate: 0.1, Tag: 0.3}, ""},
+		{"an unknown rate is named with the valid ones", "sloppy=0.2", Profile{}, `unknown rate "sloppy"`},
+		{"a rate above one", "tag=1.5", Profile{}, "want a number in [0, 1]"},
+		{"not a number", "tag=x", Profile{}, "want a number"},
+		{"not name=rate", "tag", Profile{}, "is not name=rate"},
+	} {
+		got, err := ParseProfile(tc.in)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%s: got %v, want an error with %q", tc.why, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || got != tc.want {
+			t.Errorf("%s: got %+v, %v", tc.why, got, err)
+		}
+	}
+}
+
+// planRequest is a first planning call on a small table.
+func planRequest(instruction string, temperature float64, sample int) llm.Request {
+	g := scenes.BuildGraph([]scenes.Object{
+		scenes.NewBlock("red block 1", "red", -0.2, -0.3),
+		scenes.NewBlock("red block 2", "red", 0.2, -0.3),
+		scenes.NewBowl("blue bowl 1", "blue", 0, -0.6),
+	})
+	b := llm.Block{Role: llm.CallPlan, Track: "tabletop", Instruction: instruction, Robot: "robot1", Graph: g, Format: llm.FormatToolCalls}
+	return llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: "Plan.\n" + b.Render()}}, Temperature: temperature, Sample: sample}
+}
+
+func TestPerfectPlans(t *testing.T) {
+	m := New(Perfect, "sim:perfect")
+	for _, tc := range []struct {
+		why, instruction, tool, arg string
+	}{
+		{"two red blocks: ask which", "Put the red block in the blue bowl.", "ask", `"tag":"multiplicity"`},
+		{"no green block: ask, absence", "Put the green block in the blue bowl.", "ask", `"tag":"absence"`},
+		{"vague: ask, underspecified", "Put something in the blue bowl.", "ask", `"tag":"underspecified"`},
+		{"clear: act", "Put red block 2 in the blue bowl.", "pick_and_place", `"pick":"red block 2"`},
+	} {
+		r, err := m.Generate(context.Background(), planRequest(tc.instruction, 0, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r.ToolCalls) == 0 || r.ToolCalls[0].Name != tc.tool || !strings.Contains(string(r.ToolCalls[0].Args), tc.arg) {
+			t.Errorf("%s: got %+v", tc.why, r.ToolCalls)
+		}
+		if r.InputTokens == 0 || r.OutputTokens == 0 {
+			t.Errorf("%s: no token counts", tc.why)
+		}
+	}
+}
+
+// The conversation carries the answer: after the user says which, the
+// model acts on it.
+func TestPlanFollowsAnswers(t *testing.T) {
+	m := New(Perfect, "sim:perfect")
+	req := planRequest("Put the red block in the blue bowl.", 0, 0)
+	first, _ := m.Generate(context.Background(), req)
+	req.Messages = append(req.Messages,
+		llm.Message{Role: llm.RoleAssistant, ToolCalls: first.ToolCalls},
+		llm.Message{Role: llm.RoleTool, ToolCallID: first.ToolCalls[0].ID, Name: "ask", Text: "I mean red block 2."})
+	r, _ := m.Generate(context.Background(), req)
+	want := []string{"pick_and_place", "done"}
+	var got []string
+	for _, tc := range r.ToolCalls {
+		got = append(got, tc.Name)
+	}
+	if !reflect.DeepEqual(got, want) || !strings.Contains(string(r.ToolCalls[0].Args), `"pick":"red block 2"`) {
+		t.Errorf("got %+v", r.ToolCalls)
+	}
+	if r.ToolCalls[0].ID == first.ToolCalls[0].ID {
+		t.Error("tool call ids repeat")
+	}
+}
+
+func TestDeterministicAndSampled(t *testing.T) {
+	m := New(Profile{Name: "noisy", Malformed: 0.5, Multiplicity: 0.5}, "sim:noisy")
+	reply := func(temp float64, sample int) string {
+		r, err := m.Generate(context.Background(), planRequest("Put the red block in the blue bowl.", temp, sample))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Latency = 0
+		b, _ := json.Marshal(r)
+		return string(b)
+	}
+	if reply(0, 0) != reply(0, 0) {
+		t.Error("the same request got different replies")
+	}
+	if reply(0, 0) != reply(0, 7) {
+		t.Error("at temperature 0 the sample index changed the reply")
+	}
+	distinct := map[string]bool{}
+	for s := range 20 {
+		distinct[reply(0.8, s)] = true
+	}
+	if len(distinct) < 2 {
+		t.Error("20 samples at temperature 0.8 all gave the same reply")
+	}
+}
+
+func TestErrorRatesShowUp(t *testing.T) {
+	for _, tc := range []struct {
+		why  string
+		p    Profile
+		test func(r llm.Reply) bool
+	}{
+		{"malformed replies have no tool call", Profile{Malformed: 1}, func(r llm.Reply) bool { return len(r.ToolCalls) == 0 }},
+		{"ignored multiplicity acts at once", Profile{Multiplicity: 1}, func(r llm.Reply) bool { return r.ToolCalls[0].Name == "pick_and_place" }},
+		{"a wrong tag is not multiplicity", Profile{Tag: 1}, func(r llm.Reply) bool {
+			return r.ToolCalls[0].Name == "ask" && !strings.Contains(string(r.ToolCalls[0].Args), "multiplicity")
+		}},
+	} {
+		r, err := New(tc.p, "sim:test").Generate(context.Background(), planRequest("Put the red block in the blue bowl.", 0, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !tc.test(r) {
+			t.Errorf("%s: got %+v", tc.why, r)
+		}
+	}
+}
+
+func TestRequestWithoutBlock(t *testing.T) {
+	r, err := New(Default, "sim").Generate(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: "hello"}}})
+	if err != nil || !strings.Contains(r.Text, "ambibench block") {
+		t.Errorf("got %+v, %v", r, err)
+	}
+}
