@@ -15,11 +15,13 @@ import (
 	"github.com/ambibench/ambibench/scenes"
 )
 
-// Model is the simulated model. It is safe for concurrent use: it keeps no
-// state between calls.
+// Model is the simulated model. It is safe for concurrent use; the only
+// state it keeps between calls is a cache of the blocks it has read, which
+// never changes a reply.
 type Model struct {
 	profile Profile
 	name    string
+	blocks  blockCache
 }
 
 // New returns a simulated model with a profile; name is its spec, as
@@ -65,7 +67,7 @@ func (m *Model) Generate(ctx context.Context, req llm.Request) (llm.Reply, error
 		req:    req,
 	}
 	var reply llm.Reply
-	block, err := llm.FindBlock(req)
+	block, err := m.blocks.find(req)
 	switch {
 	case err != nil:
 		reply = llm.Reply{Text: "I can only answer requests that carry an ambibench block: " + err.Error(), FinishReason: llm.FinishStop}

@@ -1,0 +1,51 @@
+package models
+
+import (
+	"context"
+	"io"
+	"testing"
+
+	"github.com/ambibench/ambibench/agents/llm"
+	"github.com/ambibench/ambibench/agents/llm/middleware"
+	"github.com/ambibench/ambibench/scenes"
+)
+
+// table is the scene graph of a six-object table.
+func table() *scenes.Graph {
+	return scenes.BuildGraph([]scenes.Object{
+		scenes.NewBlock("red block 1", "red", -0.2, -0.3),
+		scenes.NewBlock("blue block 1", "blue", 0.0, -0.3),
+		scenes.NewBlock("green block 1", "green", 0.2, -0.3),
+		scenes.NewBowl("red bowl 1", "red", -0.2, -0.6),
+		scenes.NewBowl("blue bowl 1", "blue", 0.0, -0.6),
+		scenes.NewBowl("green bowl 1", "green", 0.2, -0.6),
+	})
+}
+
+// firstPlanCall renders the first call of the direct workflow: prose, the
+// graph and the block.
+func firstPlanCall(g *scenes.Graph) llm.Request {
+	b := llm.Block{Role: llm.CallPlan, Track: "tabletop", Instruction: "Put the red block in the blue bowl.",
+		Robot: "robot1", Graph: g, Places: scenes.PlaceNames, Format: llm.FormatToolCalls}
+	return llm.Request{System: "You plan actions for a robot arm.", Messages: []llm.Message{{Role: llm.RoleUser, Text: "Instruction: …\n" + b.Render()}}}
+}
+
+// BenchmarkModelLayerOverhead is one call through the layer with the
+// simulated model: rendering the block, hashing the request, the simulated
+// model's planning, accounting into a tally, and a transcript line. The
+// scene graph, the environment's part, is built once.
+func BenchmarkModelLayerOverhead(b *testing.B) {
+	m, err := Open("sim:perfect", nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	m = middleware.Transcript(m, io.Discard)
+	ctx := llm.WithTally(context.Background(), &llm.Tally{})
+	g := table()
+	for b.Loop() {
+		req := firstPlanCall(g)
+		if _, err := m.Generate(ctx, req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
