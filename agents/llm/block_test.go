@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -70,5 +71,16 @@ func TestHashIgnoresNothingAndSurvivesBadJSON(t *testing.T) {
 	worse := Request{Messages: []Message{{Role: RoleAssistant, ToolCalls: []ToolCall{{Name: "f", Args: []byte("{{")}}}}}
 	if Hash("m", bad) == Hash("m", worse) {
 		t.Error("two different malformed arguments hash alike")
+	}
+}
+
+func TestHashOfNonFiniteTemperature(t *testing.T) {
+	seen := map[string]bool{}
+	for _, temp := range []float64{math.NaN(), math.Inf(1), math.Inf(-1), 0} {
+		h := Hash("m", Request{Temperature: temp})
+		if seen[h] {
+			t.Errorf("temperature %v hashes like another", temp)
+		}
+		seen[h] = true
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"math"
 )
 
 // Hash is the hash of a request's canonical JSON together with the model
@@ -25,6 +26,16 @@ func Hash(model string, req Request) string {
 }
 
 func canonical(req Request) Request {
+	// JSON has no NaN or infinity; a request that carries one still hashes,
+	// to a value no finite temperature has.
+	switch {
+	case math.IsNaN(req.Temperature):
+		req.Temperature = -math.MaxFloat64
+	case math.IsInf(req.Temperature, 1):
+		req.Temperature = math.MaxFloat64
+	case math.IsInf(req.Temperature, -1):
+		req.Temperature = -math.MaxFloat64 / 2
+	}
 	fix := func(raw json.RawMessage) json.RawMessage {
 		if raw == nil || json.Valid(raw) {
 			return raw

@@ -1,0 +1,215 @@
+package cassette
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync/atomic"
+
+	"github.com/ambibench/ambibench/agents/llm"
+)
+
+// Counts says how the calls of a Recorder or a Player went.
+type Counts struct {
+	// Hits are the calls served from a cassette file.
+	Hits int64
+	// Misses are the calls whose request was not on file: for a Recorder,
+	// the calls it passed to the live model; for a Player, the calls that
+	// failed with a *MissError.
+	Misses int64
+}
+
+type counter struct{ hits, misses atomic.Int64 }
+
+func (c *counter) counts() Counts { return Counts{c.hits.Load(), c.misses.Load()} }
+
+// MissError is a Player's failure for a request that is not on file.
+type MissError struct {
+	Hash    string // llm.Hash of the model name and the request
+	Episode string // llm.EpisodeFrom of the call, "" outside an episode
+	Dir     string
+}
+
+func (e *MissError) Error() string {
+	ep := "episode " + e.Episode
+	if e.Episode == "" {
+		ep = "no episode"
+	}
+	return fmt.Sprintf("cassette miss: request %s (%s) not in %s", e.Hash, ep, e.Dir)
+}
+
+// key returns the key of req for model, or an error when req cannot be
+// hashed.
+func key(model string, req llm.Request) (string, error) {
+	if math.IsNaN(req.Temperature) || math.IsInf(req.Temperature, 0) {
+		return "", fmt.Errorf("cassette: request has temperature %v, which JSON cannot hold", req.Temperature)
+	}
+	return llm.Hash(model, req), nil
+}
+
+// Recorder is the Model that [Record] returns.
+type Recorder struct {
+	counter
+	dir  string
+	next llm.Model
+}
+
+// Record returns a model, a *Recorder, that serves each request from
+// DIR/<key>.json when that file exists, without calling next, and
+// otherwise calls next and records a successful reply there (failures are
+// returned and not recorded). The key is llm.Hash(next.Name(), req), and
+// Name is next.Name(), so that a [Replay] of the directory under the same
+// name serves the same calls.
+//
+// dir is created if it does not exist. A file that exists but cannot be
+// read as a cassette of that request fails the call with an error naming
+// the file; it is neither served nor overwritten. Two concurrent calls
+// with the same request may both reach next; the file then holds one of
+// the replies.
+func Record(dir string, next llm.Model) (llm.Model, error) {
+	if next == nil {
+		return nil, errors.New("cassette: recording needs a model")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("cassette: recording into %s: %w", dir, err)
+	}
+	return &Recorder{dir: dir, next: next}, nil
+}
+
+// Name returns the recorded model's name.
+func (r *Recorder) Name() string { return r.next.Name() }
+
+// Counts returns the calls served from the cassette (Hits) and passed to
+// the recorded model (Misses) so far.
+func (r *Recorder) Counts() Counts { return r.counts() }
+
+// Generate serves req from the cassette, or from the recorded model and
+// records the reply.
+func (r *Recorder) Generate(ctx context.Context, req llm.Request) (llm.Reply, error) {
+	model := r.next.Name()
+	k, err := key(model, req)
+	if err != nil {
+		return llm.Reply{}, err
+	}
+	reply, ok, err := load(r.dir, model, k)
+	if err != nil {
+		return llm.Reply{}, err
+	}
+	if ok {
+		r.hits.Add(1)
+		return reply, nil
+	}
+	r.misses.Add(1)
+	reply, err = r.next.Generate(ctx, req)
+	if err != nil {
+		return reply, err
+	}
+	data, err := encode(model, k, req, reply)
+	if err == nil {
+		err = store(r.dir, k, data)
+	}
+	if err != nil {
+		return reply, fmt.Errorf("recording the reply to request %s: %w", k, err)
+	}
+	return reply, nil
+}
+
+// Player is the Model that [Replay] returns.
+type Player struct {
+	counter
+	dir, model string
+}
+
+// Replay returns a model, a *Player, that answers each request from
+// DIR/<key>.json, key being llm.Hash(model, req), and never calls
+// anything else. model is the name of the model the cassette was recorded
+// from (the Name of the model given to [Record]), and the Player's Name.
+// When model is "", Replay reads it from the cassette's files, which must
+// all be of one model (so a spec may say just "replay:DIR").
+//
+// A request with no file fails with a *[MissError]; a file that cannot be
+// read as the cassette of that request fails with an error naming the
+// file and what is wrong with it.
+func Replay(dir, model string) (llm.Model, error) {
+	info, err := os.Stat(dir)
+	if err != nil {
+		return nil, fmt.Errorf("cassette: replaying: %w", err)
+	}
+	if !info.IsDir() {
+		return nil, fmt.Errorf("cassette: replaying %s: not a directory", dir)
+	}
+	if model == "" {
+		if model, err = recordedModel(dir); err != nil {
+			return nil, err
+		}
+	}
+	return &Player{dir: dir, model: model}, nil
+}
+
+// recordedModel returns the one model whose replies dir holds.
+func recordedModel(dir string) (string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return "", fmt.Errorf("cassette: replaying: %w", err)
+	}
+	models := map[string]bool{}
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || strings.HasPrefix(name, ".") || !strings.HasSuffix(name, ".json") {
+			continue
+		}
+		p := filepath.Join(dir, name)
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return "", fmt.Errorf("cassette: reading the model name: %w", err)
+		}
+		var head struct {
+			Model string `json:"model"`
+		}
+		if err := json.Unmarshal(data, &head); err != nil || head.Model == "" {
+			return "", fmt.Errorf("cassette file %s: no model name: want a JSON object with \"model\"", p)
+		}
+		models[head.Model] = true
+	}
+	switch len(models) {
+	case 0:
+		return "", fmt.Errorf("cassette: replaying %s: it holds no recordings to take the model name from; name the model", dir)
+	case 1:
+		for m := range models {
+			return m, nil
+		}
+	}
+	return "", fmt.Errorf("cassette: replaying %s: it holds recordings of %d models (%s); name the one to replay",
+		dir, len(models), strings.Join(slices.Sorted(maps.Keys(models)), ", "))
+}
+
+// Name returns the name of the model the cassette was recorded from.
+func (p *Player) Name() string { return p.model }
+
+// Counts returns the calls served (Hits) and missed (Misses) so far.
+func (p *Player) Counts() Counts { return p.counts() }
+
+// Generate serves req from the cassette.
+func (p *Player) Generate(ctx context.Context, req llm.Request) (llm.Reply, error) {
+	k, err := key(p.model, req)
+	if err != nil {
+		return llm.Reply{}, err
+	}
+	reply, ok, err := load(p.dir, p.model, k)
+	if err != nil {
+		return llm.Reply{}, err
+	}
+	if !ok {
+		p.misses.Add(1)
+		return llm.Reply{}, &MissError{Hash: k, Episode: llm.EpisodeFrom(ctx), Dir: p.dir}
+	}
+	p.hits.Add(1)
+	return reply, nil
+}

@@ -1,0 +1,35 @@
+// Package cassette records a model's replies to files and replays them, so
+// that a run against a live model can be repeated, offline and for free,
+// with byte-identical results.
+//
+// A cassette is a directory holding one file per distinct request,
+// DIR/<key>.json, where key is [llm.Hash] of the model's name and the
+// request. The file holds exactly the model name, that hash, the request
+// and the reply:
+//
+//	{
+//	  "model": "openai:gpt-4o-mini",
+//	  "hash": "3f2a…",
+//	  "request": { …an llm.Request… },
+//	  "reply": { …an llm.Reply… }
+//	}
+//
+// and nothing else: no key, token or header ever reaches it. Tool-call
+// arguments that are not compact valid JSON (a malformed call, say) are
+// stored verbatim as a string under "args_text" in place of "args", so a
+// reply replays byte for byte (JSON holds text, so invalid UTF-8, which no
+// JSON API delivers, would not be kept); raw JSON in the request that is not valid is
+// stored quoted as a string, as [llm.Hash] reads it.
+//
+// [Record] wraps a live model: a request already on file is served from
+// it, so an interrupted run resumes without paying twice; any other goes to
+// the model and its successful reply is written atomically (a temporary
+// file renamed into place). [Replay] serves the files and nothing else: a
+// request not on file is a *[MissError].
+//
+// Both key the files by the name of the recorded model: a Recorder's Name
+// is the wrapped model's, and a Player's is the name its caller gives or,
+// when none is given, the one every file of the cassette holds. So record
+// and replay hash identically, and the results of a replayed run name the
+// model that really answered.
+package cassette

@@ -1,0 +1,222 @@
+package cassette
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/ambibench/ambibench/agents/llm"
+)
+
+// file is the content of a cassette file.
+type file struct {
+	Model   string      `json:"model"`
+	Hash    string      `json:"hash"`
+	Request llm.Request `json:"request"`
+	Reply   *fileReply  `json:"reply"`
+}
+
+// fileReply is an llm.Reply whose tool-call arguments survive the trip
+// exactly.
+type fileReply struct {
+	Text         string         `json:"text,omitempty"`
+	ToolCalls    []fileToolCall `json:"tool_calls,omitempty"`
+	FinishReason string         `json:"finish_reason"`
+	InputTokens  int            `json:"input_tokens"`
+	OutputTokens int            `json:"output_tokens"`
+	Latency      time.Duration  `json:"latency_ns"`
+}
+
+// fileToolCall holds Args as JSON when it is compact valid JSON, and as
+// the verbatim text otherwise; neither when Args is nil.
+type fileToolCall struct {
+	ID       string          `json:"id"`
+	Name     string          `json:"name"`
+	Args     json.RawMessage `json:"args,omitempty"`
+	ArgsText *string         `json:"args_text,omitempty"`
+}
+
+// path is the file of key in dir.
+func path(dir, key string) string { return filepath.Join(dir, key+".json") }
+
+// encode returns the file recording req and reply for model under key.
+func encode(model, key string, req llm.Request, reply llm.Reply) ([]byte, error) {
+	f := file{Model: model, Hash: key, Request: validRequest(req), Reply: &fileReply{
+		Text: reply.Text, FinishReason: reply.FinishReason,
+		InputTokens: reply.InputTokens, OutputTokens: reply.OutputTokens, Latency: reply.Latency,
+	}}
+	for _, c := range reply.ToolCalls {
+		fc := fileToolCall{ID: c.ID, Name: c.Name}
+		if c.Args != nil {
+			if isCompact(c.Args) {
+				fc.Args = c.Args
+			} else {
+				s := string(c.Args)
+				fc.ArgsText = &s
+			}
+		}
+		f.Reply.ToolCalls = append(f.Reply.ToolCalls, fc)
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(f); err != nil {
+		return nil, fmt.Errorf("encoding the cassette of request %s: %w", key, err)
+	}
+	return buf.Bytes(), nil
+}
+
+// isCompact reports whether raw is valid JSON that compacting leaves
+// unchanged, which is what decode gives back from an indented file.
+func isCompact(raw json.RawMessage) bool {
+	if !json.Valid(raw) {
+		return false
+	}
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, raw); err != nil {
+		return false
+	}
+	return bytes.Equal(buf.Bytes(), raw)
+}
+
+// decode reads the cassette file at name (its path, for errors), which
+// must record a reply of model to the request hashing to key. An empty
+// model or key is not checked. Every error names the file.
+func decode(name string, data []byte, model, key string) (llm.Reply, error) {
+	fail := func(format string, args ...any) (llm.Reply, error) {
+		return llm.Reply{}, fmt.Errorf("cassette file %s: "+format, append([]any{name}, args...)...)
+	}
+	var f file
+	if err := json.Unmarshal(data, &f); err != nil {
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			return fail("not valid JSON at byte %d: %v", se.Offset, err)
+		}
+		return fail("not a cassette (model, hash, request, reply): %v", err)
+	}
+	switch {
+	case f.Model == "":
+		return fail(`no "model"`)
+	case f.Hash == "":
+		return fail(`no "hash"`)
+	case f.Reply == nil:
+		return fail(`no "reply"`)
+	case key != "" && f.Hash != key:
+		return fail("holds request %s, want %s", f.Hash, key)
+	case model != "" && f.Model != model:
+		return fail("was recorded from model %q, want %q", f.Model, model)
+	}
+	if h := llm.Hash(f.Model, f.Request); h != f.Hash {
+		return fail("its request hashes to %s, not to its hash %s (edited by hand?)", h, f.Hash)
+	}
+	r := f.Reply
+	reply := llm.Reply{
+		Text: r.Text, FinishReason: r.FinishReason,
+		InputTokens: r.InputTokens, OutputTokens: r.OutputTokens, Latency: r.Latency,
+	}
+	if r.InputTokens < 0 || r.OutputTokens < 0 || r.Latency < 0 {
+		return fail("reply has negative tokens or latency")
+	}
+	for i, c := range r.ToolCalls {
+		call := llm.ToolCall{ID: c.ID, Name: c.Name}
+		switch {
+		case c.Args != nil && c.ArgsText != nil:
+			return fail(`reply tool call %d has both "args" and "args_text"`, i)
+		case c.ArgsText != nil:
+			call.Args = json.RawMessage(*c.ArgsText)
+		case c.Args != nil:
+			var buf bytes.Buffer
+			if err := json.Compact(&buf, c.Args); err != nil {
+				return fail("reply tool call %d: args: %v", i, err)
+			}
+			call.Args = buf.Bytes()
+		}
+		reply.ToolCalls = append(reply.ToolCalls, call)
+	}
+	return reply, nil
+}
+
+// load reads the file of key in dir. ok is false when there is none.
+func load(dir, model, key string) (reply llm.Reply, ok bool, err error) {
+	name := path(dir, key)
+	data, err := os.ReadFile(name)
+	if errors.Is(err, os.ErrNotExist) {
+		return llm.Reply{}, false, nil
+	}
+	if err != nil {
+		return llm.Reply{}, false, fmt.Errorf("reading cassette file: %w", err)
+	}
+	reply, err = decode(name, data, model, key)
+	return reply, err == nil, err
+}
+
+// store writes data as the file of key in dir, atomically: readers see
+// the old file or the whole new one, never a part.
+func store(dir, key string, data []byte) (err error) {
+	tmp, err := os.CreateTemp(dir, "."+key+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("writing cassette file: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+			err = fmt.Errorf("writing cassette file %s: %w", path(dir, key), err)
+		}
+	}()
+	if _, err := tmp.Write(data); err != nil {
+		return err
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path(dir, key))
+}
+
+// validRequest returns req with raw JSON that is not valid quoted as a
+// JSON string, as llm.Hash reads it, so that it can be written and hashes
+// the same when read back.
+func validRequest(req llm.Request) llm.Request {
+	req.ResponseSchema = validRaw(req.ResponseSchema)
+	msgs := make([]llm.Message, len(req.Messages))
+	for i, m := range req.Messages {
+		if len(m.ToolCalls) > 0 {
+			calls := make([]llm.ToolCall, len(m.ToolCalls))
+			for j, c := range m.ToolCalls {
+				c.Args = validRaw(c.Args)
+				calls[j] = c
+			}
+			m.ToolCalls = calls
+		}
+		msgs[i] = m
+	}
+	req.Messages = msgs
+	if req.Tools != nil {
+		tools := make([]llm.ToolDecl, len(req.Tools))
+		for i, t := range req.Tools {
+			t.Schema = validRaw(t.Schema)
+			tools[i] = t
+		}
+		req.Tools = tools
+	}
+	return req
+}
+
+func validRaw(raw json.RawMessage) json.RawMessage {
+	if raw == nil || json.Valid(raw) {
+		return raw
+	}
+	q, _ := json.Marshal(string(raw))
+	return q
+}

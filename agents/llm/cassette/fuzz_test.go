@@ -1,0 +1,114 @@
+package cassette
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/ambibench/ambibench/agents/llm"
+)
+
+// FuzzDecode reads arbitrary bytes as a cassette file: it must never
+// panic, and every error must name the file.
+func FuzzDecode(f *testing.F) {
+	req := llm.Request{
+		System:   "sys",
+		Messages: []llm.Message{{Role: llm.RoleUser, Text: "hi"}, {Role: llm.RoleAssistant, ToolCalls: []llm.ToolCall{{ID: "1", Name: "t", Args: json.RawMessage(`{bad`)}}}},
+		Tools:    []llm.ToolDecl{{Name: "t", Schema: json.RawMessage(`{"type":"object"}`)}},
+	}
+	k := llm.Hash("m", req)
+	good, err := encode("m", k, req, llm.Reply{Text: "x", ToolCalls: []llm.ToolCall{
+		{ID: "a", Name: "t", Args: json.RawMessage(`{"a":1}`)}, {ID: "b", Name: "t", Args: json.RawMessage(`{ bad`)},
+	}})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(good)
+	f.Add([]byte(``))
+	f.Add([]byte(`{}`))
+	f.Add([]byte(`null`))
+	f.Add([]byte(`{"model":"m","hash":"00","request":{},"reply":{}}`))
+	f.Add([]byte(`{"model":"m","hash":"x","request":{"messages":null},"reply":{"tool_calls":[{"args":{"a": 1},"args_text":"x"}]}}`))
+	f.Add([]byte(`{"model":"m","hash":"x","request":{"temperature":1e999},"reply":{}}`))
+	const name = "testdata/fuzz/some.json"
+	f.Fuzz(func(t *testing.T, data []byte) {
+		// Against the key and model of a real request, and against the
+		// file's own, so the checks past the header are reached too.
+		for _, want := range [][2]string{{"m", k}, {"", ""}} {
+			reply, err := decode(name, data, want[0], want[1])
+			if err != nil {
+				if !strings.Contains(err.Error(), name) {
+					t.Fatalf("error %q does not name the file", err)
+				}
+				continue
+			}
+			// What was read must write back and read the same.
+			var f file
+			json.Unmarshal(data, &f)
+			again, err := encode(f.Model, f.Hash, f.Request, reply)
+			if err != nil {
+				t.Fatalf("re-encoding a readable file: %v", err)
+			}
+			reply2, err := decode(name, again, f.Model, f.Hash)
+			if err != nil {
+				t.Fatalf("re-reading a re-encoded file: %v\n%s", err, again)
+			}
+			if !reflect.DeepEqual(reply, reply2) {
+				t.Fatalf("reply changed on a round trip:\n%#v\n%#v", reply, reply2)
+			}
+		}
+	})
+}
+
+type echo struct{ reply llm.Reply }
+
+func (e echo) Name() string { return "fuzz:echo" }
+func (e echo) Generate(context.Context, llm.Request) (llm.Reply, error) {
+	return e.reply, nil
+}
+
+// FuzzRoundTrip records a reply to a request built from arbitrary text
+// and raw JSON, then replays it: the replay must hit, and give the very
+// reply recorded.
+func FuzzRoundTrip(f *testing.F) {
+	f.Add("put it <there> & \u2028", `{"a": 1}`, `{"pick":"red"}`, `{oops`, 0.5)
+	f.Add("", "", "", "", 0.0)
+	f.Add("é", `"str"`, ` [1, 2 ] `, "null", 2.0)
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, text, schema, args, echoed string, temp float64) {
+		if !utf8.ValidString(text) || !utf8.ValidString(args) {
+			// JSON holds text, not bytes: invalid UTF-8, which no JSON
+			// API delivers, is not kept.
+			t.Skip()
+		}
+		req := llm.Request{
+			System:      text,
+			Messages:    []llm.Message{{Role: llm.RoleAssistant, Text: text, ToolCalls: []llm.ToolCall{{ID: "1", Name: "t", Args: json.RawMessage(echoed)}}}},
+			Tools:       []llm.ToolDecl{{Name: "t", Schema: json.RawMessage(schema)}},
+			Temperature: temp,
+		}
+		reply := llm.Reply{Text: text, ToolCalls: []llm.ToolCall{{ID: "x", Name: text, Args: json.RawMessage(args)}}, FinishReason: "stop"}
+		rec := &Recorder{dir: dir, next: echo{reply}}
+		got, err := rec.Generate(context.Background(), req)
+		if err != nil {
+			if _, kerr := key("fuzz:echo", req); kerr != nil {
+				return // NaN or infinite temperature
+			}
+			t.Fatal(err)
+		}
+		play := &Player{dir: dir, model: "fuzz:echo"}
+		replayed, err := play.Generate(context.Background(), req)
+		if err != nil {
+			t.Fatalf("replay: %v", err)
+		}
+		if !reflect.DeepEqual(replayed, got) {
+			t.Fatalf("replayed\n%#v\nrecorded\n%#v", replayed, got)
+		}
+		os.Remove(filepath.Join(dir, llm.Hash("fuzz:echo", req)+".json"))
+	})
+}
