@@ -2,11 +2,13 @@ package bench
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
 	"github.com/ambibench/ambibench/agents"
 	"github.com/ambibench/ambibench/agents/llm"
+	"github.com/ambibench/ambibench/agents/llm/cassette"
 	"github.com/ambibench/ambibench/results"
 	"github.com/ambibench/ambibench/scenes"
 	"github.com/ambibench/ambibench/sim/tabletop"
@@ -107,6 +109,9 @@ func RunEpisode(ctx context.Context, job Job, opts EpisodeOptions) (results.Reco
 	if ctx.Err() != nil {
 		return results.Record{}, ctx.Err()
 	}
+	if err := fatalModelError(runErr); err != nil {
+		return results.Record{}, fmt.Errorf("%s/%s episode %d, agent %s: %w", job.Family, job.Perturbation, job.Index, job.Agent, err)
+	}
 	rec := score(job, opts, ep, st, runErr, time.Since(start))
 	u := tally.Usage()
 	rec.Calls, rec.InputTokens, rec.OutputTokens = u.Calls, u.InputTokens, u.OutputTokens
@@ -122,6 +127,23 @@ func envFor(a agents.Agent, e *robotEnv, truth *agents.Truth) agents.Env {
 		return truthEnv{e, truth}
 	}
 	return e
+}
+
+// fatalModelError picks out the failures that are the harness's, not the
+// agent's: a cassette that lacks a request, or a key the backend refuses.
+// Recording them as the agent's failures would corrupt the scores, so they
+// stop the run instead (what was recorded stays recorded).
+func fatalModelError(err error) error {
+	var miss *cassette.MissError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &miss):
+		return err
+	case llm.KindOf(err) == llm.KindAuth:
+		return err
+	}
+	return nil
 }
 
 func truthOf(ep *tasks.Episode) *agents.Truth {

@@ -1,10 +1,61 @@
 package models
 
 import (
+	"fmt"
+	"strings"
+	"time"
+
 	"github.com/ambibench/ambibench/agents/llm"
+	"github.com/ambibench/ambibench/agents/llm/cassette"
+	"github.com/ambibench/ambibench/agents/llm/middleware"
+	"github.com/ambibench/ambibench/agents/llm/openai"
 )
+
+// CallTimeout bounds one call to a live model, each attempt counted apart.
+const CallTimeout = 2 * time.Minute
 
 // openLive opens the backends that call out, and the cassettes.
 func openLive(kind, rest, spec string, getenv func(string) string, bad func(string) error) (llm.Model, error) {
-	return nil, bad("unknown kind " + kind)
+	switch kind {
+	case "openai":
+		if rest == "" {
+			return nil, bad("openai needs a model name, as in openai:gpt-4o-mini")
+		}
+		m, err := openai.New(rest, openai.Options{APIKey: getenv("OPENAI_API_KEY"), BaseURL: getenv("OPENAI_BASE_URL")})
+		if err != nil {
+			return nil, err
+		}
+		return live(m), nil
+	case "gemini":
+		if rest == "" {
+			return nil, bad("gemini needs a model name, as in gemini:gemini-2.5-flash")
+		}
+		return openGemini(rest, getenv)
+	case "record":
+		dir, inner, ok := strings.Cut(rest, "=")
+		if !ok || dir == "" || inner == "" {
+			return nil, bad("record takes DIR=SPEC, as in record:cassettes=openai:gpt-4o-mini")
+		}
+		next, err := open(inner, getenv)
+		if err != nil {
+			return nil, err
+		}
+		return cassette.Record(dir, next)
+	case "replay":
+		if rest == "" {
+			return nil, bad("replay takes a directory, as in replay:cassettes")
+		}
+		return cassette.Replay(rest, "")
+	}
+	return nil, bad(fmt.Sprintf("unknown kind %q", kind))
+}
+
+// live wraps a backend that calls out: each attempt has a deadline, and
+// rate limits, server errors, timeouts and malformed replies are retried
+// with backoff.
+func live(m llm.Model) llm.Model {
+	return middleware.Chain(m,
+		func(m llm.Model) llm.Model { return middleware.Timeout(m, CallTimeout) },
+		func(m llm.Model) llm.Model { return middleware.Retry(m, middleware.RetryOptions{}) },
+	)
 }

@@ -17,9 +17,13 @@ const usage = `ambibench runs LLM-planner agents on perturbed robot tasks and sc
 Usage:
   ambibench run [flags]    run agents over a grid of task families x perturbations
   ambibench list           list tracks, task families, perturbations and agents
+  ambibench serve-sim      serve the simulated model as an OpenAI-compatible endpoint
   ambibench help           show this help
 
-Run "ambibench run --help" for the flags of run.
+Run "ambibench run --help" or "ambibench serve-sim --help" for their flags.
+Models are picked with --model (or AMBIBENCH_MODEL for go test -bench):
+sim, sim:perfect, sim:weak, gemini:MODEL, openai:MODEL, record:DIR=SPEC,
+replay:DIR.
 `
 
 // Main runs the command and returns its exit status: 0 on success, 2 on
@@ -43,6 +47,8 @@ func Run(stdout, stderr io.Writer, args []string) error {
 	switch args[0] {
 	case "run":
 		return runCmd(stdout, stderr, args[1:])
+	case "serve-sim":
+		return serveSimCmd(stdout, stderr, args[1:])
 	case "list":
 		if len(args) > 1 {
 			return fmt.Errorf("list takes no arguments, got %q", args[1:])

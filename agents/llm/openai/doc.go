@@ -1,0 +1,34 @@
+// Package openai is the llm.Model backend for OpenAI's chat completions API
+// and any server that speaks it (Ollama, vLLM, llama.cpp, LM Studio, and
+// this project's own agents/llm/serve). It uses github.com/openai/openai-go/v3
+// with the SDK's retries switched off: retrying is the job of the project's
+// middleware, so one Generate is exactly one HTTP attempt.
+//
+// How an llm.Request is sent:
+//
+//   - System becomes one leading system message (none if empty).
+//   - User and assistant turns carry their text and, if set, their Name as the
+//     message's "name". An assistant turn's tool calls go out as function tool
+//     calls whose arguments are the call's raw Args, byte for byte.
+//   - A tool turn is a "tool" message with its tool_call_id, and with "name"
+//     when Message.Name is set (the field OpenAI's own function-calling
+//     examples send; servers that do not know it ignore it).
+//   - Tools become function tools; each schema is sent as the function's
+//     "parameters" compacted (json.Compact: whitespace removed, nothing else
+//     changed: key order and escapes are kept).
+//   - Temperature is always sent (0 is meaningful); Seed when non-zero.
+//   - MaxOutputTokens, when positive, goes out as "max_completion_tokens" to
+//     api.openai.com (its reasoning models refuse "max_tokens") and as
+//     "max_tokens" to any other server, since every OpenAI-compatible server
+//     knows "max_tokens" while several ignore "max_completion_tokens".
+//   - ResponseSchema becomes response_format {"type":"json_schema",
+//     "json_schema":{"name":"response","schema":...}} without "strict", so
+//     schemas that strict mode would refuse still work.
+//   - Request.Sample is not sent: the API has no such field (it only tells
+//     the draws of the simulated model and of cassettes apart).
+//
+// A reply's tool-call arguments are kept exactly as the server sent them,
+// even when they are not valid JSON; the caller decides what to do with
+// them. Failures come back as *llm.Error, whose messages never contain the
+// API key.
+package openai

@@ -1,0 +1,132 @@
+package openai
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	oa "github.com/openai/openai-go/v3"
+
+	"github.com/ambibench/ambibench/agents/llm"
+)
+
+// mapError turns a failed call into an *llm.Error. resp is the last HTTP
+// response, if any arrived. The SDK's own error is never wrapped: it holds
+// the request, and so the Authorization header.
+func (m *Model) mapError(ctx context.Context, resp *http.Response, err error) error {
+	if resp != nil && resp.StatusCode >= 400 {
+		return &llm.Error{
+			Kind:       llm.KindForStatus(resp.StatusCode),
+			Status:     resp.StatusCode,
+			RetryAfter: retryAfter(resp.Header, time.Now()),
+			Err:        errors.New("openai: chat completion: " + m.redact(apiMessage(resp, err))),
+		}
+	}
+	var apiErr *oa.Error
+	if errors.As(err, &apiErr) {
+		// No response was captured, yet the SDK reports one.
+		return &llm.Error{
+			Kind:   llm.KindForStatus(apiErr.StatusCode),
+			Status: apiErr.StatusCode,
+			Err:    errors.New("openai: chat completion: " + m.redact(apiErr.Message)),
+		}
+	}
+	kind := llm.KindUnknown
+	var netErr net.Error
+	var urlErr *url.Error
+	switch {
+	case errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded),
+		errors.As(err, &netErr) && netErr.Timeout():
+		kind = llm.KindTimeout
+	case errors.Is(err, context.Canceled):
+		kind = llm.KindUnknown
+	case resp != nil, errors.Is(err, io.ErrUnexpectedEOF):
+		// A reply came but its body could not be read to the end.
+		kind = llm.KindMalformed
+	case errors.As(err, &urlErr):
+		// No answer: refused or dropped connection. Worth another try.
+		kind = llm.KindServer
+	}
+	status := 0
+	if resp != nil {
+		status = resp.StatusCode
+	}
+	return &llm.Error{Kind: kind, Status: status, Err: &causeError{msg: "openai: chat completion: " + m.redact(err.Error()), cause: err}}
+}
+
+// apiMessage is the server's own account of a failure: the "message" of an
+// OpenAI error body, or else the start of the body.
+func apiMessage(resp *http.Response, err error) string {
+	var apiErr *oa.Error
+	if errors.As(err, &apiErr) && apiErr.Message != "" {
+		msg := apiErr.Message
+		if apiErr.Type != "" {
+			msg += " (type " + apiErr.Type + ")"
+		}
+		return msg
+	}
+	if resp.Body != nil {
+		data, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
+		if s := strings.TrimSpace(string(data)); s != "" {
+			return s
+		}
+	}
+	return http.StatusText(resp.StatusCode)
+}
+
+// causeError shows a redacted message and unwraps to the transport or
+// context error behind it, so errors.Is(err, context.DeadlineExceeded)
+// holds. Only errors that hold no request headers are kept as causes.
+type causeError struct {
+	msg   string
+	cause error
+}
+
+func (e *causeError) Error() string { return e.msg }
+func (e *causeError) Unwrap() error { return e.cause }
+
+var bearerRE = regexp.MustCompile(`(?i)(bearer\s+)[^\s"',;]+`)
+
+// redact removes the API key, and anything that looks like a bearer token,
+// from s.
+func (m *Model) redact(s string) string {
+	if m.key != "" && m.key != PlaceholderKey {
+		s = strings.ReplaceAll(s, m.key, "[redacted]")
+	}
+	return bearerRE.ReplaceAllString(s, "${1}[redacted]")
+}
+
+// retryAfter reads how long a server asks to wait from its headers:
+// "retry-after-ms" (milliseconds, as OpenAI sends it) or "Retry-After" in
+// seconds or as an HTTP date, measured from now. It returns 0 when there is
+// no usable value.
+func retryAfter(h http.Header, now time.Time) time.Duration {
+	if v := strings.TrimSpace(h.Get("Retry-After-Ms")); v != "" {
+		if ms, err := strconv.ParseFloat(v, 64); err == nil && ms > 0 && ms < 1e9 {
+			return time.Duration(ms * float64(time.Millisecond))
+		}
+	}
+	v := strings.TrimSpace(h.Get("Retry-After"))
+	if v == "" {
+		return 0
+	}
+	if s, err := strconv.ParseFloat(v, 64); err == nil {
+		if s > 0 && s < 1e6 {
+			return time.Duration(s * float64(time.Second))
+		}
+		return 0
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		if d := t.Sub(now); d > 0 {
+			return d
+		}
+	}
+	return 0
+}

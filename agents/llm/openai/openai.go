@@ -1,0 +1,118 @@
+package openai
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"time"
+
+	oa "github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+
+	"github.com/ambibench/ambibench/agents/llm"
+)
+
+// DefaultBaseURL is the API the backend talks to when Options.BaseURL is
+// empty.
+const DefaultBaseURL = "https://api.openai.com/v1/"
+
+// PlaceholderKey is sent when a BaseURL is set but no key is given: local
+// servers such as Ollama need none, but the header must hold something.
+const PlaceholderKey = "unused"
+
+// Options configure a Model. The caller reads them from the environment
+// (OPENAI_API_KEY, OPENAI_BASE_URL); the backend reads no environment
+// variable of its own.
+type Options struct {
+	// APIKey is sent as a bearer token. It may be empty when BaseURL is set.
+	APIKey string
+	// BaseURL is the API root, such as "http://localhost:11434/v1"; empty
+	// means DefaultBaseURL.
+	BaseURL string
+	// HTTPClient, if set, carries the requests (and its Timeout applies).
+	HTTPClient *http.Client
+}
+
+// Model is an OpenAI chat completions model. It is safe for concurrent use.
+type Model struct {
+	model  string
+	key    string
+	client oa.Client
+	// legacyMaxTokens sends MaxOutputTokens as "max_tokens" rather than
+	// "max_completion_tokens" (see the package comment).
+	legacyMaxTokens bool
+}
+
+var _ llm.Model = (*Model)(nil)
+
+// New returns the model named model at the server opts describe.
+func New(model string, opts Options) (*Model, error) {
+	if model == "" {
+		return nil, errors.New("openai: no model name")
+	}
+	base := opts.BaseURL
+	if base == "" {
+		base = DefaultBaseURL
+	}
+	u, err := url.Parse(base)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("openai: base URL %q: want an http or https URL such as %q", base, DefaultBaseURL)
+	}
+	key := opts.APIKey
+	if key == "" {
+		if opts.BaseURL == "" {
+			return nil, errors.New("openai: no API key (set OPENAI_API_KEY, or OPENAI_BASE_URL for a local server)")
+		}
+		key = PlaceholderKey
+	}
+	copts := []option.RequestOption{
+		option.WithBaseURL(base),
+		option.WithAPIKey(key),
+		// Retries belong to the project's middleware: one Generate, one attempt.
+		option.WithMaxRetries(0),
+	}
+	if opts.HTTPClient != nil {
+		copts = append(copts, option.WithHTTPClient(opts.HTTPClient))
+	}
+	return &Model{
+		model:           model,
+		key:             key,
+		client:          oa.NewClient(copts...),
+		legacyMaxTokens: u.Hostname() != "api.openai.com",
+	}, nil
+}
+
+// Name returns "openai:" and the model name.
+func (m *Model) Name() string { return "openai:" + m.model }
+
+// Generate sends req as one chat completion.
+func (m *Model) Generate(ctx context.Context, req llm.Request) (llm.Reply, error) {
+	params, err := buildParams(m.model, req, m.legacyMaxTokens)
+	if err != nil {
+		return llm.Reply{}, &llm.Error{Kind: llm.KindBadRequest, Err: fmt.Errorf("openai: %w", err)}
+	}
+	var (
+		body []byte
+		resp *http.Response
+	)
+	start := time.Now()
+	_, err = m.client.Chat.Completions.New(ctx, params,
+		option.WithResponseInto(&resp),
+		option.WithResponseBodyInto(&body))
+	latency := time.Since(start)
+	if err != nil {
+		return llm.Reply{}, m.mapError(ctx, resp, err)
+	}
+	reply, err := decodeReply(body)
+	if err != nil {
+		status := 0
+		if resp != nil {
+			status = resp.StatusCode
+		}
+		return llm.Reply{}, &llm.Error{Kind: llm.KindMalformed, Status: status, Err: fmt.Errorf("openai: %w", err)}
+	}
+	reply.Latency = latency
+	return reply, nil
+}

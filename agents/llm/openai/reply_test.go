@@ -1,0 +1,104 @@
+package openai
+
+import (
+	"encoding/json"
+	"net/http"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/ambibench/ambibench/agents/llm"
+)
+
+func TestRetryAfter(t *testing.T) {
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	tests := []struct {
+		name, why string
+		header    http.Header
+		want      time.Duration
+	}{
+		{"seconds", "the common form", http.Header{"Retry-After": {"2"}}, 2 * time.Second},
+		{"fractional seconds", "some servers send decimals", http.Header{"Retry-After": {"0.5"}}, 500 * time.Millisecond},
+		{"http date", "RFC 9110 allows a date", http.Header{"Retry-After": {now.Add(90 * time.Second).Format(http.TimeFormat)}}, 90 * time.Second},
+		{"past date", "a date gone by means no wait", http.Header{"Retry-After": {now.Add(-time.Minute).Format(http.TimeFormat)}}, 0},
+		{"milliseconds", "OpenAI's retry-after-ms wins", http.Header{"Retry-After-Ms": {"250"}, "Retry-After": {"1"}}, 250 * time.Millisecond},
+		{"garbage", "an unreadable value is ignored", http.Header{"Retry-After": {"soon"}}, 0},
+		{"negative", "a negative wait is ignored", http.Header{"Retry-After": {"-3"}}, 0},
+		{"none", "no header, no wait", http.Header{}, 0},
+	}
+	for _, tc := range tests {
+		if got := retryAfter(tc.header, now); got != tc.want {
+			t.Errorf("%s (%s): got %v, want %v", tc.name, tc.why, got, tc.want)
+		}
+	}
+}
+
+func TestDecodeReply(t *testing.T) {
+	tests := []struct {
+		name, why string
+		body      string
+		want      llm.Reply
+		wantErr   bool
+	}{
+		{name: "text", why: "plain answer with usage",
+			body: `{"choices":[{"message":{"content":"hi"},"finish_reason":"stop"}],"usage":{"prompt_tokens":5,"completion_tokens":2}}`,
+			want: llm.Reply{Text: "hi", FinishReason: llm.FinishStop, InputTokens: 5, OutputTokens: 2}},
+		{name: "tool calls", why: "arguments kept raw, even when not JSON",
+			body: `{"choices":[{"message":{"content":null,"tool_calls":[{"id":"a","type":"function","function":{"name":"f","arguments":"{\"x\": 1}"}},{"id":"b","type":"function","function":{"name":"g","arguments":"{oops"}}]},"finish_reason":"tool_calls"}]}`,
+			want: llm.Reply{ToolCalls: []llm.ToolCall{{ID: "a", Name: "f", Args: json.RawMessage(`{"x": 1}`)}, {ID: "b", Name: "g", Args: json.RawMessage(`{oops`)}}, FinishReason: llm.FinishToolCalls}},
+		{name: "no finish reason", why: "some local servers send null: tool calls imply tool_calls",
+			body: `{"choices":[{"message":{"tool_calls":[{"id":"a","function":{"name":"f","arguments":""}}]},"finish_reason":null}]}`,
+			want: llm.Reply{ToolCalls: []llm.ToolCall{{ID: "a", Name: "f"}}, FinishReason: llm.FinishToolCalls}},
+		{name: "length", why: "cut off by the token limit",
+			body: `{"choices":[{"message":{"content":"abc"},"finish_reason":"length"}]}`,
+			want: llm.Reply{Text: "abc", FinishReason: llm.FinishLength}},
+		{name: "refusal", why: "a refusal is the text, finished for another reason",
+			body: `{"choices":[{"message":{"content":null,"refusal":"I can't"},"finish_reason":"stop"}]}`,
+			want: llm.Reply{Text: "I can't", FinishReason: llm.FinishOther}},
+		{name: "content filter", why: "unknown reasons are other",
+			body: `{"choices":[{"message":{"content":""},"finish_reason":"content_filter"}]}`,
+			want: llm.Reply{FinishReason: llm.FinishOther}},
+		{name: "custom tool call", why: "only function tools are declared", body: `{"choices":[{"message":{"tool_calls":[{"id":"a","type":"custom","custom":{"name":"f","input":"x"}}]}}]}`, wantErr: true},
+		{name: "empty", why: "no body", body: ``, wantErr: true},
+		{name: "cut", why: "truncated JSON", body: `{"choices":[{"message":{"content":"hi"`, wantErr: true},
+		{name: "no choices", why: "nothing to return", body: `{"choices":[]}`, wantErr: true},
+		{name: "null", why: "JSON but not an object", body: `null`, wantErr: true},
+		{name: "array", why: "JSON but not an object", body: `[1,2]`, wantErr: true},
+	}
+	for _, tc := range tests {
+		got, err := decodeReply([]byte(tc.body))
+		if (err != nil) != tc.wantErr {
+			t.Errorf("%s (%s): error %v, want error %v", tc.name, tc.why, err, tc.wantErr)
+			continue
+		}
+		if !tc.wantErr && !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s (%s): got %+v, want %+v", tc.name, tc.why, got, tc.want)
+		}
+	}
+}
+
+func FuzzDecodeReply(f *testing.F) {
+	for _, s := range []string{
+		`{"choices":[{"message":{"content":"hi"},"finish_reason":"stop"}],"usage":{"prompt_tokens":5,"completion_tokens":2}}`,
+		`{"choices":[{"message":{"tool_calls":[{"id":"a","type":"function","function":{"name":"f","arguments":"{oops"}}]},"finish_reason":"tool_calls"}]}`,
+		`{"choices":[{"message":{"refusal":"no"}}]}`,
+		`{"choices":[{}]}`, `{"choices":[null]}`, `{"choices":{"a":1}}`, `{"usage":"x","choices":[{"message":[]}]}`,
+		`null`, `[]`, `"x"`, `{`, ``,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		r, err := decodeReply(body)
+		if err != nil {
+			return
+		}
+		switch r.FinishReason {
+		case llm.FinishStop, llm.FinishToolCalls, llm.FinishLength, llm.FinishOther:
+		default:
+			t.Errorf("finish reason %q", r.FinishReason)
+		}
+		if !json.Valid(body) {
+			t.Errorf("accepted a body that is not JSON: %q", body)
+		}
+	})
+}

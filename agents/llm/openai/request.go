@@ -1,0 +1,147 @@
+package openai
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	oa "github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/packages/param"
+	"github.com/openai/openai-go/v3/shared"
+
+	"github.com/ambibench/ambibench/agents/llm"
+)
+
+// ResponseFormatName is the name the response schema is sent under.
+const ResponseFormatName = "response"
+
+// buildParams maps an llm.Request to chat completion parameters, as the
+// package comment describes.
+func buildParams(model string, req llm.Request, legacyMaxTokens bool) (oa.ChatCompletionNewParams, error) {
+	p := oa.ChatCompletionNewParams{
+		Model:       shared.ChatModel(model),
+		Temperature: param.NewOpt(req.Temperature),
+	}
+	if req.Seed != 0 {
+		p.Seed = param.NewOpt(req.Seed)
+	}
+	if req.MaxOutputTokens > 0 {
+		if legacyMaxTokens {
+			p.MaxTokens = param.NewOpt(int64(req.MaxOutputTokens))
+		} else {
+			p.MaxCompletionTokens = param.NewOpt(int64(req.MaxOutputTokens))
+		}
+	}
+	if req.System != "" {
+		p.Messages = append(p.Messages, oa.SystemMessage(req.System))
+	}
+	for i, m := range req.Messages {
+		msg, err := message(m)
+		if err != nil {
+			return p, fmt.Errorf("message %d: %w", i, err)
+		}
+		p.Messages = append(p.Messages, msg)
+	}
+	for i, t := range req.Tools {
+		tool, err := toolParam(t)
+		if err != nil {
+			return p, fmt.Errorf("tool %d (%q): %w", i, t.Name, err)
+		}
+		p.Tools = append(p.Tools, tool)
+	}
+	if len(req.ResponseSchema) > 0 {
+		schema, err := compact(req.ResponseSchema)
+		if err != nil {
+			return p, fmt.Errorf("response schema: %w", err)
+		}
+		p.ResponseFormat = oa.ChatCompletionNewParamsResponseFormatUnion{
+			OfJSONSchema: &shared.ResponseFormatJSONSchemaParam{
+				JSONSchema: shared.ResponseFormatJSONSchemaJSONSchemaParam{
+					Name:   ResponseFormatName,
+					Schema: schema,
+				},
+			},
+		}
+	}
+	return p, nil
+}
+
+func message(m llm.Message) (oa.ChatCompletionMessageParamUnion, error) {
+	if m.Role != llm.RoleAssistant && len(m.ToolCalls) > 0 {
+		return oa.ChatCompletionMessageParamUnion{}, fmt.Errorf("role %q carries tool calls; only assistant turns may", m.Role)
+	}
+	switch m.Role {
+	case llm.RoleUser:
+		var u oa.ChatCompletionUserMessageParam
+		u.Content.OfString = param.NewOpt(m.Text)
+		if m.Name != "" {
+			u.Name = param.NewOpt(m.Name)
+		}
+		return oa.ChatCompletionMessageParamUnion{OfUser: &u}, nil
+	case llm.RoleAssistant:
+		var a oa.ChatCompletionAssistantMessageParam
+		// An assistant turn that only calls tools has no content.
+		if m.Text != "" || len(m.ToolCalls) == 0 {
+			a.Content.OfString = param.NewOpt(m.Text)
+		}
+		if m.Name != "" {
+			a.Name = param.NewOpt(m.Name)
+		}
+		for _, c := range m.ToolCalls {
+			a.ToolCalls = append(a.ToolCalls, oa.ChatCompletionMessageToolCallUnionParam{
+				OfFunction: &oa.ChatCompletionMessageFunctionToolCallParam{
+					ID: c.ID,
+					Function: oa.ChatCompletionMessageFunctionToolCallFunctionParam{
+						Name:      c.Name,
+						Arguments: string(c.Args),
+					},
+				},
+			})
+		}
+		return oa.ChatCompletionMessageParamUnion{OfAssistant: &a}, nil
+	case llm.RoleTool:
+		msg := oa.ToolMessage(m.Text, m.ToolCallID)
+		if m.Name != "" {
+			msg.OfTool.SetExtraFields(map[string]any{"name": m.Name})
+		}
+		return msg, nil
+	}
+	return oa.ChatCompletionMessageParamUnion{}, fmt.Errorf("unknown role %q (want %q, %q or %q)", m.Role, llm.RoleUser, llm.RoleAssistant, llm.RoleTool)
+}
+
+// functionJSON is a function definition as the API takes it; it is encoded
+// here so that the schema goes out as raw JSON, in its own key order.
+type functionJSON struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description,omitempty"`
+	Parameters  json.RawMessage `json:"parameters,omitempty"`
+}
+
+func toolParam(t llm.ToolDecl) (oa.ChatCompletionToolUnionParam, error) {
+	f := functionJSON{Name: t.Name, Description: t.Description}
+	if len(t.Schema) > 0 {
+		schema, err := compact(t.Schema)
+		if err != nil {
+			return oa.ChatCompletionToolUnionParam{}, fmt.Errorf("parameters schema: %w", err)
+		}
+		f.Parameters = schema
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(f); err != nil {
+		return oa.ChatCompletionToolUnionParam{}, err
+	}
+	def := param.Override[shared.FunctionDefinitionParam](json.RawMessage(bytes.TrimSpace(buf.Bytes())))
+	return oa.ChatCompletionFunctionTool(def), nil
+}
+
+// compact returns raw without insignificant whitespace, or an error if raw
+// is not JSON.
+func compact(raw json.RawMessage) (json.RawMessage, error) {
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, raw); err != nil {
+		return nil, fmt.Errorf("not valid JSON: %w", err)
+	}
+	return buf.Bytes(), nil
+}

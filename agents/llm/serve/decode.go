@@ -1,0 +1,306 @@
+package serve
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/ambibench/ambibench/agents/llm"
+)
+
+// FieldError is a request body that cannot be read, with the field at
+// fault, such as "messages[2].role".
+type FieldError struct {
+	Field string
+	Err   error
+}
+
+func (e *FieldError) Error() string {
+	if e.Field == "" {
+		return e.Err.Error()
+	}
+	return e.Field + ": " + e.Err.Error()
+}
+
+func (e *FieldError) Unwrap() error { return e.Err }
+
+func fieldErr(field, format string, args ...any) error {
+	return &FieldError{Field: field, Err: fmt.Errorf(format, args...)}
+}
+
+// chatRequest is the part of an OpenAI chat request that the model layer
+// has a place for; messages and tools are decoded one by one so that an
+// error can name the element.
+type chatRequest struct {
+	Model               string            `json:"model"`
+	Messages            []json.RawMessage `json:"messages"`
+	Tools               []json.RawMessage `json:"tools"`
+	Temperature         *float64          `json:"temperature"`
+	Seed                *int64            `json:"seed"`
+	MaxTokens           *int              `json:"max_tokens"`
+	MaxCompletionTokens *int              `json:"max_completion_tokens"`
+	ResponseFormat      json.RawMessage   `json:"response_format"`
+	Stream              *bool             `json:"stream"`
+	N                   *int              `json:"n"`
+}
+
+type chatMessage struct {
+	Role       string            `json:"role"`
+	Content    json.RawMessage   `json:"content"`
+	Name       string            `json:"name"`
+	ToolCalls  []json.RawMessage `json:"tool_calls"`
+	ToolCallID string            `json:"tool_call_id"`
+}
+
+type chatToolCall struct {
+	ID       string `json:"id"`
+	Type     string `json:"type"`
+	Function struct {
+		Name      string `json:"name"`
+		Arguments string `json:"arguments"`
+	} `json:"function"`
+}
+
+type contentPart struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+}
+
+type chatTool struct {
+	Type     string `json:"type"`
+	Function struct {
+		Name        string          `json:"name"`
+		Description string          `json:"description"`
+		Parameters  json.RawMessage `json:"parameters"`
+	} `json:"function"`
+}
+
+type responseFormat struct {
+	Type       string `json:"type"`
+	JSONSchema struct {
+		Name   string          `json:"name"`
+		Schema json.RawMessage `json:"schema"`
+	} `json:"json_schema"`
+}
+
+// DecodeRequest reads an OpenAI chat completion request into an
+// llm.Request (see the package comment). Its errors are *FieldError.
+func DecodeRequest(data []byte) (llm.Request, error) {
+	var cr chatRequest
+	if err := decode(data, &cr, ""); err != nil {
+		return llm.Request{}, err
+	}
+	if cr.Stream != nil && *cr.Stream {
+		return llm.Request{}, fieldErr("stream", `streaming is not supported; send "stream": false or leave it out`)
+	}
+	if cr.N != nil && *cr.N != 1 {
+		return llm.Request{}, fieldErr("n", "only one choice is supported, got %d", *cr.N)
+	}
+	req := llm.Request{Temperature: 1}
+	if cr.Temperature != nil {
+		req.Temperature = *cr.Temperature
+	}
+	if cr.Seed != nil {
+		req.Seed = *cr.Seed
+	}
+	switch {
+	case cr.MaxCompletionTokens != nil:
+		if *cr.MaxCompletionTokens < 0 {
+			return llm.Request{}, fieldErr("max_completion_tokens", "must not be negative, got %d", *cr.MaxCompletionTokens)
+		}
+		req.MaxOutputTokens = *cr.MaxCompletionTokens
+	case cr.MaxTokens != nil:
+		if *cr.MaxTokens < 0 {
+			return llm.Request{}, fieldErr("max_tokens", "must not be negative, got %d", *cr.MaxTokens)
+		}
+		req.MaxOutputTokens = *cr.MaxTokens
+	}
+	if len(cr.Messages) == 0 {
+		return llm.Request{}, fieldErr("messages", "required: at least one message")
+	}
+	var system []string
+	for i, raw := range cr.Messages {
+		path := fmt.Sprintf("messages[%d]", i)
+		var cm chatMessage
+		if err := decode(raw, &cm, path); err != nil {
+			return llm.Request{}, err
+		}
+		text, err := content(cm.Content, path+".content")
+		if err != nil {
+			return llm.Request{}, err
+		}
+		if cm.Role != "assistant" && len(cm.ToolCalls) > 0 {
+			return llm.Request{}, fieldErr(path+".tool_calls", "only assistant messages carry tool calls, this one has role %q", cm.Role)
+		}
+		switch cm.Role {
+		case "system", "developer":
+			system = append(system, text)
+		case "user":
+			req.Messages = append(req.Messages, llm.Message{Role: llm.RoleUser, Text: text, Name: cm.Name})
+		case "assistant":
+			msg := llm.Message{Role: llm.RoleAssistant, Text: text, Name: cm.Name}
+			for j, rawCall := range cm.ToolCalls {
+				cpath := fmt.Sprintf("%s.tool_calls[%d]", path, j)
+				var tc chatToolCall
+				if err := decode(rawCall, &tc, cpath); err != nil {
+					return llm.Request{}, err
+				}
+				if tc.Type != "function" && tc.Type != "" {
+					return llm.Request{}, fieldErr(cpath+".type", "only \"function\" tool calls are supported, got %q", tc.Type)
+				}
+				call := llm.ToolCall{ID: tc.ID, Name: tc.Function.Name}
+				if tc.Function.Arguments != "" {
+					call.Args = json.RawMessage(tc.Function.Arguments)
+				}
+				msg.ToolCalls = append(msg.ToolCalls, call)
+			}
+			req.Messages = append(req.Messages, msg)
+		case "tool":
+			req.Messages = append(req.Messages, llm.Message{Role: llm.RoleTool, Text: text, ToolCallID: cm.ToolCallID, Name: cm.Name})
+		case "":
+			return llm.Request{}, fieldErr(path+".role", "required")
+		default:
+			return llm.Request{}, fieldErr(path+".role", "unknown role %q (want system, developer, user, assistant or tool)", cm.Role)
+		}
+	}
+	req.System = strings.Join(system, "\n\n")
+	for i, raw := range cr.Tools {
+		path := fmt.Sprintf("tools[%d]", i)
+		var ct chatTool
+		if err := decode(raw, &ct, path); err != nil {
+			return llm.Request{}, err
+		}
+		if ct.Type != "function" && ct.Type != "" {
+			return llm.Request{}, fieldErr(path+".type", "only \"function\" tools are supported, got %q", ct.Type)
+		}
+		if ct.Function.Name == "" {
+			return llm.Request{}, fieldErr(path+".function.name", "required")
+		}
+		req.Tools = append(req.Tools, llm.ToolDecl{
+			Name:        ct.Function.Name,
+			Description: ct.Function.Description,
+			Schema:      nonNull(ct.Function.Parameters),
+		})
+	}
+	if rf := nonNull(cr.ResponseFormat); rf != nil {
+		var f responseFormat
+		if err := decode(rf, &f, "response_format"); err != nil {
+			return llm.Request{}, err
+		}
+		switch f.Type {
+		case "text":
+		case "json_object":
+			req.ResponseSchema = json.RawMessage(`{"type":"object"}`)
+		case "json_schema":
+			if req.ResponseSchema = nonNull(f.JSONSchema.Schema); req.ResponseSchema == nil {
+				return llm.Request{}, fieldErr("response_format.json_schema.schema", "required")
+			}
+		case "":
+			return llm.Request{}, fieldErr("response_format.type", "required")
+		default:
+			return llm.Request{}, fieldErr("response_format.type", "unknown type %q (want text, json_object or json_schema)", f.Type)
+		}
+	}
+	return req, nil
+}
+
+// content reads a message's content: absent or null, a string, or an
+// array of text parts (joined).
+func content(raw json.RawMessage, path string) (string, error) {
+	raw = nonNull(raw)
+	if raw == nil {
+		return "", nil
+	}
+	switch raw[0] {
+	case '"':
+		var s string
+		if err := decode(raw, &s, path); err != nil {
+			return "", err
+		}
+		return s, nil
+	case '[':
+		var parts []json.RawMessage
+		if err := decode(raw, &parts, path); err != nil {
+			return "", err
+		}
+		var b strings.Builder
+		for j, rawPart := range parts {
+			ppath := fmt.Sprintf("%s[%d]", path, j)
+			var p contentPart
+			if err := decode(rawPart, &p, ppath); err != nil {
+				return "", err
+			}
+			if p.Type != "text" {
+				return "", fieldErr(ppath+".type", "only text parts are supported, got %q", p.Type)
+			}
+			b.WriteString(p.Text)
+		}
+		return b.String(), nil
+	}
+	return "", fieldErr(path, "expected a string or an array of text parts")
+}
+
+// nonNull returns raw, or nil if it is empty or JSON null.
+func nonNull(raw json.RawMessage) json.RawMessage {
+	t := bytes.TrimSpace(raw)
+	if len(t) == 0 || string(t) == "null" {
+		return nil
+	}
+	return t
+}
+
+// decode unmarshals data into v and names the field of any error, below
+// path.
+func decode(data []byte, v any, path string) error {
+	err := json.Unmarshal(data, v)
+	if err == nil {
+		return nil
+	}
+	var typeErr *json.UnmarshalTypeError
+	var syntaxErr *json.SyntaxError
+	switch {
+	case errors.As(err, &typeErr):
+		field := path
+		if typeErr.Field != "" {
+			if field != "" {
+				field += "."
+			}
+			field += typeErr.Field
+		}
+		msg := fmt.Errorf("expected %s, got JSON %s", jsonKind(typeErr.Type.Kind().String()), typeErr.Value)
+		if field == "" {
+			msg = fmt.Errorf("request body: %w", msg)
+		}
+		return &FieldError{Field: field, Err: msg}
+	case errors.As(err, &syntaxErr):
+		return &FieldError{Field: path, Err: fmt.Errorf("%s is not valid JSON: %v (at byte %d)", orBody(path), syntaxErr, syntaxErr.Offset)}
+	}
+	return &FieldError{Field: path, Err: fmt.Errorf("%s is not valid JSON: %v", orBody(path), err)}
+}
+
+func orBody(path string) string {
+	if path == "" {
+		return "request body"
+	}
+	return "value"
+}
+
+func jsonKind(goKind string) string {
+	switch goKind {
+	case "string":
+		return "a string"
+	case "bool":
+		return "a boolean"
+	case "slice", "array":
+		return "an array"
+	case "struct", "map":
+		return "an object"
+	case "int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32", "uint64":
+		return "an integer"
+	case "float32", "float64":
+		return "a number"
+	}
+	return "a " + goKind
+}

@@ -1,0 +1,29 @@
+// Package serve puts an llm.Model behind an OpenAI-compatible HTTP API, so
+// that any OpenAI client (including this project's own openai backend) can
+// call the simulated model, a cassette or any other backend.
+//
+// It serves
+//
+//	POST /v1/chat/completions   one non-streaming chat completion
+//	GET  /v1/models             the one model, named by Model.Name
+//	GET  /v1/models/{id}        that model
+//
+// A chat request is decoded into an llm.Request as the exact inverse of what
+// agents/llm/openai sends: system (and developer) messages become
+// Request.System, joined by a blank line if there are several; user,
+// assistant and tool messages become Messages with their text, "name",
+// tool calls (arguments kept as raw bytes, even if not JSON) and
+// tool_call_id; function tools become Tools with their "parameters" as raw
+// JSON; temperature, seed, max_completion_tokens (or max_tokens) and a
+// json_schema response_format fill the rest. A missing temperature is 1,
+// OpenAI's default. A "json_object" response format asks for
+// {"type":"object"}. The request's "model" is not checked: the handler
+// serves one model whatever the client names. Fields the model layer has no
+// place for (tool_choice, top_p, stop, user, …) are ignored.
+//
+// A body that cannot be read gets a 400 in OpenAI's error shape naming the
+// field, such as "messages[2].role". Model failures map back to statuses by
+// their llm.ErrorKind: rate limited 429 (with Retry-After), bad request 400,
+// auth 401, server 500, timeout 504, malformed reply 502; an llm.Error that
+// carries an HTTP status of its own kind keeps it (a 503 stays a 503).
+package serve

@@ -1,0 +1,136 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ambibench/ambibench/results"
+)
+
+// startServeSim runs `ambibench serve-sim` on a free loopback port and
+// returns its base URL; it stops when the test ends.
+func startServeSim(t *testing.T, spec string) string {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- serveSim(ctx, pw, io.Discard, []string{"--addr", "127.0.0.1:0", "--model", spec}) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("serve-sim: %v", err)
+		}
+	})
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	go io.Copy(io.Discard, pr)
+	i := strings.Index(line, "http://")
+	if i < 0 {
+		t.Fatalf("serve-sim printed %q", line)
+	}
+	return strings.TrimSpace(line[i:])
+}
+
+// sameUpToModel compares records apart from the model's name and the
+// timings, which differ between an in-process model and the same model
+// over HTTP.
+func sameUpToModel(t *testing.T, a, b []results.Record) {
+	t.Helper()
+	strip := func(rs []results.Record) []results.Record {
+		out := make([]results.Record, len(rs))
+		for i, r := range rs {
+			r.Model, r.WallMS, r.LatencyP50MS, r.LatencyP95MS = "", 0, 0, 0
+			out[i] = r
+		}
+		return out
+	}
+	if len(a) == 0 || canonical(t, strip(a)) != canonical(t, strip(b)) {
+		t.Errorf("records differ (%d and %d records)", len(a), len(b))
+	}
+}
+
+func runInto(t *testing.T, dir string, args ...string) []results.Record {
+	t.Helper()
+	all := append([]string{"run", "--agents", "direct", "--episodes", "3", "--out", dir}, args...)
+	if _, errOut, err := runCLI(t, all...); err != nil {
+		t.Fatalf("%v\n%s", err, errOut)
+	}
+	return readRecords(t, dir)
+}
+
+// The openai backend, over real HTTP to serve-sim, writes the records the
+// in-process simulated model writes; and the key in the environment
+// reaches no file the run writes.
+func TestOpenAIAgainstServeSim(t *testing.T) {
+	const secret = "sk-test-SECRET-4242"
+	t.Setenv("OPENAI_API_KEY", secret)
+	t.Setenv("OPENAI_BASE_URL", startServeSim(t, "sim"))
+	viaHTTP := t.TempDir()
+	remote := runInto(t, viaHTTP, "--model", "openai:sim")
+	local := runInto(t, t.TempDir(), "--model", "sim")
+	sameUpToModel(t, remote, local)
+	if remote[0].Model != "openai:sim" || remote[0].Calls == 0 {
+		t.Errorf("record says model %q, %d calls", remote[0].Model, remote[0].Calls)
+	}
+	assertNoSecret(t, viaHTTP, secret)
+}
+
+// A run recorded with record: replays with replay: to the same records,
+// and a request the cassette lacks fails, naming its hash.
+func TestRecordThenReplay(t *testing.T) {
+	tapes := t.TempDir()
+	recorded := runInto(t, t.TempDir(), "--model", "record:"+tapes+"=sim")
+	replayed := runInto(t, t.TempDir(), "--model", "replay:"+tapes)
+	sameUpToModel(t, recorded, replayed)
+	if recorded[0].Model != replayed[0].Model {
+		t.Errorf("model %q recorded, %q replayed", recorded[0].Model, replayed[0].Model)
+	}
+	_, _, err := runCLI(t, "run", "--agents", "direct", "--episodes", "4", "--model", "replay:"+tapes)
+	if err == nil || !strings.Contains(err.Error(), "cassette miss: request ") {
+		t.Errorf("replaying past the tape: got %v, want a cassette miss naming the request", err)
+	}
+}
+
+func TestBadModelSpec(t *testing.T) {
+	for _, tc := range []struct{ why, spec, want string }{
+		{"unknown kind lists the forms", "claude:x", "valid forms"},
+		{"bad sim rate", "sim:tag=2", "want a number in [0, 1]"},
+		{"record without a spec", "record:dir", "record takes DIR=SPEC"},
+		{"openai without a model", "openai:", "needs a model name"},
+	} {
+		_, _, err := runCLI(t, "run", "--agents", "direct", "--episodes", "1", "--model", tc.spec)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "--model") {
+			t.Errorf("%s: got %v, want %q", tc.why, err, tc.want)
+		}
+	}
+}
+
+// assertNoSecret scans every file under dir for the secret.
+func assertNoSecret(t *testing.T, dir, secret string) {
+	t.Helper()
+	n := 0
+	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		n++
+		if strings.Contains(string(data), secret) {
+			t.Errorf("%s holds the key", path)
+		}
+		return nil
+	})
+	if err != nil || n == 0 {
+		t.Fatalf("scanned %d files: %v", n, err)
+	}
+}
