@@ -52,10 +52,13 @@ func openLive(kind, rest, spec string, getenv func(string) string, bad func(stri
 
 // live wraps a backend that calls out: each attempt has a deadline, and
 // rate limits, server errors, timeouts and malformed replies are retried
-// with backoff.
-func live(m llm.Model) llm.Model {
+// with backoff (middleware.DefaultMaxAttempts attempts in all); bad
+// requests and refused keys are not.
+func live(m llm.Model) llm.Model { return liveWith(m, middleware.RetryOptions{}, CallTimeout) }
+
+func liveWith(m llm.Model, retry middleware.RetryOptions, timeout time.Duration) llm.Model {
 	return middleware.Chain(m,
-		func(m llm.Model) llm.Model { return middleware.Timeout(m, CallTimeout) },
-		func(m llm.Model) llm.Model { return middleware.Retry(m, middleware.RetryOptions{}) },
+		func(m llm.Model) llm.Model { return middleware.Timeout(m, timeout) },
+		func(m llm.Model) llm.Model { return middleware.Retry(m, retry) },
 	)
 }
