@@ -1,11 +1,33 @@
 package models
 
 import (
-	"errors"
+	"strings"
 
 	"github.com/ambibench/ambibench/agents/llm"
+	"github.com/ambibench/ambibench/agents/llm/gemini"
 )
 
+// openGemini reads the Gemini settings from the environment: the key from
+// GEMINI_API_KEY or GOOGLE_API_KEY; Vertex AI when GOOGLE_GENAI_USE_VERTEXAI
+// is true, with GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION; and
+// GOOGLE_GEMINI_BASE_URL for a proxy or a local server.
 func openGemini(model string, getenv func(string) string) (llm.Model, error) {
-	return nil, errors.New("gemini: backend not in this build yet")
+	opts := gemini.Options{
+		APIKey:  getenv("GEMINI_API_KEY"),
+		BaseURL: getenv("GOOGLE_GEMINI_BASE_URL"),
+	}
+	if opts.APIKey == "" {
+		opts.APIKey = getenv("GOOGLE_API_KEY")
+	}
+	switch strings.ToLower(getenv("GOOGLE_GENAI_USE_VERTEXAI")) {
+	case "1", "true", "yes":
+		opts.Backend = gemini.BackendVertex
+		opts.Project = getenv("GOOGLE_CLOUD_PROJECT")
+		opts.Location = getenv("GOOGLE_CLOUD_LOCATION")
+	}
+	m, err := gemini.New(model, opts)
+	if err != nil {
+		return nil, err
+	}
+	return live(m), nil
 }

@@ -18,6 +18,7 @@ package models
 
 import (
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/ambibench/ambibench/agents/llm"
@@ -31,12 +32,40 @@ const Forms = "sim, sim:perfect, sim:weak, sim:NAME=RATE,… (rates: hallucinate
 // Default is the spec used when none is given.
 const Default = "sim"
 
-// Open returns the model a spec names. getenv supplies keys and endpoints
-// (os.Getenv in the command; a map in tests).
+// Options shape every call to an opened model.
+type Options struct {
+	// RequestsPerMinute and TokensPerMinute cap the rate of calls; zero
+	// means no cap.
+	RequestsPerMinute, TokensPerMinute int
+	// MaxInFlight caps the calls waiting for a reply at once; zero means
+	// no cap.
+	MaxInFlight int
+	// Transcript, if set, receives one JSON line per call: the episode,
+	// the request, the reply or error, usage and latency.
+	Transcript io.Writer
+}
+
+// Open returns the model a spec names, with no caps and no transcript.
+// getenv supplies keys and endpoints (os.Getenv in the command; nil or a
+// map in tests).
 func Open(spec string, getenv func(string) string) (llm.Model, error) {
+	return OpenWith(spec, getenv, Options{})
+}
+
+// OpenWith returns the model a spec names, wrapped as opts says. Calls are
+// always counted in the episode's llm.Tally.
+func OpenWith(spec string, getenv func(string) string, opts Options) (llm.Model, error) {
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
 	m, err := open(spec, getenv)
 	if err != nil {
 		return nil, err
+	}
+	m = middleware.Limit(m, opts.MaxInFlight)
+	m = middleware.RateLimit(m, opts.RequestsPerMinute, opts.TokensPerMinute)
+	if opts.Transcript != nil {
+		m = middleware.Transcript(m, opts.Transcript)
 	}
 	return middleware.Account(m), nil
 }

@@ -23,8 +23,10 @@ const DefaultBaseURL = "https://api.openai.com/v1/"
 const PlaceholderKey = "unused"
 
 // Options configure a Model. The caller reads them from the environment
-// (OPENAI_API_KEY, OPENAI_BASE_URL); the backend reads no environment
-// variable of its own.
+// (OPENAI_API_KEY, OPENAI_BASE_URL); the backend sets key and base URL
+// itself, so the SDK's own reading of those two variables has no effect.
+// (The SDK still adds headers from OPENAI_ORG_ID, OPENAI_PROJECT_ID and
+// OPENAI_CUSTOM_HEADERS if they are set.)
 type Options struct {
 	// APIKey is sent as a bearer token. It may be empty when BaseURL is set.
 	APIKey string

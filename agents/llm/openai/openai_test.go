@@ -167,6 +167,10 @@ func TestRoundTripThroughServe(t *testing.T) {
 				ResponseSchema: json.RawMessage(`{"type":"object"}`),
 			},
 			reply: llm.Reply{Text: `{"answer":[]}`, FinishReason: llm.FinishStop}},
+		{name: "sample dropped", why: "Sample has no field in the API, so it does not cross the wire (the one field that does not)",
+			req:   llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: "x"}}, Temperature: 0.9, Sample: 3},
+			want:  llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: "x"}}, Temperature: 0.9},
+			reply: llm.Reply{Text: "y", FinishReason: llm.FinishStop}},
 		{name: "other finish", why: "a finish reason OpenAI has no name for survives as FinishOther",
 			req:   llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: "x"}}},
 			reply: llm.Reply{Text: "no", FinishReason: llm.FinishOther}},
@@ -521,7 +525,6 @@ func truncated(w http.ResponseWriter, r *http.Request) {
 	fmt.Fprintf(buf, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", len(okBody), okBody[:len(okBody)/2])
 	buf.Flush()
 }
-
 
 // TestKeyNotInErrors: a server that echoes the Authorization header back in
 // its error bodies must not get the key into an error message.
