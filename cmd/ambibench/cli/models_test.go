@@ -73,7 +73,10 @@ func TestOpenAIAgainstServeSim(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", secret)
 	t.Setenv("OPENAI_BASE_URL", startServeSim(t, "sim"))
 	viaHTTP := t.TempDir()
-	remote := runInto(t, viaHTTP, "--model", "openai:sim")
+	remote := runInto(t, viaHTTP, "--model", "openai:sim", "--transcripts")
+	if _, err := os.Stat(filepath.Join(viaHTTP, "transcripts.jsonl")); err != nil {
+		t.Errorf("no transcript: %v", err)
+	}
 	local := runInto(t, t.TempDir(), "--model", "sim")
 	sameUpToModel(t, remote, local)
 	if remote[0].Model != "openai:sim" || remote[0].Calls == 0 {

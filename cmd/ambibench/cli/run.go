@@ -31,12 +31,13 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 	seed := fs.Uint64("seed", 1, "suite `seed`; with the cell and the episode index it fixes every episode")
 	conc := fs.Int("concurrency", runtime.GOMAXPROCS(0), "episodes run at once; the records do not depend on it")
 	stepLimit := fs.Int("step-limit", bench.DefaultStepLimit, "tool calls per episode, both robots together, before it ends")
-	out := fs.String("out", "", "output `dir` for records.jsonl, summary.md and, for workflow agents, transcripts.jsonl; an existing run there is resumed (default: print only)")
+	out := fs.String("out", "", "output `dir` for records.jsonl and summary.md; an existing run there is resumed (default: print only)")
 	byTask := fs.Bool("by-task", false, "print one row per agent and task family instead of pooling families")
 	modelSpec := fs.String("model", models.Default, "language model `spec` for the workflow agents (such as direct): "+models.Forms)
 	rpm := fs.Int("rpm", 0, "cap model calls per minute (0: no cap)")
 	tpm := fs.Int("tpm", 0, "cap model tokens per minute (0: no cap)")
 	inflight := fs.Int("max-inflight", 0, "cap model calls waiting at once (0: no cap)")
+	transcripts := fs.Bool("transcripts", false, "with --out, write every model call to DIR/transcripts.jsonl (request, reply, usage, latency, episode)")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, "Usage: ambibench run [flags]\n\nRuns every agent on every (task family, perturbation) cell and prints ADA and SR\nwith episode counts and 95% Wilson intervals.\n\nFlags:\n")
 		fs.PrintDefaults()
@@ -100,7 +101,10 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 	}
 	if needsModel(jobs) {
 		mopts := models.Options{RequestsPerMinute: *rpm, TokensPerMinute: *tpm, MaxInFlight: *inflight}
-		if *out != "" {
+		if *transcripts {
+			if *out == "" {
+				return fmt.Errorf("run: --transcripts needs --out")
+			}
 			f, err := os.OpenFile(filepath.Join(*out, "transcripts.jsonl"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 			if err != nil {
 				return fmt.Errorf("run: %w", err)
