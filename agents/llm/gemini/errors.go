@@ -107,7 +107,7 @@ func (m *Model) mapError(ctx context.Context, p *probe, err error) error {
 				msg += " (" + apiErr.Status + ")"
 			}
 		}
-		wait := retryAfter(p.headers(), time.Now())
+		wait := llm.RetryAfter(p.headers(), time.Now())
 		if wait == 0 && hasAPI {
 			wait = retryInfo(apiErr.Details)
 		}
@@ -148,25 +148,6 @@ type causeError struct {
 
 func (e *causeError) Error() string { return e.msg }
 func (e *causeError) Unwrap() error { return e.cause }
-
-// retryAfter reads the Retry-After header, in seconds or as an HTTP date
-// measured from now; 0 when there is none or it cannot be read.
-func retryAfter(h http.Header, now time.Time) time.Duration {
-	v := strings.TrimSpace(h.Get("Retry-After"))
-	if v == "" {
-		return 0
-	}
-	if s, err := strconv.ParseFloat(v, 64); err == nil {
-		if s > 0 && s < 1e6 {
-			return time.Duration(s * float64(time.Second))
-		}
-		return 0
-	}
-	if t, err := http.ParseTime(v); err == nil && t.After(now) {
-		return t.Sub(now)
-	}
-	return 0
-}
 
 // retryInfo reads the wait a google.rpc.RetryInfo detail asks for, such as
 // {"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "37s"}.

@@ -33,7 +33,7 @@ func TestRetryAfter(t *testing.T) {
 		if tc.value != "" {
 			h.Set("Retry-After", tc.value)
 		}
-		if got := retryAfter(h, now); got != tc.want {
+		if got := llm.RetryAfter(h, now); got != tc.want {
 			t.Errorf("%s (%s): got %v, want %v", tc.name, tc.why, got, tc.want)
 		}
 	}

@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
-	"strconv"
 	"strings"
 	"time"
 
@@ -25,7 +24,7 @@ func (m *Model) mapError(ctx context.Context, resp *http.Response, err error) er
 		return &llm.Error{
 			Kind:       llm.KindForStatus(resp.StatusCode),
 			Status:     resp.StatusCode,
-			RetryAfter: retryAfter(resp.Header, time.Now()),
+			RetryAfter: llm.RetryAfter(resp.Header, time.Now()),
 			Err:        errors.New("openai: chat completion: " + m.redact(apiMessage(resp, err))),
 		}
 	}
@@ -101,32 +100,4 @@ func (m *Model) redact(s string) string {
 		s = strings.ReplaceAll(s, m.key, "[redacted]")
 	}
 	return bearerRE.ReplaceAllString(s, "${1}[redacted]")
-}
-
-// retryAfter reads how long a server asks to wait from its headers:
-// "retry-after-ms" (milliseconds, as OpenAI sends it) or "Retry-After" in
-// seconds or as an HTTP date, measured from now. It returns 0 when there is
-// no usable value.
-func retryAfter(h http.Header, now time.Time) time.Duration {
-	if v := strings.TrimSpace(h.Get("Retry-After-Ms")); v != "" {
-		if ms, err := strconv.ParseFloat(v, 64); err == nil && ms > 0 && ms < 1e9 {
-			return time.Duration(ms * float64(time.Millisecond))
-		}
-	}
-	v := strings.TrimSpace(h.Get("Retry-After"))
-	if v == "" {
-		return 0
-	}
-	if s, err := strconv.ParseFloat(v, 64); err == nil {
-		if s > 0 && s < 1e6 {
-			return time.Duration(s * float64(time.Second))
-		}
-		return 0
-	}
-	if t, err := http.ParseTime(v); err == nil {
-		if d := t.Sub(now); d > 0 {
-			return d
-		}
-	}
-	return 0
 }

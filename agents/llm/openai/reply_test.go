@@ -27,7 +27,7 @@ func TestRetryAfter(t *testing.T) {
 		{"none", "no header, no wait", http.Header{}, 0},
 	}
 	for _, tc := range tests {
-		if got := retryAfter(tc.header, now); got != tc.want {
+		if got := llm.RetryAfter(tc.header, now); got != tc.want {
 			t.Errorf("%s (%s): got %v, want %v", tc.name, tc.why, got, tc.want)
 		}
 	}
