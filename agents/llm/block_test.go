@@ -84,3 +84,13 @@ func TestHashOfNonFiniteTemperature(t *testing.T) {
 		seen[h] = true
 	}
 }
+
+// Re-encoding raw JSON, as an SDK may on the way to a server, leaves the
+// hash alone.
+func TestHashNormalisesRawJSON(t *testing.T) {
+	a := Request{Tools: []ToolDecl{{Name: "f", Schema: []byte(`{"type": "object", "properties": {"b": {}, "a": {}}}`)}}}
+	b := Request{Tools: []ToolDecl{{Name: "f", Schema: []byte(`{"properties":{"a":{},"b":{}},"type":"object"}`)}}}
+	if Hash("m", a) != Hash("m", b) {
+		t.Error("key order and spacing change the hash")
+	}
+}

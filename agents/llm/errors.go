@@ -74,7 +74,7 @@ func KindForStatus(status int) ErrorKind {
 		return KindRateLimited
 	case status == 401 || status == 403:
 		return KindAuth
-	case status == 408:
+	case status == 408 || status == 504:
 		return KindTimeout
 	case status >= 500:
 		return KindServer

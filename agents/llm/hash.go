@@ -10,8 +10,11 @@ import (
 // Hash is the hash of a request's canonical JSON together with the model
 // spec: what cassettes are keyed by and what seeds the simulated model's
 // errors. The JSON encoding of a Request is canonical (struct fields in
-// declaration order, no maps) once raw JSON that is not valid, such as a
-// malformed tool call echoed back, is quoted as a string.
+// declaration order, no maps) once its raw JSON (schemas, tool-call
+// arguments) is normalised: valid raw JSON is re-encoded with sorted keys
+// and no spaces, as an SDK may re-encode it on the way to a server, and
+// raw JSON that is not valid, such as a malformed call echoed back, is
+// quoted as a string.
 func Hash(model string, req Request) string {
 	req = canonical(req)
 	data, err := json.Marshal(struct {
@@ -37,8 +40,14 @@ func canonical(req Request) Request {
 		req.Temperature = -math.MaxFloat64 / 2
 	}
 	fix := func(raw json.RawMessage) json.RawMessage {
-		if raw == nil || json.Valid(raw) {
-			return raw
+		if raw == nil {
+			return nil
+		}
+		var v any
+		if err := json.Unmarshal(raw, &v); err == nil {
+			if norm, err := json.Marshal(v); err == nil {
+				return norm
+			}
 		}
 		q, _ := json.Marshal(string(raw))
 		return q

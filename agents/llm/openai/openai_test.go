@@ -592,7 +592,7 @@ func TestServeErrorsRoundTrip(t *testing.T) {
 		{"bad request", "not retried on either side", &llm.Error{Kind: llm.KindBadRequest, Err: errors.New("bad")}, llm.KindBadRequest, 0},
 		{"auth", "not retried on either side", &llm.Error{Kind: llm.KindAuth, Err: errors.New("who")}, llm.KindAuth, 0},
 		{"server", "retryable", &llm.Error{Kind: llm.KindServer, Err: errors.New("boom")}, llm.KindServer, 0},
-		{"timeout", "a 504 is a server error to the client", &llm.Error{Kind: llm.KindTimeout, Err: errors.New("slow")}, llm.KindServer, 0},
+		{"timeout", "a 504 (gateway timeout) comes back as a timeout", &llm.Error{Kind: llm.KindTimeout, Err: errors.New("slow")}, llm.KindTimeout, 0},
 		{"malformed", "a 502 is a server error to the client", &llm.Error{Kind: llm.KindMalformed, Err: errors.New("junk")}, llm.KindServer, 0},
 	}
 	for _, tc := range tests {

@@ -8,6 +8,10 @@
 //	GET  /v1/models             the one model, named by Model.Name
 //	GET  /v1/models/{id}        that model
 //
+// and, as GeminiHandler documents, the Gemini REST API's
+// POST /v1beta/models/{model}:generateContent (also under /v1/), so that
+// one server answers both the openai and the gemini backends.
+//
 // A chat request is decoded into an llm.Request as the exact inverse of what
 // agents/llm/openai sends: system (and developer) messages become
 // Request.System, joined by a blank line if there are several; user,

@@ -17,12 +17,22 @@ import (
 const MaxBodyBytes = 16 << 20
 
 // Handler returns an http.Handler that serves m over the OpenAI chat
-// completions API (see the package comment).
-func Handler(m llm.Model) http.Handler { return &handler{m: m} }
+// completions API (see the package comment) and, on the paths of the
+// Gemini API (anything under /v1beta/, and a POST to
+// /v1/models/{model}:generateContent or :streamGenerateContent), as
+// GeminiHandler does. Every other request is handled as before.
+func Handler(m llm.Model) http.Handler { return &handler{m: m, gemini: GeminiHandler(m)} }
 
-type handler struct{ m llm.Model }
+type handler struct {
+	m      llm.Model
+	gemini http.Handler
+}
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if isGeminiRoute(r) {
+		h.gemini.ServeHTTP(w, r)
+		return
+	}
 	path := strings.TrimSuffix(r.URL.Path, "/")
 	switch {
 	case path == "/v1/chat/completions":

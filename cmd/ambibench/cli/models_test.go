@@ -85,6 +85,24 @@ func TestOpenAIAgainstServeSim(t *testing.T) {
 	assertNoSecret(t, viaHTTP, secret)
 }
 
+// The gemini backend, over real HTTP to serve-sim's generateContent
+// endpoint, writes the records the in-process simulated model writes, and
+// leaves the key in no file.
+func TestGeminiAgainstServeSim(t *testing.T) {
+	const secret = "AIza-test-SECRET-777"
+	t.Setenv("GEMINI_API_KEY", secret)
+	base := startServeSim(t, "sim")
+	t.Setenv("GOOGLE_GEMINI_BASE_URL", strings.TrimSuffix(base, "/v1")+"/")
+	viaHTTP := t.TempDir()
+	remote := runInto(t, viaHTTP, "--model", "gemini:sim", "--transcripts")
+	local := runInto(t, t.TempDir(), "--model", "sim")
+	sameUpToModel(t, remote, local)
+	if remote[0].Model != "gemini:sim" || remote[0].Calls == 0 {
+		t.Errorf("record says model %q, %d calls", remote[0].Model, remote[0].Calls)
+	}
+	assertNoSecret(t, viaHTTP, secret)
+}
+
 // A run recorded with record: replays with replay: to the same records,
 // and a request the cassette lacks fails, naming its hash.
 func TestRecordThenReplay(t *testing.T) {

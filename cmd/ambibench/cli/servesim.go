@@ -31,7 +31,7 @@ func serveSim(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 	addr := fs.String("addr", "127.0.0.1:8088", "`host:port` to listen on (port 0 picks a free one)")
 	spec := fs.String("model", "sim", "simulated model `spec` to serve: sim, sim:perfect, sim:weak or sim:RATES")
 	fs.Usage = func() {
-		fmt.Fprint(stderr, "Usage: ambibench serve-sim [flags]\n\nServes the simulated model at an OpenAI-compatible /v1/chat/completions\nendpoint (tool calls included), so any OpenAI client can use a free,\ndeterministic model: point it at the printed base URL.\n\nFlags:\n")
+		fmt.Fprint(stderr, "Usage: ambibench serve-sim [flags]\n\nServes the simulated model at an OpenAI-compatible /v1/chat/completions\nendpoint (tool calls included) and at Gemini's\n/v1beta/models/MODEL:generateContent, so any OpenAI or Gemini client can\nuse a free, deterministic model: point it at the printed base URL.\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
