@@ -27,7 +27,12 @@ func table() *scenes.Graph {
 func firstPlanCall(g *scenes.Graph) llm.Request {
 	b := llm.Block{Role: llm.CallPlan, Track: "tabletop", Instruction: "Put the red block in the blue bowl.",
 		Robot: "robot1", Graph: g, Places: scenes.PlaceNames, Format: llm.FormatToolCalls}
-	return llm.Request{System: "You plan actions for a robot arm.", Messages: []llm.Message{{Role: llm.RoleUser, Text: "Instruction: …\n" + b.Render()}}}
+	return llm.Request{System: "You plan actions for a robot arm.", Messages: []llm.Message{{Role: llm.RoleUser, Text: "Instruction: …\n" + b.Render()}},
+		Tools: []llm.ToolDecl{
+			{Name: "pick_and_place", Description: "Pick up a block and put it at place.", Schema: []byte(`{"type":"object","properties":{"pick":{"type":"string"},"place":{"type":"string"}},"required":["pick","place"],"additionalProperties":false}`)},
+			{Name: "ask", Description: "Ask the user, with a tag.", Schema: []byte(`{"type":"object","properties":{"tag":{"type":"string","enum":["absence","multiplicity","underspecified"]},"question":{"type":"string"}},"required":["tag","question"],"additionalProperties":false}`)},
+			{Name: "done", Description: "End the episode.", Schema: []byte(`{"type":"object","properties":{},"additionalProperties":false}`)},
+		}}
 }
 
 // BenchmarkModelLayerOverhead is one call through the layer with the
