@@ -93,7 +93,10 @@ func canonical(req Request) Request {
 
 // normalized re-encodes raw JSON canonically, or quotes it if it is not
 // JSON. Tool schemas come again on every call of a workflow, so results
-// are kept in a small cache, emptied when full.
+// are kept in a small cache, emptied when full. It is the package's one
+// piece of shared mutable state, and a pure memo: a hit returns what a
+// miss would compute, so it can change no hash. Without it a planning call
+// spends a quarter of its overhead re-encoding the same schemas.
 func normalized(raw json.RawMessage) json.RawMessage {
 	key := string(raw)
 	normMu.Lock()
