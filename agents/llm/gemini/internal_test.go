@@ -15,30 +15,6 @@ import (
 	"github.com/ambibench/ambibench/agents/llm"
 )
 
-func TestRetryAfter(t *testing.T) {
-	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	tests := []struct {
-		name, why string
-		value     string
-		want      time.Duration
-	}{
-		{"seconds", "the common form", "2", 2 * time.Second},
-		{"http date", "RFC 9110 allows a date", now.Add(45 * time.Second).Format(http.TimeFormat), 45 * time.Second},
-		{"past date", "a date gone by means no wait", now.Add(-time.Second).Format(http.TimeFormat), 0},
-		{"garbage", "unreadable values are ignored", "later", 0},
-		{"none", "no header, no wait", "", 0},
-	}
-	for _, tc := range tests {
-		h := http.Header{}
-		if tc.value != "" {
-			h.Set("Retry-After", tc.value)
-		}
-		if got := llm.RetryAfter(h, now); got != tc.want {
-			t.Errorf("%s (%s): got %v, want %v", tc.name, tc.why, got, tc.want)
-		}
-	}
-}
-
 func TestRetryInfo(t *testing.T) {
 	tests := []struct {
 		name, why string
