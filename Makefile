@@ -4,12 +4,12 @@ OUT ?= out
 
 .PHONY: bench test gobench fuzz cover clean
 
-# The main job: the reference agents and the direct workflow (on the
-# simulated model) on every tabletop cell, 100 episodes each; prints the
-# agent x perturbation table and writes $(OUT)/tabletop/.
+# The main job: the reference agents and the workflows direct and sgcot
+# (on the simulated model) on every tabletop cell, 100 episodes each;
+# prints the agent x perturbation table and writes $(OUT)/tabletop/.
 bench:
 	rm -rf $(OUT)/tabletop
-	$(GO) run ./cmd/ambibench run --track tabletop --agents oracle,rules,random,direct --model sim --episodes 100 --out $(OUT)/tabletop
+	$(GO) run ./cmd/ambibench run --track tabletop --agents oracle,rules,random,direct,sgcot --model sim --episodes 100 --out $(OUT)/tabletop
 
 # Everything CI checks: formatting, vet, and the tests under the race
 # detector.

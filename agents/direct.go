@@ -102,9 +102,14 @@ func (a *direct) Run(ctx context.Context, env Env) error {
 	return fmt.Errorf("direct: no end after %d model calls", directMaxTurns)
 }
 
-// Respond answers the partner's message with the model: it may call
-// pick_and_place, and its final text is the reply.
+// Respond answers the partner's message with the model.
 func (a *direct) Respond(ctx context.Context, env Env, message string) (string, error) {
+	return answerPartner(ctx, a.model, env, message)
+}
+
+// answerPartner has the model answer the other robot: it may call
+// pick_and_place, and its final text is the reply.
+func answerPartner(ctx context.Context, model llm.Model, env Env, message string) (string, error) {
 	g, graphJSON, err := observe(ctx, env)
 	if err != nil {
 		return "", finish(err)
@@ -116,7 +121,7 @@ func (a *direct) Respond(ctx context.Context, env Env, message string) (string, 
 	if err != nil {
 		return "", err
 	}
-	conv := &conversation{model: a.model, env: env, req: llm.Request{
+	conv := &conversation{model: model, env: env, req: llm.Request{
 		Messages: []llm.Message{{Role: llm.RoleUser, Text: user}}, Tools: directTools(env, ToolPickAndPlace),
 	}, textEnds: true}
 	for range answerMaxTurns {

@@ -76,9 +76,9 @@ func (a rules) Respond(ctx context.Context, env Env, message string) (string, er
 		return "I do not understand the request.", nil
 	}
 	view := &toolView{ctx: ctx, env: env}
-	ids := grounding.Resolve(view, ref)
-	if view.err != nil {
-		return "", finish(view.err)
+	ids, err := grounding.Resolve(view, ref)
+	if err != nil {
+		return "", finish(err)
 	}
 	if len(ids) != 1 {
 		return fmt.Sprintf("I see %d objects matching %s.", len(ids), ref.Phrase), nil
@@ -105,40 +105,46 @@ type toolView struct {
 
 func (v *toolView) forget() { v.nodes, v.edges = nil, nil }
 
-func (v *toolView) Nodes(q scenes.NodeQuery) []string {
+func (v *toolView) Nodes(q scenes.NodeQuery) ([]string, error) {
 	a := RetrieveNodeArgs{Name: q.Name}
 	for k, val := range q.Attrs { // at most one pair in the planner's queries
 		a.AttrKey, a.AttrVal = k, val
 	}
 	key := a.Name + "\x00" + a.AttrKey + "\x00" + a.AttrVal
-	if ids, ok := v.nodes[key]; ok || v.err != nil {
-		return ids
+	if v.err != nil {
+		return nil, v.err
+	}
+	if ids, ok := v.nodes[key]; ok {
+		return ids, nil
 	}
 	r, err := retrieveNode(v.ctx, v.env, a)
 	if err != nil {
 		v.err = err
-		return nil
+		return nil, err
 	}
 	if v.nodes == nil {
 		v.nodes = map[string][]string{}
 	}
 	v.nodes[key] = r.Items
-	return r.Items
+	return r.Items, nil
 }
 
-func (v *toolView) Edges(q scenes.EdgeQuery) []scenes.Edge {
+func (v *toolView) Edges(q scenes.EdgeQuery) ([]scenes.Edge, error) {
 	key := q.Source + "\x00" + q.Target + "\x00" + q.Relation
-	if es, ok := v.edges[key]; ok || v.err != nil {
-		return es
+	if v.err != nil {
+		return nil, v.err
+	}
+	if es, ok := v.edges[key]; ok {
+		return es, nil
 	}
 	r, err := retrieveEdge(v.ctx, v.env, RetrieveEdgeArgs{Source: q.Source, Target: q.Target, Relation: q.Relation})
 	if err != nil {
 		v.err = err
-		return nil
+		return nil, err
 	}
 	if v.edges == nil {
 		v.edges = map[string][]scenes.Edge{}
 	}
 	v.edges[key] = r.Edges
-	return r.Edges
+	return r.Edges, nil
 }

@@ -11,12 +11,17 @@ import (
 // runDirect runs the direct workflow on every cell with a model spec and
 // returns its cells by (family, perturbation).
 func runDirect(t *testing.T, spec string, episodes int) map[string]results.Cell {
+	return runWorkflow(t, "direct", spec, episodes)
+}
+
+// runWorkflow runs a workflow agent on every cell with a model spec.
+func runWorkflow(t *testing.T, agent, spec string, episodes int) map[string]results.Cell {
 	t.Helper()
 	m, err := models.Open(spec, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := Options{EpisodeOptions: EpisodeOptions{Seed: 1, Model: m}, Agents: []string{"direct"}, Episodes: episodes, Concurrency: 2}
+	opts := Options{EpisodeOptions: EpisodeOptions{Seed: 1, Model: m}, Agents: []string{agent}, Episodes: episodes, Concurrency: 2}
 	recs, err := Run(context.Background(), opts, nil, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -60,6 +65,17 @@ func TestDirectSimBetweenWeakAndPerfect(t *testing.T) {
 			if !(m.weak < m.def && m.def < 1) {
 				t.Errorf("%s %s: sim %.2f, sim:weak %.2f; want weak < sim < 1", key, m.name, m.def, m.weak)
 			}
+		}
+	}
+}
+
+// SG-CoT with the perfect simulated model is perfect in every cell: the
+// retrieval loop finds what the instruction needs through retrieve_node
+// and retrieve_edge alone.
+func TestSGCoTWithPerfectModel(t *testing.T) {
+	for key, c := range runWorkflow(t, "sgcot", "sim:perfect", 30) {
+		if c.ADA.Value() != 1 || c.SR.Value() != 1 || c.Errors != 0 {
+			t.Errorf("%s: ADA %.2f SR %.2f errors %d, want 1, 1, 0", key, c.ADA.Value(), c.SR.Value(), c.Errors)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package grounding
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -36,6 +37,7 @@ type Binding struct{ Pick, Place string }
 const (
 	ActAsk      = "ask"       // ask the user: Tag, Text
 	ActAskRobot = "ask_robot" // message the partner: Text
+	ActRetrieve = "retrieve"  // look first: Need says what
 	ActMove     = "act"       // carry out Moves in order
 	ActStuck    = "stuck"     // cannot go on: Text says why
 )
@@ -46,6 +48,17 @@ type Decision struct {
 	Tag   string
 	Text  string
 	Moves []Binding
+	Need  *Unknown
+}
+
+// failed turns a View's error into the decision it calls for: retrieve
+// what is unknown, or stop.
+func failed(err error) Decision {
+	var u *Unknown
+	if errors.As(err, &u) {
+		return Decision{Kind: ActRetrieve, Need: u}
+	}
+	return Decision{Kind: ActStuck, Text: err.Error()}
 }
 
 // Decide is the reference planner shared by the rules agent and the
@@ -113,7 +126,10 @@ func (d *decider) decide() Decision {
 		plan = append(plan, Binding{pick, place})
 	}
 	if d.s.Partner != "" {
-		theirs := d.s.View.Nodes(scenes.NodeQuery{Attrs: map[string]string{scenes.AttrWorkspace: d.s.Partner}})
+		theirs, err := d.s.View.Nodes(scenes.NodeQuery{Attrs: map[string]string{scenes.AttrWorkspace: d.s.Partner}})
+		if err != nil {
+			return failed(err)
+		}
 		for _, b := range plan {
 			if !slices.Contains(theirs, b.Pick) || d.fetched(b.Pick) {
 				continue
@@ -150,7 +166,11 @@ func (d *decider) ground(ref Ref, isPick bool, vagueQuestion string) (string, *D
 		case ref.Place != "":
 			return ref.Place, nil
 		default:
-			ids := Resolve(d.s.View, ref)
+			ids, err := Resolve(d.s.View, ref)
+			if err != nil {
+				f := failed(err)
+				return "", &f
+			}
 			if len(ids) == 0 && isPick && d.s.Partner != "" && !askedRobot {
 				askedRobot = true
 				req := Decision{Kind: ActAskRobot, Text: fmt.Sprintf("I cannot see %s. If you can, please put %s in the shared workspace.", ref.Phrase, ref.Phrase)}

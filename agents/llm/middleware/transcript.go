@@ -1,6 +1,7 @@
 package middleware
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -62,6 +63,12 @@ type transcript struct {
 	w  io.Writer
 }
 
+// linePool keeps the buffers transcript lines are encoded into; lines of
+// a long conversation run to tens of kilobytes.
+var linePool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+const maxPooledLine = 1 << 20
+
 func (t *transcript) Generate(ctx context.Context, req llm.Request) (llm.Reply, error) {
 	start := time.Now()
 	reply, err := t.next.Generate(ctx, req)
@@ -95,12 +102,18 @@ func (t *transcript) Generate(ctx context.Context, req llm.Request) (llm.Reply, 
 			e.Latency = reply.Latency
 		}
 	}
-	line, merr := json.Marshal(e)
+	buf := linePool.Get().(*bytes.Buffer)
+	buf.Reset()
+	enc := json.NewEncoder(buf)
+	enc.SetEscapeHTML(false) // prompts are full of < and >; escaping them costs and helps no reader
+	merr := enc.Encode(e)    // one line, newline included
 	if merr == nil {
-		line = append(line, '\n')
 		t.mu.Lock()
-		_, merr = t.w.Write(line)
+		_, merr = t.w.Write(buf.Bytes())
 		t.mu.Unlock()
+	}
+	if buf.Cap() <= maxPooledLine {
+		linePool.Put(buf)
 	}
 	if merr != nil {
 		merr = fmt.Errorf("writing transcript line: %w", merr)

@@ -2,11 +2,14 @@ package sim
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"time"
 
@@ -32,11 +35,13 @@ func (m *Model) Name() string { return m.name }
 
 // call is the state of one Generate.
 type call struct {
-	p      Profile
-	rng    *rand.Rand
-	tokens int
-	block  llm.Block
-	req    llm.Request
+	model   string
+	opening []byte // hash of the conversation's opening, once computed
+	p       Profile
+	rng     *rand.Rand
+	tokens  int
+	block   llm.Block
+	req     llm.Request
 }
 
 // happens draws whether an error of base rate r occurs in this call.
@@ -44,8 +49,41 @@ func (c *call) happens(r float64) bool {
 	if r <= 0 {
 		return false
 	}
-	r *= 1 + c.p.Growth*float64(c.tokens)/1000
-	return c.rng.Float64() < min(r, 1)
+	return c.rng.Float64() < c.effective(r)
+}
+
+// effective scales a rate by the prompt's length.
+func (c *call) effective(r float64) float64 {
+	return min(r*(1+c.p.Growth*float64(c.tokens)/1000), 1)
+}
+
+// persists draws whether a misreading of base rate r happens at a
+// decision point named by key. The draw depends on the conversation's
+// opening and the key (and the sample at temperature > 0), not on the
+// call, so a model that misreads a question at one turn misreads it at
+// every later turn of the episode; as the prompt grows the rate can only
+// rise, so the misreading stays.
+func (c *call) persists(r float64, key string) bool {
+	if r <= 0 {
+		return false
+	}
+	sample := 0
+	if c.req.Temperature != 0 {
+		sample = c.req.Sample
+	}
+	if c.opening == nil {
+		// The episode is named by the conversation's opening, which every
+		// turn repeats: the system text and the first message.
+		o := sha256.New()
+		io.WriteString(o, c.model+"\x00"+c.req.System)
+		if len(c.req.Messages) > 0 {
+			io.WriteString(o, "\x00"+c.req.Messages[0].Text)
+		}
+		c.opening = o.Sum(nil)
+	}
+	h := sha256.Sum256([]byte(fmt.Sprintf("%x\x00%s\x00%d", c.opening, key, sample)))
+	u := float64(binary.LittleEndian.Uint64(h[:8])>>11) / (1 << 53)
+	return u < c.effective(r)
 }
 
 func (m *Model) Generate(ctx context.Context, req llm.Request) (llm.Reply, error) {
@@ -61,6 +99,7 @@ func (m *Model) Generate(ctx context.Context, req llm.Request) (llm.Reply, error
 	}
 	seed, _ := hex.DecodeString(llm.Hash(m.name, keyed))
 	c := &call{
+		model:  m.name,
 		p:      m.profile,
 		rng:    rand.New(rand.NewPCG(binary.LittleEndian.Uint64(seed[:8]), binary.LittleEndian.Uint64(seed[8:16]))),
 		tokens: CountTokens(req),
@@ -139,7 +178,10 @@ func history(req llm.Request) (ex []grounding.Exchange, placed []grounding.Bindi
 // plan decides the next tool calls of a planner.
 func (c *call) plan() llm.Reply {
 	ex, placed := history(c.req)
-	view := grounding.GraphView{G: c.block.Graph}
+	var view grounding.View = grounding.GraphView{G: c.block.Graph}
+	if c.block.Graph == nil {
+		view = retrievals(c.req)
+	}
 	sit := grounding.Situation{Instruction: c.block.Instruction, Partner: c.block.Partner, View: view, History: ex}
 	// Each slip is taken as an answer the model gives itself, in place of
 	// the question it should have asked; then it plans on.
@@ -159,14 +201,16 @@ func (c *call) plan() llm.Reply {
 	// real history must stay aligned with the questions actually asked, so
 	// the self-answers only shape this decision.
 	switch d.Kind {
+	case grounding.ActRetrieve:
+		return c.calls(retrieveCall(d.Need))
 	case grounding.ActAsk:
 		tag := d.Tag
-		if c.happens(c.p.Tag) {
+		if c.persists(c.p.Tag, "tag\x00"+d.Text) {
 			tag = otherTag(c.rng, tag)
 		}
 		return c.calls(toolCall("ask", map[string]string{"tag": tag, "question": d.Text}))
 	case grounding.ActAskRobot:
-		if strings.HasPrefix(d.Text, "I cannot see") && c.happens(c.p.Tag) {
+		if strings.HasPrefix(d.Text, "I cannot see") && c.persists(c.p.Tag, "tag\x00"+d.Text) {
 			// The wrong tag of partial observability: telling the user the
 			// block is absent when the other robot may have it.
 			return c.calls(toolCall("ask", map[string]string{"tag": "absence", "question": strings.Replace(d.Text, "I cannot see", "I cannot find", 1)}))
@@ -175,7 +219,7 @@ func (c *call) plan() llm.Reply {
 	case grounding.ActMove:
 		var out []llm.ToolCall
 		for _, mv := range remaining(d.Moves, placed) {
-			if c.happens(c.p.Hallucinate) {
+			if c.persists(c.p.Hallucinate, "hallucinate\x00"+mv.Pick+"\x00"+mv.Place) {
 				mv.Pick = c.phantom(scenes.ClassBlock)
 			}
 			out = append(out, toolCall("pick_and_place", map[string]string{"pick": mv.Pick, "place": mv.Place}))
@@ -188,15 +232,16 @@ func (c *call) plan() llm.Reply {
 
 // slip draws whether the model, about to ask, guesses instead, and what.
 func (c *call) slip(d grounding.Decision) (string, bool) {
+	key := d.Tag + "\x00" + d.Text
 	switch d.Tag {
 	case "multiplicity":
-		if c.happens(c.p.Multiplicity) {
+		if c.persists(c.p.Multiplicity, key) {
 			if ids := strings.Split(strings.TrimSuffix(strings.TrimPrefix(d.Text, "Which do you mean: "), "?"), " or "); len(ids) > 0 {
 				return "I mean " + ids[0] + ".", true
 			}
 		}
 	case "absence":
-		if c.happens(c.p.Absence) {
+		if c.persists(c.p.Absence, key) {
 			class := scenes.ClassBlock
 			if strings.Contains(d.Text, " bowl") {
 				class = scenes.ClassBowl
@@ -206,7 +251,7 @@ func (c *call) slip(d grounding.Decision) (string, bool) {
 			}
 		}
 	case "underspecified":
-		if c.happens(c.p.Vague) {
+		if c.persists(c.p.Vague, key) {
 			class := scenes.ClassBlock
 			if strings.HasPrefix(d.Text, "Where") {
 				class = scenes.ClassBowl
@@ -219,9 +264,25 @@ func (c *call) slip(d grounding.Decision) (string, bool) {
 	return "", false
 }
 
+// objectsOf lists the objects of a class the prompt names: from its graph,
+// or from its list of detected objects.
+func (c *call) objectsOf(class string) []string {
+	if c.block.Graph != nil {
+		ids, _ := grounding.GraphView{G: c.block.Graph}.Nodes(scenes.NodeQuery{Attrs: map[string]string{scenes.AttrType: class}})
+		return ids
+	}
+	var ids []string
+	for _, id := range c.block.Objects {
+		if strings.Contains(id, " "+class+" ") {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
 // lookalike picks a visible object of a class at random.
 func (c *call) lookalike(class string) (string, bool) {
-	ids := grounding.GraphView{G: c.block.Graph}.Nodes(scenes.NodeQuery{Attrs: map[string]string{scenes.AttrType: class}})
+	ids := c.objectsOf(class)
 	if len(ids) == 0 {
 		return "", false
 	}
@@ -232,7 +293,7 @@ func (c *call) lookalike(class string) (string, bool) {
 func (c *call) phantom(class string) string {
 	for _, col := range scenes.Colors {
 		id := scenes.ObjectID(col, class, 1)
-		if len(grounding.GraphView{G: c.block.Graph}.Nodes(scenes.NodeQuery{Name: id})) == 0 {
+		if !slices.Contains(c.objectsOf(class), id) {
 			return id
 		}
 	}
@@ -277,7 +338,7 @@ func (c *call) answer() llm.Reply {
 	if err != nil {
 		return llm.Reply{Text: "I do not understand the request.", FinishReason: llm.FinishStop}
 	}
-	ids := grounding.Resolve(grounding.GraphView{G: c.block.Graph}, ref)
+	ids, _ := grounding.Resolve(grounding.GraphView{G: c.block.Graph}, ref)
 	if len(ids) != 1 {
 		return llm.Reply{Text: fmt.Sprintf("I see %d objects matching %s.", len(ids), ref.Phrase), FinishReason: llm.FinishStop}
 	}

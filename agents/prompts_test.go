@@ -1,0 +1,67 @@
+package agents
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ambibench/ambibench/agents/llm"
+	"github.com/ambibench/ambibench/scenes"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// Every prompt template, rendered with fixed data, matches its golden file
+// under testdata/ (rewrite with -update). A prompt change shows in review
+// as a diff of the text a model reads.
+func TestPromptsGolden(t *testing.T) {
+	g := scenes.BuildGraph([]scenes.Object{
+		scenes.NewBlock("red block 1", "red", -0.2, -0.3),
+		scenes.NewBowl("blue bowl 1", "blue", 0.1, -0.6),
+	})
+	block := llm.Block{Role: llm.CallPlan, Track: "tabletop", Instruction: "Put the red block in the blue bowl.",
+		Robot: "robot1", Partner: "robot2", Graph: g, Format: llm.FormatToolCalls}
+	base := promptData{Instruction: "Put the red block in the blue bowl.", Robot: "robot1", Partner: "robot2",
+		GraphJSON: `{"nodes":[…],"edges":[…]}`, Places: strings.Join(scenes.PlaceNames, ", "),
+		Message: "Please put red block 1 in the shared workspace.", Block: block.Render()}
+	alone := base
+	alone.Partner = ""
+	sg := sgcotPrompt{promptData: base, Objects: "red block 1, blue bowl 1", AttrKeys: "color, size, type",
+		Relations: strings.Join(scenes.Relations, ", "), MaxTurns: sgcotMaxTurns}
+	for _, tc := range []struct {
+		golden, template string
+		data             any
+	}{
+		{"direct_system_partner.txt", "direct_system.tmpl", base},
+		{"direct_system_alone.txt", "direct_system.tmpl", alone},
+		{"direct_user.txt", "direct_user.tmpl", base},
+		{"answer_user.txt", "answer_user.tmpl", base},
+		{"sgcot_system_partner.txt", "sgcot_system.tmpl", sg},
+		{"sgcot_user.txt", "sgcot_user.tmpl", sg},
+		{"forced_decision.txt", "forced_decision.tmpl", sg},
+	} {
+		got, err := render(tc.template, tc.data)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.template, err)
+		}
+		path := filepath.Join("testdata", tc.golden)
+		if *update {
+			if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("%v (run with -update)", err)
+		}
+		if got != string(want) {
+			t.Errorf("%s rendered differently from %s:\n%s", tc.template, path, got)
+		}
+		if strings.Contains(got, "<no value>") {
+			t.Errorf("%s: a template field is missing", tc.template)
+		}
+	}
+}
