@@ -150,3 +150,49 @@ func TestRequestWithoutBlock(t *testing.T) {
 		t.Errorf("got %+v, %v", r, err)
 	}
 }
+
+// Given objects but no graph, the model retrieves what it needs, one
+// request a turn, and plans from the answers.
+func TestRetrievesWhatItLacks(t *testing.T) {
+	m := New(Perfect, "sim:perfect")
+	b := llm.Block{Role: llm.CallPlan, Track: "tabletop", Instruction: "Put the red block in the blue bowl.", Robot: "robot1",
+		Objects: []string{"red block 1", "red block 2", "blue bowl 1"}, Format: llm.FormatToolCalls}
+	req := llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: b.Render()}}}
+	answers := map[string]string{
+		`{"name":"red block"}`: `["red block 1","red block 2"]`,
+	}
+	var names []string
+	for turn := range 4 {
+		r, err := m.Generate(context.Background(), req)
+		if err != nil || len(r.ToolCalls) == 0 {
+			t.Fatalf("turn %d: %+v, %v", turn, r, err)
+		}
+		tc := r.ToolCalls[0]
+		names = append(names, tc.Name)
+		if tc.Name != "retrieve_node" && tc.Name != "retrieve_edge" {
+			if tc.Name != "ask" || !strings.Contains(string(tc.Args), "multiplicity") {
+				t.Errorf("after retrieving, got %s(%s); want a multiplicity question", tc.Name, tc.Args)
+			}
+			break
+		}
+		result, ok := answers[string(tc.Args)]
+		if !ok {
+			t.Fatalf("unexpected retrieval %s(%s)", tc.Name, tc.Args)
+		}
+		req.Messages = append(req.Messages, llm.Message{Role: llm.RoleAssistant, ToolCalls: r.ToolCalls},
+			llm.Message{Role: llm.RoleTool, ToolCallID: tc.ID, Name: tc.Name, Text: result})
+	}
+	if len(names) < 2 || names[0] != "retrieve_node" {
+		t.Errorf("calls %v: want a retrieval first", names)
+	}
+}
+
+func TestParseEdge(t *testing.T) {
+	e, ok := parseEdge(scenes.Edge{Source: "red block 1", Target: "blue bowl 1", Relation: "left_of"}.String())
+	if !ok || e.Source != "red block 1" || e.Target != "blue bowl 1" || e.Relation != "left_of" {
+		t.Errorf("got %+v, %v", e, ok)
+	}
+	if _, ok := parseEdge("nonsense"); ok {
+		t.Error("parsed nonsense")
+	}
+}

@@ -37,20 +37,17 @@ func retrievals(req llm.Request) *retrievalView {
 			if !ok || strings.HasPrefix(res, "error:") {
 				continue
 			}
-			var a struct{ Name, AttrKey, AttrVal, Source, Target, Relation string }
-			var args map[string]string
-			if json.Unmarshal(tc.Args, &args) != nil {
+			var a map[string]string
+			if json.Unmarshal(tc.Args, &a) != nil {
 				continue
 			}
-			a.Name, a.AttrKey, a.AttrVal = args["name"], args["attr_key"], args["attr_val"]
-			a.Source, a.Target, a.Relation = args["source"], args["target"], args["relation"]
 			var items []string
 			if json.Unmarshal([]byte(res), &items) != nil {
 				continue
 			}
 			switch tc.Name {
 			case "retrieve_node":
-				v.nodes[nodeKey(a.Name, a.AttrKey, a.AttrVal)] = items
+				v.nodes[nodeKey(a["name"], a["attr_key"], a["attr_val"])] = items
 			case "retrieve_edge":
 				var es []scenes.Edge
 				for _, it := range items {
@@ -58,7 +55,7 @@ func retrievals(req llm.Request) *retrievalView {
 						es = append(es, e)
 					}
 				}
-				v.edges[edgeKey(a.Source, a.Target, a.Relation)] = es
+				v.edges[edgeKey(a["source"], a["target"], a["relation"])] = es
 			}
 		}
 	}
@@ -78,7 +75,8 @@ func parseEdge(s string) (scenes.Edge, bool) {
 
 func (v *retrievalView) Nodes(q scenes.NodeQuery) ([]string, error) {
 	var k, val string
-	for k, val = range q.Attrs { // the planner asks by one attribute at most
+	for key, v := range q.Attrs { // the planner asks by one attribute at most
+		k, val = key, v
 	}
 	if ids, ok := v.nodes[nodeKey(q.Name, k, val)]; ok {
 		return ids, nil
