@@ -28,8 +28,14 @@ func TestPromptsGolden(t *testing.T) {
 		Message: "Please put red block 1 in the shared workspace.", Block: block.Render()}
 	alone := base
 	alone.Partner = ""
-	sg := sgcotPrompt{promptData: base, Objects: "red block 1, blue bowl 1", AttrKeys: "color, size, type",
+	noGraph := base
+	noGraph.GraphJSON = ""
+	sg := sgcotPrompt{promptData: noGraph, Objects: "red block 1, blue bowl 1", AttrKeys: "color, size, type",
 		Relations: strings.Join(scenes.Relations, ", "), MaxTurns: sgcotMaxTurns}
+	sgFull := sg
+	sgFull.promptData = base
+	sgNoEdges := sg
+	sgNoEdges.Relations = ""
 	for _, tc := range []struct {
 		golden, template string
 		data             any
@@ -40,6 +46,8 @@ func TestPromptsGolden(t *testing.T) {
 		{"answer_user.txt", "answer_user.tmpl", base},
 		{"sgcot_system_partner.txt", "sgcot_system.tmpl", sg},
 		{"sgcot_user.txt", "sgcot_user.tmpl", sg},
+		{"sgcot_user_full_graph.txt", "sgcot_user.tmpl", sgFull},
+		{"sgcot_user_no_edges.txt", "sgcot_user.tmpl", sgNoEdges},
 		{"forced_decision.txt", "forced_decision.tmpl", sg},
 	} {
 		got, err := render(tc.template, tc.data)

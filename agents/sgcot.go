@@ -2,7 +2,6 @@ package agents
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -12,12 +11,29 @@ import (
 
 func init() {
 	RegisterWorkflow("sgcot", "LLM workflow: SG-CoT; the prompt lists the detected objects and the graph schema, the model retrieves nodes and edges turn by turn, then asks or acts",
-		func(cfg Config) (Agent, error) {
-			if cfg.Model == nil {
-				return nil, errors.New("sgcot: needs a model (--model or AMBIBENCH_MODEL)")
-			}
-			return &sgcot{model: cfg.Model, maxTurns: sgcotMaxTurns}, nil
-		})
+		sgcotFactory("sgcot", sgcotRetrieve))
+	RegisterWorkflow("sgcot-full-graph", "SG-CoT ablation: the whole scene graph in the first prompt, no retrieval",
+		sgcotFactory("sgcot-full-graph", sgcotFullGraph))
+	RegisterWorkflow("sgcot-no-edges", "SG-CoT ablation: retrieval over a graph without edges (no relations)",
+		sgcotFactory("sgcot-no-edges", sgcotNoEdges))
+}
+
+// SG-CoT variants: the method, and the ablations of section 4.2.
+type sgcotMode int
+
+const (
+	sgcotRetrieve  sgcotMode = iota // objects and schema up front, retrieval turn by turn
+	sgcotFullGraph                  // the whole graph up front, no retrieval tools
+	sgcotNoEdges                    // retrieval over nodes only: every relation query is empty
+)
+
+func sgcotFactory(name string, mode sgcotMode) Factory {
+	return func(cfg Config) (Agent, error) {
+		if cfg.Model == nil {
+			return nil, fmt.Errorf("%s: needs a model (--model or AMBIBENCH_MODEL)", name)
+		}
+		return &sgcot{model: cfg.Model, maxTurns: sgcotMaxTurns, mode: mode}, nil
+	}
 }
 
 // sgcot is the iterative loop of SG-CoT (section 3.3): the first prompt
@@ -29,6 +45,7 @@ func init() {
 type sgcot struct {
 	model    llm.Model
 	maxTurns int
+	mode     sgcotMode
 }
 
 const sgcotMaxTurns = 14
@@ -40,7 +57,10 @@ type sgcotPrompt struct {
 }
 
 func (a *sgcot) Run(ctx context.Context, env Env) error {
-	g, _, err := observe(ctx, env)
+	if a.mode == sgcotNoEdges {
+		env = noEdges{env}
+	}
+	g, graphJSON, err := observe(ctx, env)
 	if err != nil {
 		return finish(err)
 	}
@@ -49,11 +69,21 @@ func (a *sgcot) Run(ctx context.Context, env Env) error {
 		objects = append(objects, n.ID)
 	}
 	keys, rels := g.Schema()
+	if a.mode == sgcotNoEdges {
+		rels = nil
+	}
 	block := llm.Block{Role: llm.CallPlan, Track: "tabletop", Instruction: env.Instruction(), Robot: env.Robot(),
 		Partner: env.Partner(), Objects: objects, Places: scenes.PlaceNames, Tags: AskTags, Format: llm.FormatToolCalls}
+	tools := []string{ToolRetrieveNode, ToolRetrieveEdge, ToolAsk, ToolPickAndPlace, ToolDone}
+	if a.mode == sgcotFullGraph {
+		block.Graph, block.Objects = g, nil
+		tools = []string{ToolAsk, ToolPickAndPlace, ToolDone}
+	} else {
+		graphJSON = ""
+	}
 	data := sgcotPrompt{
 		promptData: promptData{Instruction: env.Instruction(), Robot: env.Robot(), Partner: env.Partner(),
-			Places: strings.Join(scenes.PlaceNames, ", "), Block: block.Render()},
+			Places: strings.Join(scenes.PlaceNames, ", "), GraphJSON: graphJSON, Block: block.Render()},
 		Objects: strings.Join(objects, ", "), AttrKeys: strings.Join(keys, ", "), Relations: strings.Join(rels, ", "),
 		MaxTurns: a.maxTurns,
 	}
@@ -65,7 +95,6 @@ func (a *sgcot) Run(ctx context.Context, env Env) error {
 	if err != nil {
 		return err
 	}
-	tools := []string{ToolRetrieveNode, ToolRetrieveEdge, ToolAsk, ToolPickAndPlace, ToolDone}
 	if env.Partner() != "" {
 		tools = append(tools, ToolAskRobot)
 	}
@@ -99,4 +128,25 @@ func (a *sgcot) Run(ctx context.Context, env Env) error {
 // job is one grounded hand-over, for which its whole view is in the prompt.
 func (a *sgcot) Respond(ctx context.Context, env Env, message string) (string, error) {
 	return answerPartner(ctx, a.model, env, message)
+}
+
+// noEdges is an Env whose scene graph has no edges: the view of the
+// no-edges ablation. get_scene_graph drops them and retrieve_edge finds
+// nothing, without reaching the table (so it takes no step).
+type noEdges struct{ Env }
+
+func (e noEdges) Call(ctx context.Context, c ToolCall) (Result, error) {
+	if c.Name == ToolRetrieveEdge {
+		if _, err := DecodeArgs(c); err != nil {
+			return e.Env.Call(ctx, c) // let the table refuse it, and count it
+		}
+		return Result{Text: "[]"}, nil
+	}
+	r, err := e.Env.Call(ctx, c)
+	if r.Graph != nil {
+		g := *r.Graph
+		g.Edges = nil
+		r.Graph = &g
+	}
+	return r, err
 }

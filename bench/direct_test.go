@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/ambibench/ambibench/agents/llm/models"
@@ -76,6 +77,25 @@ func TestSGCoTWithPerfectModel(t *testing.T) {
 	for key, c := range runWorkflow(t, "sgcot", "sim:perfect", 30) {
 		if c.ADA.Value() != 1 || c.SR.Value() != 1 || c.Errors != 0 {
 			t.Errorf("%s: ADA %.2f SR %.2f errors %d, want 1, 1, 0", key, c.ADA.Value(), c.SR.Value(), c.Errors)
+		}
+	}
+}
+
+// The ablations with the perfect simulated model: the whole graph up front
+// loses nothing; without edges every cell but the spatial ones is solved,
+// and a spatial phrase ("the block left of the blue bowl") cannot be
+// grounded at all, by construction.
+func TestSGCoTAblationsWithPerfectModel(t *testing.T) {
+	for key, c := range runWorkflow(t, "sgcot-full-graph", "sim:perfect", 20) {
+		if c.ADA.Value() != 1 || c.SR.Value() != 1 {
+			t.Errorf("full graph, %s: ADA %.2f SR %.2f, want 1, 1", key, c.ADA.Value(), c.SR.Value())
+		}
+	}
+	for key, c := range runWorkflow(t, "sgcot-no-edges", "sim:perfect", 20) {
+		spatial := strings.HasPrefix(key, "spatial/")
+		perfect := c.ADA.Value() == 1 && c.SR.Value() == 1
+		if spatial == perfect || (spatial && c.SR.Value() == 1) {
+			t.Errorf("no edges, %s: ADA %.2f SR %.2f; want perfect exactly off the spatial family", key, c.ADA.Value(), c.SR.Value())
 		}
 	}
 }
