@@ -2,6 +2,7 @@ package scenes
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -158,6 +159,6 @@ func (g *Graph) Schema() (attrKeys, relations []string) {
 			}
 		}
 	}
-	sortStrings(attrKeys)
+	slices.Sort(attrKeys)
 	return attrKeys, append([]string(nil), Relations...)
 }

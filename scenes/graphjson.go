@@ -77,5 +77,3 @@ func describeJSONError(err error) error {
 	}
 	return err
 }
-
-func sortStrings(s []string) { slices.Sort(s) }

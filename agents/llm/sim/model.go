@@ -111,7 +111,7 @@ func (m *Model) Generate(ctx context.Context, req llm.Request) (llm.Reply, error
 	case err != nil:
 		reply = llm.Reply{Text: "I can only answer requests that carry an ambibench block: " + err.Error(), FinishReason: llm.FinishStop}
 	case c.happens(c.p.Malformed):
-		reply = malformed(c)
+		reply = malformed()
 	default:
 		c.block = block
 		reply = c.respond()
@@ -124,7 +124,7 @@ func (m *Model) Generate(ctx context.Context, req llm.Request) (llm.Reply, error
 
 // malformed is a reply that is not in the asked format: a half-written
 // call in prose.
-func malformed(c *call) llm.Reply {
+func malformed() llm.Reply {
 	return llm.Reply{Text: "THOUGHT: I will act now.\nREQUEST: pick_and_place(pick=", FinishReason: llm.FinishStop}
 }
 
