@@ -14,28 +14,30 @@ const SchemaVersion = 1
 
 // Record is one episode run by one agent with one model (schema v1).
 type Record struct {
-	Schema       int            `json:"schema"`             // always SchemaVersion
-	Track        string         `json:"track"`              // "tabletop"
-	Family       string         `json:"family"`             // task family, e.g. "pick_place"
-	Perturbation string         `json:"perturbation"`       // e.g. "absence"
-	Label        string         `json:"label"`              // ground-truth ambiguity label, e.g. "none"
-	Agent        string         `json:"agent"`              // agent name, e.g. "sgcot"
-	Model        string         `json:"model,omitempty"`    // model spec, e.g. "sim:weak"; empty for agents that use none
-	Seed         uint64         `json:"seed"`               // suite seed
-	Episode      int            `json:"episode"`            // episode index
-	Instruction  string         `json:"instruction"`        // instruction the agent was given
-	Asked        bool           `json:"asked"`              // asked for clarification (user question, or ask_robot under partial observability)
-	Tag          string         `json:"tag,omitempty"`      // tag of the first question
-	Questions    int            `json:"questions"`          // clarification questions asked
-	TagCorrect   int            `json:"tag_correct"`        // questions whose tag matched the ground truth
-	Success      bool           `json:"success"`            // SR: the final state satisfies the goal
-	ADA          bool           `json:"ada"`                // ambiguity detected (see DESIGN.md, Metrics)
-	Steps        int            `json:"steps"`              // agent steps taken
-	ToolCalls    map[string]int `json:"tool_calls"`         // calls per tool name
-	Messages     []Message      `json:"messages,omitempty"` // robot-to-robot messages
-	ActedBy      []string       `json:"acted_by,omitempty"` // robots that executed a pick_and_place, in order
-	Error        string         `json:"error,omitempty"`    // why the episode failed, if it failed by error
-	WallMS       float64        `json:"wall_ms"`            // wall time of the episode in milliseconds
+	Schema       int            `json:"schema"`               // always SchemaVersion
+	Track        string         `json:"track"`                // "tabletop"
+	Family       string         `json:"family"`               // task family, e.g. "pick_place"
+	Perturbation string         `json:"perturbation"`         // e.g. "absence"
+	Label        string         `json:"label"`                // ground-truth ambiguity label, e.g. "none"
+	Agent        string         `json:"agent"`                // agent name, e.g. "sgcot"
+	Model        string         `json:"model,omitempty"`      // model spec, e.g. "sim:weak"; empty for agents that use none
+	Seed         uint64         `json:"seed"`                 // suite seed
+	Episode      int            `json:"episode"`              // episode index
+	SceneSize    int            `json:"scene_size,omitempty"` // objects asked for on the table, distractors included; 0: the family's own size
+	Objects      int            `json:"objects,omitempty"`    // objects on the table at the start
+	Instruction  string         `json:"instruction"`          // instruction the agent was given
+	Asked        bool           `json:"asked"`                // asked for clarification (user question, or ask_robot under partial observability)
+	Tag          string         `json:"tag,omitempty"`        // tag of the first question
+	Questions    int            `json:"questions"`            // clarification questions asked
+	TagCorrect   int            `json:"tag_correct"`          // questions whose tag matched the ground truth
+	Success      bool           `json:"success"`              // SR: the final state satisfies the goal
+	ADA          bool           `json:"ada"`                  // ambiguity detected (see DESIGN.md, Metrics)
+	Steps        int            `json:"steps"`                // agent steps taken
+	ToolCalls    map[string]int `json:"tool_calls"`           // calls per tool name
+	Messages     []Message      `json:"messages,omitempty"`   // robot-to-robot messages
+	ActedBy      []string       `json:"acted_by,omitempty"`   // robots that executed a pick_and_place, in order
+	Error        string         `json:"error,omitempty"`      // why the episode failed, if it failed by error
+	WallMS       float64        `json:"wall_ms"`              // wall time of the episode in milliseconds
 	// Model usage, for agents driven by a language model (zero otherwise).
 	Calls        int     `json:"calls,omitempty"`          // model calls
 	InputTokens  int     `json:"input_tokens,omitempty"`   // prompt tokens, all calls
@@ -53,9 +55,11 @@ type Message struct {
 }
 
 // Key identifies a record for resume: track, family, perturbation, agent,
-// model, seed and episode. Two records have the same key iff they agree on all
-// seven; the strings are quoted, so no choice of names makes two different
-// records collide. Example: "tabletop"/"pick_place"/"absence"/"sgcot"/"sim"/42/7.
+// model, seed, episode and, when set, scene size. Two records have the same
+// key iff they agree on all eight; the strings are quoted, so no choice of
+// names makes two different records collide. Example:
+// "tabletop"/"pick_place"/"absence"/"sgcot"/"sim"/42/7, or with a scene size
+// of 24 objects, "tabletop"/"pick_place"/"absence"/"sgcot"/"sim"/42/7/n=24.
 func (r Record) Key() string {
 	b := make([]byte, 0, 64)
 	for _, s := range [...]string{r.Track, r.Family, r.Perturbation, r.Agent, r.Model} {
@@ -65,6 +69,12 @@ func (r Record) Key() string {
 	b = strconv.AppendUint(b, r.Seed, 10)
 	b = append(b, '/')
 	b = strconv.AppendInt(b, int64(r.Episode), 10)
+	if r.SceneSize != 0 {
+		// A scene size is one more grid dimension; records without one
+		// keep the key they always had.
+		b = append(b, "/n="...)
+		b = strconv.AppendInt(b, int64(r.SceneSize), 10)
+	}
 	return string(b)
 }
 
@@ -92,6 +102,8 @@ func (r Record) Validate() error {
 		value int
 	}{
 		{"episode", r.Episode},
+		{"scene_size", r.SceneSize},
+		{"objects", r.Objects},
 		{"questions", r.Questions},
 		{"tag_correct", r.TagCorrect},
 		{"steps", r.Steps},

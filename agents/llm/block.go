@@ -34,7 +34,24 @@ const (
 	FormatToolCalls = "tool_calls"
 	FormatJSON      = "json"
 	FormatText      = "text"
+	// FormatProgram asks for a program in the ProgPrompt style: a Python
+	// function body of action calls, assertions and recovery steps.
+	FormatProgram = "program"
 )
+
+// Exchange is a question asked earlier in the episode and its reply.
+type Exchange struct {
+	Kind  string `json:"kind"` // "ask" (the user) or "ask_robot" (the other robot)
+	Tag   string `json:"tag,omitempty"`
+	Text  string `json:"text"`
+	Reply string `json:"reply"`
+}
+
+// Move is a pick-and-place that was carried out.
+type Move struct {
+	Pick  string `json:"pick"`
+	Place string `json:"place"`
+}
 
 // Block is the machine-readable context of a call.
 type Block struct {
@@ -53,7 +70,12 @@ type Block struct {
 	Tags    []string `json:"tags,omitempty"`
 	// Message is what the other robot asked, for CallAnswer.
 	Message string `json:"message,omitempty"`
-	Format  string `json:"format"`
+	// Exchanges and Done are the episode so far, for workflows that write
+	// each prompt afresh instead of keeping a tool-call conversation: the
+	// questions asked with their replies, and the moves that succeeded.
+	Exchanges []Exchange `json:"exchanges,omitempty"`
+	Done      []Move     `json:"done,omitempty"`
+	Format    string     `json:"format"`
 }
 
 // Render returns the block fenced for a prompt.

@@ -166,7 +166,7 @@ func history(req llm.Request) (ex []grounding.Exchange, placed []grounding.Bindi
 			case "ask_robot":
 				ex = append(ex, grounding.Exchange{Kind: grounding.ActAskRobot, Text: a.Message, Reply: res})
 			case "pick_and_place":
-				if !strings.HasPrefix(res, "error:") {
+				if succeeded(res) {
 					placed = append(placed, grounding.Binding{Pick: a.Pick, Place: a.Place})
 				}
 			}
@@ -175,9 +175,26 @@ func history(req llm.Request) (ex []grounding.Exchange, placed []grounding.Bindi
 	return ex, placed
 }
 
-// plan decides the next tool calls of a planner.
-func (c *call) plan() llm.Reply {
+// decision is what the model decides at a planning call, before it is
+// written in the asked format.
+type decision struct {
+	grounding.Decision
+	// placed are the moves already carried out, by the conversation's
+	// tool results and the block's Done.
+	placed []grounding.Binding
+}
+
+// decide is the model's reasoning at a planning call: the reference
+// planner over what the prompt shows, with the profile's slips. Every
+// planning format (tool calls, JSON, programs) writes out its result.
+func (c *call) decide() decision {
 	ex, placed := history(c.req)
+	for _, e := range c.block.Exchanges {
+		ex = append(ex, grounding.Exchange{Kind: e.Kind, Tag: e.Tag, Text: e.Text, Reply: e.Reply})
+	}
+	for _, m := range c.block.Done {
+		placed = append(placed, grounding.Binding{Pick: m.Pick, Place: m.Place})
+	}
 	var view grounding.View = grounding.GraphView{G: c.block.Graph}
 	if c.block.Graph == nil {
 		view = retrievals(c.req)
@@ -200,28 +217,66 @@ func (c *call) plan() llm.Reply {
 	// Questions the model answered itself are not in the conversation; the
 	// real history must stay aligned with the questions actually asked, so
 	// the self-answers only shape this decision.
+	return decision{Decision: d, placed: placed}
+}
+
+// question returns the ask a decision calls for, with the profile's
+// wrong tags: the tool name ("ask" or "ask_robot") and its arguments.
+func (c *call) question(d grounding.Decision) (tool string, args map[string]string) {
 	switch d.Kind {
-	case grounding.ActRetrieve:
-		return c.calls(retrieveCall(d.Need))
 	case grounding.ActAsk:
 		tag := d.Tag
 		if c.persists(c.p.Tag, "tag\x00"+d.Text) {
 			tag = otherTag(c.rng, tag)
 		}
-		return c.calls(toolCall("ask", map[string]string{"tag": tag, "question": d.Text}))
+		return "ask", map[string]string{"tag": tag, "question": d.Text}
 	case grounding.ActAskRobot:
 		if strings.HasPrefix(d.Text, "I cannot see") && c.persists(c.p.Tag, "tag\x00"+d.Text) {
 			// The wrong tag of partial observability: telling the user the
 			// block is absent when the other robot may have it.
-			return c.calls(toolCall("ask", map[string]string{"tag": "absence", "question": strings.Replace(d.Text, "I cannot see", "I cannot find", 1)}))
+			return "ask", map[string]string{"tag": "absence", "question": strings.Replace(d.Text, "I cannot see", "I cannot find", 1)}
 		}
-		return c.calls(toolCall("ask_robot", map[string]string{"message": d.Text}))
+		return "ask_robot", map[string]string{"message": d.Text}
+	}
+	return "", nil
+}
+
+// moves returns the moves a decision still has to carry out, with the
+// profile's hallucinated blocks.
+func (c *call) moves(d decision) []grounding.Binding {
+	var out []grounding.Binding
+	for _, mv := range remaining(d.Moves, d.placed) {
+		if c.persists(c.p.Hallucinate, "hallucinate\x00"+mv.Pick+"\x00"+mv.Place) {
+			mv.Pick = c.phantom(scenes.ClassBlock)
+		}
+		out = append(out, mv)
+	}
+	return out
+}
+
+// succeeded reads a pick_and_place result: the table's refusals start
+// with "error:", and a closed-loop workflow that checks the outcome writes
+// "Success: no" or "Skipped" in front of what it saw.
+func succeeded(result string) bool {
+	for _, p := range []string{"error:", "Success: no", "Skipped"} {
+		if strings.HasPrefix(result, p) {
+			return false
+		}
+	}
+	return true
+}
+
+// plan decides the next tool calls of a planner.
+func (c *call) plan() llm.Reply {
+	d := c.decide()
+	switch d.Kind {
+	case grounding.ActRetrieve:
+		return c.calls(retrieveCall(d.Need))
+	case grounding.ActAsk, grounding.ActAskRobot:
+		return c.calls(toolCall(c.question(d.Decision)))
 	case grounding.ActMove:
 		var out []llm.ToolCall
-		for _, mv := range remaining(d.Moves, placed) {
-			if c.persists(c.p.Hallucinate, "hallucinate\x00"+mv.Pick+"\x00"+mv.Place) {
-				mv.Pick = c.phantom(scenes.ClassBlock)
-			}
+		for _, mv := range c.moves(d) {
 			out = append(out, toolCall("pick_and_place", map[string]string{"pick": mv.Pick, "place": mv.Place}))
 		}
 		out = append(out, toolCall("done", map[string]string{}))
