@@ -35,4 +35,13 @@
 // [Markdown] renders cells as an agent × perturbation table of ADA and SR with
 // the episode count and, if asked, the intervals. Output is deterministic: the
 // same cells give the same bytes.
+//
+// # Reports
+//
+// [Report] writes the whole Markdown report of a run: ADA and SR by agent and
+// ambiguity type, cost per episode, partial observability by task family, the
+// SG-CoT ablations, the scene-size series, and paired comparisons. Two agents
+// are compared on the episodes both ran ([McNemar]): the pairs where only one
+// of them succeeded decide McNemar's exact test ([McNemarP]), which, unlike two
+// separate intervals, uses the pairing of the episodes.
 package results

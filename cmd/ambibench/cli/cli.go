@@ -16,11 +16,13 @@ const usage = `ambibench runs LLM-planner agents on perturbed robot tasks and sc
 
 Usage:
   ambibench run [flags]    run agents over a grid of task families x perturbations
+  ambibench report DIR     write a Markdown report of a run's records (tables, costs, paired tests)
   ambibench list           list tracks, task families, perturbations and agents
   ambibench serve-sim      serve the simulated model as an OpenAI-compatible endpoint
   ambibench help           show this help
 
-Run "ambibench run --help" or "ambibench serve-sim --help" for their flags.
+Run "ambibench run --help", "ambibench report --help" or "ambibench serve-sim --help"
+for their flags.
 Models are picked with --model (or AMBIBENCH_MODEL for go test -bench):
 sim, sim:perfect, sim:weak, gemini:MODEL, openai:MODEL, record:DIR=SPEC,
 replay:DIR.
@@ -47,6 +49,8 @@ func Run(stdout, stderr io.Writer, args []string) error {
 	switch args[0] {
 	case "run":
 		return runCmd(stdout, stderr, args[1:])
+	case "report":
+		return reportCmd(stdout, stderr, args[1:])
 	case "serve-sim":
 		return serveSimCmd(stdout, stderr, args[1:])
 	case "list":

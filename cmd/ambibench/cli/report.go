@@ -1,0 +1,108 @@
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/ambibench/ambibench/perturb"
+	"github.com/ambibench/ambibench/results"
+)
+
+// reportCmd reads DIR/records.jsonl and writes the report to DIR/report.md
+// (or --out) and to stdout.
+func reportCmd(stdout, stderr io.Writer, args []string) error {
+	fs := flag.NewFlagSet("ambibench report", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	out := fs.String("out", "", "write the report to `file` instead of DIR/report.md; - writes it to stdout only")
+	baseline := fs.String("baseline", "", "compare every other agent with this `agent`, pair by pair on the same episodes (default: the workflow agents with "+results.DefaultBaseline+", if it ran)")
+	allPairs := fs.Bool("all-pairs", false, "compare every pair of agents instead of each with the baseline")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, "Usage: ambibench report [flags] DIR\n\nReads DIR/records.jsonl, as ambibench run --out DIR writes it, and writes a\nMarkdown report to DIR/report.md and stdout: ADA and SR by agent and\nambiguity type, cost per episode, partial observability by task family, the\nSG-CoT ablations, the scene-size series, and McNemar's exact test between\nagents on the same episodes. Every rate has its n and 95% Wilson interval.\n\nFlags:\n")
+		fs.PrintDefaults()
+	}
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return errUsage
+	}
+	switch {
+	case len(pos) == 0:
+		return fmt.Errorf("report: missing DIR, the output directory of ambibench run --out DIR")
+	case len(pos) > 1:
+		return fmt.Errorf("report: unexpected arguments %q after DIR %q", pos[1:], pos[0])
+	}
+	if *allPairs && *baseline != "" {
+		return fmt.Errorf("report: --baseline %q and --all-pairs: give one or the other", *baseline)
+	}
+	dir := pos[0]
+	if info, err := os.Stat(dir); err != nil {
+		return fmt.Errorf("report: %w", err)
+	} else if !info.IsDir() {
+		return fmt.Errorf("report: %s is not a directory (want the DIR of ambibench run --out DIR)", dir)
+	}
+	path := filepath.Join(dir, "records.jsonl")
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	recs, err := results.ReadRecords(f, path)
+	f.Close()
+	switch {
+	case errors.Is(err, results.ErrTruncated):
+		// A killed run: what was written whole is still worth a report.
+		fmt.Fprintf(stderr, "ambibench: report: %v; reporting the %d whole records before it\n", err, len(recs))
+	case err != nil:
+		return fmt.Errorf("report: %w", err)
+	}
+	if len(recs) == 0 {
+		return fmt.Errorf("report: %s holds no records", path)
+	}
+	var b strings.Builder
+	err = results.Report(&b, recs, results.ReportOptions{
+		Perturbations: perturb.Names(),
+		Baseline:      *baseline,
+		AllPairs:      *allPairs,
+	})
+	if err != nil {
+		return err
+	}
+	if *out != "-" {
+		dest := *out
+		if dest == "" {
+			dest = filepath.Join(dir, "report.md")
+		}
+		if err := os.WriteFile(dest, []byte(b.String()), 0o644); err != nil {
+			return fmt.Errorf("report: %w", err)
+		}
+	}
+	fmt.Fprint(stdout, b.String())
+	return nil
+}
+
+// parseInterspersed parses flags wherever they stand among the arguments,
+// so that "report DIR --out x" works as well as "report --out x DIR"; a lone
+// "--" ends the flags. It returns the positional arguments in order.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}

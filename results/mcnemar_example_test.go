@@ -1,0 +1,34 @@
+package results_test
+
+import (
+	"fmt"
+
+	"github.com/ambibench/ambibench/results"
+)
+
+func ExampleMcNemarP() {
+	// Ten episodes where the agents disagree: A alone succeeded on one,
+	// B alone on nine.
+	fmt.Printf("b=1, c=9: p = %.5f\n", results.McNemarP(1, 9))
+	// Disagreement split evenly is no evidence either way.
+	fmt.Printf("b=5, c=5: p = %.5f\n", results.McNemarP(5, 5))
+	// Output:
+	// b=1, c=9: p = 0.02148
+	// b=5, c=5: p = 1.00000
+}
+
+func ExampleMcNemar() {
+	// Two agents on the same eight episodes; only the outcome differs.
+	var direct, sgcot []results.Record
+	for ep := range 8 {
+		r := results.Record{Track: "tabletop", Family: "pick_place", Perturbation: "absence", Seed: 1, Episode: ep, Model: "sim"}
+		r.Agent, r.Success = "direct", ep < 3
+		direct = append(direct, r)
+		r.Agent, r.Success = "sgcot", ep < 7
+		sgcot = append(sgcot, r)
+	}
+	p := results.McNemar(direct, sgcot, func(r results.Record) bool { return r.Success })
+	fmt.Printf("pairs %d, direct only %d, sgcot only %d, p = %.4f\n", p.Pairs, p.B, p.C, p.P)
+	// Output:
+	// pairs 8, direct only 0, sgcot only 4, p = 0.1250
+}

@@ -1,0 +1,548 @@
+package results
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"maps"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// DefaultBaseline is the agent the workflow agents are compared with, pair by
+// pair, when [ReportOptions] names none.
+const DefaultBaseline = "sgcot"
+
+// ablationPrefix marks the agents of the ablation table: SG-CoT and its
+// variants.
+const ablationPrefix = "sgcot"
+
+// partialObservability is the perturbation of the partial-observability
+// table. The name is spelled out here because results imports nothing of the
+// project.
+const partialObservability = "partial_observability"
+
+// defaultPerturbations orders the ambiguity types as the papers do: the clear
+// case, the three kinds of ambiguity, then the two-robot case.
+var defaultPerturbations = []string{"none", "absence", "multiplicity", "underspecified", partialObservability}
+
+// ReportOptions says how [Report] orders its rows and columns and which
+// agents it compares pair by pair.
+type ReportOptions struct {
+	// Agents orders the rows: listed agents first, in this order; then
+	// agents without a model (the reference agents), then the others,
+	// alphabetically within each group.
+	Agents []string
+	// Perturbations orders the columns: listed perturbations first, then
+	// the others alphabetically. Empty means none, absence, multiplicity,
+	// underspecified, partial_observability.
+	Perturbations []string
+	// Baseline is the agent every other agent is compared with in the
+	// paired comparisons. Empty means [DefaultBaseline], compared only with
+	// the agents that use a model, and no comparisons if it is absent; a
+	// baseline that is named but absent is an error.
+	Baseline string
+	// AllPairs compares every pair of agents instead (Baseline is ignored).
+	AllPairs bool
+}
+
+// unit is one row of the report: an agent with one model. Records of one
+// agent name under two models are two units, so that nothing pools models.
+type unit struct {
+	agent, model, label string
+	recs                []Record
+}
+
+// Report writes a Markdown report of recs: ADA and SR by agent and ambiguity
+// type (task families pooled), cost per episode, partial observability by
+// task family, the SG-CoT ablations side by side, the scene-size series, and
+// McNemar's exact test between agents on the same episodes. A section with
+// nothing to show is left out. Every rate comes with its n and 95% Wilson
+// interval.
+//
+// Rows are agents, labelled by name, or "name (model)" when one name ran with
+// several models. The output depends only on recs as a set and on opts, never
+// on the order of recs. Two records of the same episode (same [Record.Key])
+// are an error, as they would count twice.
+func Report(w io.Writer, recs []Record, opts ReportOptions) error {
+	seen := make(map[string]bool, len(recs))
+	for _, r := range recs {
+		k := r.Key()
+		if seen[k] {
+			return fmt.Errorf("report: episode %s appears twice", k)
+		}
+		seen[k] = true
+	}
+	perturbOrder := opts.Perturbations
+	if len(perturbOrder) == 0 {
+		perturbOrder = defaultPerturbations
+	}
+	rp := &reporter{
+		units:    groupUnits(recs, opts.Agents),
+		perturbs: distinct(recs, func(r Record) string { return r.Perturbation }, orderBy(perturbOrder)),
+		families: distinct(recs, func(r Record) string { return r.Family }, cmp.Compare[string]),
+	}
+	pairs, err := rp.pairs(opts)
+	if err != nil {
+		return err
+	}
+
+	var b strings.Builder
+	b.WriteString("# ambibench report\n\n")
+	if len(recs) == 0 {
+		b.WriteString("No records.\n")
+	} else {
+		rp.overview(&b, recs)
+		rp.rateTable(&b, "Ambiguity detection (ADA) by ambiguity type",
+			"ADA: on a clear episode (none), the goal reached without asking; on an ambiguous one, a question to the user (under partial_observability, a message to the other robot).",
+			func(r Record) bool { return r.ADA })
+		rp.rateTable(&b, "Success rate (SR) by ambiguity type",
+			"SR: the settled scene satisfies the goal.",
+			func(r Record) bool { return r.Success })
+		rp.costTable(&b)
+		rp.partialTable(&b)
+		rp.ablationTable(&b)
+		rp.sceneSizeTable(&b)
+		rp.pairedTable(&b, pairs)
+	}
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	return nil
+}
+
+type reporter struct {
+	units              []unit
+	perturbs, families []string
+}
+
+// groupUnits splits recs by (agent, model) and orders the units as
+// ReportOptions.Agents says. Each unit's records are sorted by key, so
+// nothing downstream depends on the order of recs.
+func groupUnits(recs []Record, order []string) []unit {
+	type key struct{ agent, model string }
+	groups := make(map[key][]Record)
+	models := make(map[string]map[string]bool)
+	for _, r := range recs {
+		k := key{r.Agent, r.Model}
+		groups[k] = append(groups[k], r)
+		if models[r.Agent] == nil {
+			models[r.Agent] = make(map[string]bool)
+		}
+		models[r.Agent][r.Model] = true
+	}
+	units := make([]unit, 0, len(groups))
+	for k, rs := range groups {
+		slices.SortFunc(rs, func(a, b Record) int { return cmp.Compare(a.Key(), b.Key()) })
+		label := k.agent
+		if len(models[k.agent]) > 1 {
+			label = fmt.Sprintf("%s (%s)", k.agent, cmp.Or(k.model, "no model"))
+		}
+		units = append(units, unit{agent: k.agent, model: k.model, label: label, recs: rs})
+	}
+	byAgent := orderBy(order)
+	group := func(u unit) int {
+		switch {
+		case slices.Contains(order, u.agent):
+			return 0
+		case u.model == "":
+			return 1
+		}
+		return 2
+	}
+	slices.SortFunc(units, func(a, b unit) int {
+		return cmp.Or(
+			cmp.Compare(group(a), group(b)),
+			byAgent(a.agent, b.agent),
+			cmp.Compare(a.model, b.model),
+		)
+	})
+	return units
+}
+
+// distinct returns the values of field over recs, once each, sorted by order.
+func distinct(recs []Record, field func(Record) string, order func(a, b string) int) []string {
+	set := make(map[string]bool)
+	for _, r := range recs {
+		set[field(r)] = true
+	}
+	return slices.SortedFunc(maps.Keys(set), order)
+}
+
+// filter returns the records of recs that keep accepts.
+func filter(recs []Record, keep func(Record) bool) []Record {
+	var out []Record
+	for _, r := range recs {
+		if keep(r) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// usage sums what a group of episodes cost.
+type usage struct {
+	n                              int
+	ada, sr                        Rate
+	calls, in, out, steps, msgs    int
+	objects, withObjects, withCall int
+	p50, wall                      []float64
+}
+
+func summarize(recs []Record) usage {
+	var u usage
+	for _, r := range recs {
+		u.n++
+		u.ada.N++
+		u.sr.N++
+		if r.ADA {
+			u.ada.K++
+		}
+		if r.Success {
+			u.sr.K++
+		}
+		u.calls += r.Calls
+		u.in += r.InputTokens
+		u.out += r.OutputTokens
+		u.steps += r.Steps
+		u.msgs += len(r.Messages)
+		if r.Objects > 0 {
+			u.objects += r.Objects
+			u.withObjects++
+		}
+		if r.Calls > 0 {
+			u.withCall++
+			u.p50 = append(u.p50, r.LatencyP50MS)
+		}
+		u.wall = append(u.wall, r.WallMS)
+	}
+	return u
+}
+
+// perEpisode is total/n with two decimals, "—" without episodes.
+func perEpisode(total, n int) string {
+	if n == 0 {
+		return "—"
+	}
+	return fixed2(float64(total) / float64(n))
+}
+
+// tokens is total/n rounded to a whole number with thousands separators,
+// "—" when n is 0.
+func tokens(total, n int) string {
+	if n == 0 {
+		return "—"
+	}
+	return grouped(int64(math.Round(float64(total) / float64(n))))
+}
+
+func grouped(v int64) string {
+	s := strconv.FormatInt(v, 10)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	if neg {
+		b.WriteByte('-')
+	}
+	for i, d := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(d)
+	}
+	return b.String()
+}
+
+// mean of vs, summed in sorted order so that it does not depend on the
+// order of the records; "—" when vs is empty.
+func mean(vs []float64) string {
+	if len(vs) == 0 {
+		return "—"
+	}
+	s := slices.Clone(vs)
+	slices.Sort(s)
+	var sum float64
+	for _, v := range s {
+		sum += v
+	}
+	return fixed2(sum / float64(len(s)))
+}
+
+// rateCell reads "0.95 [0.89, 0.98] (n=400)", or "—" without episodes.
+func rateCell(r Rate) string {
+	if r.N == 0 {
+		return "—"
+	}
+	return fmt.Sprintf("%s (n=%d)", withInterval(r), r.N)
+}
+
+// pValue gives three decimals, or two significant digits below 0.001.
+func pValue(p float64) string {
+	if p >= 0.001 {
+		return strconv.FormatFloat(p, 'f', 3, 64)
+	}
+	return strconv.FormatFloat(p, 'e', 1, 64)
+}
+
+func section(b *strings.Builder, title, caption string) {
+	fmt.Fprintf(b, "## %s\n\n", title)
+	if caption != "" {
+		fmt.Fprintf(b, "%s\n\n", caption)
+	}
+}
+
+func header(b *strings.Builder, fields ...string) {
+	writeRow(b, fields)
+	rule := make([]string, len(fields))
+	for i := range rule {
+		rule[i] = "---"
+	}
+	writeRow(b, rule)
+}
+
+func (rp *reporter) overview(b *strings.Builder, recs []Record) {
+	tracks := distinct(recs, func(r Record) string { return r.Track }, cmp.Compare[string])
+	seeds := make(map[uint64]bool)
+	for _, r := range recs {
+		seeds[r.Seed] = true
+	}
+	var seedList []string
+	for _, s := range slices.Sorted(maps.Keys(seeds)) {
+		seedList = append(seedList, strconv.FormatUint(s, 10))
+	}
+	plural := func(word string, n int) string {
+		if n == 1 {
+			return word
+		}
+		return word + "s"
+	}
+	fmt.Fprintf(b, "%s records (agent × episode): %s %s, %s %s; task families %s; perturbations %s.\n",
+		grouped(int64(len(recs))), plural("track", len(tracks)), strings.Join(tracks, ", "),
+		plural("seed", len(seedList)), strings.Join(seedList, ", "),
+		strings.Join(rp.families, ", "), strings.Join(rp.perturbs, ", "))
+	byModel := make(map[string][]string)
+	for _, u := range rp.units {
+		if u.model != "" {
+			byModel[u.model] = append(byModel[u.model], u.agent)
+		}
+	}
+	if len(byModel) > 0 {
+		var parts []string
+		for _, m := range slices.Sorted(maps.Keys(byModel)) {
+			parts = append(parts, fmt.Sprintf("%s on `%s`", strings.Join(byModel[m], ", "), m))
+		}
+		fmt.Fprintf(b, "Models: %s.\n", strings.Join(parts, "; "))
+	}
+	b.WriteString("Rates read k/n as a value, its 95% Wilson interval and n, the episodes it counts.\n\n")
+}
+
+// rateTable is the agent × ambiguity-type table of one rate, task families
+// pooled, with a last column for all perturbations together.
+func (rp *reporter) rateTable(b *strings.Builder, title, caption string, outcome func(Record) bool) {
+	section(b, title, "Task families pooled. "+caption)
+	fields := append(append([]string{"agent"}, rp.perturbs...), "all")
+	header(b, fields...)
+	for _, u := range rp.units {
+		row := []string{u.label}
+		for _, p := range append(slices.Clone(rp.perturbs), "") {
+			var r Rate
+			for _, rec := range u.recs {
+				if p == "" || rec.Perturbation == p {
+					r.N++
+					if outcome(rec) {
+						r.K++
+					}
+				}
+			}
+			row = append(row, rateCell(r))
+		}
+		writeRow(b, row)
+	}
+	b.WriteString("\n")
+}
+
+func (rp *reporter) costTable(b *strings.Builder) {
+	section(b, "Cost per episode",
+		"Means over each agent's episodes. Tokens per call divide all tokens by all calls; latency p50 is the mean of the per-episode medians, over episodes with a model call; wall time includes the simulation.")
+	header(b, "agent", "model", "episodes", "calls/ep", "input tok/call", "output tok/call", "input tok/ep", "output tok/ep", "latency p50 ms", "steps/ep", "wall ms/ep")
+	for _, u := range rp.units {
+		s := summarize(u.recs)
+		writeRow(b, []string{
+			u.label, cmp.Or(u.model, "—"), strconv.Itoa(s.n),
+			perEpisode(s.calls, s.n), tokens(s.in, s.calls), tokens(s.out, s.calls),
+			tokens(s.in, s.n), tokens(s.out, s.n), mean(s.p50),
+			perEpisode(s.steps, s.n), mean(s.wall),
+		})
+	}
+	b.WriteString("\n")
+}
+
+// partialTable shows the two-robot case by agent, pooled and per family.
+func (rp *reporter) partialTable(b *strings.Builder) {
+	type row struct {
+		label string
+		recs  []Record
+	}
+	var rows [][]string
+	for _, u := range rp.units {
+		po := filter(u.recs, func(r Record) bool { return r.Perturbation == partialObservability })
+		if len(po) == 0 {
+			continue
+		}
+		groups := []row{{"all", po}}
+		for _, f := range rp.families {
+			if fr := filter(po, func(r Record) bool { return r.Family == f }); len(fr) > 0 {
+				groups = append(groups, row{f, fr})
+			}
+		}
+		for _, g := range groups {
+			s := summarize(g.recs)
+			rows = append(rows, []string{u.label, g.label, rateCell(s.ada), rateCell(s.sr), perEpisode(s.msgs, s.n)})
+		}
+	}
+	if len(rows) == 0 {
+		return
+	}
+	section(b, "Partial observability",
+		"Two robots with private views; the object is in the other robot's workspace. ADA here is a message to the other robot; robot messages count both directions.")
+	header(b, "agent", "family", "ADA", "SR", "robot messages/ep")
+	for _, r := range rows {
+		writeRow(b, r)
+	}
+	b.WriteString("\n")
+}
+
+// ablationTable sets SG-CoT and its variants side by side, when there are at
+// least two of them.
+func (rp *reporter) ablationTable(b *strings.Builder) {
+	var abl []unit
+	for _, u := range rp.units {
+		if strings.HasPrefix(u.agent, ablationPrefix) {
+			abl = append(abl, u)
+		}
+	}
+	if len(abl) < 2 {
+		return
+	}
+	section(b, "SG-CoT ablations", "Task families pooled; \"all\" pools the perturbations too.")
+	header(b, "perturbation", "agent", "ADA", "SR", "calls/ep", "input tok/ep")
+	for _, p := range append([]string{""}, rp.perturbs...) {
+		for _, u := range abl {
+			recs := filter(u.recs, func(r Record) bool { return p == "" || r.Perturbation == p })
+			if len(recs) == 0 {
+				continue
+			}
+			s := summarize(recs)
+			writeRow(b, []string{cmp.Or(p, "all"), u.label, rateCell(s.ada), rateCell(s.sr), perEpisode(s.calls, s.n), tokens(s.in, s.n)})
+		}
+	}
+	b.WriteString("\n")
+}
+
+// sceneSizeTable is the series over scene sizes, when any record has one.
+func (rp *reporter) sceneSizeTable(b *strings.Builder) {
+	sizes := make(map[int]bool)
+	sized := false
+	for _, u := range rp.units {
+		for _, r := range u.recs {
+			sizes[r.SceneSize] = true
+			sized = sized || r.SceneSize != 0
+		}
+	}
+	if !sized {
+		return
+	}
+	section(b, "Scene size",
+		"Objects asked for on the table (\"default\": the task family's own layout) and, per episode, the objects there at the start. Task families and perturbations pooled.")
+	header(b, "agent", "scene size", "objects/ep", "ADA", "SR", "input tok/ep", "calls/ep")
+	for _, u := range rp.units {
+		for _, size := range slices.Sorted(maps.Keys(sizes)) {
+			recs := filter(u.recs, func(r Record) bool { return r.SceneSize == size })
+			if len(recs) == 0 {
+				continue
+			}
+			s := summarize(recs)
+			label := "default"
+			if size != 0 {
+				label = strconv.Itoa(size)
+			}
+			writeRow(b, []string{u.label, label, perEpisode(s.objects, s.withObjects), rateCell(s.ada), rateCell(s.sr), tokens(s.in, s.n), perEpisode(s.calls, s.n)})
+		}
+	}
+	b.WriteString("\n")
+}
+
+// pairs lists the (A, B) units to compare, as opts says.
+func (rp *reporter) pairs(opts ReportOptions) ([][2]unit, error) {
+	var out [][2]unit
+	if opts.AllPairs {
+		for i, a := range rp.units {
+			for _, b := range rp.units[i+1:] {
+				out = append(out, [2]unit{a, b})
+			}
+		}
+		return out, nil
+	}
+	name, onlyModels := opts.Baseline, false
+	if name == "" {
+		name, onlyModels = DefaultBaseline, true
+	}
+	var base []unit
+	var labels []string
+	for _, u := range rp.units {
+		labels = append(labels, u.label)
+		if u.label == name || u.agent == name {
+			base = append(base, u)
+		}
+	}
+	switch {
+	case len(base) == 0 && onlyModels:
+		return nil, nil
+	case len(base) == 0:
+		return nil, fmt.Errorf("report: baseline agent %q has no records (agents: %s)", name, strings.Join(labels, ", "))
+	case len(base) > 1:
+		return nil, fmt.Errorf("report: baseline agent %q ran with several models; name one as %q", name, base[0].label)
+	}
+	for _, u := range rp.units {
+		if u.label == base[0].label || (onlyModels && u.model == "") {
+			continue
+		}
+		out = append(out, [2]unit{u, base[0]})
+	}
+	return out, nil
+}
+
+func (rp *reporter) pairedTable(b *strings.Builder, pairs [][2]unit) {
+	var rows [][]string
+	for _, pr := range pairs {
+		for _, m := range []struct {
+			name    string
+			outcome func(Record) bool
+		}{
+			{"SR", func(r Record) bool { return r.Success }},
+			{"ADA", func(r Record) bool { return r.ADA }},
+		} {
+			p := McNemar(pr[0].recs, pr[1].recs, m.outcome)
+			if p.Pairs == 0 {
+				continue
+			}
+			rows = append(rows, []string{
+				pr[0].label, pr[1].label, m.name, strconv.Itoa(p.Pairs),
+				withInterval(p.RateA()), withInterval(p.RateB()),
+				strconv.Itoa(p.B), strconv.Itoa(p.C), pValue(p.P),
+			})
+		}
+	}
+	if len(rows) == 0 {
+		return
+	}
+	section(b, "Paired comparisons (McNemar's exact test)",
+		"A and B on the same episodes (same track, family, perturbation, seed, episode index and scene size). b: A succeeded and B failed; c: the reverse. p: exact two-sided p-value from b and c, uncorrected for the number of comparisons.")
+	header(b, "A", "B", "metric", "pairs", "A rate", "B rate", "b (A only)", "c (B only)", "p")
+	for _, r := range rows {
+		writeRow(b, r)
+	}
+	b.WriteString("\n")
+}

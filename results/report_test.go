@@ -1,0 +1,230 @@
+package results
+
+import (
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// reportRecords is a synthetic run that gives every section of the report
+// something to show: reference and workflow agents, one agent under two
+// models, SG-CoT variants, partial observability in two families, a
+// perturbation outside the default order, and a scene-size series.
+func reportRecords() []Record {
+	type agent struct {
+		name, model string
+		skill       int // successes per 10 episodes
+		calls       int
+	}
+	agents := []agent{
+		{"oracle", "", 10, 0},
+		{"random", "", 1, 0},
+		{"direct", "sim", 8, 2},
+		{"direct", "sim:weak", 5, 3},
+		{"sgcot", "sim", 9, 6},
+		{"sgcot-no-edges", "sim", 7, 5},
+	}
+	var recs []Record
+	add := func(a agent, ai int, family, perturbation string, size, ep int) {
+		r := validRecord()
+		r.Agent, r.Model, r.Family, r.Perturbation, r.Label = a.name, a.model, family, perturbation, perturbation
+		r.Seed, r.Episode, r.SceneSize = 1, ep, size
+		r.Objects = 6 + size/2
+		// Outcomes vary with the episode, agent and cell, so that pairs
+		// disagree both ways.
+		v := (ep*7 + ai*3 + len(perturbation) + len(family)) % 10
+		skill := a.skill
+		if skill < 10 { // the oracle stays perfect; the others find some cells harder
+			skill -= len(perturbation) % 3
+		}
+		r.Success = v < skill
+		r.ADA = v < skill+1
+		r.Asked, r.Questions, r.TagCorrect, r.Tag = r.ADA, 0, 0, ""
+		r.Steps = 3 + v%4
+		r.WallMS = float64(10+v) / 4
+		if a.calls > 0 {
+			r.Calls = a.calls + v%2
+			r.InputTokens = r.Calls * (900 + 40*size + 10*v)
+			r.OutputTokens = r.Calls * 15
+			r.LatencyP50MS = float64(20+v) / 8
+			r.LatencyP95MS = r.LatencyP50MS * 2
+		}
+		if perturbation == "partial_observability" && r.ADA {
+			r.Messages = []Message{{From: "robot1", To: "robot2", Text: "where is it?", Reply: "here"}}
+		}
+		recs = append(recs, r)
+	}
+	for ai, a := range agents {
+		for _, family := range []string{"pick_place", "handover"} {
+			for _, p := range []string{"fog", "partial_observability", "absence", "none"} {
+				for ep := range 10 {
+					add(a, ai, family, p, 0, ep)
+				}
+			}
+		}
+		for _, size := range []int{24, 12} {
+			for ep := range 6 {
+				add(a, ai, "pick_place", "none", size, ep)
+			}
+		}
+	}
+	return recs
+}
+
+func TestReportGolden(t *testing.T) {
+	full := reportRecords()
+	var reference []Record
+	for _, r := range full {
+		if r.Model == "" && r.SceneSize == 0 && r.Perturbation != "partial_observability" {
+			reference = append(reference, r)
+		}
+	}
+	tests := []struct {
+		name string // why the row exists; also the golden file's name
+		recs []Record
+		opts ReportOptions
+	}{
+		{"full", full, ReportOptions{}},
+		{"all_pairs", full, ReportOptions{AllPairs: true, Agents: []string{"sgcot", "oracle"}}},
+		{"baseline", full, ReportOptions{Baseline: "oracle"}},
+		{"reference_only", reference, ReportOptions{}}, // no models: no ablation, no scene sizes, no pairs
+		{"empty", nil, ReportOptions{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b strings.Builder
+			if err := Report(&b, tt.recs, tt.opts); err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join("testdata", "report_"+tt.name+".golden")
+			if *update {
+				if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run with -update to create it)", err)
+			}
+			if b.String() != string(want) {
+				t.Errorf("%s differs from the golden file:\n--- got\n%s\n--- want\n%s", path, b.String(), want)
+			}
+		})
+	}
+}
+
+// Sections appear exactly when they have data; the checks do not depend on
+// the golden files being right.
+func TestReportSections(t *testing.T) {
+	full := reportRecords()
+	keep := func(f func(Record) bool) []Record { return filter(full, f) }
+	tests := []struct {
+		why     string
+		recs    []Record
+		present []string
+		absent  []string
+	}{
+		{"everything", full,
+			[]string{"## Ambiguity detection", "## Success rate", "## Cost per episode", "## Partial observability", "## SG-CoT ablations", "## Scene size", "## Paired comparisons",
+				"| direct (sim) |", "| direct (sim:weak) |", "| 24 |", "| default |"},
+			nil},
+		{"no partial observability", keep(func(r Record) bool { return r.Perturbation != "partial_observability" }),
+			[]string{"## SG-CoT ablations"}, []string{"## Partial observability", "partial_observability |"}},
+		{"one SG-CoT agent is no ablation", keep(func(r Record) bool { return r.Agent != "sgcot-no-edges" }),
+			[]string{"## Paired comparisons"}, []string{"## SG-CoT ablations"}},
+		{"no scene sizes", keep(func(r Record) bool { return r.SceneSize == 0 }),
+			nil, []string{"## Scene size"}},
+		{"no sgcot, no default baseline", keep(func(r Record) bool { return r.Agent != "sgcot" }),
+			nil, []string{"## Paired comparisons", "## SG-CoT ablations"}},
+		{"one model per agent: plain labels", keep(func(r Record) bool { return r.Model != "sim:weak" }),
+			[]string{"| direct |"}, []string{"(sim)"}},
+	}
+	for _, tt := range tests {
+		var b strings.Builder
+		if err := Report(&b, tt.recs, ReportOptions{}); err != nil {
+			t.Fatalf("%s: %v", tt.why, err)
+		}
+		for _, s := range tt.present {
+			if !strings.Contains(b.String(), s) {
+				t.Errorf("%s: report lacks %q", tt.why, s)
+			}
+		}
+		for _, s := range tt.absent {
+			if strings.Contains(b.String(), s) {
+				t.Errorf("%s: report has %q", tt.why, s)
+			}
+		}
+	}
+}
+
+// The report depends on the records as a set: concurrent runs and resumed
+// runs write them in different orders.
+func TestReportIgnoresRecordOrder(t *testing.T) {
+	recs := reportRecords()
+	var want strings.Builder
+	if err := Report(&want, recs, ReportOptions{AllPairs: true}); err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 3 {
+		rng.Shuffle(len(recs), func(i, j int) { recs[i], recs[j] = recs[j], recs[i] })
+		var got strings.Builder
+		if err := Report(&got, recs, ReportOptions{AllPairs: true}); err != nil {
+			t.Fatal(err)
+		}
+		if got.String() != want.String() {
+			t.Fatal("shuffled records give another report")
+		}
+	}
+}
+
+func TestReportErrors(t *testing.T) {
+	full := reportRecords()
+	tests := []struct {
+		why  string
+		recs []Record
+		opts ReportOptions
+		want string
+	}{
+		{"an episode twice would count twice", append(full[:3:3], full[2]), ReportOptions{}, `appears twice`},
+		{"a named baseline must exist; the error lists the agents", full, ReportOptions{Baseline: "clara"}, `baseline agent "clara" has no records (agents: oracle, random, direct (sim), direct (sim:weak)`},
+		{"a baseline under two models is ambiguous", full, ReportOptions{Baseline: "direct"}, `name one as "direct (sim)"`},
+	}
+	for _, tt := range tests {
+		err := Report(&strings.Builder{}, tt.recs, tt.opts)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: got %v, want an error containing %q", tt.why, err, tt.want)
+		}
+	}
+	// A baseline named with its model is fine.
+	if err := Report(&strings.Builder{}, full, ReportOptions{Baseline: "direct (sim:weak)"}); err != nil {
+		t.Errorf("baseline with model: %v", err)
+	}
+}
+
+func TestFormatting(t *testing.T) {
+	for _, tt := range []struct {
+		why       string
+		got, want string
+	}{
+		{"no separator below a thousand", grouped(999), "999"},
+		{"separator at a thousand", grouped(1000), "1,000"},
+		{"every three digits", grouped(1234567), "1,234,567"},
+		{"sign stays in front", grouped(-1234), "-1,234"},
+		{"tokens round to whole numbers", tokens(2501, 2), "1,251"},
+		{"tokens without calls", tokens(0, 0), "—"},
+		{"p-value with three decimals", pValue(0.021484375), "0.021"},
+		{"small p-value in scientific notation", pValue(0.00012), "1.2e-04"},
+		{"p = 1", pValue(1), "1.000"},
+		{"a rate without episodes", rateCell(Rate{}), "—"},
+		{"a rate with its interval and n", rateCell(Rate{K: 81, N: 100}), "0.81 [0.72, 0.87] (n=100)"},
+		{"mean of nothing", mean(nil), "—"},
+	} {
+		if tt.got != tt.want {
+			t.Errorf("%s: got %q, want %q", tt.why, tt.got, tt.want)
+		}
+	}
+}
