@@ -36,6 +36,12 @@ func TestPromptsGolden(t *testing.T) {
 	sgFull.promptData = base
 	sgNoEdges := sg
 	sgNoEdges.Relations = ""
+	cl := claraPrompt{Instruction: base.Instruction, Robot: "robot1", Partner: "robot2",
+		Objects: "red block 1, blue bowl 1 (in robot2's workspace)", Relations: "- the red block 1 is left_of the blue bowl 1",
+		Places: base.Places, Plans: `3× [{"pick":"red block 1","place":"blue bowl 1"}]` + "\n" + `2× [{"pick":"red block 1","place":"middle"}]`,
+		Examples: claraExamples[:claraShots], Block: base.Block}
+	clAlone := cl
+	clAlone.Partner = ""
 	for _, tc := range []struct {
 		golden, template string
 		data             any
@@ -49,6 +55,19 @@ func TestPromptsGolden(t *testing.T) {
 		{"sgcot_user_full_graph.txt", "sgcot_user.tmpl", sgFull},
 		{"sgcot_user_no_edges.txt", "sgcot_user.tmpl", sgNoEdges},
 		{"forced_decision.txt", "forced_decision.tmpl", sg},
+		{"graph_withdrawn.txt", "graph_withdrawn.tmpl", sg},
+		{"clara_sample_partner.txt", "clara_sample.tmpl", cl},
+		{"clara_sample_alone.txt", "clara_sample.tmpl", clAlone},
+		{"clara_classify.txt", "clara_classify.tmpl", cl},
+		{"clara_act.txt", "clara_act.tmpl", cl},
+		{"progprompt_system_partner.txt", "progprompt_system.tmpl", progPromptGolden(t, true)},
+		{"progprompt_system_alone.txt", "progprompt_system.tmpl", progPromptGolden(t, false)},
+		{"progprompt_user_partner.txt", "progprompt_user.tmpl", progPromptGolden(t, true)},
+		{"progprompt_user_alone.txt", "progprompt_user.tmpl", progPromptGolden(t, false)},
+		{"progprompt_fix.txt", "progprompt_fix.tmpl", progPromptFixGolden(t)},
+		{"inner_monologue_system_partner.txt", "inner_monologue_system.tmpl", base},
+		{"inner_monologue_system_alone.txt", "inner_monologue_system.tmpl", alone},
+		{"inner_monologue_user.txt", "inner_monologue_user.tmpl", base},
 	} {
 		got, err := render(tc.template, tc.data)
 		if err != nil {

@@ -27,6 +27,9 @@ type Config struct {
 	// Model is the language model of a workflow; the reference agents
 	// ignore it.
 	Model llm.Model
+	// Calibration fits decision thresholds on episodes kept apart from
+	// the test episodes; nil when the harness offers none.
+	Calibration Calibrator
 }
 
 // Factory builds an agent for one episode.

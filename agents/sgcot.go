@@ -3,6 +3,7 @@ package agents
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/ambibench/ambibench/agents/llm"
@@ -14,6 +15,8 @@ func init() {
 		sgcotFactory("sgcot", sgcotRetrieve))
 	RegisterWorkflow("sgcot-full-graph", "SG-CoT ablation: the whole scene graph in the first prompt, no retrieval",
 		sgcotFactory("sgcot-full-graph", sgcotFullGraph))
+	RegisterWorkflow("sgcot-single-retrieval", "SG-CoT ablation: one retrieval turn, then graph access is withdrawn and the model must decide",
+		sgcotFactory("sgcot-single-retrieval", sgcotSingleRetrieval))
 	RegisterWorkflow("sgcot-no-edges", "SG-CoT ablation: retrieval over a graph without edges (no relations)",
 		sgcotFactory("sgcot-no-edges", sgcotNoEdges))
 }
@@ -22,9 +25,10 @@ func init() {
 type sgcotMode int
 
 const (
-	sgcotRetrieve  sgcotMode = iota // objects and schema up front, retrieval turn by turn
-	sgcotFullGraph                  // the whole graph up front, no retrieval tools
-	sgcotNoEdges                    // retrieval over nodes only: every relation query is empty
+	sgcotRetrieve        sgcotMode = iota // objects and schema up front, retrieval turn by turn
+	sgcotFullGraph                        // the whole graph up front, no retrieval tools
+	sgcotNoEdges                          // retrieval over nodes only: every relation query is empty
+	sgcotSingleRetrieval                  // one retrieval turn, then the retrieval tools are withdrawn
 )
 
 func sgcotFactory(name string, mode sgcotMode) Factory {
@@ -101,10 +105,18 @@ func (a *sgcot) Run(ctx context.Context, env Env) error {
 	conv := &conversation{model: a.model, env: env, req: llm.Request{
 		System: system, Messages: []llm.Message{{Role: llm.RoleUser, Text: user}}, Tools: directTools(env, tools...),
 	}}
-	for range a.maxTurns {
+	for turn := range a.maxTurns {
 		ended, err := conv.turn(ctx)
 		if ended || err != nil {
 			return finish(err)
+		}
+		if a.mode == sgcotSingleRetrieval && turn == 0 {
+			closed, err := render("graph_withdrawn.tmpl", data)
+			if err != nil {
+				return err
+			}
+			conv.req.Messages = append(conv.req.Messages, llm.Message{Role: llm.RoleUser, Text: closed})
+			conv.req.Tools = directTools(env, slices.DeleteFunc(tools, isRetrieval)...)
 		}
 	}
 	// The forced decision: no more retrieval.
@@ -123,6 +135,8 @@ func (a *sgcot) Run(ctx context.Context, env Env) error {
 	}
 	return fmt.Errorf("sgcot: no decision after %d turns and a forced one", a.maxTurns)
 }
+
+func isRetrieval(tool string) bool { return tool == ToolRetrieveNode || tool == ToolRetrieveEdge }
 
 // Respond answers the partner robot as direct does: the helper robot's
 // job is one grounded hand-over, for which its whole view is in the prompt.

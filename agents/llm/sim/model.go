@@ -131,7 +131,15 @@ func malformed() llm.Reply {
 func (c *call) respond() llm.Reply {
 	switch c.block.Role {
 	case llm.CallPlan:
+		switch c.block.Format {
+		case llm.FormatJSON:
+			return c.sampledPlan()
+		case llm.FormatProgram:
+			return c.program()
+		}
 		return c.plan()
+	case llm.CallClassify:
+		return c.classify()
 	case llm.CallAnswer:
 		return c.answer()
 	}
@@ -197,7 +205,11 @@ func (c *call) decide() decision {
 	}
 	var view grounding.View = grounding.GraphView{G: c.block.Graph}
 	if c.block.Graph == nil {
-		view = retrievals(c.req)
+		known := retrievals(c.req)
+		view = known
+		if !canRetrieve(c.req) {
+			view = newListView(known, c.block.Objects)
+		}
 	}
 	sit := grounding.Situation{Instruction: c.block.Instruction, Partner: c.block.Partner, View: view, History: ex}
 	// Each slip is taken as an answer the model gives itself, in place of
@@ -245,11 +257,35 @@ func (c *call) question(d grounding.Decision) (tool string, args map[string]stri
 // profile's hallucinated blocks.
 func (c *call) moves(d decision) []grounding.Binding {
 	var out []grounding.Binding
+	refused := refusedPlaces(c.req)
 	for _, mv := range remaining(d.Moves, d.placed) {
-		if c.persists(c.p.Hallucinate, "hallucinate\x00"+mv.Pick+"\x00"+mv.Place) {
+		// A model told that the block it named does not exist names the
+		// real one next time: the correction closed-loop feedback buys.
+		if !refused[mv.Place] && c.persists(c.p.Hallucinate, "hallucinate\x00"+mv.Pick+"\x00"+mv.Place) {
 			mv.Pick = c.phantom(scenes.ClassBlock)
 		}
 		out = append(out, mv)
+	}
+	return out
+}
+
+// refusedPlaces are the destinations of the pick_and_place calls the
+// table refused in the conversation.
+func refusedPlaces(req llm.Request) map[string]bool {
+	results := map[string]string{}
+	for _, m := range req.Messages {
+		if m.Role == llm.RoleTool {
+			results[m.ToolCallID] = m.Text
+		}
+	}
+	out := map[string]bool{}
+	for _, m := range req.Messages {
+		for _, tc := range m.ToolCalls {
+			var a struct{ Place string }
+			if tc.Name == "pick_and_place" && strings.HasPrefix(results[tc.ID], "error:") && json.Unmarshal(tc.Args, &a) == nil {
+				out[a.Place] = true
+			}
+		}
 	}
 	return out
 }

@@ -157,7 +157,7 @@ func TestRetrievesWhatItLacks(t *testing.T) {
 	m := New(Perfect, "sim:perfect")
 	b := llm.Block{Role: llm.CallPlan, Track: "tabletop", Instruction: "Put the red block in the blue bowl.", Robot: "robot1",
 		Objects: []string{"red block 1", "red block 2", "blue bowl 1"}, Format: llm.FormatToolCalls}
-	req := llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: b.Render()}}}
+	req := llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: b.Render()}}, Tools: retrievalTools}
 	answers := map[string]string{
 		`{"name":"red block"}`: `["red block 1","red block 2"]`,
 	}
@@ -194,5 +194,32 @@ func TestParseEdge(t *testing.T) {
 	}
 	if _, ok := parseEdge("nonsense"); ok {
 		t.Error("parsed nonsense")
+	}
+}
+
+var retrievalTools = []llm.ToolDecl{{Name: "retrieve_node"}, {Name: "retrieve_edge"}, {Name: "ask"}, {Name: "pick_and_place"}, {Name: "done"}}
+
+// Once retrieval is withdrawn (sgcot-single-retrieval), the model decides
+// from the object list: colours and classes it can read from the ids,
+// relations it cannot, so a relational phrase finds nothing.
+func TestDecidesFromObjectListWithoutRetrieval(t *testing.T) {
+	m := New(Perfect, "sim:perfect")
+	for _, tc := range []struct {
+		why, instruction, want string
+	}{
+		{"colour and class are in the ids", "Put the red block in the blue bowl.", "pick_and_place"},
+		{"two ids share colour and class: ask which", "Put the green block in the blue bowl.", "ask"},
+		{"a relation needs edges the list lacks", "Pick up the block to the left of the blue bowl and place it in the blue bowl.", "ask"},
+	} {
+		b := llm.Block{Role: llm.CallPlan, Track: "tabletop", Instruction: tc.instruction, Format: llm.FormatToolCalls,
+			Objects: []string{"red block 1", "green block 1", "green block 2", "blue bowl 1"}}
+		r, err := m.Generate(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: b.Render()}},
+			Tools: []llm.ToolDecl{{Name: "ask"}, {Name: "pick_and_place"}, {Name: "done"}}})
+		if err != nil || len(r.ToolCalls) == 0 {
+			t.Fatalf("%s: %+v, %v", tc.why, r, err)
+		}
+		if got := r.ToolCalls[0].Name; got != tc.want {
+			t.Errorf("%s: first call %s(%s), want %s", tc.why, got, r.ToolCalls[0].Args, tc.want)
+		}
 	}
 }

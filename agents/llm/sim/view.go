@@ -111,3 +111,49 @@ func retrieveCall(u *grounding.Unknown) llm.ToolCall {
 	}
 	return toolCall("retrieve_edge", args)
 }
+
+// listView is what a model whose graph access was withdrawn makes of the
+// scene: what it retrieved, and beyond that only the object list, whose
+// ids tell colour and class but nothing of where things are or whose
+// workspace they are in. A relation it did not retrieve it takes to hold
+// for nothing.
+type listView struct {
+	known *retrievalView
+	names grounding.GraphView
+}
+
+func newListView(known *retrievalView, objects []string) listView {
+	g := &scenes.Graph{}
+	for _, id := range objects {
+		attrs := map[string]string{}
+		if f := strings.Fields(id); len(f) == 3 {
+			attrs[scenes.AttrColor], attrs[scenes.AttrType] = f[0], f[1]
+		}
+		g.Nodes = append(g.Nodes, scenes.Node{ID: id, Attributes: attrs})
+	}
+	return listView{known: known, names: grounding.GraphView{G: g}}
+}
+
+func (v listView) Nodes(q scenes.NodeQuery) ([]string, error) {
+	if ids, err := v.known.Nodes(q); err == nil {
+		return ids, nil
+	}
+	return v.names.Nodes(q)
+}
+
+func (v listView) Edges(q scenes.EdgeQuery) ([]scenes.Edge, error) {
+	if es, err := v.known.Edges(q); err == nil {
+		return es, nil
+	}
+	return nil, nil
+}
+
+// canRetrieve reports whether the request still offers retrieval.
+func canRetrieve(req llm.Request) bool {
+	for _, t := range req.Tools {
+		if t.Name == "retrieve_node" || t.Name == "retrieve_edge" {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,73 @@
+package agents
+
+import (
+	"context"
+	"slices"
+)
+
+// Calibrator gives an agent labelled episodes to fit a decision threshold
+// on. The episodes are drawn apart from the test episodes, so fitting on
+// them leaks nothing of the test set.
+type Calibrator interface {
+	// Scores runs score on every calibration episode and returns the
+	// results. key names what is being calibrated (agent and model): the
+	// harness computes each key's scores once per run and shares them.
+	Scores(ctx context.Context, key string, score ScoreFunc) ([]Scored, error)
+}
+
+// ScoreFunc is an agent's uncertainty on one episode, higher meaning less
+// sure; it may look at the episode and call the model, but not act.
+type ScoreFunc func(ctx context.Context, env Env) (float64, error)
+
+// Scored is one calibration episode's score and whether the episode was
+// ambiguous, so that asking was right.
+type Scored struct {
+	Score     float64
+	Ambiguous bool
+}
+
+// FitThreshold returns the threshold t that best separates the ambiguous
+// episodes (score > t: ask) from the clear ones (score ≤ t: act), by
+// balanced accuracy, so that a calibration split with few ambiguous
+// episodes does not teach the agent never to ask. Ties go to the lowest
+// threshold. With no episodes it returns 0.
+func FitThreshold(s []Scored) float64 {
+	var pos, neg int
+	cands := []float64{-1}
+	for _, x := range s {
+		if x.Ambiguous {
+			pos++
+		} else {
+			neg++
+		}
+		cands = append(cands, x.Score)
+	}
+	if len(s) == 0 {
+		return 0
+	}
+	slices.Sort(cands)
+	cands = slices.Compact(cands)
+	best, bestAcc := 0.0, -1.0
+	for _, t := range cands {
+		var tp, tn int
+		for _, x := range s {
+			switch {
+			case x.Ambiguous && x.Score > t:
+				tp++
+			case !x.Ambiguous && x.Score <= t:
+				tn++
+			}
+		}
+		acc := 0.0
+		if pos > 0 {
+			acc += float64(tp) / float64(pos)
+		}
+		if neg > 0 {
+			acc += float64(tn) / float64(neg)
+		}
+		if acc > bestAcc {
+			best, bestAcc = t, acc
+		}
+	}
+	return best
+}
