@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ambibench/ambibench/agents/llm/models"
+	"github.com/ambibench/ambibench/perturb"
 	"github.com/ambibench/ambibench/results"
 )
 
@@ -15,14 +16,22 @@ func runDirect(t *testing.T, spec string, episodes int) map[string]results.Cell 
 	return runWorkflow(t, "direct", spec, episodes)
 }
 
-// runWorkflow runs a workflow agent on every cell with a model spec.
+// runWorkflow runs a workflow agent on every cell with a model spec, but
+// those of the noise perturbations, where even a perfect planner fails.
 func runWorkflow(t *testing.T, agent, spec string, episodes int) map[string]results.Cell {
+	t.Helper()
+	return runWorkflowOn(t, agent, spec, episodes, perturb.Clear())
+}
+
+// runWorkflowOn runs a workflow agent on the cells of some perturbations
+// (nil: all).
+func runWorkflowOn(t *testing.T, agent, spec string, episodes int, perturbations []string) map[string]results.Cell {
 	t.Helper()
 	m, err := models.Open(spec, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := Options{EpisodeOptions: EpisodeOptions{Seed: 1, Model: m}, Agents: []string{agent}, Episodes: episodes, Concurrency: 2}
+	opts := Options{EpisodeOptions: EpisodeOptions{Seed: 1, Model: m}, Agents: []string{agent}, Perturbations: perturbations, Episodes: episodes, Concurrency: 2}
 	recs, err := Run(context.Background(), opts, nil, nil)
 	if err != nil {
 		t.Fatal(err)

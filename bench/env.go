@@ -54,7 +54,7 @@ func (e *robotEnv) Instruction() string  { return e.instruction }
 func (e *robotEnv) Robot() string        { return e.robot }
 func (e *robotEnv) Partner() string      { return e.partner }
 func (e *robotEnv) Tools() []agents.Tool { return e.tools }
-func (e *robotEnv) graph() *scenes.Graph { return scenes.BuildGraph(e.st.world.Observe(e.robot)) }
+func (e *robotEnv) graph() *scenes.Graph { g, _ := e.perceive(); return g }
 func refused(format string, a ...any) agents.Result {
 	msg := fmt.Sprintf(format, a...)
 	return agents.Result{Text: "error: " + msg, Error: msg}
@@ -116,10 +116,11 @@ func (e *robotEnv) Call(ctx context.Context, call agents.ToolCall) (agents.Resul
 		}
 		return agents.Result{Text: jsonList(items), Items: items, Edges: edges}, nil
 	case *agents.PickAndPlaceArgs:
-		if _, err := st.world.PickAndPlace(e.robot, a.Pick, a.Place); err != nil {
+		pick, place := e.actual(a.Pick), e.actual(a.Place)
+		if _, err := st.world.PickAndPlace(e.robot, pick, place); err != nil {
 			var ae *tabletop.ActionError
 			if errors.As(err, &ae) {
-				return refused("%s", ae.Reason), nil
+				return refused("%s", e.perceived(ae.Reason, a.Pick, pick, a.Place, place)), nil
 			}
 			return agents.Result{}, err
 		}

@@ -126,7 +126,7 @@ func TestOnlyTheOracleSeesTheTruth(t *testing.T) {
 // Two-robot episodes record the messages and which robot acted.
 func TestHandoverRecordsMessagesAndActors(t *testing.T) {
 	for _, agent := range []string{"oracle", "rules"} {
-		rec, err := RunEpisode(context.Background(), Job{Cell: Cell{"handover", "none"}, Agent: agent}, EpisodeOptions{Seed: 1})
+		rec, err := RunEpisode(context.Background(), Job{Cell: Cell{Family: "handover", Perturbation: "none"}, Agent: agent}, EpisodeOptions{Seed: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -134,7 +134,7 @@ func TestHandoverRecordsMessagesAndActors(t *testing.T) {
 			t.Errorf("%s: success %v, messages %v, acted by %v", agent, rec.Success, rec.Messages, rec.ActedBy)
 		}
 	}
-	rec, err := RunEpisode(context.Background(), Job{Cell: Cell{"pick_place", tasks.LabelPartialObservability}, Agent: "rules"}, EpisodeOptions{Seed: 1})
+	rec, err := RunEpisode(context.Background(), Job{Cell: Cell{Family: "pick_place", Perturbation: tasks.LabelPartialObservability}, Agent: "rules"}, EpisodeOptions{Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

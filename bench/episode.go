@@ -3,6 +3,7 @@ package bench
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/ambibench/ambibench/perturb"
 	"github.com/ambibench/ambibench/scenes"
@@ -19,6 +20,19 @@ const maxRedraws = 50
 // MakeEpisode draws episode index of a cell. Redraws are numbered, so they
 // are as deterministic as the first draw.
 func MakeEpisode(seed uint64, family, perturbation string, index int) (*tasks.Episode, error) {
+	return MakeEpisodeSized(seed, family, perturbation, index, 0)
+}
+
+// MakeEpisodeSized draws episode index of a cell with size objects on the
+// table: the episode MakeEpisode draws, with distractor blocks and bowls
+// added until the table holds size objects (see addDistractors). Size 0,
+// or a size the episode already reaches, adds none. The distractors come
+// from a stream of their own, so a smaller table of the same episode is a
+// prefix of a larger one whenever both fit on the first draw.
+func MakeEpisodeSized(seed uint64, family, perturbation string, index, size int) (*tasks.Episode, error) {
+	if size < 0 || size > MaxSceneSize {
+		return nil, fmt.Errorf("scene size %d: must be between 0 (the family's own) and %d", size, MaxSceneSize)
+	}
 	f, ok := tasks.Lookup(family)
 	if !ok {
 		return nil, fmt.Errorf("unknown task family %q", family)
@@ -34,8 +48,13 @@ func MakeEpisode(seed uint64, family, perturbation string, index int) (*tasks.Ep
 	for attempt := range maxRedraws {
 		rng := newRand(EpisodeSeed(seed, Track, family, perturbation, index, attempt))
 		ep, err := f.Generate(rng)
+		var before []scenes.Object
 		if err == nil {
+			before = slices.Clone(ep.Objects)
 			err = p.Apply(rng, ep)
+		}
+		if err == nil && size > 0 {
+			err = addDistractors(newRand(EpisodeSeed(seed, Track, family, perturbation, index, attempt, "distractors")), ep, before, size)
 		}
 		if err == nil {
 			return ep, nil
@@ -45,15 +64,36 @@ func MakeEpisode(seed uint64, family, perturbation string, index int) (*tasks.Ep
 		}
 		last = err
 	}
+	if size > 0 {
+		return nil, fmt.Errorf("%s/%s episode %d at %d objects: no fitting draw in %d attempts: %w", family, perturbation, index, size, maxRedraws, last)
+	}
 	return nil, fmt.Errorf("%s/%s episode %d: no fitting draw in %d attempts: %w", family, perturbation, index, maxRedraws, last)
 }
 
-// Cell is one task family under one perturbation.
-type Cell struct{ Family, Perturbation string }
+// Cell is one task family under one perturbation, at a scene size.
+type Cell struct {
+	Family, Perturbation string
+	// Size is the number of objects on the table, distractors included;
+	// 0 is the family's own size.
+	Size int
+}
 
 // Cells returns every (family, perturbation) pair the perturbation applies
-// to, families outermost, both in registry order. Empty filters mean all.
-func Cells(families, perturbations []string) ([]Cell, error) {
+// to, at each of sizes (none given: the family's own size only), families
+// outermost, then perturbations, then sizes; families and perturbations
+// in registry order. Empty filters mean all.
+func Cells(families, perturbations []string, sizes ...int) ([]Cell, error) {
+	if len(sizes) == 0 {
+		sizes = []int{0}
+	}
+	for i, n := range sizes {
+		if n < 0 || n > MaxSceneSize {
+			return nil, fmt.Errorf("scene size %d: must be between 0 (the family's own) and %d", n, MaxSceneSize)
+		}
+		if slices.Contains(sizes[:i], n) {
+			return nil, fmt.Errorf("scene size %d given twice", n)
+		}
+	}
 	if len(families) == 0 {
 		families = tasks.Names()
 	}
@@ -71,8 +111,11 @@ func Cells(families, perturbations []string) ([]Cell, error) {
 			if !ok {
 				return nil, fmt.Errorf("unknown perturbation %q (have %v)", pn, perturb.Names())
 			}
-			if p.Applies(f) {
-				cells = append(cells, Cell{fn, pn})
+			if !p.Applies(f) {
+				continue
+			}
+			for _, n := range sizes {
+				cells = append(cells, Cell{Family: fn, Perturbation: pn, Size: n})
 			}
 		}
 	}

@@ -12,10 +12,10 @@ func TestSubBenchmarkName(t *testing.T) {
 		cell  Cell
 		want  string
 	}{
-		{"plain names pass through", "rules", Cell{"pick_place", "none"}, "agent=rules/task=pick_place/perturb=none"},
-		{"a trailing -digits would read as GOMAXPROCS", "sgcot", Cell{"pick_place", "noise-12"}, "agent=sgcot/task=pick_place/perturb=noise_12"},
-		{"slashes and spaces would split or break the key", "a/b c", Cell{"x y", "p/q"}, "agent=a_b_c/task=x_y/perturb=p_q"},
-		{"model specs keep their colon", "sim:weak", Cell{"spatial", "absence"}, "agent=sim:weak/task=spatial/perturb=absence"},
+		{"plain names pass through", "rules", Cell{Family: "pick_place", Perturbation: "none"}, "agent=rules/task=pick_place/perturb=none"},
+		{"a trailing -digits would read as GOMAXPROCS", "sgcot", Cell{Family: "pick_place", Perturbation: "noise-12"}, "agent=sgcot/task=pick_place/perturb=noise_12"},
+		{"slashes and spaces would split or break the key", "a/b c", Cell{Family: "x y", Perturbation: "p/q"}, "agent=a_b_c/task=x_y/perturb=p_q"},
+		{"model specs keep their colon", "sim:weak", Cell{Family: "spatial", Perturbation: "absence"}, "agent=sim:weak/task=spatial/perturb=absence"},
 	} {
 		if got := SubBenchmarkName(tc.agent, tc.cell); got != tc.want {
 			t.Errorf("%s: got %q, want %q", tc.why, got, tc.want)

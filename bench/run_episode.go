@@ -11,7 +11,6 @@ import (
 	"github.com/ambibench/ambibench/agents/llm/cassette"
 	"github.com/ambibench/ambibench/results"
 	"github.com/ambibench/ambibench/scenes"
-	"github.com/ambibench/ambibench/sim/tabletop"
 	"github.com/ambibench/ambibench/tasks"
 )
 
@@ -28,7 +27,7 @@ type Job struct {
 
 // Key identifies the job's record, as results.Record.Key does.
 func (j Job) Key(seed uint64, model string) string {
-	return results.Record{Track: Track, Family: j.Family, Perturbation: j.Perturbation, Agent: j.Agent, Model: model, Seed: seed, Episode: j.Index}.Key()
+	return results.Record{Track: Track, Family: j.Family, Perturbation: j.Perturbation, Agent: j.Agent, Model: model, Seed: seed, Episode: j.Index, SceneSize: j.Size}.Key()
 }
 
 // EpisodeOptions are the settings every episode of a run shares.
@@ -39,6 +38,9 @@ type EpisodeOptions struct {
 	// RegisterWorkflow); the reference agents use none. Open it with
 	// models.Open, which also counts its calls.
 	Model llm.Model
+	// Calibration is the calibration split agents fit thresholds on; Run
+	// makes one for the run if nil, RunEpisode one per episode.
+	Calibration *Calibration
 }
 
 // ModelFor returns the model name an agent's records carry: the model's
@@ -55,7 +57,7 @@ func (o EpisodeOptions) ModelFor(agent string) string {
 // context or an episode that could not be built.
 func RunEpisode(ctx context.Context, job Job, opts EpisodeOptions) (results.Record, error) {
 	start := time.Now()
-	ep, err := MakeEpisode(opts.Seed, job.Family, job.Perturbation, job.Index)
+	ep, err := MakeEpisodeSized(opts.Seed, job.Family, job.Perturbation, job.Index, job.Size)
 	if err != nil {
 		return results.Record{}, err
 	}
@@ -63,7 +65,8 @@ func RunEpisode(ctx context.Context, job Job, opts EpisodeOptions) (results.Reco
 	if !ok {
 		return results.Record{}, fmt.Errorf("unknown agent %q (have %v)", job.Agent, agents.Names())
 	}
-	world, err := tabletop.New(ep.Objects, tabletop.Config{TwoRobots: ep.TwoRobots, PartialView: ep.PartialView})
+	objects := len(ep.Objects)
+	world, err := NewWorld(ep)
 	if err != nil {
 		return results.Record{}, fmt.Errorf("%s/%s episode %d: %w", job.Family, job.Perturbation, job.Index, err)
 	}
@@ -85,7 +88,11 @@ func RunEpisode(ctx context.Context, job Job, opts EpisodeOptions) (results.Reco
 	}
 	tally := &llm.Tally{}
 	ctx = llm.WithTally(llm.WithEpisode(ctx, job.Key(opts.Seed, opts.ModelFor(job.Agent))), tally)
-	lead, err := info.New(agents.Config{Seed: agentSeed(scenes.Robot1), Model: opts.Model})
+	calib := opts.Calibration
+	if calib == nil {
+		calib = NewCalibration(opts.Seed, 0)
+	}
+	lead, err := info.New(agents.Config{Seed: agentSeed(scenes.Robot1), Model: opts.Model, Calibration: calib})
 	if err != nil {
 		return results.Record{}, fmt.Errorf("agent %s: %w", job.Agent, err)
 	}
@@ -95,7 +102,7 @@ func RunEpisode(ctx context.Context, job Job, opts EpisodeOptions) (results.Reco
 	}
 	env := newEnv(lead, scenes.Robot1, partner, ep.Instruction())
 	if ep.TwoRobots {
-		helper, err := info.New(agents.Config{Seed: agentSeed(scenes.Robot2), Model: opts.Model})
+		helper, err := info.New(agents.Config{Seed: agentSeed(scenes.Robot2), Model: opts.Model, Calibration: calib})
 		if err != nil {
 			return results.Record{}, fmt.Errorf("agent %s: %w", job.Agent, err)
 		}
@@ -113,6 +120,7 @@ func RunEpisode(ctx context.Context, job Job, opts EpisodeOptions) (results.Reco
 		return results.Record{}, fmt.Errorf("%s/%s episode %d, agent %s: %w", job.Family, job.Perturbation, job.Index, job.Agent, err)
 	}
 	rec := score(job, opts, ep, st, runErr, time.Since(start))
+	rec.SceneSize, rec.Objects = job.Size, objects
 	u := tally.Usage()
 	rec.Calls, rec.InputTokens, rec.OutputTokens = u.Calls, u.InputTokens, u.OutputTokens
 	rec.LatencyP50MS = float64(u.LatencyP50.Microseconds()) / 1000

@@ -16,14 +16,17 @@ type Options struct {
 	Families      []string // empty: all
 	Perturbations []string // empty: all
 	Agents        []string // empty: all
-	Episodes      int      // per cell and agent
-	Concurrency   int      // episodes at once; 1 if zero
+	// SceneSizes are the table sizes to run each cell at, in objects
+	// (distractors added); empty: the family's own size only.
+	SceneSizes  []int
+	Episodes    int // per cell and agent
+	Concurrency int // episodes at once; 1 if zero
 }
 
 // Jobs lists the run's jobs in grid order: cell, then agent, then episode
 // index.
 func Jobs(opts Options) ([]Job, error) {
-	cells, err := Cells(opts.Families, opts.Perturbations)
+	cells, err := Cells(opts.Families, opts.Perturbations, opts.SceneSizes...)
 	if err != nil {
 		return nil, err
 	}
@@ -64,6 +67,9 @@ func Run(ctx context.Context, opts Options, w *results.Writer, have map[string]b
 		if !have[j.Key(opts.Seed, opts.ModelFor(j.Agent))] {
 			todo = append(todo, j)
 		}
+	}
+	if opts.Calibration == nil {
+		opts.Calibration = NewCalibration(opts.Seed, 0)
 	}
 	conc := max(opts.Concurrency, 1)
 	out := make([]results.Record, len(todo))

@@ -24,13 +24,15 @@ func BenchmarkTabletop(b *testing.B) {
 	}
 	ctx := context.Background()
 	model := benchModel(b)
+	// One calibration split for every sub-benchmark, as in a run.
+	calib := NewCalibration(1, 0)
 	for _, agent := range agents.Names() {
 		for _, c := range cells {
 			b.Run(SubBenchmarkName(agent, c), func(b *testing.B) {
 				var ada, sr, steps, calls, tokens float64
 				i := 0
 				for b.Loop() {
-					rec, err := RunEpisode(ctx, Job{Cell: c, Agent: agent, Index: i}, EpisodeOptions{Seed: 1, Model: model})
+					rec, err := RunEpisode(ctx, Job{Cell: c, Agent: agent, Index: i}, EpisodeOptions{Seed: 1, Model: model, Calibration: calib})
 					if err != nil {
 						b.Fatal(err)
 					}
@@ -62,7 +64,7 @@ func BenchmarkRulesEpisode(b *testing.B) {
 	ctx := context.Background()
 	i := 0
 	for b.Loop() {
-		if _, err := RunEpisode(ctx, Job{Cell: Cell{"pick_place", "none"}, Agent: "rules", Index: i}, EpisodeOptions{Seed: 1}); err != nil {
+		if _, err := RunEpisode(ctx, Job{Cell: Cell{Family: "pick_place", Perturbation: "none"}, Agent: "rules", Index: i}, EpisodeOptions{Seed: 1}); err != nil {
 			b.Fatal(err)
 		}
 		i++

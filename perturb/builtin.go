@@ -8,4 +8,6 @@ func init() {
 	Register(multiplicity{})
 	Register(underspecified{})
 	Register(partialObservability{})
+	Register(sceneGraphNoise{})
+	Register(executionNoise{})
 }

@@ -53,10 +53,14 @@ func TestLabelsAndAnswers(t *testing.T) {
 			}
 			for seed := range uint64(20) {
 				ep := draw(t, f.Name(), p.Name(), seed)
-				if want := p.Name(); ep.Label != want {
+				want := p.Name()
+				if IsNoise(want) {
+					want = tasks.LabelNone // noise keeps the instruction clear
+				}
+				if ep.Label != want {
 					t.Errorf("%s/%s: label %q, want %q", f.Name(), p.Name(), ep.Label, want)
 				}
-				userAnswers := p.Name() != "none" && p.Name() != tasks.LabelPartialObservability
+				userAnswers := want != "none" && want != tasks.LabelPartialObservability
 				if userAnswers != (ep.Answer != "") {
 					t.Errorf("%s/%s: answer %q", f.Name(), p.Name(), ep.Answer)
 				}
@@ -152,7 +156,7 @@ func TestPartialObservabilityHidesTheBlock(t *testing.T) {
 }
 
 func TestRegistry(t *testing.T) {
-	want := []string{"none", "absence", "multiplicity", "underspecified", "partial_observability"}
+	want := []string{"none", "absence", "multiplicity", "underspecified", "partial_observability", "scene_graph_noise", "execution_noise"}
 	if got := Names(); strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Errorf("built-ins %v, want %v", got, want)
 	}

@@ -38,6 +38,20 @@ type Episode struct {
 	Answer string
 	// Difficulty grows with the number of moves and relations to resolve.
 	Difficulty int
+	// ViewNoise misreads every scene graph a robot is shown; the table
+	// itself, and so the goal, is as Objects says. Zero: perfect
+	// perception.
+	ViewNoise scenes.GraphNoise
+	// Physics is the execution noise of the robots. Zero: exact.
+	Physics PhysicsNoise
+}
+
+// PhysicsNoise is execution noise: how far placements stray and how often
+// grasps slip. Seed fixes the draws, so an episode replays exactly.
+type PhysicsNoise struct {
+	PlaceNoise float64 // standard deviation of a placement's error along each axis, metres
+	SlipRate   float64 // chance that a grasp slips and drops the block part way
+	Seed       uint64
 }
 
 // Label of a clear episode.

@@ -76,6 +76,8 @@ func TestBadInvocations(t *testing.T) {
 		{"unknown family", []string{"run", "--tasks", "juggling"}, `unknown task family "juggling"`},
 		{"unknown perturbation", []string{"run", "--perturbations", "fog"}, `unknown perturbation "fog"`},
 		{"stray argument", []string{"run", "extra"}, "unexpected arguments"},
+		{"bad scene size names the flag", []string{"run", "--scene-sizes", "6,huge"}, `--scene-sizes "6,huge"`},
+		{"too large a scene names the limit", []string{"run", "--scene-sizes", "100"}, "to 48 objects"},
 		{"list takes nothing", []string{"list", "x"}, "list takes no arguments"},
 	} {
 		t.Run(tc.why, func(t *testing.T) {

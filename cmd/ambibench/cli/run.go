@@ -28,6 +28,7 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 	taskList := fs.String("tasks", "", "comma-separated task `families` (default all)")
 	perturbList := fs.String("perturbations", "", "comma-separated `perturbations` (default all)")
 	episodes := fs.Int("episodes", 100, "episodes per cell and agent")
+	sceneSizes := fs.String("scene-sizes", "", fmt.Sprintf("comma-separated table `sizes`, in objects with distractors added, each a grid dimension (0: the family's own size; at most %d; default: own size only)", bench.MaxSceneSize))
 	seed := fs.Uint64("seed", 1, "suite `seed`; with the cell and the episode index it fixes every episode")
 	conc := fs.Int("concurrency", runtime.GOMAXPROCS(0), "episodes run at once; the records do not depend on it")
 	stepLimit := fs.Int("step-limit", bench.DefaultStepLimit, "tool calls per episode, both robots together, before it ends")
@@ -63,11 +64,16 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 	if *stepLimit < 1 {
 		return fmt.Errorf("run: --step-limit %d: must be at least 1", *stepLimit)
 	}
+	sizes, err := parseSceneSizes(*sceneSizes)
+	if err != nil {
+		return fmt.Errorf("run: --scene-sizes %q: %w", *sceneSizes, err)
+	}
 	opts := bench.Options{
 		EpisodeOptions: bench.EpisodeOptions{Seed: *seed, StepLimit: *stepLimit},
 		Families:       splitList(*taskList),
 		Perturbations:  splitList(*perturbList),
 		Agents:         splitList(*agentList),
+		SceneSizes:     sizes,
 		Episodes:       *episodes,
 		Concurrency:    *conc,
 	}
