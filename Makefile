@@ -4,12 +4,18 @@ OUT ?= out
 
 .PHONY: bench test gobench fuzz cover clean
 
-# The main job: the reference agents and the workflows direct and sgcot
-# (on the simulated model) on every tabletop cell, 100 episodes each;
-# prints the agent x perturbation table and writes $(OUT)/tabletop/.
+# The main job: every tabletop agent (reference agents and workflows, the
+# workflows on the simulated model) on every tabletop cell, 100 episodes
+# each; prints the agent x perturbation table, writes $(OUT)/tabletop/
+# (records.jsonl, summary.md, report.md: paper 001's tables, the ablations
+# and the paired tests), then the scene-size series to $(OUT)/scene-size/.
 bench:
-	rm -rf $(OUT)/tabletop
-	$(GO) run ./cmd/ambibench run --track tabletop --agents oracle,rules,random,direct,sgcot --model sim --episodes 100 --out $(OUT)/tabletop
+	rm -rf $(OUT)/tabletop $(OUT)/scene-size
+	$(GO) run ./cmd/ambibench run --track tabletop --agents all --model sim --episodes 100 --out $(OUT)/tabletop
+	$(GO) run ./cmd/ambibench report --out $(OUT)/tabletop/report.md $(OUT)/tabletop
+	$(GO) run ./cmd/ambibench run --track tabletop --model sim --agents sgcot,sgcot-full-graph,direct --tasks pick_place --perturbations none --scene-sizes 6,12,24,48 --episodes 50 --out $(OUT)/scene-size > /dev/null
+	$(GO) run ./cmd/ambibench report --out $(OUT)/scene-size/report.md $(OUT)/scene-size
+	@echo "Reports: $(OUT)/tabletop/report.md, $(OUT)/scene-size/report.md"
 
 # Everything CI checks: formatting, vet, and the tests under the race
 # detector.

@@ -24,7 +24,7 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 	fs := flag.NewFlagSet("ambibench run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	track := fs.String("track", bench.Track, "track to run (only `tabletop` so far)")
-	agentList := fs.String("agents", "oracle,rules,random", "comma-separated `agents` to run (see ambibench list)")
+	agentList := fs.String("agents", "oracle,rules,random", "comma-separated `agents` to run (see ambibench list), or all")
 	taskList := fs.String("tasks", "", "comma-separated task `families` (default all)")
 	perturbList := fs.String("perturbations", "", "comma-separated `perturbations` (default all)")
 	episodes := fs.Int("episodes", 100, "episodes per cell and agent")
@@ -72,7 +72,7 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 		EpisodeOptions: bench.EpisodeOptions{Seed: *seed, StepLimit: *stepLimit},
 		Families:       splitList(*taskList),
 		Perturbations:  splitList(*perturbList),
-		Agents:         splitList(*agentList),
+		Agents:         agentsFlag(*agentList),
 		SceneSizes:     sizes,
 		Episodes:       *episodes,
 		Concurrency:    *conc,
@@ -192,4 +192,13 @@ func splitList(s string) []string {
 		}
 	}
 	return out
+}
+
+// agentsFlag reads --agents: a list, or "all" for every registered agent
+// in registration order.
+func agentsFlag(s string) []string {
+	if strings.TrimSpace(s) == "all" {
+		return agents.Names()
+	}
+	return splitList(s)
 }
