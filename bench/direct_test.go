@@ -107,4 +107,18 @@ func TestSGCoTAblationsWithPerfectModel(t *testing.T) {
 			t.Errorf("no edges, %s: ADA %.2f SR %.2f; want perfect exactly off the spatial family", key, c.ADA.Value(), c.SR.Value())
 		}
 	}
+	// One retrieval turn grounds the colour-and-class phrases; the ids in
+	// the object list cover the rest. A relation (spatial) or a block's
+	// workspace (handover) needs more retrievals than one turn gives.
+	single := runWorkflow(t, "sgcot-single-retrieval", "sim:perfect", 20)
+	for key, c := range single {
+		if (strings.HasPrefix(key, "pick_place/") || strings.HasPrefix(key, "long_horizon/")) && (c.ADA.Value() != 1 || c.SR.Value() != 1) {
+			t.Errorf("single retrieval, %s: ADA %.2f SR %.2f, want 1, 1", key, c.ADA.Value(), c.SR.Value())
+		}
+	}
+	for _, key := range []string{"spatial/none", "handover/none"} {
+		if c := single[key]; c.SR.Value() == 1 {
+			t.Errorf("single retrieval, %s: SR 1; want failures where one retrieval cannot ground the phrase", key)
+		}
+	}
 }
