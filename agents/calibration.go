@@ -71,3 +71,10 @@ func FitThreshold(s []Scored) float64 {
 	}
 	return best
 }
+
+// Calibrated is an agent that fits something on the calibration split
+// before it acts. A harness that times episodes calls Calibrate first, so
+// that the fit is not charged to whichever episode comes first.
+type Calibrated interface {
+	Calibrate(ctx context.Context) error
+}

@@ -194,8 +194,8 @@ func contentSeed(env Env, g *scenes.Graph) uint64 {
 }
 
 // uncertainty samples the plans and returns the share that disagrees with
-// the most common plan, and that plan (nil when most samples were
-// unreadable).
+// the most common plan, that plan (nil when most samples were unreadable),
+// and each distinct plan with its count, which the later prompts show.
 func (a *clara) uncertainty(ctx context.Context, env Env, g *scenes.Graph) (float64, []claraStep, []string, error) {
 	seed := contentSeed(env, g)
 	counts := map[string]int{}
@@ -265,6 +265,12 @@ func (a *clara) threshold(ctx context.Context) (float64, error) {
 		return 0, fmt.Errorf("clara: calibrating: %w", err)
 	}
 	return FitThreshold(scored), nil
+}
+
+// Calibrate fits the threshold now (see Calibrated).
+func (a *clara) Calibrate(ctx context.Context) error {
+	_, err := a.threshold(ctx)
+	return err
 }
 
 func (a *clara) Run(ctx context.Context, env Env) error {

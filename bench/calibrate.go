@@ -27,14 +27,14 @@ var calibrationPerturbations = []string{tasks.LabelNone, tasks.LabelAbsence, tas
 type Calibration struct {
 	seed     uint64
 	episodes int
-	steps    int
 
 	mu   sync.Mutex
 	keys map[string]*calibrated
 }
 
 type calibrated struct {
-	once   sync.Once
+	mu     sync.Mutex // held while scoring, so each key is scored once
+	done   bool
 	scored []agents.Scored
 	err    error
 }
@@ -57,11 +57,20 @@ func (c *Calibration) Scores(ctx context.Context, key string, score agents.Score
 		c.keys[key] = k
 	}
 	c.mu.Unlock()
-	k.once.Do(func() {
-		// The calls belong to no test episode: a tally of their own.
-		cctx := llm.WithTally(llm.WithEpisode(ctx, "calibration/"+key), &llm.Tally{})
-		k.scored, k.err = c.score(cctx, score)
-	})
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.done {
+		return k.scored, k.err
+	}
+	// The calls belong to no test episode: a tally of their own.
+	cctx := llm.WithTally(llm.WithEpisode(ctx, "calibration/"+key), &llm.Tally{})
+	scored, err := c.score(cctx, score)
+	if err != nil && ctx.Err() != nil {
+		// Cancelled with the episode that asked first: the next episode
+		// to ask calibrates afresh rather than inherit the cancellation.
+		return nil, err
+	}
+	k.scored, k.err, k.done = scored, err, true
 	return k.scored, k.err
 }
 

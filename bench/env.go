@@ -120,7 +120,7 @@ func (e *robotEnv) Call(ctx context.Context, call agents.ToolCall) (agents.Resul
 		if _, err := st.world.PickAndPlace(e.robot, pick, place); err != nil {
 			var ae *tabletop.ActionError
 			if errors.As(err, &ae) {
-				return refused("%s", e.perceived(ae.Reason, a.Pick, pick, a.Place, place)), nil
+				return refused("%s", e.perceived(ae.Reason, a.Pick, a.Place)), nil
 			}
 			return agents.Result{}, err
 		}

@@ -5,18 +5,14 @@ import (
 	"testing"
 )
 
-// The perturbations of ambiguity and observability; the noise
-// perturbations are measured on their own.
-var ambiguityPerturbations = []string{"none", "absence", "multiplicity", "underspecified", "partial_observability"}
-
 // With the perfect simulated model, inner-monologue is perfect in every
 // cell: the prompts carry what the model needs, each move's feedback
 // reads as a success when it is one (a false "Success: no" would send
 // the model into retries until the turn limit), and the partner robot
 // answers through Respond.
 func TestInnerMonologueWithPerfectModel(t *testing.T) {
-	cells := runWorkflowOn(t, "inner-monologue", "sim:perfect", 30, ambiguityPerturbations)
-	if len(cells) < len(ambiguityPerturbations) {
+	cells := runWorkflowOn(t, "inner-monologue", "sim:perfect", 30, clearAndAmbiguous)
+	if len(cells) < len(clearAndAmbiguous) {
 		t.Fatalf("%d cells, want one per family and perturbation", len(cells))
 	}
 	for key, c := range cells {
@@ -29,7 +25,7 @@ func TestInnerMonologueWithPerfectModel(t *testing.T) {
 // The default simulated model errs: clear episodes still mostly succeed,
 // but some cell falls short of perfect.
 func TestInnerMonologueDefaultSim(t *testing.T) {
-	cells := runWorkflowOn(t, "inner-monologue", "sim", 100, ambiguityPerturbations)
+	cells := runWorkflowOn(t, "inner-monologue", "sim", 100, clearAndAmbiguous)
 	imperfect := false
 	for key, c := range cells {
 		if strings.HasSuffix(key, "/none") && c.SR.Value() <= 0.5 {

@@ -1,6 +1,8 @@
 package bench
 
 import (
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/ambibench/ambibench/scenes"
@@ -35,13 +37,19 @@ func (e *robotEnv) actual(id string) string {
 }
 
 // perceived rewrites a refusal about the true objects in the names the
-// robot used, so a refusal does not tell it what it misread.
-func (e *robotEnv) perceived(reason, pickSeen, pick, placeSeen, place string) string {
-	if pick != pickSeen {
-		reason = replaceID(reason, pick, pickSeen)
+// robot sees them by, so that a refusal does not tell it what it misread:
+// not only the pick and the place but any object the table names ("is
+// under green block 2", of a block the robot sees as blue block 3). An id
+// the robot itself used in the call (said) stays as it wrote it.
+func (e *robotEnv) perceived(reason string, said ...string) string {
+	if e.st.ep.ViewNoise.IsZero() {
+		return reason
 	}
-	if place != placeSeen {
-		reason = replaceID(reason, place, placeSeen)
+	_, aliases := e.perceive()
+	for _, seen := range slices.Sorted(maps.Keys(aliases)) {
+		if truth := aliases[seen]; !slices.Contains(said, truth) {
+			reason = replaceID(reason, truth, seen)
+		}
 	}
 	return reason
 }

@@ -8,11 +8,8 @@ import (
 	"github.com/ambibench/ambibench/results"
 )
 
-// progPerturbations are the clear and ambiguous cells progprompt is held to;
-// perturbations added later (noise) are left out on purpose.
-var progPerturbations = []string{"none", "absence", "multiplicity", "underspecified", "partial_observability"}
-
-// runProgPrompt runs progprompt on the cells of progPerturbations.
+// runProgPrompt runs progprompt on the cells of clearAndAmbiguous (noise
+// is measured on its own) and checks that its model usage is counted.
 func runProgPrompt(t *testing.T, spec string, episodes int) map[string]results.Cell {
 	t.Helper()
 	m, err := models.Open(spec, nil)
@@ -20,7 +17,7 @@ func runProgPrompt(t *testing.T, spec string, episodes int) map[string]results.C
 		t.Fatal(err)
 	}
 	opts := Options{EpisodeOptions: EpisodeOptions{Seed: 1, Model: m}, Agents: []string{"progprompt"},
-		Perturbations: progPerturbations, Episodes: episodes, Concurrency: 2}
+		Perturbations: clearAndAmbiguous, Episodes: episodes, Concurrency: 2}
 	recs, err := Run(context.Background(), opts, nil, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -27,6 +27,7 @@ func BenchmarkTabletop(b *testing.B) {
 	// One calibration split for every sub-benchmark, as in a run.
 	calib := NewCalibration(1, 0)
 	for _, agent := range agents.Names() {
+		warmUp(b, agent, model, calib)
 		for _, c := range cells {
 			b.Run(SubBenchmarkName(agent, c), func(b *testing.B) {
 				var ada, sr, steps, calls, tokens float64
@@ -83,4 +84,18 @@ func benchModel(b *testing.B) llm.Model {
 		b.Fatalf("AMBIBENCH_MODEL: %v", err)
 	}
 	return m
+}
+
+// warmUp runs an agent's calibration before any timed loop.
+func warmUp(b *testing.B, agent string, model llm.Model, calib *Calibration) {
+	info, _ := agents.Lookup(agent)
+	a, err := info.New(agents.Config{Model: model, Calibration: calib})
+	if err != nil {
+		return // a reference agent needs no model; a workflow's error shows in its loop
+	}
+	if c, ok := a.(agents.Calibrated); ok {
+		if err := c.Calibrate(context.Background()); err != nil {
+			b.Fatalf("%s: %v", agent, err)
+		}
+	}
 }

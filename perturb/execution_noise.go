@@ -7,8 +7,8 @@ import (
 	"github.com/ambibench/ambibench/tasks"
 )
 
-// DefaultPhysicsNoise are the rates of execution_noise: a grasp slips one
-// time in eight, and a placement strays by a centimetre (standard
+// DefaultPhysicsNoise are the rates of execution_noise: a grasp slips about
+// one time in seven, and a placement strays by a centimetre (standard
 // deviation per axis), which a bowl's rim forgives and a stack often does
 // not.
 var DefaultPhysicsNoise = tasks.PhysicsNoise{PlaceNoise: 0.012, SlipRate: 0.15}

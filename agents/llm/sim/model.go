@@ -58,8 +58,8 @@ func (c *call) effective(r float64) float64 {
 }
 
 // persists draws whether a misreading of base rate r happens at a
-// decision point named by key. The draw depends on the conversation's
-// opening and the key (and the sample at temperature > 0), not on the
+// decision point named by key. The draw depends on the situation the block
+// describes and the key (and the sample at temperature > 0), not on the
 // call, so a model that misreads a question at one turn misreads it at
 // every later turn of the episode; as the prompt grows the rate can only
 // rise, so the misreading stays.
@@ -72,18 +72,33 @@ func (c *call) persists(r float64, key string) bool {
 		sample = c.req.Sample
 	}
 	if c.opening == nil {
-		// The episode is named by the conversation's opening, which every
-		// turn repeats: the system text and the first message.
-		o := sha256.New()
-		io.WriteString(o, c.model+"\x00"+c.req.System)
-		if len(c.req.Messages) > 0 {
-			io.WriteString(o, "\x00"+c.req.Messages[0].Text)
-		}
-		c.opening = o.Sum(nil)
+		c.opening = c.situation()
 	}
 	h := sha256.Sum256([]byte(fmt.Sprintf("%x\x00%s\x00%d", c.opening, key, sample)))
 	u := float64(binary.LittleEndian.Uint64(h[:8])>>11) / (1 << 53)
 	return u < c.effective(r)
+}
+
+// situation names the episode as the block describes it — the
+// instruction, the robot, the objects in view — and not by the prompt's
+// wording, so that every workflow, and every fresh prompt a workflow
+// writes within an episode, meets the same misreadings of it.
+func (c *call) situation() []byte {
+	b := c.block
+	var ids []string
+	if b.Graph != nil {
+		for _, n := range b.Graph.Nodes {
+			ids = append(ids, n.ID)
+		}
+	} else {
+		ids = slices.Clone(b.Objects)
+	}
+	slices.Sort(ids)
+	o := sha256.New()
+	for _, s := range []string{c.model, b.Track, b.Instruction, b.Robot, b.Partner, b.Message, strings.Join(ids, "\x00")} {
+		io.WriteString(o, s+"\x00")
+	}
+	return o.Sum(nil)
 }
 
 func (m *Model) Generate(ctx context.Context, req llm.Request) (llm.Reply, error) {
@@ -168,15 +183,16 @@ func history(req llm.Request) (ex []grounding.Exchange, placed []grounding.Bindi
 			if json.Unmarshal(tc.Args, &a) != nil {
 				continue
 			}
+			if !succeeded(res) {
+				continue // refused or never run: no reply to read
+			}
 			switch tc.Name {
 			case "ask":
 				ex = append(ex, grounding.Exchange{Kind: grounding.ActAsk, Tag: a.Tag, Text: a.Question, Reply: res})
 			case "ask_robot":
 				ex = append(ex, grounding.Exchange{Kind: grounding.ActAskRobot, Text: a.Message, Reply: res})
 			case "pick_and_place":
-				if succeeded(res) {
-					placed = append(placed, grounding.Binding{Pick: a.Pick, Place: a.Place})
-				}
+				placed = append(placed, grounding.Binding{Pick: a.Pick, Place: a.Place})
 			}
 		}
 	}
