@@ -54,9 +54,12 @@ type Truth struct {
 	Plan  []PlanStep
 }
 
-// PlanStep is one action of the reference solution.
+// PlanStep is one action of the reference solution: on the tabletop a
+// pick_and_place (Robot, Pick, Place), an ask (Tag) or an ask_robot; in
+// the household an ask (Tag) or an act (Command).
 type PlanStep struct {
 	Robot, Action, Tag, Pick, Place string
+	Command                         string
 }
 
 // TruthSource is implemented by the Env of an agent that declares, by

@@ -104,6 +104,10 @@ func DecodeArgs(call ToolCall) (any, error) {
 		dst = &AskArgs{}
 	case ToolAskRobot:
 		dst = &AskRobotArgs{}
+	case ToolAct:
+		dst = &ActArgs{}
+	case ToolAdmissible:
+		dst = &NoArgs{}
 	default:
 		return nil, fmt.Errorf("%w %q", ErrUnknownTool, call.Name)
 	}
@@ -164,6 +168,8 @@ func checkArgs(a any) error {
 		if a.Relation != "" && !slices.Contains(relations, a.Relation) {
 			return fmt.Errorf("field %q: unknown relation %q (want one of %s)", "relation", a.Relation, strings.Join(relations, ", "))
 		}
+	case *ActArgs:
+		return required("command", a.Command)
 	case *PickAndPlaceArgs:
 		if err := required("pick", a.Pick); err != nil {
 			return err
