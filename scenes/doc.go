@@ -25,5 +25,12 @@
 // minimum spacing, drawing from a caller's random stream so that a layout is
 // fixed by its seed.
 //
+// For the household track, a [House] is the state of a text world as plain
+// data: receptacles ("cabinet 3"), items in or on them ("apple 1", with
+// hot, cold, clean, on, colour and owner), where the agent stands and what
+// it holds. One knowledge table ([Kinds]) says which receptacles each room
+// type has, which objects lie where, and what can be done with each;
+// [GenerateHouse] furnishes rooms from it, fixed by its seed.
+//
 // scenes imports no other package of the project.
 package scenes

@@ -20,4 +20,7 @@
 // user's intent whatever the instruction says.
 //
 // A family is one file and one [Register] call.
+//
+// The household track's tasks are in
+// [github.com/ambibench/ambibench/tasks/household].
 package tasks

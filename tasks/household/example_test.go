@@ -1,0 +1,28 @@
+package household_test
+
+import (
+	"fmt"
+
+	"github.com/ambibench/ambibench/tasks/household"
+)
+
+func ExampleSpec_Build() {
+	s := household.EvalGames()[55]
+	g, err := s.Build("multiplicity")
+	if err != nil {
+		panic(err)
+	}
+	plan, err := g.Expert("v0.3")
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(g.ID)
+	fmt.Println(g.Instruction)
+	fmt.Println(g.Label, "→", g.Answer)
+	fmt.Println(len(plan), "commands:", plan[0], "…", plan[len(plan)-1])
+	// Output:
+	// eval/pick_heat_then_place/00
+	// heat the egg and put it in fridge.
+	// multiplicity → I mean the egg 1.
+	// 7 commands: go to garbagecan 1 … put egg 1 in/on fridge 1
+}

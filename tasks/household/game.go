@@ -1,0 +1,246 @@
+package household
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+
+	"github.com/ambibench/ambibench/scenes"
+	"github.com/ambibench/ambibench/tasks"
+)
+
+// StepLimit is how many commands a game allows, as in the ReAct and
+// Reflexion runs on ALFWorld.
+const StepLimit = 50
+
+// Game is one task instance: the house, the instruction, the goal behind
+// it, and the ground truth of its ambiguity. Perturbations change it in
+// place.
+type Game struct {
+	ID   string // stable across runs: "eval/pick_heat_then_place/07"
+	Type string
+	// Seed is the seed of the draw the game was made from: its spec's, or
+	// a later one when the spec's draw could not take a perturbation.
+	Seed        uint64
+	House       *scenes.House
+	Instruction string // "put a hot apple in fridge."
+	Goal        Goal
+	// Label is the ground-truth ambiguity, tasks.LabelNone unless a
+	// perturbation made the game ambiguous.
+	Label string
+	// Answer is what the user says to a question whose tag matches Label.
+	Answer    string
+	StepLimit int
+
+	// What the instruction is made of, so that a perturbation can say it
+	// again differently.
+	phrasing int    // which of the type's two phrasings
+	form     form   // how the object is referred to
+	named    string // the object kind the instruction names
+}
+
+// form is how an instruction refers to the object.
+type form uint8
+
+const (
+	formIndefinite form = iota // "a mug", ALFWorld's way: any mug will do
+	formDefinite               // "the mug": one in particular
+	formVague                  // "something": the kind is not said
+)
+
+// phrasings are two ways of saying each task type, in ALFWorld's style,
+// with the object referred to in each form. {o} is the object kind, {d}
+// the destination kind, {l} the lamp kind.
+var phrasings = map[string][2][3]string{
+	TypePickAndPlace: {
+		{"put a {o} in {d}.", "put the {o} in {d}.", "put something in {d}."},
+		{"put some {o} on {d}.", "put the {o} on {d}.", "put something on {d}."},
+	},
+	TypeLookAtObjInLight: {
+		{"look at a {o} under the {l}.", "look at the {o} under the {l}.", "look at something under the {l}."},
+		{"examine a {o} with the {l}.", "examine the {o} with the {l}.", "examine something with the {l}."},
+	},
+	TypePickCleanThenPlace: {
+		{"put a clean {o} in {d}.", "put the clean {o} in {d}.", "put something clean in {d}."},
+		{"clean some {o} and put it in {d}.", "clean the {o} and put it in {d}.", "clean something and put it in {d}."},
+	},
+	TypePickHeatThenPlace: {
+		{"put a hot {o} in {d}.", "put the hot {o} in {d}.", "put something hot in {d}."},
+		{"heat some {o} and put it in {d}.", "heat the {o} and put it in {d}.", "heat something and put it in {d}."},
+	},
+	TypePickCoolThenPlace: {
+		{"put a cool {o} in {d}.", "put the cool {o} in {d}.", "put something cool in {d}."},
+		{"cool some {o} and put it in {d}.", "cool the {o} and put it in {d}.", "cool something and put it in {d}."},
+	},
+	TypePickTwoObjAndPlace: {
+		{"put two {o} in {d}.", "", "put two things of one kind in {d}."},
+		{"find two {o} and put them in {d}.", "", "find two things of one kind and put them in {d}."},
+	},
+}
+
+// render writes the instruction from the game's parts.
+func (g *Game) render() {
+	s := phrasings[g.Type][g.phrasing][g.form]
+	s = strings.ReplaceAll(s, "{o}", g.named)
+	s = strings.ReplaceAll(s, "{d}", g.Goal.Dest)
+	g.Instruction = strings.ReplaceAll(s, "{l}", g.Goal.Lamp)
+}
+
+// Intro is the first observation of the game in ALFWorld's shape: the
+// room as the engine describes it on reset, then the task.
+func (g *Game) Intro(room string) string {
+	return room + "\n\nYour task is to: " + g.Instruction
+}
+
+// Clone returns a deep copy of g.
+func (g *Game) Clone() *Game {
+	c := *g
+	c.House = g.House.Clone()
+	return &c
+}
+
+// spec is what a task type needs of a house.
+type spec struct {
+	rooms []string
+	state string
+	// appliance is the receptacle kind that treats the object; it is not a
+	// destination, so that treating and placing stay two steps.
+	appliance string
+	count     int
+	allows    func(scenes.Kind) bool
+}
+
+var specs = map[string]spec{
+	TypePickAndPlace:       {rooms: scenes.HouseRooms(), count: 1, allows: func(scenes.Kind) bool { return true }},
+	TypeLookAtObjInLight:   {rooms: []string{scenes.RoomLivingRoom, scenes.RoomBedroom}, count: 1, allows: func(scenes.Kind) bool { return true }},
+	TypePickCleanThenPlace: {rooms: []string{scenes.RoomKitchen, scenes.RoomBathroom}, state: StateClean, appliance: scenes.KindSinkBasin, count: 1, allows: func(k scenes.Kind) bool { return k.Cleanable }},
+	TypePickHeatThenPlace:  {rooms: []string{scenes.RoomKitchen}, state: StateHot, appliance: scenes.KindMicrowave, count: 1, allows: func(k scenes.Kind) bool { return k.Heatable }},
+	TypePickCoolThenPlace:  {rooms: []string{scenes.RoomKitchen}, state: StateCold, appliance: scenes.KindFridge, count: 1, allows: func(k scenes.Kind) bool { return k.Coolable }},
+	TypePickTwoObjAndPlace: {rooms: scenes.HouseRooms(), count: 2, allows: func(k scenes.Kind) bool { return k.Max >= 2 }},
+}
+
+// candidates returns the object kinds a task of this spec may be about in
+// a room: ones that can be carried, found there, and, for treatments,
+// that the treatment applies to.
+func (s spec) candidates(room string) []scenes.Kind {
+	var out []scenes.Kind
+	for _, k := range scenes.Kinds() {
+		if k.Pickupable && k.FoundIn(room) && s.allows(k) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// destinations returns the receptacle kinds of h where an object of kind k
+// may be put for this spec, in the house's listing order.
+func (s spec) destinations(h *scenes.House, k scenes.Kind) []string {
+	var out []string
+	for _, r := range h.Receptacles {
+		if k.Fits(r.Kind) && r.Kind != s.appliance && !slices.Contains(out, r.Kind) {
+			out = append(out, r.Kind)
+		}
+	}
+	return out
+}
+
+// errRedraw means a draw cannot make a game of the asked kind; the
+// generator draws again from the same stream.
+var errRedraw = errors.New("this draw cannot make the game; draw again")
+
+// generateAttempts bounds the redraws of one game; every split is tested
+// to need far fewer.
+const generateAttempts = 200
+
+// Generate draws a clear game of a task type from seed alone.
+func Generate(taskType string, seed uint64) (*Game, error) {
+	s, ok := specs[taskType]
+	if !ok {
+		return nil, fmt.Errorf("household task: unknown type %q (want one of %v)", taskType, Types())
+	}
+	rng := newRand(seed)
+	for range generateAttempts {
+		g, err := s.draw(rng, taskType)
+		if errors.Is(err, errRedraw) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("household task %s, seed %d: %w", taskType, seed, err)
+		}
+		g.Seed = seed
+		return g, nil
+	}
+	return nil, fmt.Errorf("household task %s, seed %d: no game after %d draws", taskType, seed, generateAttempts)
+}
+
+func newRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, seed^0x6a09e667f3bcc908)) }
+
+func (s spec) draw(rng *rand.Rand, taskType string) (*Game, error) {
+	room := s.rooms[rng.IntN(len(s.rooms))]
+	kinds := s.candidates(room)
+	if len(kinds) == 0 {
+		return nil, errRedraw
+	}
+	k := kinds[rng.IntN(len(kinds))]
+	cfg := scenes.HouseConfig{Rooms: []string{room}, Require: []scenes.KindCount{{Kind: k.Name, Min: s.count}}}
+	lamp := ""
+	if taskType == TypeLookAtObjInLight {
+		lamp = scenes.KindDeskLamp
+		if room == scenes.RoomLivingRoom && rng.IntN(2) == 0 {
+			lamp = scenes.KindFloorLamp
+		}
+		cfg.Require = append(cfg.Require, scenes.KindCount{Kind: lamp, Min: 1})
+	}
+	h, err := scenes.GenerateHouse(rng, cfg)
+	if err != nil {
+		return nil, errRedraw // the room drawn cannot hold the kind
+	}
+	g := &Game{
+		Type:      taskType,
+		House:     h,
+		Label:     tasks.LabelNone,
+		StepLimit: StepLimit,
+		phrasing:  rng.IntN(2),
+		named:     k.Name,
+		Goal:      Goal{Type: taskType, Kind: k.Name, Count: s.count, State: s.state, Lamp: lamp},
+	}
+	if taskType != TypeLookAtObjInLight {
+		dests := s.destinations(h, k)
+		if len(dests) == 0 {
+			return nil, errRedraw
+		}
+		g.Goal.Dest = dests[rng.IntN(len(dests))]
+		if !g.clearDestinations(rng, k.Name) {
+			return nil, errRedraw
+		}
+	}
+	g.render()
+	return g, nil
+}
+
+// clearDestinations moves every item of kind away from receptacles of the
+// goal's destination kind, to others that fit it, so that no game starts
+// solved or half solved. It reports false when there is nowhere to move
+// them.
+func (g *Game) clearDestinations(rng *rand.Rand, kind string) bool {
+	k, _ := scenes.KindOf(kind)
+	h := g.House
+	var elsewhere []int
+	for r, rec := range h.Receptacles {
+		if rec.Kind != g.Goal.Dest && k.Fits(rec.Kind) {
+			elsewhere = append(elsewhere, r)
+		}
+	}
+	for _, i := range h.ItemsOf(kind) {
+		if h.Receptacles[h.Items[i].In].Kind != g.Goal.Dest {
+			continue
+		}
+		if len(elsewhere) == 0 {
+			return false
+		}
+		h.Items[i].In = elsewhere[rng.IntN(len(elsewhere))]
+	}
+	return true
+}
