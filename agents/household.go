@@ -75,3 +75,23 @@ type Trials interface {
 type Opening interface {
 	Opening() string
 }
+
+// Reflective is an agent that reflects between trials. After Run the
+// harness reads its reflections to count them, their tokens, and the
+// redundant ones.
+type Reflective interface {
+	Reflections() []ReflectionRecord
+}
+
+// ReflectionRecord is one reflection an agent ran.
+type ReflectionRecord struct {
+	// Trial is the trial the reflection looked back on, from 1.
+	Trial int
+	Text  string
+	// Tokens are the reflection call's input and output tokens.
+	Tokens int
+	// PlanChanged reports whether the trial after the reflection sent a
+	// different sequence of commands than the trial before it; false for
+	// a reflection after which no trial ran.
+	PlanChanged bool
+}

@@ -23,11 +23,20 @@ type Job struct {
 	Cell
 	Agent string
 	Index int
+	// Track is the job's track; "" is the tabletop.
+	Track string
+}
+
+func (j Job) track() string {
+	if j.Track == "" {
+		return Track
+	}
+	return j.Track
 }
 
 // Key identifies the job's record, as results.Record.Key does.
 func (j Job) Key(seed uint64, model string) string {
-	return results.Record{Track: Track, Family: j.Family, Perturbation: j.Perturbation, Agent: j.Agent, Model: model, Seed: seed, Episode: j.Index, SceneSize: j.Size}.Key()
+	return results.Record{Track: j.track(), Family: j.Family, Perturbation: j.Perturbation, Agent: j.Agent, Model: model, Seed: seed, Episode: j.Index, SceneSize: j.Size}.Key()
 }
 
 // EpisodeOptions are the settings every episode of a run shares.
@@ -38,6 +47,12 @@ type EpisodeOptions struct {
 	// RegisterWorkflow); the reference agents use none. Open it with
 	// models.Open, which also counts its calls.
 	Model llm.Model
+	// Trials is how many times a household episode may play its game
+	// (DefaultTrials if zero); agents that do not reflect play once.
+	Trials int
+	// Grammar and Feedback select the household texts (see
+	// sim/household.Options).
+	Grammar, Feedback string
 	// Calibration is the calibration split agents fit thresholds on; Run
 	// makes one for the run if nil, RunEpisode one per episode.
 	Calibration *Calibration
@@ -56,6 +71,9 @@ func (o EpisodeOptions) ModelFor(agent string) string {
 // the record (its Error field); the error return is for a cancelled
 // context or an episode that could not be built.
 func RunEpisode(ctx context.Context, job Job, opts EpisodeOptions) (results.Record, error) {
+	if job.track() == HouseholdTrack {
+		return runHouseholdEpisode(ctx, job, opts)
+	}
 	start := time.Now()
 	ep, err := MakeEpisodeSized(opts.Seed, job.Family, job.Perturbation, job.Index, job.Size)
 	if err != nil {

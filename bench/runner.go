@@ -8,11 +8,16 @@ import (
 
 	"github.com/ambibench/ambibench/agents"
 	"github.com/ambibench/ambibench/results"
+	hh "github.com/ambibench/ambibench/tasks/household"
 )
 
 // Options select a run: the grid and how to run it.
 type Options struct {
 	EpisodeOptions
+	// Track is the track to run: "" or Track (the tabletop), or
+	// HouseholdTrack, whose families are the task types and whose
+	// episodes are the evaluation split's games (at most their number).
+	Track         string
 	Families      []string // empty: all
 	Perturbations []string // empty: all
 	Agents        []string // empty: all
@@ -26,7 +31,19 @@ type Options struct {
 // Jobs lists the run's jobs in grid order: cell, then agent, then episode
 // index.
 func Jobs(opts Options) ([]Job, error) {
-	cells, err := Cells(opts.Families, opts.Perturbations, opts.SceneSizes...)
+	var cells []Cell
+	var err error
+	switch opts.Track {
+	case "", Track:
+		cells, err = Cells(opts.Families, opts.Perturbations, opts.SceneSizes...)
+	case HouseholdTrack:
+		if len(opts.SceneSizes) > 0 {
+			return nil, fmt.Errorf("scene sizes are a tabletop dimension; the household track has none")
+		}
+		cells, err = HouseholdCells(opts.Families, opts.Perturbations)
+	default:
+		return nil, fmt.Errorf("unknown track %q (have %s, %s)", opts.Track, Track, HouseholdTrack)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -44,9 +61,13 @@ func Jobs(opts Options) ([]Job, error) {
 	}
 	var jobs []Job
 	for _, c := range cells {
+		n := opts.Episodes
+		if opts.Track == HouseholdTrack {
+			n = min(n, hh.EvalCount(c.Family))
+		}
 		for _, a := range names {
-			for i := range opts.Episodes {
-				jobs = append(jobs, Job{Cell: c, Agent: a, Index: i})
+			for i := range n {
+				jobs = append(jobs, Job{Cell: c, Agent: a, Index: i, Track: opts.Track})
 			}
 		}
 	}

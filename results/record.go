@@ -44,6 +44,22 @@ type Record struct {
 	OutputTokens int     `json:"output_tokens,omitempty"`  // reply tokens, all calls
 	LatencyP50MS float64 `json:"latency_p50_ms,omitempty"` // median latency per call, ms
 	LatencyP95MS float64 `json:"latency_p95_ms,omitempty"` // 95th percentile latency per call, ms
+	// Trials, for tracks that may play a game more than once (household).
+	Trials               int `json:"trials,omitempty"`                // trials played
+	SolvedTrial          int `json:"solved_trial,omitempty"`          // the trial that reached the goal, from 1; 0 if none did
+	OptimalSteps         int `json:"optimal_steps,omitempty"`         // the expert's shortest plan for the goal
+	Reflections          int `json:"reflections,omitempty"`           // reflection steps run
+	RedundantReflections int `json:"redundant_reflections,omitempty"` // reflections that changed nothing that mattered (DESIGN.md)
+	ReflectionTokens     int `json:"reflection_tokens,omitempty"`     // input and output tokens of the reflection calls
+}
+
+// SolvedBy reports whether the record's goal was reached by trial k. A
+// record of a single-trial track is solved at trial 1 when it succeeded.
+func (r Record) SolvedBy(k int) bool {
+	if r.SolvedTrial > 0 {
+		return r.SolvedTrial <= k
+	}
+	return r.Success && r.Trials == 0 && k >= 1
 }
 
 // Message is one robot-to-robot message and the reply it got.
@@ -110,10 +126,22 @@ func (r Record) Validate() error {
 		{"calls", r.Calls},
 		{"input_tokens", r.InputTokens},
 		{"output_tokens", r.OutputTokens},
+		{"trials", r.Trials},
+		{"solved_trial", r.SolvedTrial},
+		{"optimal_steps", r.OptimalSteps},
+		{"reflections", r.Reflections},
+		{"redundant_reflections", r.RedundantReflections},
+		{"reflection_tokens", r.ReflectionTokens},
 	} {
 		if f.value < 0 {
 			return fieldErr(f.name, "%d is negative", f.value)
 		}
+	}
+	if r.RedundantReflections > r.Reflections {
+		return fieldErr("redundant_reflections", "%d exceeds reflections (%d)", r.RedundantReflections, r.Reflections)
+	}
+	if r.SolvedTrial > r.Trials {
+		return fieldErr("solved_trial", "%d exceeds trials (%d)", r.SolvedTrial, r.Trials)
 	}
 	if r.TagCorrect > r.Questions {
 		return fieldErr("tag_correct", "%d exceeds questions (%d)", r.TagCorrect, r.Questions)

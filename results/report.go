@@ -102,6 +102,7 @@ func Report(w io.Writer, recs []Record, opts ReportOptions) error {
 			"SR: the settled scene satisfies the goal.",
 			func(r Record) bool { return r.Success })
 		rp.costTable(&b)
+		rp.trialTable(&b)
 		rp.partialTable(&b)
 		rp.ablationTable(&b)
 		rp.sceneSizeTable(&b)
@@ -387,7 +388,9 @@ func (rp *reporter) partialTable(b *strings.Builder) {
 	}
 	var rows [][]string
 	for _, u := range rp.units {
-		po := filter(u.recs, func(r Record) bool { return r.Perturbation == partialObservability })
+		// The household's partial observability has no second robot; its
+		// success is in the tables above.
+		po := filter(u.recs, func(r Record) bool { return r.Perturbation == partialObservability && r.Track != "household" })
 		if len(po) == 0 {
 			continue
 		}

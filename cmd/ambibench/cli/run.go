@@ -17,13 +17,17 @@ import (
 	"github.com/ambibench/ambibench/bench"
 	"github.com/ambibench/ambibench/perturb"
 	"github.com/ambibench/ambibench/results"
+	hh "github.com/ambibench/ambibench/tasks/household"
 )
 
 // runCmd runs a grid and writes DIR/records.jsonl and DIR/summary.md.
 func runCmd(stdout, stderr io.Writer, args []string) error {
 	fs := flag.NewFlagSet("ambibench run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	track := fs.String("track", bench.Track, "track to run (only `tabletop` so far)")
+	track := fs.String("track", bench.Track, "track to run: `tabletop` or household (whose task families are the ALFWorld task types and whose episodes are the 134-game evaluation split)")
+	trials := fs.Int("trials", bench.DefaultTrials, "household: trials per game for agents that reflect between trials")
+	grammar := fs.String("grammar", "v0.3", "household: the wording of the texts, ALFWorld's v0.3 or v0.4")
+	feedback := fs.String("feedback", "", "household: explain to say why a command fails instead of \"Nothing happens.\"")
 	agentList := fs.String("agents", "oracle,rules,random", "comma-separated `agents` to run (see ambibench list), or all")
 	taskList := fs.String("tasks", "", "comma-separated task `families` (default all)")
 	perturbList := fs.String("perturbations", "", "comma-separated `perturbations` (default all)")
@@ -52,8 +56,17 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 	if fs.NArg() > 0 {
 		return fmt.Errorf("run: unexpected arguments %q", fs.Args())
 	}
-	if *track != bench.Track {
-		return fmt.Errorf("run: --track %q: unknown track (have %s)", *track, bench.Track)
+	if *track != bench.Track && *track != bench.HouseholdTrack {
+		return fmt.Errorf("run: --track %q: unknown track (have %s, %s)", *track, bench.Track, bench.HouseholdTrack)
+	}
+	if *trials < 1 {
+		return fmt.Errorf("run: --trials %d: must be at least 1", *trials)
+	}
+	if *grammar != "v0.3" && *grammar != "v0.4" {
+		return fmt.Errorf("run: --grammar %q: want v0.3 or v0.4", *grammar)
+	}
+	if *feedback != "" && *feedback != "explain" {
+		return fmt.Errorf("run: --feedback %q: want explain or nothing", *feedback)
 	}
 	if *episodes < 1 {
 		return fmt.Errorf("run: --episodes %d: must be at least 1", *episodes)
@@ -69,7 +82,8 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 		return fmt.Errorf("run: --scene-sizes %q: %w", *sceneSizes, err)
 	}
 	opts := bench.Options{
-		EpisodeOptions: bench.EpisodeOptions{Seed: *seed, StepLimit: *stepLimit},
+		EpisodeOptions: bench.EpisodeOptions{Seed: *seed, StepLimit: *stepLimit, Trials: *trials, Grammar: *grammar, Feedback: *feedback},
+		Track:          *track,
 		Families:       splitList(*taskList),
 		Perturbations:  splitList(*perturbList),
 		Agents:         agentsFlag(*agentList),
@@ -149,7 +163,7 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 	fmt.Fprint(stdout, table.String())
 	if *out != "" {
 		var sum strings.Builder
-		fmt.Fprintf(&sum, "# ambibench %s summary\n\n", bench.Track)
+		fmt.Fprintf(&sum, "# ambibench %s summary\n\n", *track)
 		fmt.Fprintf(&sum, "Seed %d, %d episodes per cell and agent, step limit %d.\n\n", opts.Seed, opts.Episodes, *stepLimit)
 		if err := summarize(&sum, recs, opts, false); err != nil {
 			return err
@@ -169,6 +183,9 @@ func summarize(w io.Writer, recs []results.Record, opts bench.Options, byFamily 
 	perturbs := opts.Perturbations
 	if len(perturbs) == 0 {
 		perturbs = perturb.Names()
+		if opts.Track == bench.HouseholdTrack {
+			perturbs = hh.Perturbations()
+		}
 	}
 	cells := results.Aggregate(recs, results.AggregateOptions{ByFamily: byFamily, Agents: opts.Agents, Perturbations: perturbs})
 	return results.Markdown(w, cells, results.TableOptions{Intervals: true, ByFamily: byFamily, Perturbations: perturbs})

@@ -1,0 +1,193 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/ambibench/ambibench/agents"
+	"github.com/ambibench/ambibench/agents/llm"
+	"github.com/ambibench/ambibench/results"
+	simhh "github.com/ambibench/ambibench/sim/household"
+	"github.com/ambibench/ambibench/tasks"
+	hh "github.com/ambibench/ambibench/tasks/household"
+)
+
+// HouseholdTrack is the name of the household track.
+const HouseholdTrack = agents.TrackHousehold
+
+// DefaultTrials is how many trials a household episode allows.
+const DefaultTrials = 5
+
+// HouseholdCells returns the (task type, perturbation) cells of the
+// household track, types outermost; empty filters mean all. A cell's
+// episodes are the evaluation split's games of its type.
+func HouseholdCells(types, perturbations []string) ([]Cell, error) {
+	if len(types) == 0 {
+		types = hh.Types()
+	}
+	if len(perturbations) == 0 {
+		perturbations = hh.Perturbations()
+	}
+	var cells []Cell
+	for _, t := range types {
+		if !slices.Contains(hh.Types(), t) {
+			return nil, fmt.Errorf("unknown household task type %q (have %v)", t, hh.Types())
+		}
+		for _, p := range perturbations {
+			if !slices.Contains(hh.Perturbations(), p) {
+				return nil, fmt.Errorf("unknown household perturbation %q (have %v)", p, hh.Perturbations())
+			}
+			if hh.Applies(t, p) {
+				cells = append(cells, Cell{Family: t, Perturbation: p})
+			}
+		}
+	}
+	return cells, nil
+}
+
+// EvalCount is the number of evaluation games of a household task type:
+// the episodes of its cells.
+func EvalCount(taskType string) int { return hh.EvalCount(taskType) }
+
+// HouseholdGame returns episode index of a household cell: the index-th
+// evaluation game of the type, under the perturbation.
+func HouseholdGame(taskType, perturbation string, index int) (*hh.Game, error) {
+	n := hh.EvalCount(taskType)
+	if index < 0 || index >= n {
+		return nil, fmt.Errorf("household %s has %d evaluation games; episode %d is out of range", taskType, n, index)
+	}
+	for _, s := range hh.EvalGames() {
+		if s.Type == taskType && s.Index == index {
+			return s.Build(perturbation)
+		}
+	}
+	return nil, fmt.Errorf("household %s: no evaluation game %d", taskType, index)
+}
+
+// runHouseholdEpisode plays one household job and scores it.
+func runHouseholdEpisode(ctx context.Context, job Job, opts EpisodeOptions) (results.Record, error) {
+	start := time.Now()
+	g, err := HouseholdGame(job.Family, job.Perturbation, job.Index)
+	if err != nil {
+		return results.Record{}, err
+	}
+	info, ok := agents.Lookup(job.Agent)
+	if !ok {
+		return results.Record{}, fmt.Errorf("unknown agent %q (have %v)", job.Agent, agents.Names())
+	}
+	if info.UsesModel && opts.Model == nil {
+		return results.Record{}, fmt.Errorf("agent %s needs a model", job.Agent)
+	}
+	trials := opts.Trials
+	if trials <= 0 {
+		trials = DefaultTrials
+	}
+	env, err := newHouseholdEnv(g, simhh.Options{Grammar: opts.Grammar, Feedback: opts.Feedback}, trials)
+	if err != nil {
+		return results.Record{}, err
+	}
+	truth, optimal, err := householdTruth(g, opts.Grammar)
+	if err != nil {
+		return results.Record{}, err
+	}
+	env.truth = truth
+	calib := opts.Calibration
+	if calib == nil {
+		calib = NewCalibration(opts.Seed, 0)
+	}
+	a, err := info.New(agents.Config{Seed: EpisodeSeed(opts.Seed, HouseholdTrack, job.Family, job.Perturbation, job.Index, job.Agent),
+		Model: opts.Model, Calibration: calib})
+	if err != nil {
+		return results.Record{}, fmt.Errorf("agent %s: %w", job.Agent, err)
+	}
+	tally := &llm.Tally{}
+	ctx = llm.WithTally(llm.WithEpisode(ctx, job.Key(opts.Seed, opts.ModelFor(job.Agent))), tally)
+	var view agents.Env = env
+	if _, reads := a.(agents.TruthReader); reads {
+		view = householdTruthEnv{env}
+	}
+	runErr := a.Run(ctx, view)
+	if ctx.Err() != nil {
+		return results.Record{}, ctx.Err()
+	}
+	if err := fatalModelError(runErr); err != nil {
+		return results.Record{}, fmt.Errorf("%s/%s episode %d, agent %s: %w", job.Family, job.Perturbation, job.Index, job.Agent, err)
+	}
+	rec := scoreHousehold(job, opts, g, env, a, runErr, time.Since(start))
+	rec.OptimalSteps = optimal
+	u := tally.Usage()
+	rec.Calls, rec.InputTokens, rec.OutputTokens = u.Calls, u.InputTokens, u.OutputTokens
+	rec.LatencyP50MS = float64(u.LatencyP50.Microseconds()) / 1000
+	rec.LatencyP95MS = float64(u.LatencyP95.Microseconds()) / 1000
+	return rec, nil
+}
+
+// scoreHousehold turns a played episode into a record. SR is the goal
+// holding at the end of some trial (and no wrong question); ADA is as on
+// the tabletop — on a clear game the goal reached without asking, on an
+// ambiguous one a question asked — except under partial observability,
+// where nothing is missing and only success counts.
+func scoreHousehold(job Job, opts EpisodeOptions, g *hh.Game, env *householdEnv, a agents.Agent, runErr error, wall time.Duration) results.Record {
+	success := env.wonTrial > 0 && !env.wrongTag
+	var ada bool
+	switch g.Label {
+	case tasks.LabelNone:
+		ada = success && !env.asked
+	case tasks.LabelPartialObservability:
+		ada = success
+	default:
+		ada = env.asked
+	}
+	rec := results.Record{
+		Schema:       results.SchemaVersion,
+		Track:        HouseholdTrack,
+		Family:       job.Family,
+		Perturbation: job.Perturbation,
+		Label:        g.Label,
+		Agent:        job.Agent,
+		Model:        opts.ModelFor(job.Agent),
+		Seed:         opts.Seed,
+		Episode:      job.Index,
+		Instruction:  g.Instruction,
+		Asked:        env.asked,
+		Tag:          env.firstTag,
+		Questions:    env.questions,
+		TagCorrect:   env.tagCorrect,
+		Success:      success,
+		ADA:          ada,
+		Steps:        env.steps,
+		ToolCalls:    env.toolCalls,
+		Trials:       env.trial,
+		WallMS:       float64(wall.Microseconds()) / 1000,
+	}
+	if success {
+		rec.SolvedTrial = env.wonTrial
+	}
+	scoreReflections(&rec, a)
+	if runErr != nil {
+		rec.Error = runErr.Error()
+	}
+	return rec
+}
+
+// scoreReflections counts a reflective agent's reflections. A reflection
+// is redundant (DESIGN.md) when it changed nothing that mattered: the next
+// trial's plan was the same, it looked back on a trial that had succeeded,
+// or the trial after it did no better — it failed too, or none ran.
+func scoreReflections(rec *results.Record, a agents.Agent) {
+	r, ok := a.(agents.Reflective)
+	if !ok {
+		return
+	}
+	for _, x := range r.Reflections() {
+		rec.Reflections++
+		rec.ReflectionTokens += x.Tokens
+		afterSuccess := rec.SolvedTrial > 0 && x.Trial >= rec.SolvedTrial
+		nextSolved := rec.SolvedTrial == x.Trial+1
+		if !x.PlanChanged || afterSuccess || !nextSolved {
+			rec.RedundantReflections++
+		}
+	}
+}
