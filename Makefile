@@ -8,14 +8,18 @@ OUT ?= out
 # workflows on the simulated model) on every tabletop cell, 100 episodes
 # each; prints the agent x perturbation table, writes $(OUT)/tabletop/
 # (records.jsonl, summary.md, report.md: paper 001's tables, the ablations
-# and the paired tests), then the scene-size series to $(OUT)/scene-size/.
+# and the paired tests), then the scene-size series to $(OUT)/scene-size/,
+# then the household track's evaluation split to $(OUT)/household/.
 bench:
 	rm -rf $(OUT)/tabletop $(OUT)/scene-size
 	$(GO) run ./cmd/ambibench run --track tabletop --agents all --model sim --episodes 100 --out $(OUT)/tabletop
 	$(GO) run ./cmd/ambibench report --out $(OUT)/tabletop/report.md $(OUT)/tabletop
 	$(GO) run ./cmd/ambibench run --track tabletop --model sim --agents sgcot,sgcot-full-graph,direct --tasks pick_place --perturbations none --scene-sizes 6,12,24,48 --episodes 50 --out $(OUT)/scene-size > /dev/null
 	$(GO) run ./cmd/ambibench report --out $(OUT)/scene-size/report.md $(OUT)/scene-size
-	@echo "Reports: $(OUT)/tabletop/report.md, $(OUT)/scene-size/report.md"
+	rm -rf $(OUT)/household
+	$(GO) run ./cmd/ambibench run --track household --agents oracle,rules,random,react,reflexion --model sim --out $(OUT)/household
+	$(GO) run ./cmd/ambibench report --out $(OUT)/household/report.md $(OUT)/household
+	@echo "Reports: $(OUT)/tabletop/report.md, $(OUT)/scene-size/report.md, $(OUT)/household/report.md"
 
 # Everything CI checks: formatting, vet, and the tests under the race
 # detector. The statistical tests in STATS play thousands of episodes each

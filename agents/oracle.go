@@ -19,6 +19,9 @@ type oracle struct{}
 func (oracle) ReadsTruth() {}
 
 func (o oracle) Run(ctx context.Context, env Env) error {
+	if TrackOf(env) == TrackHousehold {
+		return o.runHousehold(ctx, env)
+	}
 	ts, ok := env.(TruthSource)
 	if !ok {
 		return fmt.Errorf("oracle: the harness gave no ground truth")

@@ -68,6 +68,11 @@ func TestPromptsGolden(t *testing.T) {
 		{"inner_monologue_system_partner.txt", "inner_monologue_system.tmpl", base},
 		{"inner_monologue_system_alone.txt", "inner_monologue_system.tmpl", alone},
 		{"inner_monologue_user.txt", "inner_monologue_user.tmpl", base},
+		{"react_system.txt", "react_system.tmpl", reactGolden(false, false)},
+		{"react_user_first.txt", "react_user.tmpl", reactGolden(false, false)},
+		{"react_user.txt", "react_user.tmpl", reactGolden(true, false)},
+		{"react_user_retry.txt", "react_user.tmpl", reactGolden(true, true)},
+		{"reflexion_reflect.txt", "reflexion_reflect.tmpl", reflectGolden()},
 	} {
 		got, err := render(tc.template, tc.data)
 		if err != nil {

@@ -20,6 +20,9 @@ func init() {
 type random struct{ rng *rand.Rand }
 
 func (a *random) Run(ctx context.Context, env Env) error {
+	if TrackOf(env) == TrackHousehold {
+		return a.runHousehold(ctx, env)
+	}
 	r, err := check(call(ctx, env, ToolGetSceneGraph, nil))
 	if err != nil {
 		return finish(err)

@@ -43,7 +43,12 @@ type Info struct {
 	// UsesModel is set for workflows driven by a language model; their
 	// records name the model.
 	UsesModel bool
+	// Tracks are the tracks the agent plays; nil means every track.
+	Tracks []string
 }
+
+// Plays reports whether the agent plays a track.
+func (i Info) Plays(track string) bool { return i.Tracks == nil || slices.Contains(i.Tracks, track) }
 
 var registry []Info
 
@@ -55,10 +60,18 @@ func Register(name, description string, f Factory) {
 	registry = append(registry, Info{Name: name, Description: description, New: f})
 }
 
-// RegisterWorkflow adds an agent driven by a language model.
+// RegisterWorkflow adds an agent driven by a language model that plays
+// the tabletop track.
 func RegisterWorkflow(name, description string, f Factory) {
+	RegisterWorkflowOn([]string{TrackTabletop}, name, description, f)
+}
+
+// RegisterWorkflowOn adds an agent driven by a language model that plays
+// the given tracks.
+func RegisterWorkflowOn(tracks []string, name, description string, f Factory) {
 	Register(name, description, f)
 	registry[len(registry)-1].UsesModel = true
+	registry[len(registry)-1].Tracks = slices.Clone(tracks)
 }
 
 // Lookup returns the agent registered under name.
@@ -79,6 +92,18 @@ func Names() []string {
 	var out []string
 	for _, a := range registry {
 		out = append(out, a.Name)
+	}
+	return out
+}
+
+// NamesFor returns the names of the agents that play a track, in
+// registration order.
+func NamesFor(track string) []string {
+	var out []string
+	for _, a := range registry {
+		if a.Plays(track) {
+			out = append(out, a.Name)
+		}
 	}
 	return out
 }

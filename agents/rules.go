@@ -23,6 +23,9 @@ type rules struct{}
 const maxQuestions = 8
 
 func (a rules) Run(ctx context.Context, env Env) error {
+	if TrackOf(env) == TrackHousehold {
+		return a.runHousehold(ctx, env)
+	}
 	view := &toolView{ctx: ctx, env: env}
 	sit := grounding.Situation{Instruction: env.Instruction(), Partner: env.Partner(), View: view}
 	for range maxQuestions + 1 {

@@ -22,7 +22,7 @@ func BenchmarkHousehold(b *testing.B) {
 	ctx := context.Background()
 	model := benchModel(b)
 	calib := NewCalibration(1, 0)
-	for _, agent := range agents.Names() {
+	for _, agent := range agents.NamesFor(HouseholdTrack) {
 		warmUp(b, agent, model, calib)
 		for _, c := range cells {
 			games := EvalCount(c.Family)

@@ -77,6 +77,9 @@ func runHouseholdEpisode(ctx context.Context, job Job, opts EpisodeOptions) (res
 	if !ok {
 		return results.Record{}, fmt.Errorf("unknown agent %q (have %v)", job.Agent, agents.Names())
 	}
+	if !info.Plays(HouseholdTrack) {
+		return results.Record{}, fmt.Errorf("agent %s does not play the %s track", job.Agent, HouseholdTrack)
+	}
 	if info.UsesModel && opts.Model == nil {
 		return results.Record{}, fmt.Errorf("agent %s needs a model", job.Agent)
 	}

@@ -101,6 +101,9 @@ func RunEpisode(ctx context.Context, job Job, opts EpisodeOptions) (results.Reco
 		e := &robotEnv{st: st, robot: robot, partner: partner, instruction: instruction, tools: agents.Tools(partner != "")}
 		return envFor(a, e, truth)
 	}
+	if !info.Plays(Track) {
+		return results.Record{}, fmt.Errorf("agent %s does not play the %s track", job.Agent, Track)
+	}
 	if info.UsesModel && opts.Model == nil {
 		return results.Record{}, fmt.Errorf("agent %s needs a model", job.Agent)
 	}

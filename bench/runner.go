@@ -47,13 +47,21 @@ func Jobs(opts Options) ([]Job, error) {
 	if err != nil {
 		return nil, err
 	}
+	track := opts.Track
+	if track == "" {
+		track = Track
+	}
 	names := opts.Agents
 	if len(names) == 0 {
-		names = agents.Names()
+		names = agents.NamesFor(track)
 	}
 	for _, a := range names {
-		if _, ok := agents.Lookup(a); !ok {
+		info, ok := agents.Lookup(a)
+		if !ok {
 			return nil, fmt.Errorf("unknown agent %q (have %v)", a, agents.Names())
+		}
+		if !info.Plays(track) {
+			return nil, fmt.Errorf("agent %q does not play the %s track (agents that do: %v)", a, track, agents.NamesFor(track))
 		}
 	}
 	if opts.Episodes < 1 {

@@ -26,7 +26,7 @@ func BenchmarkTabletop(b *testing.B) {
 	model := benchModel(b)
 	// One calibration split for every sub-benchmark, as in a run.
 	calib := NewCalibration(1, 0)
-	for _, agent := range agents.Names() {
+	for _, agent := range agents.NamesFor(Track) {
 		warmUp(b, agent, model, calib)
 		for _, c := range cells {
 			b.Run(SubBenchmarkName(agent, c), func(b *testing.B) {

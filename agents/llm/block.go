@@ -75,7 +75,26 @@ type Block struct {
 	// questions asked with their replies, and the moves that succeeded.
 	Exchanges []Exchange `json:"exchanges,omitempty"`
 	Done      []Move     `json:"done,omitempty"`
-	Format    string     `json:"format"`
+	// Opening, Trajectory and Reflections are a household trial: the
+	// observation it started with (the room and "Your task is to: …"),
+	// every call since with what came back, and the reflections on earlier
+	// trials that the prompt shows, oldest first.
+	Opening     string      `json:"opening,omitempty"`
+	Trajectory  []HouseStep `json:"trajectory,omitempty"`
+	Reflections []string    `json:"reflections,omitempty"`
+	// Trial numbers the household trial from 1, when the workflow says;
+	// the simulated model draws a fresh chance per trial of heeding a
+	// reflection.
+	Trial  int    `json:"trial,omitempty"`
+	Format string `json:"format"`
+}
+
+// HouseStep is one call of a household trial and its result.
+type HouseStep struct {
+	Tool     string `json:"tool"`              // act, admissible_commands or ask
+	Command  string `json:"command,omitempty"` // act's command; ask's tag
+	Question string `json:"question,omitempty"`
+	Result   string `json:"result"` // the observation, the commands one per line, or the user's answer
 }
 
 // Render returns the block fenced for a prompt.

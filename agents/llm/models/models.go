@@ -27,7 +27,7 @@ import (
 )
 
 // Forms lists the valid spec forms, for error messages and help.
-const Forms = "sim, sim:perfect, sim:weak, sim:NAME=RATE,… (rates: hallucinate, multiplicity, absence, vague, negation, tag, malformed, growth), gemini:MODEL, openai:MODEL, record:DIR=SPEC, replay:DIR"
+const Forms = "sim, sim:perfect, sim:weak, sim:NAME=RATE,… (rates: hallucinate, multiplicity, absence, vague, negation, tag, malformed, skip, loop, growth), gemini:MODEL, openai:MODEL, record:DIR=SPEC, replay:DIR"
 
 // Default is the spec used when none is given.
 const Default = "sim"

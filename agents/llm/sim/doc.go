@@ -4,8 +4,10 @@
 //
 // It reads only the request. Every prompt of the project carries a fenced
 // machine-readable block ([llm.Block]); sim reads that block and the
-// conversation after it, plans with grounding.Decide (the same procedure
-// the rules agent follows), and answers in the format the block asks for.
+// conversation after it, plans with grounding.Decide on the tabletop and
+// housework.Decide in the household (the same procedures the rules agent
+// follows; household.go documents that track's reply formats), and
+// answers in the format the block asks for.
 // It then errs at the rates of its [Profile]:
 //
 //   - hallucinate: an action names an object that is not there;
@@ -16,6 +18,9 @@
 //   - tag: it asks with a wrong ambiguity tag, or tells the user an object
 //     is absent when it should ask the other robot;
 //   - malformed: its reply is not in the asked format;
+//   - skip (household): it puts an object without heating, cooling or
+//     cleaning it first;
+//   - loop (household): it sends its previous command again;
 //   - growth: every rate grows by this fraction per 1,000 prompt tokens.
 //
 // Each error is drawn from a random stream keyed by the profile, the hash of

@@ -98,6 +98,11 @@ func (c *call) situation() []byte {
 	for _, s := range []string{c.model, b.Track, b.Instruction, b.Robot, b.Partner, b.Message, strings.Join(ids, "\x00")} {
 		io.WriteString(o, s+"\x00")
 	}
+	if b.Opening != "" {
+		// A household game: its room tells it from others with the same
+		// task sentence. Tabletop blocks have none, so their draws stay.
+		io.WriteString(o, b.Opening+"\x00")
+	}
 	return o.Sum(nil)
 }
 
@@ -144,6 +149,9 @@ func malformed() llm.Reply {
 }
 
 func (c *call) respond() llm.Reply {
+	if c.block.Track == "household" {
+		return c.household()
+	}
 	switch c.block.Role {
 	case llm.CallPlan:
 		switch c.block.Format {

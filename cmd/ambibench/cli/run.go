@@ -86,7 +86,7 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 		Track:          *track,
 		Families:       splitList(*taskList),
 		Perturbations:  splitList(*perturbList),
-		Agents:         agentsFlag(*agentList),
+		Agents:         agentsFlag(*agentList, *track),
 		SceneSizes:     sizes,
 		Episodes:       *episodes,
 		Concurrency:    *conc,
@@ -211,11 +211,11 @@ func splitList(s string) []string {
 	return out
 }
 
-// agentsFlag reads --agents: a list, or "all" for every registered agent
-// in registration order.
-func agentsFlag(s string) []string {
+// agentsFlag reads --agents: a list, or "all" for every agent that plays
+// the track, in registration order.
+func agentsFlag(s, track string) []string {
 	if strings.TrimSpace(s) == "all" {
-		return agents.Names()
+		return agents.NamesFor(track)
 	}
 	return splitList(s)
 }

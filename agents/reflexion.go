@@ -1,0 +1,129 @@
+package agents
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/ambibench/ambibench/agents/llm"
+)
+
+func init() {
+	RegisterWorkflowOn([]string{TrackHousehold}, "reflexion", "LLM workflow (household): Reflexion; ReAct trials of the same game, up to 5; a trial that fails or repeats a command is reflected on, and the last 3 reflections go into the next trial's prompt",
+		func(cfg Config) (Agent, error) {
+			if cfg.Model == nil {
+				return nil, errors.New("reflexion: needs a model (--model or AMBIBENCH_MODEL)")
+			}
+			return &reflexion{model: cfg.Model, trials: reflexionTrials}, nil
+		})
+}
+
+// reflexion is Reflexion on the household track: it plays the game with
+// react, and when a trial fails — the world ends it without the goal, or
+// the model sends the same call twice in a row, or stops answering with a
+// tool call — the model writes a reflection on the failed trajectory, and
+// the game starts again with the last reflections in the prompt. A won
+// trial ends the episode.
+//
+// Whether the goal was reached is the world's to say: the agent asks for a
+// new trial after every trial that ended, and the Env refuses one after a
+// win (as after the last trial, or a wrong question). So the agent never
+// reflects on a success, and a reflection is run only when a trial will
+// read it.
+type reflexion struct {
+	model  llm.Model
+	trials int // at most; the Env may allow fewer
+
+	reflections []ReflectionRecord
+}
+
+const (
+	reflexionTrials = 5 // trials per game, as Reflexion's ALFWorld runs
+	reflexionMemory = 3 // reflections a prompt carries, the latest ones
+)
+
+// Reflections are the reflections the last Run wrote, in order.
+func (a *reflexion) Reflections() []ReflectionRecord { return a.reflections }
+
+func (a *reflexion) Run(ctx context.Context, env Env) error {
+	a.reflections = nil
+	if err := householdOnly("reflexion", env); err != nil {
+		return err
+	}
+	p := newReactPlayer(a.model, env)
+	trials, _ := env.(Trials)
+	limit := a.trials
+	if trials != nil {
+		limit = min(limit, trials.MaxTrials())
+	}
+	opening, trial := openingOf(env), trialOf(env)
+	var prev trialRecord
+	for n := 1; ; n++ {
+		tr, err := p.play(ctx, opening, trial, a.memory(), true)
+		if err != nil {
+			return err
+		}
+		if n > 1 {
+			// The reflection before this trial is judged by what this trial did.
+			a.reflections[len(a.reflections)-1].PlanChanged = planChanged(prev.Steps, tr.Steps)
+		}
+		if trials == nil || n >= limit {
+			return tr.err("reflexion")
+		}
+		next, err := trials.NewTrial(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			// Won, or the episode is over: nothing more to learn here.
+			return tr.err("reflexion")
+		}
+		r, err := a.reflect(ctx, env, tr)
+		if err != nil {
+			return err
+		}
+		a.reflections = append(a.reflections, r)
+		opening, prev, trial = next, tr, trialOf(env)
+	}
+}
+
+// memory is the reflections the next trial's prompt carries.
+// An empty reflection has nothing to say and takes no place.
+func (a *reflexion) memory() []ReflectionRecord {
+	var out []ReflectionRecord
+	for _, r := range a.reflections {
+		if r.Text != "" {
+			out = append(out, r)
+		}
+	}
+	return out[max(0, len(out)-reflexionMemory):]
+}
+
+// reflectPrompt is the data of reflexion_reflect.tmpl.
+type reflectPrompt struct {
+	Instruction string
+	Opening     string
+	Steps       []stepView
+	Reason      string
+	Reflections []reflectionView
+	Block       string
+}
+
+// reflect asks the model what went wrong in a failed trial. An empty
+// reply is still a reflection that ran and cost its tokens; it is kept
+// (with no text) so the harness counts it.
+func (a *reflexion) reflect(ctx context.Context, env Env, tr trialRecord) (ReflectionRecord, error) {
+	past := a.memory()
+	block := householdBlock(env, llm.CallReflect, llm.FormatText, tr.Opening, tr.Trial, tr.Steps, past)
+	text, err := render("reflexion_reflect.tmpl", reflectPrompt{Instruction: env.Instruction(), Opening: tr.Opening,
+		Steps: views(tr.Steps), Reason: tr.reason(), Reflections: reflectionViews(past), Block: block.Render()})
+	if err != nil {
+		return ReflectionRecord{}, err
+	}
+	reply, err := a.model.Generate(ctx, llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: text}}})
+	if err != nil {
+		return ReflectionRecord{}, fmt.Errorf("model %s: reflection on trial %d: %w", a.model.Name(), tr.Trial, err)
+	}
+	return ReflectionRecord{Trial: tr.Trial, Text: strings.TrimSpace(reply.Text), Tokens: reply.InputTokens + reply.OutputTokens}, nil
+}
