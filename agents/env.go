@@ -52,6 +52,9 @@ type Result struct {
 type Truth struct {
 	Label string
 	Plan  []PlanStep
+	// Objects is the semmap track's annotated answer: the relevant
+	// object ids, most relevant first (possibly none).
+	Objects []string
 }
 
 // PlanStep is one action of the reference solution: on the tabletop a

@@ -106,8 +106,10 @@ func DecodeArgs(call ToolCall) (any, error) {
 		dst = &AskRobotArgs{}
 	case ToolAct:
 		dst = &ActArgs{}
-	case ToolAdmissible:
+	case ToolAdmissible, ToolGetMap:
 		dst = &NoArgs{}
+	case ToolAnswer:
+		dst = &AnswerArgs{}
 	default:
 		return nil, fmt.Errorf("%w %q", ErrUnknownTool, call.Name)
 	}
