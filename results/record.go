@@ -51,6 +51,46 @@ type Record struct {
 	Reflections          int `json:"reflections,omitempty"`           // reflection steps run
 	RedundantReflections int `json:"redundant_reflections,omitempty"` // reflections that changed nothing that mattered (DESIGN.md)
 	ReflectionTokens     int `json:"reflection_tokens,omitempty"`     // input and output tokens of the reflection calls
+	// The semmap track: one record per map, query and agent. Family is
+	// the query type and Perturbation the input mode.
+	Dataset      string   `json:"dataset,omitempty"`      // the dataset's name
+	Map          string   `json:"map,omitempty"`          // the semantic map
+	MapObjects   int      `json:"map_objects,omitempty"`  // objects in the map as shown
+	Query        string   `json:"query,omitempty"`        // the query's id
+	Difficulty   string   `json:"difficulty,omitempty"`   // the query's difficulty
+	Answer       []string `json:"answer,omitempty"`       // the agent's ranked object ids
+	Truth        []string `json:"truth,omitempty"`        // the annotated ranked ids
+	Top1         bool     `json:"top1,omitempty"`         // see TopK
+	Top2         bool     `json:"top2,omitempty"`         //
+	Top3         bool     `json:"top3,omitempty"`         //
+	TopAny       bool     `json:"top_any,omitempty"`      //
+	Hallucinated int      `json:"hallucinated,omitempty"` // answered ids that are not in the map
+}
+
+// TopK scores a ranked answer y against the annotated list g, as DESIGN.md
+// defines it: both empty is a hit at every k; y empty and g not is a miss;
+// otherwise Top-k holds when one of y's first k ids is in g, and Top-Any
+// when any is. Hits are cumulative.
+func TopK(y, g []string) (top1, top2, top3, topAny bool) {
+	if len(y) == 0 {
+		hit := len(g) == 0
+		return hit, hit, hit, hit
+	}
+	in := make(map[string]bool, len(g))
+	for _, id := range g {
+		in[id] = true
+	}
+	first := -1
+	for i, id := range y {
+		if in[id] {
+			first = i
+			break
+		}
+	}
+	if first < 0 {
+		return false, false, false, false
+	}
+	return first < 1, first < 2, first < 3, true
 }
 
 // SolvedBy reports whether the record's goal was reached by trial k. A
@@ -132,6 +172,8 @@ func (r Record) Validate() error {
 		{"reflections", r.Reflections},
 		{"redundant_reflections", r.RedundantReflections},
 		{"reflection_tokens", r.ReflectionTokens},
+		{"map_objects", r.MapObjects},
+		{"hallucinated", r.Hallucinated},
 	} {
 		if f.value < 0 {
 			return fieldErr(f.name, "%d is negative", f.value)

@@ -95,12 +95,12 @@ func Report(w io.Writer, recs []Record, opts ReportOptions) error {
 		b.WriteString("No records.\n")
 	} else {
 		rp.overview(&b, recs)
-		rp.rateTable(&b, "Ambiguity detection (ADA) by ambiguity type",
-			"ADA: on a clear episode (none), the goal reached without asking; on an ambiguous one, a question to the user (under partial_observability, a message to the other robot).",
-			func(r Record) bool { return r.ADA })
-		rp.rateTable(&b, "Success rate (SR) by ambiguity type",
-			"SR: the settled scene satisfies the goal.",
-			func(r Record) bool { return r.Success })
+		rp.topKTable(&b)
+		rp.mapSizeTable(&b)
+		rp.overReflectionTable(&b)
+		if len(filter(recs, isSemmap)) < len(recs) {
+			rp.tabletopAndHousehold(&b)
+		}
 		rp.costTable(&b)
 		rp.trialTable(&b)
 		rp.partialTable(&b)
@@ -112,6 +112,17 @@ func Report(w io.Writer, recs []Record, opts ReportOptions) error {
 		return fmt.Errorf("report: %w", err)
 	}
 	return nil
+}
+
+// tabletopAndHousehold writes ADA and SR by ambiguity type, which the
+// semmap track, with Top-k instead, has no use for.
+func (rp *reporter) tabletopAndHousehold(b *strings.Builder) {
+	rp.rateTable(b, "Ambiguity detection (ADA) by ambiguity type",
+		"ADA: on a clear episode (none), the goal reached without asking; on an ambiguous one, a question to the user (under partial_observability, a message to the other robot).",
+		func(r Record) bool { return r.ADA })
+	rp.rateTable(b, "Success rate (SR) by ambiguity type",
+		"SR: the settled scene satisfies the goal.",
+		func(r Record) bool { return r.Success })
 }
 
 type reporter struct {
