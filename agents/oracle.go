@@ -22,6 +22,9 @@ func (o oracle) Run(ctx context.Context, env Env) error {
 	if TrackOf(env) == TrackHousehold {
 		return o.runHousehold(ctx, env)
 	}
+	if TrackOf(env) == TrackSemmap {
+		return o.runSemmap(ctx, env)
+	}
 	ts, ok := env.(TruthSource)
 	if !ok {
 		return fmt.Errorf("oracle: the harness gave no ground truth")

@@ -73,6 +73,16 @@ func TestPromptsGolden(t *testing.T) {
 		{"react_user.txt", "react_user.tmpl", reactGolden(true, false)},
 		{"react_user_retry.txt", "react_user.tmpl", reactGolden(true, true)},
 		{"reflexion_reflect.txt", "reflexion_reflect.tmpl", reflectGolden()},
+		{"semmap_plan_certainty.txt", "semmap_plan.tmpl", semmapGolden(llm.CallPlan, ModeCertainty, 2, false)},
+		{"semmap_plan_uncertainty_3_examples.txt", "semmap_plan.tmpl", semmapGolden(llm.CallPlan, ModeUncertainty, 3, false)},
+		{"semmap_reflect_memory.txt", "semmap_reflect.tmpl", semmapGolden(llm.CallReflect, ModeCertainty, 0, true)},
+		{"semmap_reflect.txt", "semmap_reflect.tmpl", semmapGolden(llm.CallReflect, ModeCertainty, 0, false)},
+		{"semmap_refine_memory.txt", "semmap_refine.tmpl", semmapGolden(llm.CallRefine, ModeCertainty, 0, true)},
+		{"semmap_refine.txt", "semmap_refine.tmpl", semmapGolden(llm.CallRefine, ModeCertainty, 0, false)},
+		{"semmap_agent_plan.txt", "semmap_agent_plan.tmpl", semmapGolden(llm.CallPlan, ModeCertainty, 2, false)},
+		{"semmap_agent_reflect.txt", "semmap_agent_reflect.tmpl", semmapGolden(llm.CallReflect, ModeUncertainty, 0, true)},
+		{"semmap_agent_refine.txt", "semmap_agent_refine.tmpl", semmapGolden(llm.CallRefine, ModeCertainty, 0, true)},
+		{"semmap_choose.txt", "semmap_choose.tmpl", semmapGolden(llm.CallChoose, ModeCertainty, 0, false)},
 	} {
 		got, err := render(tc.template, tc.data)
 		if err != nil {

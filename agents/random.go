@@ -23,6 +23,9 @@ func (a *random) Run(ctx context.Context, env Env) error {
 	if TrackOf(env) == TrackHousehold {
 		return a.runHousehold(ctx, env)
 	}
+	if TrackOf(env) == TrackSemmap {
+		return a.runSemmap(ctx, env)
+	}
 	r, err := check(call(ctx, env, ToolGetSceneGraph, nil))
 	if err != nil {
 		return finish(err)

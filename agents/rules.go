@@ -26,6 +26,9 @@ func (a rules) Run(ctx context.Context, env Env) error {
 	if TrackOf(env) == TrackHousehold {
 		return a.runHousehold(ctx, env)
 	}
+	if TrackOf(env) == TrackSemmap {
+		return a.runSemmap(ctx, env)
+	}
 	view := &toolView{ctx: ctx, env: env}
 	sit := grounding.Situation{Instruction: env.Instruction(), Partner: env.Partner(), View: view}
 	for range maxQuestions + 1 {

@@ -12,6 +12,7 @@ import (
 	"github.com/ambibench/ambibench/results"
 	"github.com/ambibench/ambibench/scenes"
 	"github.com/ambibench/ambibench/tasks"
+	tsm "github.com/ambibench/ambibench/tasks/semmap"
 )
 
 // DefaultStepLimit is the number of tool calls, by both robots, after which
@@ -53,6 +54,9 @@ type EpisodeOptions struct {
 	// Grammar and Feedback select the household texts (see
 	// sim/household.Options).
 	Grammar, Feedback string
+	// Dataset is the semmap track's dataset: maps, queries and their
+	// annotated answers.
+	Dataset *tsm.Dataset
 	// Calibration is the calibration split agents fit thresholds on; Run
 	// makes one for the run if nil, RunEpisode one per episode.
 	Calibration *Calibration
@@ -71,8 +75,11 @@ func (o EpisodeOptions) ModelFor(agent string) string {
 // the record (its Error field); the error return is for a cancelled
 // context or an episode that could not be built.
 func RunEpisode(ctx context.Context, job Job, opts EpisodeOptions) (results.Record, error) {
-	if job.track() == HouseholdTrack {
+	switch job.track() {
+	case HouseholdTrack:
 		return runHouseholdEpisode(ctx, job, opts)
+	case SemmapTrack:
+		return runSemmapEpisode(ctx, job, opts)
 	}
 	start := time.Now()
 	ep, err := MakeEpisodeSized(opts.Seed, job.Family, job.Perturbation, job.Index, job.Size)

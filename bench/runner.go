@@ -41,8 +41,13 @@ func Jobs(opts Options) ([]Job, error) {
 			return nil, fmt.Errorf("scene sizes are a tabletop dimension; the household track has none")
 		}
 		cells, err = HouseholdCells(opts.Families, opts.Perturbations)
+	case SemmapTrack:
+		if len(opts.SceneSizes) > 0 {
+			return nil, fmt.Errorf("scene sizes are a tabletop dimension; the semmap track has none")
+		}
+		cells, err = SemmapCells(opts.Dataset, opts.Families, opts.Perturbations)
 	default:
-		return nil, fmt.Errorf("unknown track %q (have %s, %s)", opts.Track, Track, HouseholdTrack)
+		return nil, fmt.Errorf("unknown track %q (have %s, %s, %s)", opts.Track, Track, HouseholdTrack, SemmapTrack)
 	}
 	if err != nil {
 		return nil, err
@@ -70,8 +75,11 @@ func Jobs(opts Options) ([]Job, error) {
 	var jobs []Job
 	for _, c := range cells {
 		n := opts.Episodes
-		if opts.Track == HouseholdTrack {
+		switch opts.Track {
+		case HouseholdTrack:
 			n = min(n, hh.EvalCount(c.Family))
+		case SemmapTrack:
+			n = min(n, len(semmapPairs(opts.Dataset, c.Family)))
 		}
 		for _, a := range names {
 			for i := range n {

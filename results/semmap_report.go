@@ -1,7 +1,9 @@
 package results
 
 import (
+	"cmp"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 )
@@ -194,4 +196,17 @@ func b2i(v bool) int {
 		return 1
 	}
 	return 0
+}
+
+// TopKMarkdown writes the Top-k table of semmap records, by agent and
+// query type: the run summary of the semmap track.
+func TopKMarkdown(w io.Writer, recs []Record) error {
+	rp := &reporter{
+		units:    groupUnits(recs, nil),
+		families: distinct(recs, func(r Record) string { return r.Family }, cmp.Compare[string]),
+	}
+	var b strings.Builder
+	rp.topKTable(&b)
+	_, err := io.WriteString(w, b.String())
+	return err
 }

@@ -22,6 +22,10 @@ type Instance struct {
 	// Classes is the class distribution, normalised to sum to 1, most
 	// probable first (ties by class name).
 	Classes []ClassScore
+	// Evidence is the sum of the file's scores before normalisation (0
+	// when unknown); EncodeVoxeland writes P×Evidence so that a map read,
+	// written and read again is the same map.
+	Evidence float64
 }
 
 // ClassScore is one class of an instance's distribution.

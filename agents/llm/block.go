@@ -85,8 +85,21 @@ type Block struct {
 	// Trial numbers the household trial from 1, when the workflow says;
 	// the simulated model draws a fresh chance per trial of heeding a
 	// reflection.
-	Trial  int    `json:"trial,omitempty"`
-	Format string `json:"format"`
+	Trial int `json:"trial,omitempty"`
+	// SemanticMap is a semmap call's map, and Mode how the prompt shows
+	// it: "certainty" (each object's best class) or "uncertainty" (the
+	// class distributions).
+	SemanticMap *scenes.SemanticMap `json:"semantic_map,omitempty"`
+	Mode        string              `json:"mode,omitempty"`
+	// Answers are a semmap workflow's earlier answers, each the JSON
+	// object of a reply, oldest first; Feedback the critiques of them, in
+	// the same order. A reflect call reviews the last answer, which has no
+	// critique yet; a refine call applies the last critique to the last
+	// answer. Without memory they hold only those. For a choose call,
+	// Answers are the responses to pick from, "Response A" first.
+	Answers  []string `json:"answers,omitempty"`
+	Feedback []string `json:"feedback,omitempty"`
+	Format   string   `json:"format"`
 }
 
 // HouseStep is one call of a household trial and its result.

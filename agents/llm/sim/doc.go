@@ -21,6 +21,8 @@
 //   - skip (household): it puts an object without heating, cooling or
 //     cleaning it first;
 //   - loop (household): it sends its previous command again;
+//   - overreflect (semmap): reviewing a sound answer, it finds fault
+//     anyway (semmap.go lists the semmap slips);
 //   - growth: every rate grows by this fraction per 1,000 prompt tokens.
 //
 // Each error is drawn from a random stream keyed by the profile, the hash of

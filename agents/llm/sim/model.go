@@ -93,6 +93,14 @@ func (c *call) situation() []byte {
 	} else {
 		ids = slices.Clone(b.Objects)
 	}
+	if b.SemanticMap != nil {
+		for _, in := range b.SemanticMap.Instances {
+			ids = append(ids, in.ID)
+		}
+		// The same query over the same map in the other input is another
+		// situation: the model reads different text.
+		ids = append(ids, "\x00map="+b.SemanticMap.Name+"\x00mode="+b.Mode)
+	}
 	slices.Sort(ids)
 	o := sha256.New()
 	for _, s := range []string{c.model, b.Track, b.Instruction, b.Robot, b.Partner, b.Message, strings.Join(ids, "\x00")} {
@@ -151,6 +159,9 @@ func malformed() llm.Reply {
 func (c *call) respond() llm.Reply {
 	if c.block.Track == "household" {
 		return c.household()
+	}
+	if c.block.Track == "semmap" {
+		return c.semmap()
 	}
 	switch c.block.Role {
 	case llm.CallPlan:

@@ -21,6 +21,9 @@ type Profile struct {
 	// Loop sends the previous command again instead of the next one.
 	Skip float64
 	Loop float64
+	// OverReflect (semmap) is the chance that reviewing a sound answer
+	// finds fault with it anyway, so that the refinement spoils it.
+	OverReflect float64
 	// Growth is the relative increase of every rate per 1,000 prompt
 	// tokens: a rate r becomes r·(1 + Growth·tokens/1000), at most 1.
 	Growth float64
@@ -30,13 +33,13 @@ type Profile struct {
 var (
 	Perfect = Profile{Name: "perfect"}
 	Default = Profile{Name: "default", Hallucinate: 0.03, Multiplicity: 0.15, Absence: 0.10, Vague: 0.08,
-		Negation: 0.10, Tag: 0.05, Malformed: 0.02, Skip: 0.10, Loop: 0.01, Growth: 0.10}
+		Negation: 0.10, Tag: 0.05, Malformed: 0.02, Skip: 0.10, Loop: 0.01, OverReflect: 0.10, Growth: 0.10}
 	Weak = Profile{Name: "weak", Hallucinate: 0.10, Multiplicity: 0.45, Absence: 0.35, Vague: 0.30,
-		Negation: 0.35, Tag: 0.15, Malformed: 0.08, Skip: 0.30, Loop: 0.03, Growth: 0.25}
+		Negation: 0.35, Tag: 0.15, Malformed: 0.08, Skip: 0.30, Loop: 0.03, OverReflect: 0.25, Growth: 0.25}
 )
 
 // rateNames are the keys of an explicit profile, in a fixed order.
-var rateNames = []string{"hallucinate", "multiplicity", "absence", "vague", "negation", "tag", "malformed", "skip", "loop", "growth"}
+var rateNames = []string{"hallucinate", "multiplicity", "absence", "vague", "negation", "tag", "malformed", "skip", "loop", "overreflect", "growth"}
 
 func (p *Profile) rate(name string) *float64 {
 	switch name {
@@ -58,6 +61,8 @@ func (p *Profile) rate(name string) *float64 {
 		return &p.Skip
 	case "loop":
 		return &p.Loop
+	case "overreflect":
+		return &p.OverReflect
 	case "growth":
 		return &p.Growth
 	}

@@ -17,6 +17,7 @@ const usage = `ambibench runs LLM-planner agents on perturbed robot tasks and sc
 Usage:
   ambibench run [flags]    run agents over a grid of task families x perturbations
   ambibench report DIR     write a Markdown report of a run's records (tables, costs, paired tests)
+  ambibench semmap export DIR  write the built-in semantic-map dataset in the public layout
   ambibench list           list tracks, task families, perturbations and agents
   ambibench serve-sim      serve the simulated model as an OpenAI-compatible endpoint
   ambibench help           show this help
@@ -51,6 +52,8 @@ func Run(stdout, stderr io.Writer, args []string) error {
 		return runCmd(stdout, stderr, args[1:])
 	case "report":
 		return reportCmd(stdout, stderr, args[1:])
+	case "semmap":
+		return semmapCmd(stdout, stderr, args[1:])
 	case "serve-sim":
 		return serveSimCmd(stdout, stderr, args[1:])
 	case "list":

@@ -71,7 +71,7 @@ func TestBadInvocations(t *testing.T) {
 		{"unknown flag names it", []string{"run", "--bogus"}, "bogus"},
 		{"bad number names the flag", []string{"run", "--episodes", "many"}, "-episodes"},
 		{"zero episodes", []string{"run", "--episodes", "0"}, "--episodes 0"},
-		{"unknown track lists the known", []string{"run", "--track", "kitchen"}, `--track "kitchen": unknown track (have tabletop, household)`},
+		{"unknown track lists the known", []string{"run", "--track", "kitchen"}, `--track "kitchen": unknown track (have tabletop, household, semmap)`},
 		{"unknown agent lists the known", []string{"run", "--agents", "nobody"}, `unknown agent "nobody"`},
 		{"unknown family", []string{"run", "--tasks", "juggling"}, `unknown task family "juggling"`},
 		{"unknown perturbation", []string{"run", "--perturbations", "fog"}, `unknown perturbation "fog"`},

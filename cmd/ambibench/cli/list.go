@@ -19,6 +19,7 @@ func listCmd(stdout io.Writer) error {
 	fmt.Fprintln(tw, "TRACKS")
 	fmt.Fprintf(tw, "  %s\tphysics table of blocks and bowls, one or two robots\n", bench.Track)
 	fmt.Fprintf(tw, "  %s\tALFWorld-like text household; several trials per game (--track household)\n", bench.HouseholdTrack)
+	fmt.Fprintf(tw, "  %s\tobject-level semantic maps and queries, Top-k (--track semmap [--data DIR])\n", bench.SemmapTrack)
 	fmt.Fprintln(tw, "\nTASK FAMILIES (tabletop)")
 	for _, f := range tasks.All() {
 		fmt.Fprintf(tw, "  %s\t%s\n", f.Name(), f.Description())

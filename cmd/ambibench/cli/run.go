@@ -18,6 +18,7 @@ import (
 	"github.com/ambibench/ambibench/perturb"
 	"github.com/ambibench/ambibench/results"
 	hh "github.com/ambibench/ambibench/tasks/household"
+	tsm "github.com/ambibench/ambibench/tasks/semmap"
 )
 
 // runCmd runs a grid and writes DIR/records.jsonl and DIR/summary.md.
@@ -27,6 +28,8 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 	track := fs.String("track", bench.Track, "track to run: `tabletop` or household (whose task families are the ALFWorld task types and whose episodes are the 134-game evaluation split)")
 	trials := fs.Int("trials", bench.DefaultTrials, "household: trials per game for agents that reflect between trials")
 	grammar := fs.String("grammar", "v0.3", "household: the wording of the texts, ALFWorld's v0.3 or v0.4")
+	data := fs.String("data", "", "semmap: a dataset `dir` in the public layout (semantic_maps/, queries.yaml, responses/); default: the built-in dataset")
+	modes := fs.String("modes", "", "semmap: comma-separated input `modes`, certainty and/or uncertainty (default certainty)")
 	feedback := fs.String("feedback", "", "household: explain to say why a command fails instead of \"Nothing happens.\"")
 	agentList := fs.String("agents", "oracle,rules,random", "comma-separated `agents` to run (see ambibench list), or all")
 	taskList := fs.String("tasks", "", "comma-separated task `families` (default all)")
@@ -56,8 +59,17 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 	if fs.NArg() > 0 {
 		return fmt.Errorf("run: unexpected arguments %q", fs.Args())
 	}
-	if *track != bench.Track && *track != bench.HouseholdTrack {
-		return fmt.Errorf("run: --track %q: unknown track (have %s, %s)", *track, bench.Track, bench.HouseholdTrack)
+	if *track != bench.Track && *track != bench.HouseholdTrack && *track != bench.SemmapTrack {
+		return fmt.Errorf("run: --track %q: unknown track (have %s, %s, %s)", *track, bench.Track, bench.HouseholdTrack, bench.SemmapTrack)
+	}
+	var dataset *tsm.Dataset
+	if *track == bench.SemmapTrack {
+		var err error
+		if dataset, err = loadDataset(*data); err != nil {
+			return fmt.Errorf("run: --data: %w", err)
+		}
+	} else if *data != "" || *modes != "" {
+		return fmt.Errorf("run: --data and --modes belong to --track semmap")
 	}
 	if *trials < 1 {
 		return fmt.Errorf("run: --trials %d: must be at least 1", *trials)
@@ -82,10 +94,10 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 		return fmt.Errorf("run: --scene-sizes %q: %w", *sceneSizes, err)
 	}
 	opts := bench.Options{
-		EpisodeOptions: bench.EpisodeOptions{Seed: *seed, StepLimit: *stepLimit, Trials: *trials, Grammar: *grammar, Feedback: *feedback},
+		EpisodeOptions: bench.EpisodeOptions{Seed: *seed, StepLimit: *stepLimit, Trials: *trials, Grammar: *grammar, Feedback: *feedback, Dataset: dataset},
 		Track:          *track,
 		Families:       splitList(*taskList),
-		Perturbations:  splitList(*perturbList),
+		Perturbations:  perturbationsFlag(*perturbList, *modes, *track),
 		Agents:         agentsFlag(*agentList, *track),
 		SceneSizes:     sizes,
 		Episodes:       *episodes,
@@ -180,11 +192,17 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 }
 
 func summarize(w io.Writer, recs []results.Record, opts bench.Options, byFamily bool) error {
+	if opts.Track == bench.SemmapTrack {
+		return results.TopKMarkdown(w, recs)
+	}
 	perturbs := opts.Perturbations
 	if len(perturbs) == 0 {
 		perturbs = perturb.Names()
-		if opts.Track == bench.HouseholdTrack {
+		switch opts.Track {
+		case bench.HouseholdTrack:
 			perturbs = hh.Perturbations()
+		case bench.SemmapTrack:
+			perturbs = bench.SemmapModes
 		}
 	}
 	cells := results.Aggregate(recs, results.AggregateOptions{ByFamily: byFamily, Agents: opts.Agents, Perturbations: perturbs})
@@ -218,4 +236,24 @@ func agentsFlag(s, track string) []string {
 		return agents.NamesFor(track)
 	}
 	return splitList(s)
+}
+
+// perturbationsFlag is the grid's second dimension: the perturbations, or
+// on the semmap track the input modes.
+func perturbationsFlag(perturbations, modes, track string) []string {
+	if track == bench.SemmapTrack {
+		return splitList(modes)
+	}
+	return splitList(perturbations)
+}
+
+// builtinSeed fixes the built-in semmap dataset.
+const builtinSeed = 1
+
+// loadDataset reads a semmap dataset folder, or makes the built-in one.
+func loadDataset(dir string) (*tsm.Dataset, error) {
+	if dir == "" {
+		return tsm.Builtin(builtinSeed), nil
+	}
+	return tsm.LoadDataset(dir)
 }

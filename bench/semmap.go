@@ -1,0 +1,217 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/ambibench/ambibench/agents"
+	"github.com/ambibench/ambibench/agents/llm"
+	"github.com/ambibench/ambibench/results"
+	"github.com/ambibench/ambibench/scenes"
+	tsm "github.com/ambibench/ambibench/tasks/semmap"
+)
+
+// SemmapTrack is the name of the semantic-map track.
+const SemmapTrack = agents.TrackSemmap
+
+// SemmapModes are the input modes, the track's second grid dimension.
+var SemmapModes = []string{agents.ModeCertainty, agents.ModeUncertainty}
+
+// semmapPair is one episode of the track: a query on a map.
+type semmapPair struct {
+	m *scenes.SemanticMap
+	q tsm.Query
+}
+
+// semmapPairs lists a dataset's (map, query) pairs of one query type, maps
+// outermost, both in the dataset's order: the episodes of a cell.
+func semmapPairs(d *tsm.Dataset, qtype string) []semmapPair {
+	var out []semmapPair
+	for _, m := range d.Maps {
+		for _, q := range d.Queries {
+			if q.Type == qtype {
+				if _, ok := d.Truth[m.Name][q.ID]; ok {
+					out = append(out, semmapPair{m, q})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// SemmapCells returns the (query type, input mode) cells of a dataset;
+// empty filters mean all.
+func SemmapCells(d *tsm.Dataset, qtypes, modes []string) ([]Cell, error) {
+	if d == nil {
+		return nil, fmt.Errorf("the semmap track needs a dataset")
+	}
+	var have []string
+	for _, q := range d.Queries {
+		if !slices.Contains(have, q.Type) {
+			have = append(have, q.Type)
+		}
+	}
+	if len(qtypes) == 0 {
+		qtypes = have
+	}
+	if len(modes) == 0 {
+		modes = SemmapModes[:1]
+	}
+	var cells []Cell
+	for _, t := range qtypes {
+		if !slices.Contains(have, t) {
+			return nil, fmt.Errorf("dataset %s has no queries of type %q (have %v)", d.Name, t, have)
+		}
+		for _, m := range modes {
+			if !slices.Contains(SemmapModes, m) {
+				return nil, fmt.Errorf("unknown input mode %q (have %v)", m, SemmapModes)
+			}
+			cells = append(cells, Cell{Family: t, Perturbation: m})
+		}
+	}
+	return cells, nil
+}
+
+// semmapEnv is an agent's view of a semmap episode: the query, the map
+// as the input mode shows it, and one answer.
+type semmapEnv struct {
+	pair      semmapPair
+	mode      string
+	truth     *agents.Truth
+	answered  bool
+	answer    agents.AnswerArgs
+	steps     int
+	toolCalls map[string]int
+}
+
+func (e *semmapEnv) Instruction() string  { return e.pair.q.Text }
+func (e *semmapEnv) Robot() string        { return "agent" }
+func (e *semmapEnv) Partner() string      { return "" }
+func (e *semmapEnv) Tools() []agents.Tool { return agents.SemmapTools() }
+func (e *semmapEnv) Track() string        { return SemmapTrack }
+
+// Map is the semantic map, for agents that want it structured.
+func (e *semmapEnv) Map() *scenes.SemanticMap { return e.pair.m }
+
+// Mode is the input mode the map is shown in.
+func (e *semmapEnv) Mode() string { return e.mode }
+
+func (e *semmapEnv) Call(ctx context.Context, call agents.ToolCall) (agents.Result, error) {
+	if err := ctx.Err(); err != nil {
+		return agents.Result{}, err
+	}
+	if e.answered {
+		return agents.Result{Text: "The query is answered.", Ended: true}, nil
+	}
+	args, err := agents.DecodeArgs(call)
+	if err != nil {
+		return refused("%v", err), nil
+	}
+	e.steps++
+	e.toolCalls[call.Name]++
+	switch a := args.(type) {
+	case *agents.NoArgs:
+		if call.Name == agents.ToolGetMap {
+			return agents.Result{Text: e.pair.m.Render(e.mode)}, nil
+		}
+	case *agents.AnswerArgs:
+		e.answered, e.answer = true, *a
+		return agents.Result{Text: "Answer recorded.", Ended: true}, nil
+	}
+	return refused("%s: not a semmap tool (have get_map, answer)", call.Name), nil
+}
+
+type semmapTruthEnv struct{ *semmapEnv }
+
+func (e semmapTruthEnv) Truth() *agents.Truth { return e.truth }
+
+// runSemmapEpisode plays one semmap job and scores it.
+func runSemmapEpisode(ctx context.Context, job Job, opts EpisodeOptions) (results.Record, error) {
+	start := time.Now()
+	d := opts.Dataset
+	if d == nil {
+		return results.Record{}, fmt.Errorf("the semmap track needs a dataset")
+	}
+	pairs := semmapPairs(d, job.Family)
+	if job.Index < 0 || job.Index >= len(pairs) {
+		return results.Record{}, fmt.Errorf("dataset %s has %d %s queries over its maps; episode %d is out of range", d.Name, len(pairs), job.Family, job.Index)
+	}
+	p := pairs[job.Index]
+	info, ok := agents.Lookup(job.Agent)
+	switch {
+	case !ok:
+		return results.Record{}, fmt.Errorf("unknown agent %q (have %v)", job.Agent, agents.Names())
+	case !info.Plays(SemmapTrack):
+		return results.Record{}, fmt.Errorf("agent %s does not play the %s track", job.Agent, SemmapTrack)
+	case info.UsesModel && opts.Model == nil:
+		return results.Record{}, fmt.Errorf("agent %s needs a model", job.Agent)
+	}
+	truth := d.Truth[p.m.Name][p.q.ID]
+	env := &semmapEnv{pair: p, mode: job.Perturbation, truth: &agents.Truth{Objects: slices.Clone(truth)}, toolCalls: map[string]int{}}
+	a, err := info.New(agents.Config{Seed: EpisodeSeed(opts.Seed, SemmapTrack, d.Name, p.m.Name, p.q.ID, job.Perturbation, job.Agent), Model: opts.Model})
+	if err != nil {
+		return results.Record{}, fmt.Errorf("agent %s: %w", job.Agent, err)
+	}
+	tally := &llm.Tally{}
+	ctx = llm.WithTally(llm.WithEpisode(ctx, job.Key(opts.Seed, opts.ModelFor(job.Agent))), tally)
+	var view agents.Env = env
+	if _, reads := a.(agents.TruthReader); reads {
+		view = semmapTruthEnv{env}
+	}
+	runErr := a.Run(ctx, view)
+	if ctx.Err() != nil {
+		return results.Record{}, ctx.Err()
+	}
+	if err := fatalModelError(runErr); err != nil {
+		return results.Record{}, fmt.Errorf("%s %s/%s, agent %s: %w", d.Name, p.m.Name, p.q.ID, job.Agent, err)
+	}
+	ids := map[string]bool{}
+	for _, in := range p.m.Instances {
+		ids[in.ID] = true
+	}
+	rec := results.Record{
+		Schema:       results.SchemaVersion,
+		Track:        SemmapTrack,
+		Family:       job.Family,
+		Perturbation: job.Perturbation,
+		Label:        "none",
+		Agent:        job.Agent,
+		Model:        opts.ModelFor(job.Agent),
+		Seed:         opts.Seed,
+		Episode:      job.Index,
+		Instruction:  p.q.Text,
+		Steps:        env.steps,
+		ToolCalls:    env.toolCalls,
+		Dataset:      d.Name,
+		Map:          p.m.Name,
+		MapObjects:   len(p.m.Instances),
+		Query:        p.q.ID,
+		Difficulty:   p.q.Difficulty,
+		Answer:       slices.Clone(env.answer.RelevantObjects),
+		Truth:        slices.Clone(truth),
+		WallMS:       float64(time.Since(start).Microseconds()) / 1000,
+	}
+	for _, id := range rec.Answer {
+		if !ids[id] {
+			rec.Hallucinated++
+		}
+	}
+	if env.answered {
+		rec.Top1, rec.Top2, rec.Top3, rec.TopAny = results.TopK(rec.Answer, rec.Truth)
+	}
+	// Success is the first answer being right: Top-1.
+	rec.Success, rec.ADA = rec.Top1, rec.Top1
+	switch {
+	case runErr != nil:
+		rec.Error = runErr.Error()
+	case !env.answered:
+		rec.Error = "no answer"
+	}
+	u := tally.Usage()
+	rec.Calls, rec.InputTokens, rec.OutputTokens = u.Calls, u.InputTokens, u.OutputTokens
+	rec.LatencyP50MS = float64(u.LatencyP50.Microseconds()) / 1000
+	rec.LatencyP95MS = float64(u.LatencyP95.Microseconds()) / 1000
+	return rec, nil
+}

@@ -1,0 +1,79 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ambibench/ambibench/agents"
+	"github.com/ambibench/ambibench/results"
+)
+
+// A dataset in the public layout, written by hand: evidence scores that
+// are not probabilities, an instance whose best class is unknown (dropped),
+// a queries.yaml without types (so ids set them), and a query whose truth
+// is empty. Every semmap agent runs on it through --data.
+func TestSemmapRunsOnAPublicLayoutDataset(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) {
+		t.Helper()
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("semantic_maps/flat.json", `{"instances": {
+ "obj1": {"bbox": {"center": [0.0, 0.0, 0.45], "size": [0.5, 0.5, 0.9]}, "n_observations": 40, "results": {"chair": 312.5, "couch": 40.0}},
+ "obj2": {"bbox": {"center": [2.0, 0.5, 0.4], "size": [2.0, 0.9, 0.8]}, "n_observations": 90, "results": {"couch": 880.0, "bed": 12.0}},
+ "obj3": {"bbox": {"center": [4.0, 3.0, 0.5], "size": [0.3, 0.3, 0.3]}, "n_observations": 3, "results": {"unknown": 50.0, "vase": 4.0}},
+ "obj4": {"bbox": {"center": [3.0, 3.0, 0.9], "size": [0.6, 0.6, 1.8]}, "n_observations": 25, "results": {"refrigerator": 77.0}}
+}}`)
+	write("queries.yaml", `# hand-written
+queries:
+  query_01: "Is there a refrigerator?"
+  query_02: "Is there a toilet?"
+  query_11: "I am tired, where can I sit?"
+  query_21: "Tell me something I can sit on that is not a couch"
+`)
+	write("responses/flat.json", `{"responses": {"query_01": ["obj4"], "query_02": [], "query_11": ["obj2", "obj1"], "query_21": ["obj1"]}}`)
+	out := t.TempDir()
+	names := agents.NamesFor(agents.TrackSemmap)
+	stdout, stderr, err := runCLI(t, "run", "--track", "semmap", "--data", dir, "--model", "sim:perfect",
+		"--agents", strings.Join(names, ","), "--out", out)
+	if err != nil {
+		t.Fatalf("run: %v\n%s", err, stderr)
+	}
+	if !strings.Contains(stdout, "Top-1") {
+		t.Errorf("the summary has no Top-k table:\n%s", stdout)
+	}
+	f, err := os.Open(filepath.Join(out, "records.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := results.ReadRecords(f, "records.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := len(names) * 4; len(recs) != want {
+		t.Fatalf("%d records, want %d (every agent on every query)", len(recs), want)
+	}
+	for _, r := range recs {
+		if r.MapObjects != 3 {
+			t.Errorf("%s on %s: the map shows %d objects, want 3 (the unknown one dropped)", r.Agent, r.Query, r.MapObjects)
+		}
+		if r.Error != "" {
+			t.Errorf("%s on %s: %s", r.Agent, r.Query, r.Error)
+		}
+		if r.Agent == "oracle" && !r.Top1 {
+			t.Errorf("oracle on %s: answer %v, truth %v", r.Query, r.Answer, r.Truth)
+		}
+		if r.Query == "query_21" && r.Family != "negation" {
+			t.Errorf("query_21 has type %q, want negation from its id", r.Family)
+		}
+	}
+}

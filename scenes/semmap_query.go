@@ -1,0 +1,228 @@
+package scenes
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"strings"
+)
+
+// ObjectQuery is the structured form of an object-centred query over a
+// semantic map: which objects are wanted, which are excluded, and where
+// they must be. ParseObjectQuery reads it from English; ResolveObjects
+// answers it over a map. The built-in dataset's ground truth is
+// ResolveObjects over the true map, and the reference agents run the same
+// code over the detected one.
+type ObjectQuery struct {
+	// Classes wanted (any of them); empty means any class that serves
+	// Affordance.
+	Classes []string `json:"classes,omitempty"`
+	// Affordance wanted ("sit"); with Classes, both must hold.
+	Affordance string `json:"affordance,omitempty"`
+	// Exclude are classes the answer must not contain.
+	Exclude []string `json:"exclude,omitempty"`
+	// ExcludeAffordance drops every class that serves it ("does not
+	// close" excludes what opens).
+	ExcludeAffordance string `json:"exclude_affordance,omitempty"`
+	// Relation to an object of class Anchor: MapRelNear, MapRelOn, MapRelFar or "".
+	Relation string `json:"relation,omitempty"`
+	Anchor   string `json:"anchor,omitempty"`
+}
+
+// Spatial relations of an ObjectQuery.
+const (
+	MapRelNear = "near" // centres within MapNearDistance of some anchor
+	MapRelOn   = "on"   // resting on top of some anchor's box
+	MapRelFar  = "far"  // no anchor within MapNearDistance ("not near the TV")
+)
+
+// MapNearDistance is how close two centres are when one is near the other.
+const MapNearDistance = 1.5
+
+// onTolerance is the gap between an object's bottom and a support's top
+// that still counts as resting on it: detector boxes are loose.
+const onTolerance = 0.1
+
+// String renders the query compactly, for logs and test failures.
+func (q ObjectQuery) String() string {
+	var parts []string
+	if len(q.Classes) > 0 {
+		parts = append(parts, "classes="+strings.Join(q.Classes, "|"))
+	}
+	if q.Affordance != "" {
+		parts = append(parts, "affordance="+q.Affordance)
+	}
+	if len(q.Exclude) > 0 {
+		parts = append(parts, "exclude="+strings.Join(q.Exclude, "|"))
+	}
+	if q.ExcludeAffordance != "" {
+		parts = append(parts, "exclude_affordance="+q.ExcludeAffordance)
+	}
+	if q.Relation != "" {
+		parts = append(parts, q.Relation+"="+q.Anchor)
+	}
+	return "{" + strings.Join(parts, " ") + "}"
+}
+
+// MapNear reports whether a's centre is within MapNearDistance of b's.
+func MapNear(a, b Instance) bool { return a.Center.Sub(b.Center).Len() <= MapNearDistance }
+
+// RestsOn reports whether a rests on b: a's bottom is at b's top (within a
+// tolerance) and a's centre lies over b's footprint.
+func RestsOn(a, b Instance) bool {
+	bottom := a.Center[2] - a.Size[2]/2
+	top := b.Center[2] + b.Size[2]/2
+	return math.Abs(bottom-top) <= onTolerance &&
+		math.Abs(a.Center[0]-b.Center[0]) <= b.Size[0]/2 &&
+		math.Abs(a.Center[1]-b.Center[1]) <= b.Size[1]/2
+}
+
+// ResolveOptions tune ResolveObjectsWith.
+type ResolveOptions struct {
+	// MinP, when positive, lets an instance count as any class it gives at
+	// least this probability, not only its most probable one; a reader of
+	// the uncertainty input can hedge that way.
+	MinP float64
+}
+
+// ResolveObjects answers q over m from each instance's most probable
+// class: the ids of the instances that satisfy it, best first (by how
+// well the class serves the affordance, then by distance to the anchor,
+// nearest first, or farthest first for MapRelFar, then in map order);
+// never nil, so that an empty answer encodes as [].
+func ResolveObjects(m *SemanticMap, q ObjectQuery) []string {
+	return ResolveObjectsWith(m, q, ResolveOptions{})
+}
+
+// ResolveObjectsWith is ResolveObjects with options.
+func ResolveObjectsWith(m *SemanticMap, q ObjectQuery, opts ResolveOptions) []string {
+	if len(q.Classes) == 0 && q.Affordance == "" {
+		return []string{}
+	}
+	var anchors []Instance
+	if q.Relation != "" {
+		for _, in := range m.Instances {
+			if hasClass(in, q.Anchor, opts) {
+				anchors = append(anchors, in)
+			}
+		}
+	}
+	type hit struct {
+		id    string
+		fit   float64
+		dist  float64
+		order int
+	}
+	var hits []hit
+	for i, in := range m.Instances {
+		fit := 0.0
+		for _, c := range classesOf(in, opts) {
+			f := queryFit(q, c.Class) * c.weight
+			fit = max(fit, f)
+		}
+		if fit == 0 {
+			continue
+		}
+		dist, ok := relate(in, anchors, q.Relation)
+		if !ok {
+			continue
+		}
+		hits = append(hits, hit{in.ID, fit, dist, i})
+	}
+	slices.SortStableFunc(hits, func(a, b hit) int {
+		if c := cmp.Compare(b.fit, a.fit); c != 0 {
+			return c
+		}
+		if q.Relation == MapRelFar {
+			if c := cmp.Compare(b.dist, a.dist); c != 0 {
+				return c
+			}
+		} else if c := cmp.Compare(a.dist, b.dist); c != 0 {
+			return c
+		}
+		return a.order - b.order
+	})
+	ids := make([]string, len(hits))
+	for i, h := range hits {
+		ids[i] = h.id
+	}
+	return ids
+}
+
+// queryFit is how well one class answers q, ignoring geometry: 0 when
+// excluded or unwanted.
+func queryFit(q ObjectQuery, class string) float64 {
+	if class == "" || class == ClassUnknown || slices.Contains(q.Exclude, class) {
+		return 0
+	}
+	if q.ExcludeAffordance != "" && AffordanceFit(q.ExcludeAffordance, class) > 0 {
+		return 0
+	}
+	if len(q.Classes) > 0 && !slices.Contains(q.Classes, class) {
+		return 0
+	}
+	if q.Affordance != "" {
+		return AffordanceFit(q.Affordance, class)
+	}
+	return 1
+}
+
+type weighted struct {
+	Class  string
+	weight float64
+}
+
+// classesOf are the classes an instance may be taken for: its most
+// probable one at full weight, and with MinP the others above it,
+// weighted by their probability relative to the best.
+func classesOf(in Instance, opts ResolveOptions) []weighted {
+	if len(in.Classes) == 0 {
+		return nil
+	}
+	out := []weighted{{in.Classes[0].Class, 1}}
+	if opts.MinP <= 0 {
+		return out
+	}
+	for _, c := range in.Classes[1:] {
+		if c.P >= opts.MinP {
+			out = append(out, weighted{c.Class, c.P / in.Classes[0].P})
+		}
+	}
+	return out
+}
+
+func hasClass(in Instance, class string, opts ResolveOptions) bool {
+	return slices.ContainsFunc(classesOf(in, opts), func(w weighted) bool { return w.Class == class })
+}
+
+// relate checks in against the anchors under rel and returns the distance
+// that ranks it: to the nearest qualifying anchor, or for MapRelFar to the
+// nearest anchor at all (infinite when there is none).
+func relate(in Instance, anchors []Instance, rel string) (float64, bool) {
+	if rel == "" {
+		return 0, true
+	}
+	best, found := math.Inf(1), false
+	for _, a := range anchors {
+		if a.ID == in.ID {
+			continue
+		}
+		d := in.Center.Sub(a.Center).Len()
+		switch rel {
+		case MapRelNear:
+			if d <= MapNearDistance {
+				best, found = min(best, d), true
+			}
+		case MapRelOn:
+			if RestsOn(in, a) {
+				best, found = min(best, d), true
+			}
+		case MapRelFar:
+			best = min(best, d)
+		}
+	}
+	if rel == MapRelFar {
+		return best, best > MapNearDistance
+	}
+	return best, found
+}

@@ -1,0 +1,124 @@
+package scenes_test
+
+import (
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/ambibench/ambibench/scenes"
+	"github.com/go-gl/mathgl/mgl64"
+)
+
+func TestParseObjectQuery(t *testing.T) {
+	type q = scenes.ObjectQuery
+	for _, c := range []struct {
+		why, text string
+		want      q
+		ok        bool
+	}{
+		{"a class by a synonym", "Is there a fridge?", q{Classes: []string{"refrigerator"}}, true},
+		{"plural matches the singular", "Where are the chairs?", q{Classes: []string{"chair"}}, true},
+		{"the longest class phrase wins", "Is there a dining table?", q{Classes: []string{"dining table"}}, true},
+		{"a phrase naming two classes", "Where is the bag?", q{Classes: []string{"backpack", "handbag"}}, true},
+		{"relation with an anchor", "Is there a microwave that is close to an oven?", q{Classes: []string{"microwave"}, Relation: scenes.MapRelNear, Anchor: "oven"}, true},
+		{"'on' followed by no class is not a relation", "What can I sit on?", q{Affordance: scenes.AffordSit}, true},
+		{"the longest affordance phrase wins", "I need to keep my drinks cold", q{Affordance: scenes.AffordCool}, true},
+		{"a class narrows an affordance", "Find a sofa to sit on", q{Classes: []string{"couch"}, Affordance: scenes.AffordSit}, true},
+		{"a class that does not serve the affordance was phrasing", "Something I can stand on to reach a high shelf", q{Affordance: scenes.AffordStand}, true},
+		{"contraction and two excluded classes", "Find a storage item that isn't a backpack or a handbag", q{Affordance: scenes.AffordStore, Exclude: []string{"backpack", "handbag"}}, true},
+		{"an excluded affordance", "Something where I can deposit liquids, that doesn't close?", q{Affordance: scenes.AffordPour, ExcludeAffordance: scenes.AffordOpen}, true},
+		{"a negated relation", "Somewhere to sit that is not near the TV", q{Affordance: scenes.AffordSit, Relation: scenes.MapRelFar, Anchor: "tv"}, true},
+		{"an affordance phrase containing 'not' is not a negation", "Something that is not at room temperature", q{Affordance: scenes.AffordTemperature}, true},
+		{"'other than' negates", "Find somewhere to eat other than the table", q{Affordance: scenes.AffordEat, Exclude: []string{"dining table"}}, true},
+		{"'close' inside 'closet'-like words does not trigger", "Where is the toaster?", q{Classes: []string{"toaster"}}, true},
+		{"nothing wanted", "Hello there, robot", q{}, false},
+		{"empty text", "", q{}, false},
+	} {
+		got, ok := scenes.ParseObjectQuery(c.text)
+		if ok != c.ok || !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s: ParseObjectQuery(%q) = %v, %v; want %v, %v", c.why, c.text, got, ok, c.want, c.ok)
+		}
+	}
+}
+
+func box(id, class string, x, y, z, sx, sy, sz float64) scenes.Instance {
+	return scenes.Instance{ID: id, Center: mgl64.Vec3{x, y, z}, Size: mgl64.Vec3{sx, sy, sz},
+		Classes: []scenes.ClassScore{{Class: class, P: 1}}}
+}
+
+func TestResolveObjects(t *testing.T) {
+	m := &scenes.SemanticMap{Instances: []scenes.Instance{
+		box("obj1", "dining table", 0, 0, 0.375, 1.6, 0.9, 0.75),
+		box("obj2", "book", 0.2, 0.1, 0.77, 0.2, 0.15, 0.04),                         // on the table
+		box("obj3", "book", 3, 3, 0.02, 0.2, 0.15, 0.04),                             // on the floor, far away
+		box("obj4", "chair", 0.8, 0.6, 0.45, 0.5, 0.5, 0.9),                          // near the table and obj2
+		box("obj5", "couch", 5, 5, 0.42, 2, 0.9, 0.85),                               // far from everything
+		box("obj6", "bed", 0.5, 1.0, 0.27, 2, 1.6, 0.55),                             // sit fit 0.6, near obj2
+		box("obj7", "tv", 5, 6, 1.0, 1.1, 0.1, 0.65),                                 // near the couch
+		{ID: "obj8", Classes: []scenes.ClassScore{{"couch", 0.55}, {"chair", 0.45}}}, // at the origin
+	}}
+	type q = scenes.ObjectQuery
+	for _, c := range []struct {
+		why  string
+		q    q
+		want []string
+	}{
+		{"on: only the book resting on the table", q{Classes: []string{"book"}, Relation: scenes.MapRelOn, Anchor: "dining table"}, []string{"obj2"}},
+		{"affordance ranks by fit, then map order", q{Affordance: scenes.AffordSit}, []string{"obj4", "obj5", "obj8", "obj6"}},
+		{"near ranks by distance to the nearest anchor", q{Affordance: scenes.AffordSit, Relation: scenes.MapRelNear, Anchor: "book"}, []string{"obj8", "obj4", "obj6"}},
+		{"far keeps only what no anchor is near, farthest first", q{Affordance: scenes.AffordSit, Relation: scenes.MapRelFar, Anchor: "tv"}, []string{"obj8", "obj4", "obj6"}},
+		{"exclusion", q{Affordance: scenes.AffordSit, Exclude: []string{"couch"}}, []string{"obj4", "obj6"}},
+		{"a missing anchor gives an empty answer", q{Classes: []string{"book"}, Relation: scenes.MapRelNear, Anchor: "oven"}, []string{}},
+		{"no class in the map", q{Classes: []string{"bicycle"}}, []string{}},
+		{"nothing asked", q{}, []string{}},
+	} {
+		if got := scenes.ResolveObjects(m, c.q); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s: ResolveObjects(%v) = %v, want %v", c.why, c.q, got, c.want)
+		}
+	}
+	// With MinP the 0.45 chair reading of obj8 counts too, and it ranks by
+	// its weight below the sure chair.
+	got := scenes.ResolveObjectsWith(m, q{Classes: []string{"chair"}}, scenes.ResolveOptions{MinP: 0.3})
+	if want := []string{"obj4", "obj8"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("MinP 0.3: %v, want %v", got, want)
+	}
+}
+
+// FuzzParseObjectQuery checks that ParseObjectQuery never panics and that
+// what it reads names only known classes and affordances.
+func FuzzParseObjectQuery(f *testing.F) {
+	for _, s := range []string{
+		"Is there a microwave that is close to an oven?", "Tell me something I can sit on that is not a couch",
+		"Something that is not at room temperature", "not not not", "on on the on", "isn't'''", "Где стул?",
+		"Somewhere to sit that is not near the TV", "Find the bag on top of the bed except the sofa",
+	} {
+		f.Add(s)
+	}
+	known := map[string]bool{"": true}
+	for _, a := range scenes.Affordances() {
+		known[a.Name] = true
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		q, ok := scenes.ParseObjectQuery(text)
+		if !ok {
+			if !reflect.DeepEqual(q, scenes.ObjectQuery{}) {
+				t.Fatalf("not ok but %v", q)
+			}
+			return
+		}
+		if len(q.Classes) == 0 && q.Affordance == "" {
+			t.Fatalf("ok with nothing wanted: %v", q)
+		}
+		for _, c := range append(append(slices.Clone(q.Classes), q.Exclude...), q.Anchor) {
+			if c != "" && !scenes.IsMapClass(c) {
+				t.Fatalf("unknown class %q in %v", c, q)
+			}
+		}
+		if !known[q.Affordance] || !known[q.ExcludeAffordance] {
+			t.Fatalf("unknown affordance in %v", q)
+		}
+		if (q.Relation == "") != (q.Anchor == "") {
+			t.Fatalf("relation without anchor or the reverse: %v", q)
+		}
+	})
+}

@@ -1,0 +1,30 @@
+// Package semmap holds the data of the semantic-map track (paper 000): a
+// dataset is a set of Voxeland semantic maps, a set of queries, and for
+// every map and query the annotated answer, a ranked list of object ids
+// (possibly empty).
+//
+// On disk a dataset is a folder in the public layout that accompanies the
+// paper:
+//
+//	semantic_maps/<map>.json   Voxeland maps (scenes.DecodeVoxeland)
+//	queries.yaml               queries: {query_01: "text", …}, optional
+//	                           types: and difficulty: maps of the same ids
+//	responses/<map>.json       {"responses": {"query_01": ["obj3", …], …}}
+//
+// [LoadDataset] reads one and [Dataset.Write] writes one. Without types:
+// in queries.yaml, queries 1–10 are descriptive, 11–20 affordance and
+// 21–30 negation, the paper's numbering.
+//
+// [Builtin] generates the project's own dataset: household maps from about
+// 10 to over 100 objects, seen through a simulated detector that confuses
+// look-alike classes (chair/couch, cell phone/remote, …), leaves some
+// objects unknown, and writes its scores as evidence, not probabilities;
+// and 30 queries over the three types and two difficulties. The ground
+// truth is computed from the TRUE classes and boxes of the objects the map
+// holds (scenes.ResolveObjects over the true map, with the affordance
+// table of package scenes), not from what the detector made of them: a
+// chair detected as a couch is still where a tired person can sit, and a
+// reader of the map must see through the confusion — that is what makes
+// the task hard. Objects the detector left unknown are not in the map
+// (DecodeVoxeland drops them) and so are in no answer.
+package semmap
