@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/ambibench/ambibench/agents"
-	"github.com/ambibench/ambibench/agents/llm"
 	"github.com/ambibench/ambibench/results"
 	simhh "github.com/ambibench/ambibench/sim/household"
 	"github.com/ambibench/ambibench/tasks"
@@ -105,25 +104,18 @@ func runHouseholdEpisode(ctx context.Context, job Job, opts EpisodeOptions) (res
 	if err != nil {
 		return results.Record{}, fmt.Errorf("agent %s: %w", job.Agent, err)
 	}
-	tally := &llm.Tally{}
-	ctx = llm.WithTally(llm.WithEpisode(ctx, job.Key(opts.Seed, opts.ModelFor(job.Agent))), tally)
+	ctx, tally := episodeContext(ctx, job, opts)
 	var view agents.Env = env
 	if _, reads := a.(agents.TruthReader); reads {
 		view = householdTruthEnv{env}
 	}
-	runErr := a.Run(ctx, view)
-	if ctx.Err() != nil {
-		return results.Record{}, ctx.Err()
-	}
-	if err := fatalModelError(runErr); err != nil {
-		return results.Record{}, fmt.Errorf("%s/%s episode %d, agent %s: %w", job.Family, job.Perturbation, job.Index, job.Agent, err)
+	runErr, err := runAgent(ctx, a, view, fmt.Sprintf("%s/%s episode %d, agent %s", job.Family, job.Perturbation, job.Index, job.Agent))
+	if err != nil {
+		return results.Record{}, err
 	}
 	rec := scoreHousehold(job, opts, g, env, a, runErr, time.Since(start))
 	rec.OptimalSteps = optimal
-	u := tally.Usage()
-	rec.Calls, rec.InputTokens, rec.OutputTokens = u.Calls, u.InputTokens, u.OutputTokens
-	rec.LatencyP50MS = float64(u.LatencyP50.Microseconds()) / 1000
-	rec.LatencyP95MS = float64(u.LatencyP95.Microseconds()) / 1000
+	recordUsage(&rec, tally)
 	return rec, nil
 }
 

@@ -114,8 +114,7 @@ func RunEpisode(ctx context.Context, job Job, opts EpisodeOptions) (results.Reco
 	if info.UsesModel && opts.Model == nil {
 		return results.Record{}, fmt.Errorf("agent %s needs a model", job.Agent)
 	}
-	tally := &llm.Tally{}
-	ctx = llm.WithTally(llm.WithEpisode(ctx, job.Key(opts.Seed, opts.ModelFor(job.Agent))), tally)
+	ctx, tally := episodeContext(ctx, job, opts)
 	calib := opts.Calibration
 	if calib == nil {
 		calib = NewCalibration(opts.Seed, 0)
@@ -140,19 +139,13 @@ func RunEpisode(ctx context.Context, job Job, opts EpisodeOptions) (results.Reco
 			re.partnerAgent = r
 		}
 	}
-	runErr := lead.Run(ctx, env)
-	if ctx.Err() != nil {
-		return results.Record{}, ctx.Err()
-	}
-	if err := fatalModelError(runErr); err != nil {
-		return results.Record{}, fmt.Errorf("%s/%s episode %d, agent %s: %w", job.Family, job.Perturbation, job.Index, job.Agent, err)
+	runErr, err := runAgent(ctx, lead, env, fmt.Sprintf("%s/%s episode %d, agent %s", job.Family, job.Perturbation, job.Index, job.Agent))
+	if err != nil {
+		return results.Record{}, err
 	}
 	rec := score(job, opts, ep, st, runErr, time.Since(start))
 	rec.SceneSize, rec.Objects = job.Size, objects
-	u := tally.Usage()
-	rec.Calls, rec.InputTokens, rec.OutputTokens = u.Calls, u.InputTokens, u.OutputTokens
-	rec.LatencyP50MS = float64(u.LatencyP50.Microseconds()) / 1000
-	rec.LatencyP95MS = float64(u.LatencyP95.Microseconds()) / 1000
+	recordUsage(&rec, tally)
 	return rec, nil
 }
 
@@ -163,6 +156,36 @@ func envFor(a agents.Agent, e *robotEnv, truth *agents.Truth) agents.Env {
 		return truthEnv{e, truth}
 	}
 	return e
+}
+
+// episodeContext names the job's episode in ctx, for transcripts and
+// cassette misses, and counts its model calls in a tally of its own.
+func episodeContext(ctx context.Context, job Job, opts EpisodeOptions) (context.Context, *llm.Tally) {
+	tally := &llm.Tally{}
+	return llm.WithTally(llm.WithEpisode(ctx, job.Key(opts.Seed, opts.ModelFor(job.Agent))), tally), tally
+}
+
+// runAgent runs an agent on its env and sorts what went wrong: the
+// agent's own failure (runErr) belongs in its record; a cancelled context
+// or a failure of the harness (stop) ends the run. where names the
+// episode in the latter.
+func runAgent(ctx context.Context, a agents.Agent, env agents.Env, where string) (runErr, stop error) {
+	runErr = a.Run(ctx, env)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if err := fatalModelError(runErr); err != nil {
+		return nil, fmt.Errorf("%s: %w", where, err)
+	}
+	return runErr, nil
+}
+
+// recordUsage copies an episode's model usage into its record.
+func recordUsage(rec *results.Record, tally *llm.Tally) {
+	u := tally.Usage()
+	rec.Calls, rec.InputTokens, rec.OutputTokens = u.Calls, u.InputTokens, u.OutputTokens
+	rec.LatencyP50MS = float64(u.LatencyP50.Microseconds()) / 1000
+	rec.LatencyP95MS = float64(u.LatencyP95.Microseconds()) / 1000
 }
 
 // fatalModelError picks out the failures that are the harness's, not the

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/ambibench/ambibench/agents"
-	"github.com/ambibench/ambibench/agents/llm"
 	"github.com/ambibench/ambibench/results"
 	"github.com/ambibench/ambibench/scenes"
 	tsm "github.com/ambibench/ambibench/tasks/semmap"
@@ -154,18 +153,14 @@ func runSemmapEpisode(ctx context.Context, job Job, opts EpisodeOptions) (result
 	if err != nil {
 		return results.Record{}, fmt.Errorf("agent %s: %w", job.Agent, err)
 	}
-	tally := &llm.Tally{}
-	ctx = llm.WithTally(llm.WithEpisode(ctx, job.Key(opts.Seed, opts.ModelFor(job.Agent))), tally)
+	ctx, tally := episodeContext(ctx, job, opts)
 	var view agents.Env = env
 	if _, reads := a.(agents.TruthReader); reads {
 		view = semmapTruthEnv{env}
 	}
-	runErr := a.Run(ctx, view)
-	if ctx.Err() != nil {
-		return results.Record{}, ctx.Err()
-	}
-	if err := fatalModelError(runErr); err != nil {
-		return results.Record{}, fmt.Errorf("%s %s/%s, agent %s: %w", d.Name, p.m.Name, p.q.ID, job.Agent, err)
+	runErr, err := runAgent(ctx, a, view, fmt.Sprintf("%s %s/%s, agent %s", d.Name, p.m.Name, p.q.ID, job.Agent))
+	if err != nil {
+		return results.Record{}, err
 	}
 	ids := map[string]bool{}
 	for _, in := range p.m.Instances {
@@ -209,9 +204,6 @@ func runSemmapEpisode(ctx context.Context, job Job, opts EpisodeOptions) (result
 	case !env.answered:
 		rec.Error = "no answer"
 	}
-	u := tally.Usage()
-	rec.Calls, rec.InputTokens, rec.OutputTokens = u.Calls, u.InputTokens, u.OutputTokens
-	rec.LatencyP50MS = float64(u.LatencyP50.Microseconds()) / 1000
-	rec.LatencyP95MS = float64(u.LatencyP95.Microseconds()) / 1000
+	recordUsage(&rec, tally)
 	return rec, nil
 }
