@@ -22,13 +22,29 @@ func (rp *reporter) topKTable(b *strings.Builder) {
 		if len(recs) == 0 {
 			continue
 		}
-		groups := []string{"all"}
-		groups = append(groups, rp.families...)
-		for _, g := range groups {
-			rs := recs
-			if g != "all" {
-				rs = filter(recs, func(r Record) bool { return r.Family == g })
+		// Rows: all, each query type, each difficulty, and each dataset
+		// when there are several.
+		type group struct {
+			label string
+			keep  func(Record) bool
+		}
+		groups := []group{{"all", func(Record) bool { return true }}}
+		for _, f := range rp.families {
+			groups = append(groups, group{f, func(r Record) bool { return r.Family == f }})
+		}
+		for _, d := range distinct(recs, func(r Record) string { return r.Difficulty }, cmp.Compare[string]) {
+			if d != "" {
+				groups = append(groups, group{"difficulty " + d, func(r Record) bool { return r.Difficulty == d }})
 			}
+		}
+		if sets := distinct(recs, func(r Record) string { return r.Dataset }, cmp.Compare[string]); len(sets) > 1 {
+			for _, d := range sets {
+				groups = append(groups, group{"dataset " + d, func(r Record) bool { return r.Dataset == d }})
+			}
+		}
+		for _, gr := range groups {
+			g := gr.label
+			rs := filter(recs, gr.keep)
 			if len(rs) == 0 {
 				continue
 			}
@@ -54,9 +70,9 @@ func (rp *reporter) topKTable(b *strings.Builder) {
 	if len(rows) == 0 {
 		return
 	}
-	section(b, "Top-k by query type",
+	section(b, "Top-k by query type and difficulty",
 		"Semantic-map queries (DESIGN.md's Top-k): both the answer and the truth empty is a hit at every k; an empty answer to a query with a truth, or a missing answer, is a miss. Hallucinated: answered ids that are not in the map.")
-	header(b, "agent", "query type", "Top-1", "Top-2", "Top-3", "Top-Any", "hallucinated")
+	header(b, "agent", "queries", "Top-1", "Top-2", "Top-3", "Top-Any", "hallucinated")
 	for _, r := range rows {
 		writeRow(b, r)
 	}
