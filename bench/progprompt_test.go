@@ -1,37 +1,16 @@
 package bench
 
 import (
-	"context"
 	"testing"
 
-	"github.com/ambibench/ambibench/agents/llm/models"
 	"github.com/ambibench/ambibench/results"
 )
 
 // runProgPrompt runs progprompt on the cells of clearAndAmbiguous (noise
-// is measured on its own) and checks that its model usage is counted.
+// perturbations are checked elsewhere).
 func runProgPrompt(t *testing.T, spec string, episodes int) map[string]results.Cell {
 	t.Helper()
-	m, err := models.Open(spec, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts := Options{EpisodeOptions: EpisodeOptions{Seed: 1, Model: m}, Agents: []string{"progprompt"},
-		Perturbations: clearAndAmbiguous, Episodes: episodes, Concurrency: 2}
-	recs, err := Run(context.Background(), opts, nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := map[string]results.Cell{}
-	for _, c := range results.Aggregate(recs, results.AggregateOptions{ByFamily: true}) {
-		out[c.Family+"/"+c.Perturbation] = c
-	}
-	for _, r := range recs {
-		if r.Model != spec || r.Calls == 0 || r.InputTokens == 0 || r.OutputTokens == 0 {
-			t.Fatalf("%s episode %d: model %q, %d calls, %d+%d tokens; want the model named and its usage counted", r.Family, r.Episode, r.Model, r.Calls, r.InputTokens, r.OutputTokens)
-		}
-	}
-	return out
+	return runWorkflowOn(t, "progprompt", spec, episodes, clearAndAmbiguous)
 }
 
 // With the perfect simulated model progprompt is perfect in every cell:

@@ -22,7 +22,6 @@ func BenchmarkTabletop(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	ctx := context.Background()
 	model := benchModel(b)
 	// One calibration split for every sub-benchmark, as in a run.
 	calib := NewCalibration(1, 0)
@@ -30,30 +29,8 @@ func BenchmarkTabletop(b *testing.B) {
 		warmUp(b, agent, model, calib)
 		for _, c := range cells {
 			b.Run(SubBenchmarkName(agent, c), func(b *testing.B) {
-				var ada, sr, steps, calls, tokens float64
-				i := 0
-				for b.Loop() {
-					rec, err := RunEpisode(ctx, Job{Cell: c, Agent: agent, Index: i}, EpisodeOptions{Seed: 1, Model: model, Calibration: calib})
-					if err != nil {
-						b.Fatal(err)
-					}
-					i++
-					if rec.ADA {
-						ada++
-					}
-					if rec.Success {
-						sr++
-					}
-					steps += float64(rec.Steps)
-					calls += float64(rec.Calls)
-					tokens += float64(rec.InputTokens + rec.OutputTokens)
-				}
-				n := float64(i)
-				b.ReportMetric(ada/n, "ADA")
-				b.ReportMetric(sr/n, "SR")
-				b.ReportMetric(steps/n, "steps/op")
-				b.ReportMetric(calls/n, "calls/op")
-				b.ReportMetric(tokens/n, "tokens/op")
+				benchEpisodes(b, EpisodeOptions{Seed: 1, Model: model, Calibration: calib},
+					func(i int) Job { return Job{Cell: c, Agent: agent, Index: i} })
 			})
 		}
 	}
@@ -98,4 +75,35 @@ func warmUp(b *testing.B, agent string, model llm.Model, calib *Calibration) {
 			b.Fatalf("%s: %v", agent, err)
 		}
 	}
+}
+
+// benchEpisodes plays episode i of job(i) per op and reports ADA, SR,
+// steps/op, calls/op and tokens/op after the loop (b.Loop's reset drops
+// metrics reported before it).
+func benchEpisodes(b *testing.B, opts EpisodeOptions, job func(i int) Job) {
+	ctx := context.Background()
+	var ada, sr, steps, calls, tokens float64
+	i := 0
+	for b.Loop() {
+		rec, err := RunEpisode(ctx, job(i), opts)
+		if err != nil {
+			b.Fatal(err)
+		}
+		i++
+		if rec.ADA {
+			ada++
+		}
+		if rec.Success {
+			sr++
+		}
+		steps += float64(rec.Steps)
+		calls += float64(rec.Calls)
+		tokens += float64(rec.InputTokens + rec.OutputTokens)
+	}
+	n := float64(i)
+	b.ReportMetric(ada/n, "ADA")
+	b.ReportMetric(sr/n, "SR")
+	b.ReportMetric(steps/n, "steps/op")
+	b.ReportMetric(calls/n, "calls/op")
+	b.ReportMetric(tokens/n, "tokens/op")
 }
