@@ -21,7 +21,9 @@ type Generated struct {
 	// Map is the detected map, exactly as its Voxeland file reads back.
 	Map *scenes.SemanticMap
 	// True has the same instances, each with its true class at
-	// probability 1; the ground truth is computed over it.
+	// probability 1: the world the detector looked at. The ground truth
+	// is not computed over it (see the package comment); it is here to
+	// measure the detector.
 	True *scenes.SemanticMap
 	// File is Map's Voxeland file, scores as evidence, unknown instances
 	// included.
@@ -30,19 +32,21 @@ type Generated struct {
 
 // Builtin generates the built-in dataset for a seed: one map per
 // BuiltinSizes entry, the 30 built-in queries, and the truth of every
-// (map, query) computed over the true map.
+// (map, query) computed over the detected map, each object taken as its
+// most probable class.
 func Builtin(seed uint64) *Dataset {
 	d := &Dataset{Name: "builtin", Queries: BuiltinQueries(), Truth: map[string]map[string][]string{}, Sources: map[string][]byte{}}
 	for i, n := range BuiltinSizes {
 		g := Generate(seed, i, n)
 		d.Maps = append(d.Maps, g.Map)
 		d.Sources[g.Map.Name] = g.File
-		d.Truth[g.Map.Name] = TruthOf(g.True)
+		d.Truth[g.Map.Name] = TruthOf(g.Map)
 	}
 	return d
 }
 
-// TruthOf answers every built-in query over a true map.
+// TruthOf answers every built-in query over a map, each instance taken as
+// its most probable class.
 func TruthOf(truth *scenes.SemanticMap) map[string][]string {
 	out := make(map[string][]string, len(templates))
 	for _, t := range templates {

@@ -20,11 +20,12 @@
 // look-alike classes (chair/couch, cell phone/remote, …), leaves some
 // objects unknown, and writes its scores as evidence, not probabilities;
 // and 30 queries over the three types and two difficulties. The ground
-// truth is computed from the TRUE classes and boxes of the objects the map
-// holds (scenes.ResolveObjects over the true map, with the affordance
-// table of package scenes), not from what the detector made of them: a
-// chair detected as a couch is still where a tired person can sit, and a
-// reader of the map must see through the confusion — that is what makes
-// the task hard. Objects the detector left unknown are not in the map
-// (DecodeVoxeland drops them) and so are in no answer.
+// truth is computed, as the paper's annotators did, over the map as the
+// detector left it: each object is the class it was given the most
+// evidence for (scenes.ResolveObjects over the detected map, with the
+// affordance table of package scenes). A chair detected as a couch counts
+// as a couch, because no reader of the map can know better; the
+// confusions still matter, in the uncertainty input, where the runner-up
+// class tempts a reader to hedge. Objects the detector left unknown are
+// not in the map (DecodeVoxeland drops them) and so are in no answer.
 package semmap

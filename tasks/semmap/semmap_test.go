@@ -140,11 +140,11 @@ func TestTemplatesParse(t *testing.T) {
 	}
 }
 
-// TestResolveOverTrueMapIsTruth: over the true map, parsing a query's
-// text and resolving it gives the truth, in order, for every built-in map
-// and query. This is what makes the oracle and the rules agent comparable:
-// rules differs from the truth only by what the detector got wrong.
-func TestResolveOverTrueMapIsTruth(t *testing.T) {
+// TestResolveOverDetectedMapIsTruth: over the detected map, parsing a
+// query's text and resolving it gives the truth, in order, for every
+// built-in map and query: the truth is what a perfect reader of the map
+// answers, and the text of every query says what its template means.
+func TestResolveOverDetectedMapIsTruth(t *testing.T) {
 	d := semmap.Builtin(1)
 	for i, n := range semmap.BuiltinSizes {
 		g := semmap.Generate(1, i, n)
@@ -153,7 +153,7 @@ func TestResolveOverTrueMapIsTruth(t *testing.T) {
 			if !ok {
 				t.Fatalf("%s does not parse", q.ID)
 			}
-			got := scenes.ResolveObjects(g.True, req)
+			got := scenes.ResolveObjects(g.Map, req)
 			if want := d.Truth[g.Map.Name][q.ID]; !slices.Equal(got, want) {
 				t.Errorf("%s %s: resolved %v, truth %v", g.Map.Name, q.ID, got, want)
 			}
@@ -282,7 +282,7 @@ func TestGoldenDataset(t *testing.T) {
 		g := semmap.Generate(42, i, n)
 		d.Maps = append(d.Maps, g.Map)
 		d.Sources[g.Map.Name] = g.File
-		d.Truth[g.Map.Name] = semmap.TruthOf(g.True)
+		d.Truth[g.Map.Name] = semmap.TruthOf(g.Map)
 	}
 	golden := filepath.Join("testdata", "golden")
 	if *update {

@@ -18,9 +18,9 @@ import (
 //
 //   - negation: it drops the query's exclusion ("not a couch", "does not
 //     open"), or reads "not near" as "near";
-//   - multiplicity: in the uncertainty input, it reads an object whose
-//     mapper was torn between two classes as its most probable class
-//     alone (a careful reader counts it as either);
+//   - multiplicity: in the uncertainty input, it counts an object whose
+//     mapper was torn between two classes as the runner-up class too (the
+//     truth, like a careful reader, takes the most probable class);
 //   - absence: when nothing serves the query it answers anyway, with what
 //     serves a looser reading (the relation dropped, then the class);
 //   - hallucinate: it puts an id that is not in the map first;
@@ -40,9 +40,9 @@ import (
 // "- put ID first: …", "- answer with no objects: …" or "- keep the
 // answer", which refine applies. choose (format text): one letter.
 
-// semmapHedge is the probability above which a careful reader of the
-// uncertainty input counts an object as a class other than its most
-// probable one.
+// semmapHedge is the probability above which a reader of the
+// uncertainty input is tempted to count an object as a class other than
+// its most probable one.
 const semmapHedge = 0.3
 
 // semmapAnswer is the JSON reply of plan and refine.
@@ -89,9 +89,11 @@ func (c *call) semmapRequest() (semquery.Request, bool) {
 	return semquery.ParseQuery(c.block.Instruction)
 }
 
-// semmapView is the map as the model reads it: in the uncertainty input,
-// each object torn between classes may be misread as its best class
-// alone, then it is resolved with hedging.
+// semmapView is the map as the model reads it. The truth takes every
+// object as its most probable class; in the uncertainty input, an object
+// torn between classes (runner-up at semmapHedge or more) tempts the
+// model to count it as the runner-up too, at the profile's multiplicity
+// rate, persistently per object. A perfect model never hedges.
 func (c *call) semmapView() (*scenes.SemanticMap, semquery.Options) {
 	m := c.block.SemanticMap
 	if c.block.Mode != "uncertainty" {
@@ -99,7 +101,7 @@ func (c *call) semmapView() (*scenes.SemanticMap, semquery.Options) {
 	}
 	out := &scenes.SemanticMap{Name: m.Name, Instances: slices.Clone(m.Instances)}
 	for i, in := range out.Instances {
-		if len(in.Classes) > 1 && in.Classes[1].P >= semmapHedge && c.persists(c.p.Multiplicity, "semmap-misread\x00"+in.ID) {
+		if len(in.Classes) > 1 && in.Classes[1].P >= semmapHedge && !c.persists(c.p.Multiplicity, "semmap-hedge\x00"+in.ID) {
 			out.Instances[i].Classes = []scenes.ClassScore{{Class: in.Classes[0].Class, P: 1}}
 		}
 	}

@@ -73,9 +73,9 @@ func TestSemmapPlanSlips(t *testing.T) {
 		want                   []string
 	}{
 		{"perfect: the resolver", "perfect", "certainty", "Where can I sit?", []string{"obj1", "obj2"}},
-		{"perfect, uncertainty: a torn object counts as either class", "perfect", "uncertainty", "Is there a couch?", []string{"obj2", "obj1"}},
-		{"misread: the torn object taken as its best class", "multiplicity=1", "uncertainty", "Is there a couch?", []string{"obj2"}},
-		{"misread needs the distribution: certainty shows none", "multiplicity=1", "certainty", "Is there a couch?", []string{"obj2"}},
+		{"perfect, uncertainty: a torn object is its best class only", "perfect", "uncertainty", "Is there a couch?", []string{"obj2"}},
+		{"hedge: the torn object counts as its runner-up too", "multiplicity=1", "uncertainty", "Is there a couch?", []string{"obj2", "obj1"}},
+		{"hedging needs the distribution: certainty shows none", "multiplicity=1", "certainty", "Is there a couch?", []string{"obj2"}},
 		{"negation dropped: the couch comes back", "negation=1", "certainty", "Tell me something I can sit on that is not a couch.", []string{"obj1", "obj2"}},
 		{"absence: seats, though there is no book", "absence=1", "certainty", "What can I sit on that is near a book?", []string{"obj1", "obj2"}},
 		{"hallucination: an id not in the map first", "hallucinate=1", "certainty", "Is there a microwave?", []string{"obj5", "obj4"}},
