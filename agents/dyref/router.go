@@ -1,0 +1,315 @@
+package dyref
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Router is the routing policy: a multilayer perceptron with one tanh
+// hidden layer from a factor vector (standardised by the training set's
+// mean and standard deviation) to a softmax over the Subsets subsets of
+// tools.
+type Router struct {
+	mean, std []float64  // per input
+	w1        *mat.Dense // hidden × inputs
+	b1        []float64  // hidden
+	w2        *mat.Dense // Subsets × hidden
+	b2        []float64  // Subsets
+}
+
+// Inputs returns how many features the router reads.
+func (r *Router) Inputs() int { return len(r.mean) }
+
+// Hidden returns the size of its hidden layer.
+func (r *Router) Hidden() int { return len(r.b1) }
+
+// Scores returns the probability the router gives each subset, indexed by
+// the subset's number. It panics when x is not Inputs() long, as a caller
+// that feeds a router another feature set than it learnt has a bug no
+// answer would hide.
+func (r *Router) Scores(x []float64) []float64 {
+	if len(x) != r.Inputs() {
+		panic(fmt.Sprintf("dyref: router reads %d features, given %d", r.Inputs(), len(x)))
+	}
+	z := make([]float64, len(x))
+	for i, v := range x {
+		z[i] = (v - r.mean[i]) / r.std[i]
+	}
+	var h mat.VecDense
+	h.MulVec(r.w1, mat.NewVecDense(len(z), z))
+	hidden := make([]float64, r.Hidden())
+	for i := range hidden {
+		hidden[i] = math.Tanh(h.AtVec(i) + r.b1[i])
+	}
+	var o mat.VecDense
+	o.MulVec(r.w2, mat.NewVecDense(len(hidden), hidden))
+	out := make([]float64, Subsets)
+	for k := range out {
+		out[k] = o.AtVec(k) + r.b2[k]
+	}
+	softmax(out)
+	return out
+}
+
+// Route returns the subset of highest probability; a tie goes to the lower
+// number.
+func (r *Router) Route(x []float64) Subset {
+	return Subset(argmax(r.Scores(x)))
+}
+
+// Accuracy returns the share of examples whose label Route gives; 0 for
+// none.
+func (r *Router) Accuracy(examples []Example) float64 {
+	if len(examples) == 0 {
+		return 0
+	}
+	n := 0
+	for _, e := range examples {
+		if r.Route(e.X) == e.Label {
+			n++
+		}
+	}
+	return float64(n) / float64(len(examples))
+}
+
+func softmax(v []float64) {
+	m := math.Inf(-1)
+	for _, x := range v {
+		m = max(m, x)
+	}
+	sum := 0.0
+	for i, x := range v {
+		v[i] = math.Exp(x - m)
+		sum += v[i]
+	}
+	for i := range v {
+		v[i] /= sum
+	}
+}
+
+func argmax(v []float64) int {
+	best := 0
+	for i, x := range v {
+		if x > v[best] {
+			best = i
+		}
+	}
+	return best
+}
+
+// The router file.
+const (
+	routerFormat  = "dyref-router"
+	routerVersion = 1
+	// Bounds that keep a hostile file from asking for huge matrices.
+	maxInputs     = 4096
+	maxHidden     = 4096
+	maxRouterSize = 64 << 20
+)
+
+// WriteTo writes the router as JSON: a format name and version, the input
+// width, the hidden size, the tool names in bit order, the inputs' mean
+// and standard deviation, then w1 (hidden rows of inputs numbers), b1, w2
+// (Subsets rows of hidden numbers) and b2, each matrix flat in row order
+// with a row a line. Numbers are printed shortest-exact (strconv 'g', -1),
+// so they read back bit for bit and the same router always writes the same
+// bytes.
+func (r *Router) WriteTo(w io.Writer) (int64, error) {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "{\n  \"format\": %q,\n  \"version\": %d,\n  \"inputs\": %d,\n  \"hidden\": %d,\n",
+		routerFormat, routerVersion, r.Inputs(), r.Hidden())
+	names := make([]string, 0, len(AllTools))
+	for _, n := range toolNames() {
+		names = append(names, strconv.Quote(n))
+	}
+	fmt.Fprintf(&b, "  \"tools\": [%s],\n", strings.Join(names, ", "))
+	writeRow := func(v []float64) {
+		for i, x := range v {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(strconv.FormatFloat(x, 'g', -1, 64))
+		}
+	}
+	vector := func(name string, v []float64, last bool) {
+		fmt.Fprintf(&b, "  %q: [", name)
+		writeRow(v)
+		b.WriteString("]")
+		if !last {
+			b.WriteString(",")
+		}
+		b.WriteString("\n")
+	}
+	matrix := func(name string, m *mat.Dense) {
+		rows, _ := m.Dims()
+		fmt.Fprintf(&b, "  %q: [\n", name)
+		for i := range rows {
+			b.WriteString("    ")
+			writeRow(m.RawRowView(i))
+			if i < rows-1 {
+				b.WriteString(",")
+			}
+			b.WriteString("\n")
+		}
+		b.WriteString("  ],\n")
+	}
+	vector("mean", r.mean, false)
+	vector("std", r.std, false)
+	matrix("w1", r.w1)
+	vector("b1", r.b1, false)
+	matrix("w2", r.w2)
+	vector("b2", r.b2, true)
+	b.WriteString("}\n")
+	return b.WriteTo(w)
+}
+
+// routerFile is the router file as read; pointers and nil slices tell a
+// missing field from a zero one.
+type routerFile struct {
+	Format  *string   `json:"format"`
+	Version *int      `json:"version"`
+	Inputs  *int      `json:"inputs"`
+	Hidden  *int      `json:"hidden"`
+	Tools   []string  `json:"tools"`
+	Mean    []float64 `json:"mean"`
+	Std     []float64 `json:"std"`
+	W1      []float64 `json:"w1"`
+	B1      []float64 `json:"b1"`
+	W2      []float64 `json:"w2"`
+	B2      []float64 `json:"b2"`
+}
+
+// ReadRouter reads a router that WriteTo wrote. name is the file's name,
+// for errors, which say which field is wrong and how ("router.json: w1:
+// want 16×19 numbers, have 12"); it rejects unknown fields and versions,
+// shapes that do not agree, numbers that are not finite, and standard
+// deviations that are not positive.
+func ReadRouter(r io.Reader, name string) (*Router, error) {
+	data, err := io.ReadAll(io.LimitReader(r, maxRouterSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if len(data) > maxRouterSize {
+		return nil, fmt.Errorf("%s: larger than %d bytes", name, maxRouterSize)
+	}
+	var f routerFile
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
+		return nil, jsonError(name, data, err)
+	}
+	if rest := bytes.TrimLeft(data[dec.InputOffset():], " \t\r\n"); len(rest) > 0 {
+		return nil, fmt.Errorf("%s:%s: data after the router's closing brace", name, position(data, int64(len(data)-len(rest))))
+	}
+	fail := func(field, format string, args ...any) error {
+		return fmt.Errorf("%s: %s: %s", name, field, fmt.Sprintf(format, args...))
+	}
+	switch {
+	case f.Format == nil:
+		return nil, fail("format", "missing; want %q", routerFormat)
+	case *f.Format != routerFormat:
+		return nil, fail("format", "want %q, have %q", routerFormat, *f.Format)
+	case f.Version == nil:
+		return nil, fail("version", "missing; want %d", routerVersion)
+	case *f.Version != routerVersion:
+		return nil, fail("version", "unknown version %d; this build reads version %d", *f.Version, routerVersion)
+	case f.Inputs == nil:
+		return nil, fail("inputs", "missing")
+	case *f.Inputs < 1 || *f.Inputs > maxInputs:
+		return nil, fail("inputs", "want 1 to %d, have %d", maxInputs, *f.Inputs)
+	case f.Hidden == nil:
+		return nil, fail("hidden", "missing")
+	case *f.Hidden < 1 || *f.Hidden > maxHidden:
+		return nil, fail("hidden", "want 1 to %d, have %d", maxHidden, *f.Hidden)
+	case !slices.Equal(f.Tools, toolNames()):
+		return nil, fail("tools", "want %q, have %q", toolNames(), f.Tools)
+	}
+	in, hid := *f.Inputs, *f.Hidden
+	for _, c := range []struct {
+		field      string
+		v          []float64
+		rows, cols int
+		matrix     bool
+	}{
+		{"mean", f.Mean, 1, in, false},
+		{"std", f.Std, 1, in, false},
+		{"w1", f.W1, hid, in, true},
+		{"b1", f.B1, 1, hid, false},
+		{"w2", f.W2, Subsets, hid, true},
+		{"b2", f.B2, 1, Subsets, false},
+	} {
+		if len(c.v) != c.rows*c.cols {
+			if !c.matrix {
+				return nil, fail(c.field, "want %d numbers, have %d", c.cols, len(c.v))
+			}
+			return nil, fail(c.field, "want %d×%d numbers, have %d", c.rows, c.cols, len(c.v))
+		}
+		for i, x := range c.v {
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				return nil, fail(fmt.Sprintf("%s[%d]", c.field, i), "not a finite number")
+			}
+		}
+	}
+	for i, s := range f.Std {
+		if !(s > 0) {
+			return nil, fail(fmt.Sprintf("std[%d]", i), "want a positive number, have %s", strconv.FormatFloat(s, 'g', -1, 64))
+		}
+	}
+	return &Router{
+		mean: f.Mean,
+		std:  f.Std,
+		w1:   mat.NewDense(hid, in, f.W1),
+		b1:   f.B1,
+		w2:   mat.NewDense(Subsets, hid, f.W2),
+		b2:   f.B2,
+	}, nil
+}
+
+// jsonError says where in the file decoding failed, and on what.
+func jsonError(name string, data []byte, err error) error {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		// Offset counts the byte that was wrong; point at it.
+		return fmt.Errorf("%s:%s: %v", name, position(data, syn.Offset-1), syn)
+	case errors.As(err, &typ):
+		field := typ.Field
+		if field == "" {
+			field = "(top level)"
+		}
+		// Offset is the end of the value.
+		return fmt.Errorf("%s:%s: %s: want %s, have JSON %s", name, position(data, typ.Offset), field, typ.Type, typ.Value)
+	case errors.Is(err, io.EOF):
+		return fmt.Errorf("%s: empty; want a router object", name)
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return fmt.Errorf("%s: cut short", name)
+	}
+	// DisallowUnknownFields reports `json: unknown field "x"`, without a
+	// position.
+	return fmt.Errorf("%s: %v", name, err)
+}
+
+// position turns a byte offset into "line:column", both from 1, the
+// column in bytes.
+func position(data []byte, off int64) string {
+	off = min(max(off, 0), int64(len(data)))
+	line, col := 1, 1
+	for _, c := range data[:off] {
+		if c == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+	}
+	return fmt.Sprintf("%d:%d", line, col)
+}

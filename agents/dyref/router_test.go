@@ -1,0 +1,333 @@
+package dyref
+
+import (
+	"bytes"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+func TestSubsetNames(t *testing.T) {
+	want := map[Subset]string{0: "none", 1: "key_rules", 5: "key_rules+lesson", 10: "experience+ambiguity", 15: "key_rules+experience+lesson+ambiguity"}
+	for s := range Subset(Subsets) {
+		name := s.String()
+		if w, ok := want[s]; ok && name != w {
+			t.Errorf("subset %d prints %q, want %q", s, name, w)
+		}
+		back, err := ParseSubset(name)
+		if err != nil || back != s {
+			t.Errorf("ParseSubset(%q) = %d, %v; want %d", name, back, err, s)
+		}
+		if len(s.Tools()) != s.Len() {
+			t.Errorf("subset %d: %d tools, Len %d", s, len(s.Tools()), s.Len())
+		}
+		for _, tool := range AllTools {
+			if s.Has(tool) != strings.Contains(name, tool.Name()) {
+				t.Errorf("subset %q: Has(%s) = %v", name, tool.Name(), s.Has(tool))
+			}
+		}
+	}
+	if s, err := ParseSubset(" lesson + key_rules "); err != nil || s != Subset(KeyRules|Lesson) {
+		t.Errorf("names in another order, with spaces: %v, %v", s, err)
+	}
+	if got := Subset(16).String(); got != "subset(16)" {
+		t.Errorf("out of range subset prints %q", got)
+	}
+}
+
+func TestParseSubsetErrors(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"", "empty"},
+		{"plan", `unknown tool "plan"`},
+		{"lesson+lesson", "lesson named twice"},
+		{"lesson+", `unknown tool ""`},
+		{"none+lesson", `unknown tool "none"`},
+	} {
+		_, err := ParseSubset(c.in)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("ParseSubset(%q): error %v, want one saying %q", c.in, err, c.want)
+		}
+	}
+}
+
+// separable draws n examples of width 3+StructureDims whose label has bit
+// i set when feature i+1 is positive, each kept at least 0.3 from zero, so
+// that a linear layer can tell all sixteen classes apart.
+func separable(n int, seed uint64) []Example {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	out := make([]Example, n)
+	for k := range out {
+		x := make([]float64, 3+StructureDims)
+		for j := range x {
+			x[j] = rng.NormFloat64()
+		}
+		var label Subset
+		for i := range len(AllTools) {
+			v := x[i+1]
+			if math.Abs(v) < 0.3 {
+				v = math.Copysign(0.3, v)
+			}
+			x[i+1] = 4 + 2*v // offset and scale, so that standardising matters
+			if v > 0 {
+				label |= 1 << i
+			}
+		}
+		out[k] = Example{X: x, Label: label}
+	}
+	return out
+}
+
+func trainedRouter(t testing.TB) *Router {
+	t.Helper()
+	r, err := Train(separable(400, 1), DefaultTrainOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func routerBytes(t testing.TB, r *Router) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	n, err := r.WriteTo(&b)
+	if err != nil || n != int64(b.Len()) {
+		t.Fatalf("WriteTo: %d bytes reported, %d written, %v", n, b.Len(), err)
+	}
+	return b.Bytes()
+}
+
+func TestTrainSeparable(t *testing.T) {
+	r := trainedRouter(t)
+	if acc := r.Accuracy(separable(400, 1)); acc < 0.95 {
+		t.Errorf("training accuracy %.3f, want ≥ 0.95", acc)
+	}
+	if acc := r.Accuracy(separable(400, 2)); acc < 0.95 {
+		t.Errorf("held-out accuracy %.3f, want ≥ 0.95", acc)
+	}
+	x := separable(1, 3)[0].X
+	s := r.Scores(x)
+	sum := 0.0
+	for _, p := range s {
+		if p < 0 || p > 1 {
+			t.Errorf("score %v outside [0, 1]", p)
+		}
+		sum += p
+	}
+	if math.Abs(sum-1) > 1e-9 || len(s) != Subsets {
+		t.Errorf("%d scores summing to %v", len(s), sum)
+	}
+	if got := r.Route(x); s[got] < s[argmax(s)] {
+		t.Errorf("Route chose %v, not the highest score", got)
+	}
+}
+
+func TestTrainDeterministic(t *testing.T) {
+	a := routerBytes(t, trainedRouter(t))
+	b := routerBytes(t, trainedRouter(t))
+	if !bytes.Equal(a, b) {
+		t.Fatal("training twice gave different routers")
+	}
+	opts := DefaultTrainOptions()
+	opts.Seed = 2
+	r, err := Train(separable(400, 1), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Equal(a, routerBytes(t, r)) {
+		t.Error("another seed gave the same router: the seed is not used")
+	}
+}
+
+func TestRouterRoundTrip(t *testing.T) {
+	r := trainedRouter(t)
+	data := routerBytes(t, r)
+	back, err := ReadRouter(bytes.NewReader(data), "router.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again := routerBytes(t, back); !bytes.Equal(data, again) {
+		t.Errorf("read and written again, the file changed:\n%s\n---\n%s", data, again)
+	}
+	for _, e := range separable(50, 9) {
+		a, b := r.Scores(e.X), back.Scores(e.X)
+		for k := range a {
+			if a[k] != b[k] {
+				t.Fatalf("scores differ after a round trip: %v vs %v", a, b)
+			}
+		}
+	}
+	if back.Inputs() != 3+StructureDims || back.Hidden() != DefaultTrainOptions().Hidden {
+		t.Errorf("read back %d inputs, %d hidden", back.Inputs(), back.Hidden())
+	}
+}
+
+// tinyRouter is a router file small enough to edit in a table: 2 inputs, 1
+// hidden unit.
+const tinyRouter = `{
+  "format": "dyref-router",
+  "version": 1,
+  "inputs": 2,
+  "hidden": 1,
+  "tools": ["key_rules", "experience", "lesson", "ambiguity"],
+  "mean": [0, 1],
+  "std": [1, 2],
+  "w1": [
+    0.5, -0.25
+  ],
+  "b1": [0],
+  "w2": [
+    1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16
+  ],
+  "b2": [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+}
+`
+
+func TestReadRouterMalformed(t *testing.T) {
+	if _, err := ReadRouter(strings.NewReader(tinyRouter), "router.json"); err != nil {
+		t.Fatalf("the table's base file does not read: %v", err)
+	}
+	// Positions are line:column; a type error points just past the value.
+	for _, c := range []struct {
+		why, old, new, want string
+	}{
+		{"w1 of the wrong size", `0.5, -0.25`, `0.5`, "router.json: w1: want 1×2 numbers, have 1"},
+		{"w2 of the wrong size", `15, 16`, `15`, "router.json: w2: want 16×1 numbers, have 15"},
+		{"mean of the wrong size", `"mean": [0, 1]`, `"mean": [0]`, "router.json: mean: want 2 numbers, have 1"},
+		{"b2 missing", `,
+  "b2": [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]`, ``, "router.json: b2: want 16 numbers, have 0"},
+		{"a version from the future", `"version": 1`, `"version": 2`, "router.json: version: unknown version 2"},
+		{"no version", `"version": 1,`, ``, "router.json: version: missing"},
+		{"another file format", `"dyref-router"`, `"other"`, `router.json: format: want "dyref-router", have "other"`},
+		{"tools in another order", `"key_rules", "experience"`, `"experience", "key_rules"`, "router.json: tools: want"},
+		{"a zero standard deviation", `"std": [1, 2]`, `"std": [1, 0]`, "router.json: std[1]: want a positive number, have 0"},
+		{"a negative hidden size", `"hidden": 1`, `"hidden": -1`, "router.json: hidden: want 1 to 4096, have -1"},
+		{"inputs too many to allocate", `"inputs": 2`, `"inputs": 1000000000`, "router.json: inputs: want 1 to 4096"},
+		{"NaN is not JSON", `"b1": [0]`, `"b1": [NaN]`, "router.json:12:10: invalid character 'N'"},
+		{"a number too large for float64", `"b1": [0]`, `"b1": [1e999]`, "router.json:12:15: b1: want float64, have JSON number 1e999"},
+		{"a string for a number", `"b1": [0]`, `"b1": ["0"]`, "router.json:12:13: b1: want float64, have JSON string"},
+		{"an unknown field", `"version": 1,`, `"version": 1, "bias": 3,`, `router.json: json: unknown field "bias"`},
+		{"data after the object", "}\n", "}\n{}", "router.json:18:1: data after the router's closing brace"},
+		{"cut short", "}\n", "", "router.json: cut short"},
+	} {
+		in := strings.Replace(tinyRouter, c.old, c.new, 1)
+		if in == tinyRouter {
+			t.Fatalf("%s: %q is not in the base file", c.why, c.old)
+		}
+		_, err := ReadRouter(strings.NewReader(in), "router.json")
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want one containing %q", c.why, err, c.want)
+		}
+	}
+	if _, err := ReadRouter(strings.NewReader(""), "r.json"); err == nil || err.Error() != "r.json: empty; want a router object" {
+		t.Errorf("empty file: %v", err)
+	}
+}
+
+func TestTrainErrors(t *testing.T) {
+	good := separable(10, 1)
+	ragged := append(separable(3, 1), Example{X: []float64{1, 2}})
+	nan := separable(3, 1)
+	nan[1].X[4] = math.NaN()
+	wrong := separable(3, 1)
+	wrong[2].Label = 16
+	opts := func(f func(*TrainOptions)) TrainOptions {
+		o := DefaultTrainOptions()
+		f(&o)
+		return o
+	}
+	for _, c := range []struct {
+		why  string
+		ex   []Example
+		opts TrainOptions
+		want string
+	}{
+		{"no examples", nil, DefaultTrainOptions(), "dyref: train: no examples"},
+		{"inconsistent widths", ragged, DefaultTrainOptions(), "example 3 has 2 features, example 0 has 19"},
+		{"a width of zero", []Example{{}}, DefaultTrainOptions(), "example 0 has 0 features"},
+		{"a feature that is not a number", nan, DefaultTrainOptions(), "example 1: feature 4 is NaN"},
+		{"a label that is no subset", wrong, DefaultTrainOptions(), "example 2: label 16 is not a subset"},
+		{"zero options", good, TrainOptions{}, "Hidden: want 1 to 4096, have 0 (see DefaultTrainOptions)"},
+		{"no epochs", good, opts(func(o *TrainOptions) { o.Epochs = 0 }), "Epochs: want at least 1"},
+		{"a NaN learning rate", good, opts(func(o *TrainOptions) { o.LearningRate = math.NaN() }), "LearningRate: want a finite positive number"},
+		{"a negative L2", good, opts(func(o *TrainOptions) { o.L2 = -1 }), "L2: want a finite number ≥ 0"},
+	} {
+		_, err := Train(c.ex, c.opts)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want one containing %q", c.why, err, c.want)
+		}
+	}
+}
+
+func TestRoutePanicsOnWidth(t *testing.T) {
+	r, err := ReadRouter(strings.NewReader(tinyRouter), "tiny")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if p := recover(); p == nil || !strings.Contains(p.(string), "reads 2 features, given 3") {
+			t.Errorf("panic %v", p)
+		}
+	}()
+	r.Route([]float64{1, 2, 3})
+}
+
+func TestTinyRouterScores(t *testing.T) {
+	// The input standardises to (1, 1); the hidden unit is
+	// tanh(0.5 − 0.25) and logit k is (k+1)·tanh(0.25): the last subset
+	// has the highest score.
+	r, err := ReadRouter(strings.NewReader(tinyRouter), "tiny")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := r.Scores([]float64{1, 3})
+	h := math.Tanh(0.25)
+	den := 0.0
+	for k := range Subsets {
+		den += math.Exp(float64(k+1) * h)
+	}
+	for k, p := range s {
+		if want := math.Exp(float64(k+1)*h) / den; math.Abs(p-want) > 1e-12 {
+			t.Errorf("score %d: %v, want %v", k, p, want)
+		}
+	}
+	if got := r.Route([]float64{1, 3}); got != Subsets-1 {
+		t.Errorf("Route = %v", got)
+	}
+}
+
+func TestPseudoLabel(t *testing.T) {
+	flat := func(v float64) (a [Subsets]float64) {
+		for i := range a {
+			a[i] = v
+		}
+		return a
+	}
+	with := func(a [Subsets]float64, kv ...float64) [Subsets]float64 {
+		for i := 0; i < len(kv); i += 2 {
+			a[int(kv[i])] = kv[i+1]
+		}
+		return a
+	}
+	lesson, keyLesson := float64(Lesson), float64(KeyRules|Lesson)
+	for _, c := range []struct {
+		why     string
+		success [Subsets]float64
+		cost    [Subsets]float64
+		alpha   float64
+		want    Subset
+	}{
+		{"the only subset that succeeds", with(flat(0), keyLesson, 1), flat(500), 0.05, Subset(KeyRules | Lesson)},
+		{"free tokens: the best success wins", with(flat(0.5), 15, 0.9, lesson, 0.8), with(flat(0), 15, 4000), 0, Subset(15)},
+		{"costly tokens: one point of success is not worth 3,000 tokens at α = 0.05", with(flat(0.5), 15, 0.9, lesson, 0.8), with(flat(0), 15, 4000, lesson, 1000), 0.05, Subset(Lesson)},
+		{"a tie goes to fewer tools", with(flat(0), 3, 1, 4, 1), flat(0), 0, Subset(4)},
+		{"a tie of equal size goes to the lower number", with(flat(0), 6, 1, 3, 1), flat(0), 0, Subset(3)},
+		{"everything equal: no reflection", flat(1), flat(0), 0.1, 0},
+		{"a NaN success is passed over", with(flat(0), 0, math.NaN(), 8, 0.5), flat(0), 0, Subset(8)},
+		{"all NaN: none", flat(math.NaN()), flat(0), 0, 0},
+	} {
+		if got := PseudoLabel(c.success, c.cost, c.alpha); got != c.want {
+			t.Errorf("%s: %v, want %v", c.why, got, c.want)
+		}
+	}
+}
