@@ -64,6 +64,10 @@ func TestHouseholdReflexionImproves(t *testing.T) {
 		if r.Reflections != want {
 			t.Errorf("%s game %d: %d reflections over %d trials (solved at %d), want %d", r.Family, r.Episode, r.Reflections, r.Trials, r.SolvedTrial, want)
 		}
+		// Reflexion's reflections are free text: each is one reflect call.
+		if r.ReflectionTools[results.FreeTextReflectTool] != r.Reflections || len(r.ReflectionTools) > 1 || len(r.ReflectionTokenCounts) != r.Reflections {
+			t.Errorf("%s game %d: tools %v and token counts %v for %d reflections", r.Family, r.Episode, r.ReflectionTools, r.ReflectionTokenCounts, r.Reflections)
+		}
 	}
 	var curve []string
 	for k := 1; k <= DefaultTrials; k++ {

@@ -82,6 +82,21 @@ func runHouseholdEpisode(ctx context.Context, job Job, opts EpisodeOptions) (res
 	if info.UsesModel && opts.Model == nil {
 		return results.Record{}, fmt.Errorf("agent %s needs a model", job.Agent)
 	}
+	calib := opts.Calibration
+	if calib == nil {
+		calib = NewCalibration(opts.Seed, 0)
+	}
+	a, err := info.New(agents.Config{Seed: EpisodeSeed(opts.Seed, HouseholdTrack, job.Family, job.Perturbation, job.Index, job.Agent),
+		Model: opts.Model, Calibration: calib, Members: opts.Members, Router: opts.Router})
+	if err != nil {
+		return results.Record{}, fmt.Errorf("agent %s: %w", job.Agent, err)
+	}
+	return playHousehold(ctx, job, opts, g, a, start)
+}
+
+// playHousehold plays a household game with an agent and scores it; job
+// names the game and the agent in the record.
+func playHousehold(ctx context.Context, job Job, opts EpisodeOptions, g *hh.Game, a agents.Agent, start time.Time) (results.Record, error) {
 	trials := opts.Trials
 	if trials <= 0 {
 		trials = DefaultTrials
@@ -95,15 +110,6 @@ func runHouseholdEpisode(ctx context.Context, job Job, opts EpisodeOptions) (res
 		return results.Record{}, err
 	}
 	env.truth = truth
-	calib := opts.Calibration
-	if calib == nil {
-		calib = NewCalibration(opts.Seed, 0)
-	}
-	a, err := info.New(agents.Config{Seed: EpisodeSeed(opts.Seed, HouseholdTrack, job.Family, job.Perturbation, job.Index, job.Agent),
-		Model: opts.Model, Calibration: calib})
-	if err != nil {
-		return results.Record{}, fmt.Errorf("agent %s: %w", job.Agent, err)
-	}
 	ctx, tally := episodeContext(ctx, job, opts)
 	var view agents.Env = env
 	if _, reads := a.(agents.TruthReader); reads {
@@ -167,10 +173,13 @@ func scoreHousehold(job Job, opts EpisodeOptions, g *hh.Game, env *householdEnv,
 	return rec
 }
 
-// scoreReflections counts a reflective agent's reflections. A reflection
-// is redundant (DESIGN.md) when it changed nothing that mattered: the next
-// trial's plan was the same, it looked back on a trial that had succeeded,
-// or the trial after it did no better — it failed too, or none ran.
+// scoreReflections counts a reflective agent's reflections, their tokens
+// one by one, and the reflection tools they called; a reflection that
+// names no tool is one free-text call, counted as
+// [results.FreeTextReflectTool]. A reflection is redundant (DESIGN.md)
+// when it changed nothing that mattered: the next trial's plan was the
+// same, it looked back on a trial that had succeeded, or the trial after
+// it did no better — it failed too, or none ran.
 func scoreReflections(rec *results.Record, a agents.Agent) {
 	r, ok := a.(agents.Reflective)
 	if !ok {
@@ -179,6 +188,16 @@ func scoreReflections(rec *results.Record, a agents.Agent) {
 	for _, x := range r.Reflections() {
 		rec.Reflections++
 		rec.ReflectionTokens += x.Tokens
+		rec.ReflectionTokenCounts = append(rec.ReflectionTokenCounts, x.Tokens)
+		if rec.ReflectionTools == nil {
+			rec.ReflectionTools = map[string]int{}
+		}
+		if len(x.Tools) == 0 {
+			rec.ReflectionTools[results.FreeTextReflectTool]++
+		}
+		for _, tool := range x.Tools {
+			rec.ReflectionTools[tool]++
+		}
 		afterSuccess := rec.SolvedTrial > 0 && x.Trial >= rec.SolvedTrial
 		nextSolved := rec.SolvedTrial == x.Trial+1
 		if !x.PlanChanged || afterSuccess || !nextSolved {

@@ -39,8 +39,11 @@
 // # Reports
 //
 // [Report] writes the whole Markdown report of a run: ADA and SR by agent and
-// ambiguity type, cost per episode, partial observability by task family, the
-// SG-CoT ablations, the scene-size series, and paired comparisons. Two agents
+// ambiguity type, cost per episode, the household's success by trial and
+// reflection statistics ([SumTrials], [SummarizeReflections], whose per-game
+// means and Cost_ref carry percentile bootstrap intervals from a fixed seed),
+// partial observability by task family, the SG-CoT ablations, the scene-size
+// series, and paired comparisons. Two agents
 // are compared on the episodes both ran ([McNemar]): the pairs where only one
 // of them succeeded decide McNemar's exact test ([McNemarP]), which, unlike two
 // separate intervals, uses the pairing of the episodes.

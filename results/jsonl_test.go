@@ -40,6 +40,9 @@ func TestWriteReadRoundTrip(t *testing.T) {
 	full.Success = true
 	full.WallMS = 12.25
 	full.Seed = 1<<64 - 1
+	full.Trials, full.Reflections, full.ReflectionTokens = 3, 2, 30
+	full.ReflectionTools = map[string]int{"lesson": 1, "plan": 2}
+	full.ReflectionTokenCounts = []int{10, 20}
 	noSchema := validRecord()
 	noSchema.Schema = 0 // Write fills it in
 	minimal := Record{Track: "tabletop", Family: "f", Perturbation: "none", Agent: "oracle"}
@@ -401,6 +404,8 @@ func FuzzReadRecords(f *testing.F) {
 		"\n\n" + good + "\r\n",
 		`{"schema":1,"track":"t","family":"f","perturbation":"p","agent":"a","episode":-1}` + "\n",
 		`{"schema":1,"track":"t","family":"f","perturbation":"p","agent":"a","messages":[{"from":"x"}],"tool_calls":{"a":1}}`,
+		`{"schema":1,"track":"household","family":"put","perturbation":"none","agent":"dyref","trials":3,"reflections":2,"reflection_tokens":30,"reflection_tools":{"lesson":1,"plan":2},"reflection_token_counts":[10,20]}` + "\n",
+		`{"schema":1,"track":"t","family":"f","perturbation":"p","agent":"a","reflections":1,"reflection_tokens":5,"reflection_token_counts":[2,3],"reflection_tools":{"x":-1}}` + "\n",
 		"null\n[]\n{}\n",
 		`{"schema":1,"episode":1e999}`,
 		"{\"track\":\"\xff\"}\n",

@@ -51,6 +51,13 @@ type Record struct {
 	Reflections          int `json:"reflections,omitempty"`           // reflection steps run
 	RedundantReflections int `json:"redundant_reflections,omitempty"` // reflections that changed nothing that mattered (DESIGN.md)
 	ReflectionTokens     int `json:"reflection_tokens,omitempty"`     // input and output tokens of the reflection calls
+	// ReflectionTools counts the calls of each reflection tool over the
+	// game (DyRef's toolkit: "key_rules", "lesson", …); a reflection that
+	// is one free-text call, as Reflexion's, counts as one call of
+	// "reflect". ReflectionTokenCounts holds each reflection's tokens, in
+	// order: one entry per reflection, summing to ReflectionTokens.
+	ReflectionTools       map[string]int `json:"reflection_tools,omitempty"`        // calls per reflection tool
+	ReflectionTokenCounts []int          `json:"reflection_token_counts,omitempty"` // tokens of each reflection, in order
 	// The semmap track: one record per map, query and agent. Family is
 	// the query type and Perturbation the input mode.
 	Dataset      string   `json:"dataset,omitempty"`      // the dataset's name
@@ -182,6 +189,9 @@ func (r Record) Validate() error {
 	if r.RedundantReflections > r.Reflections {
 		return fieldErr("redundant_reflections", "%d exceeds reflections (%d)", r.RedundantReflections, r.Reflections)
 	}
+	if err := r.validateReflections(); err != nil {
+		return err
+	}
 	if r.SolvedTrial > r.Trials {
 		return fieldErr("solved_trial", "%d exceeds trials (%d)", r.SolvedTrial, r.Trials)
 	}
@@ -204,6 +214,37 @@ func (r Record) Validate() error {
 		if math.IsNaN(f.value) || math.IsInf(f.value, 0) || f.value < 0 {
 			return fieldErr(f.name, "%v is not a finite non-negative number", f.value)
 		}
+	}
+	return nil
+}
+
+// validateReflections checks the per-tool and per-reflection breakdowns
+// against the totals they break down. Records written before the fields
+// existed have neither, and pass.
+func (r Record) validateReflections() error {
+	for _, tool := range slices.Sorted(maps.Keys(r.ReflectionTools)) {
+		if n := r.ReflectionTools[tool]; n < 0 {
+			return fieldErr("reflection_tools", "count %d for %q is negative", n, tool)
+		}
+	}
+	if len(r.ReflectionTokenCounts) == 0 {
+		return nil
+	}
+	if len(r.ReflectionTokenCounts) != r.Reflections {
+		return fieldErr("reflection_token_counts", "%d entries for %d reflections", len(r.ReflectionTokenCounts), r.Reflections)
+	}
+	sum := 0
+	for i, n := range r.ReflectionTokenCounts {
+		if n < 0 {
+			return fieldErr("reflection_token_counts", "entry %d is negative (%d)", i, n)
+		}
+		if n > math.MaxInt-sum {
+			return fieldErr("reflection_token_counts", "entries overflow an int at entry %d", i)
+		}
+		sum += n
+	}
+	if sum != r.ReflectionTokens {
+		return fieldErr("reflection_token_counts", "entries sum to %d, not reflection_tokens (%d)", sum, r.ReflectionTokens)
 	}
 	return nil
 }

@@ -87,6 +87,18 @@ func TestValidate(t *testing.T) {
 		{"negative wall time", func(r *Record) { r.WallMS = -1 }, `field "wall_ms"`},
 		{"NaN wall time cannot be written as JSON", func(r *Record) { r.WallMS = math.NaN() }, `field "wall_ms"`},
 		{"infinite wall time cannot be written as JSON", func(r *Record) { r.WallMS = math.Inf(1) }, `field "wall_ms"`},
+		{"records from before the reflection breakdowns have none", func(r *Record) { r.Reflections, r.ReflectionTokens = 2, 300 }, ""},
+		{"a breakdown that matches its totals", func(r *Record) {
+			r.Reflections, r.ReflectionTokens, r.ReflectionTokenCounts = 2, 300, []int{100, 200}
+			r.ReflectionTools = map[string]int{"lesson": 2, "plan": 1}
+		}, ""},
+		{"negative tool-call count of a reflection tool", func(r *Record) { r.ReflectionTools = map[string]int{"plan": -1} }, `field "reflection_tools": count -1 for "plan"`},
+		{"one token count per reflection", func(r *Record) { r.Reflections, r.ReflectionTokens, r.ReflectionTokenCounts = 1, 300, []int{100, 200} }, `field "reflection_token_counts": 2 entries for 1 reflections`},
+		{"token counts sum to the reflection tokens", func(r *Record) { r.Reflections, r.ReflectionTokens, r.ReflectionTokenCounts = 2, 301, []int{100, 200} }, `sum to 300, not reflection_tokens (301)`},
+		{"a negative token count", func(r *Record) { r.Reflections, r.ReflectionTokens, r.ReflectionTokenCounts = 2, 100, []int{200, -100} }, `entry 1 is negative`},
+		{"counts that wrap around an int cannot fake their sum", func(r *Record) {
+			r.Reflections, r.ReflectionTokens, r.ReflectionTokenCounts = 3, 0, []int{math.MaxInt, math.MaxInt, 2}
+		}, `overflow`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -12,8 +12,17 @@ import (
 )
 
 // DefaultBaseline is the agent the workflow agents are compared with, pair by
-// pair, when [ReportOptions] names none.
+// pair, when [ReportOptions] names none; on the household track it is
+// [DefaultHouseholdBaseline].
 const DefaultBaseline = "sgcot"
+
+// DefaultHouseholdBaseline is the default baseline of the household track's
+// records: the agent that reflects after every failure.
+const DefaultHouseholdBaseline = "reflexion"
+
+// householdTrack is the track whose records [DefaultHouseholdBaseline]
+// applies to, spelled out because results imports nothing of the project.
+const householdTrack = "household"
 
 // ablationPrefix marks the agents of the ablation table: SG-CoT and its
 // variants.
@@ -40,12 +49,17 @@ type ReportOptions struct {
 	// underspecified, partial_observability.
 	Perturbations []string
 	// Baseline is the agent every other agent is compared with in the
-	// paired comparisons. Empty means [DefaultBaseline], compared only with
-	// the agents that use a model, and no comparisons if it is absent; a
-	// baseline that is named but absent is an error.
+	// paired comparisons. Empty means, track by track, [DefaultBaseline]
+	// ([DefaultHouseholdBaseline] on the household track), compared only
+	// with the agents that use a model on that track, and no comparisons
+	// where it is absent; a baseline that is named but absent is an error.
 	Baseline string
 	// AllPairs compares every pair of agents instead (Baseline is ignored).
 	AllPairs bool
+	// MapSizePlot is where the plot of [MapSizePlot] was written, as the
+	// report's reader should follow it (relative to the report); the
+	// map-size section shows it. Empty: no plot is mentioned.
+	MapSizePlot string
 }
 
 // unit is one row of the report: an agent with one model. Records of one
@@ -56,11 +70,11 @@ type unit struct {
 }
 
 // Report writes a Markdown report of recs: ADA and SR by agent and ambiguity
-// type (task families pooled), cost per episode, partial observability by
-// task family, the SG-CoT ablations side by side, the scene-size series, and
-// McNemar's exact test between agents on the same episodes. A section with
-// nothing to show is left out. Every rate comes with its n and 95% Wilson
-// interval.
+// type (task families pooled), cost per episode, the household's success by
+// trial and reflection statistics, partial observability by task family, the
+// SG-CoT ablations side by side, the scene-size series, and McNemar's exact
+// test between agents on the same episodes. A section with nothing to show is
+// left out. Every rate comes with its n and 95% Wilson interval.
 //
 // Rows are agents, labelled by name, or "name (model)" when one name ran with
 // several models. The output depends only on recs as a set and on opts, never
@@ -80,10 +94,12 @@ func Report(w io.Writer, recs []Record, opts ReportOptions) error {
 		perturbOrder = defaultPerturbations
 	}
 	rp := &reporter{
+		tracks:   distinct(recs, func(r Record) string { return r.Track }, cmp.Compare[string]),
 		units:    groupUnits(recs, opts.Agents),
 		perturbs: distinct(recs, func(r Record) string { return r.Perturbation }, orderBy(perturbOrder)),
 		families: distinct(recs, func(r Record) string { return r.Family }, cmp.Compare[string]),
 	}
+	rp.mapSizePlot = opts.MapSizePlot
 	pairs, err := rp.pairs(opts)
 	if err != nil {
 		return err
@@ -103,6 +119,7 @@ func Report(w io.Writer, recs []Record, opts ReportOptions) error {
 		}
 		rp.costTable(&b)
 		rp.trialTable(&b)
+		rp.reflectionTable(&b)
 		rp.partialTable(&b)
 		rp.ablationTable(&b)
 		rp.sceneSizeTable(&b)
@@ -126,8 +143,10 @@ func (rp *reporter) tabletopAndHousehold(b *strings.Builder) {
 }
 
 type reporter struct {
+	tracks             []string
 	units              []unit
 	perturbs, families []string
+	mapSizePlot        string // see ReportOptions.MapSizePlot
 }
 
 // groupUnits splits recs by (agent, model) and orders the units as
@@ -488,72 +507,145 @@ func (rp *reporter) sceneSizeTable(b *strings.Builder) {
 	b.WriteString("\n")
 }
 
+// pair is two units to compare: on one track's records, or on every track
+// both ran when track is "".
+type pair struct {
+	a, b  unit
+	track string
+}
+
 // pairs lists the (A, B) units to compare, as opts says.
-func (rp *reporter) pairs(opts ReportOptions) ([][2]unit, error) {
-	var out [][2]unit
+func (rp *reporter) pairs(opts ReportOptions) ([]pair, error) {
+	var out []pair
 	if opts.AllPairs {
 		for i, a := range rp.units {
 			for _, b := range rp.units[i+1:] {
-				out = append(out, [2]unit{a, b})
+				out = append(out, pair{a: a, b: b})
 			}
 		}
 		return out, nil
 	}
-	name, onlyModels := opts.Baseline, false
-	if name == "" {
-		name, onlyModels = DefaultBaseline, true
+	if opts.Baseline != "" {
+		base, err := findBaseline(opts.Baseline, rp.units)
+		if err != nil {
+			return nil, err
+		}
+		for _, u := range rp.units {
+			if u.label != base.label {
+				out = append(out, pair{a: u, b: base})
+			}
+		}
+		return out, nil
 	}
+	// Each track has its own default baseline, compared with the agents
+	// that use a model on that track.
+	for _, track := range rp.tracks {
+		name := DefaultBaseline
+		if track == householdTrack {
+			name = DefaultHouseholdBaseline
+		}
+		var on []unit
+		for _, u := range rp.units {
+			if ranOn(u, track) {
+				on = append(on, u)
+			}
+		}
+		if !slices.ContainsFunc(on, func(u unit) bool { return u.label == name || u.agent == name }) {
+			continue
+		}
+		base, err := findBaseline(name, on)
+		if err != nil {
+			return nil, err
+		}
+		for _, u := range on {
+			if u.label != base.label && u.model != "" {
+				out = append(out, pair{a: u, b: base, track: track})
+			}
+		}
+	}
+	return out, nil
+}
+
+func ranOn(u unit, track string) bool {
+	return slices.ContainsFunc(u.recs, func(r Record) bool { return r.Track == track })
+}
+
+// findBaseline returns the unit named name, by label or by agent; one
+// agent under several models must be named by its label.
+func findBaseline(name string, units []unit) (unit, error) {
 	var base []unit
 	var labels []string
-	for _, u := range rp.units {
+	for _, u := range units {
 		labels = append(labels, u.label)
 		if u.label == name || u.agent == name {
 			base = append(base, u)
 		}
 	}
 	switch {
-	case len(base) == 0 && onlyModels:
-		return nil, nil
 	case len(base) == 0:
-		return nil, fmt.Errorf("report: baseline agent %q has no records (agents: %s)", name, strings.Join(labels, ", "))
+		return unit{}, fmt.Errorf("report: baseline agent %q has no records (agents: %s)", name, strings.Join(labels, ", "))
 	case len(base) > 1:
-		return nil, fmt.Errorf("report: baseline agent %q ran with several models; name one as %q", name, base[0].label)
+		return unit{}, fmt.Errorf("report: baseline agent %q ran with several models; name one as %q", name, base[0].label)
 	}
-	for _, u := range rp.units {
-		if u.label == base[0].label || (onlyModels && u.model == "") {
-			continue
-		}
-		out = append(out, [2]unit{u, base[0]})
-	}
-	return out, nil
+	return base[0], nil
 }
 
-func (rp *reporter) pairedTable(b *strings.Builder, pairs [][2]unit) {
+// pairedTable compares each pair track by track. On the household track a
+// game's success is SR@k, k the trials it was allowed, so the metric is
+// labelled with the most trials any household game of the run played, the
+// k of the success-by-trial table.
+func (rp *reporter) pairedTable(b *strings.Builder, pairs []pair) {
 	var rows [][]string
-	for _, pr := range pairs {
-		for _, m := range []struct {
-			name    string
-			outcome func(Record) bool
-		}{
-			{"SR", func(r Record) bool { return r.Success }},
-			{"ADA", func(r Record) bool { return r.ADA }},
-		} {
-			p := McNemar(pr[0].recs, pr[1].recs, m.outcome)
-			if p.Pairs == 0 {
-				continue
+	household := false
+	k := 0 // the trials allowed, as far as the records show: the most any game played
+	for _, u := range rp.units {
+		for _, r := range u.recs {
+			if r.Track == householdTrack {
+				k = max(k, r.Trials)
 			}
-			rows = append(rows, []string{
-				pr[0].label, pr[1].label, m.name, strconv.Itoa(p.Pairs),
-				withInterval(p.RateA()), withInterval(p.RateB()),
-				strconv.Itoa(p.B), strconv.Itoa(p.C), pValue(p.P),
-			})
+		}
+	}
+	for _, pr := range pairs {
+		tracks := []string{pr.track}
+		if pr.track == "" {
+			tracks = distinct(pr.a.recs, func(r Record) string { return r.Track }, cmp.Compare[string])
+			tracks = slices.DeleteFunc(tracks, func(track string) bool { return !ranOn(pr.b, track) })
+		}
+		for _, track := range tracks {
+			onTrack := func(r Record) bool { return r.Track == track }
+			a, bs := filter(pr.a.recs, onTrack), filter(pr.b.recs, onTrack)
+			sr := "SR"
+			if track == householdTrack && k > 0 {
+				sr = fmt.Sprintf("SR@%d", k)
+			}
+			for _, m := range []struct {
+				name    string
+				outcome func(Record) bool
+			}{
+				{sr, func(r Record) bool { return r.Success }},
+				{"ADA", func(r Record) bool { return r.ADA }},
+			} {
+				p := McNemar(a, bs, m.outcome)
+				if p.Pairs == 0 {
+					continue
+				}
+				household = household || track == householdTrack
+				rows = append(rows, []string{
+					pr.a.label, pr.b.label, m.name, strconv.Itoa(p.Pairs),
+					withInterval(p.RateA()), withInterval(p.RateB()),
+					strconv.Itoa(p.B), strconv.Itoa(p.C), pValue(p.P),
+				})
+			}
 		}
 	}
 	if len(rows) == 0 {
 		return
 	}
-	section(b, "Paired comparisons (McNemar's exact test)",
-		"A and B on the same episodes (same track, family, perturbation, seed, episode index and scene size). b: A succeeded and B failed; c: the reverse. p: exact two-sided p-value from b and c, uncorrected for the number of comparisons.")
+	caption := "A and B on the same episodes (same track, family, perturbation, seed, episode index and scene size). b: A succeeded and B failed; c: the reverse. p: exact two-sided p-value from b and c, uncorrected for the number of comparisons."
+	if household {
+		caption += " On the household track success is SR@k, k the most trials any game played (the trials allowed, when some game used them all), as in Success by trial; by default the household agents are compared with " + DefaultHouseholdBaseline + "."
+	}
+	section(b, "Paired comparisons (McNemar's exact test)", caption)
 	header(b, "A", "B", "metric", "pairs", "A rate", "B rate", "b (A only)", "c (B only)", "p")
 	for _, r := range rows {
 		writeRow(b, r)

@@ -89,7 +89,8 @@ func TestReportGolden(t *testing.T) {
 		{"full", full, ReportOptions{}},
 		{"all_pairs", full, ReportOptions{AllPairs: true, Agents: []string{"sgcot", "oracle"}}},
 		{"baseline", full, ReportOptions{Baseline: "oracle"}},
-		{"reference_only", reference, ReportOptions{}}, // no models: no ablation, no scene sizes, no pairs
+		{"reference_only", reference, ReportOptions{}},     // no models: no ablation, no scene sizes, no pairs
+		{"household", householdRecords(), ReportOptions{}}, // success by trial, reflection, pairs against reflexion on SR@5
 		{"empty", nil, ReportOptions{}},
 	}
 	for _, tt := range tests {

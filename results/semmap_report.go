@@ -95,6 +95,9 @@ func (rp *reporter) mapSizeTable(b *strings.Builder) {
 	}
 	slices.Sort(sizes)
 	section(b, "Top-k against map size", "Query types and input modes pooled; one row per map size (objects shown to the agent).")
+	if rp.mapSizePlot != "" {
+		fmt.Fprintf(b, "Top-Any against map size, one line per agent, is plotted in `%s`:\n\n![Top-Any against map size](%s)\n\n", rp.mapSizePlot, rp.mapSizePlot)
+	}
 	header(b, "agent", "objects", "Top-1", "Top-Any", "input tok/ep")
 	for _, u := range rp.units {
 		recs := filter(u.recs, isSemmap)

@@ -63,8 +63,8 @@ func (t Trials) CostRef() (v float64, ok bool) {
 // failed at trial 1.
 func (t Trials) RateRev() Rate { return Rate{K: t.Corrected, N: t.FailedFirst} }
 
-// trialTable is the household track's section: the success curve by
-// trial, and the cost and yield of reflection.
+// trialTable is the household track's success curve by trial, and the
+// length of the solving trajectories; reflectionTable follows it.
 func (rp *reporter) trialTable(b *strings.Builder) {
 	k := 0
 	for _, u := range rp.units {
@@ -76,12 +76,12 @@ func (rp *reporter) trialTable(b *strings.Builder) {
 		return
 	}
 	section(b, "Success by trial",
-		"Games with more than one trial (household). SR@k: solved by trial k. Reflections and redundant reflections per game (DESIGN.md); Cost_ref: reflection tokens per game that reflection corrected; Rate_rev: games corrected ÷ games failed at trial 1; steps per success against the expert's shortest plan for the same games.")
+		"Games with more than one trial (household). SR@k: solved by trial k; steps per success against the expert's shortest plan for the same games. What reflecting cost and bought is in the next section.")
 	fields := []string{"agent", "games"}
 	for i := range k {
 		fields = append(fields, fmt.Sprintf("SR@%d", i+1))
 	}
-	fields = append(fields, "reflections/game", "redundant/game", "Cost_ref", "Rate_rev", "steps/success", "optimal steps")
+	fields = append(fields, "steps/success", "optimal steps")
 	header(b, fields...)
 	for _, u := range rp.units {
 		t := SumTrials(u.recs, k)
@@ -92,21 +92,12 @@ func (rp *reporter) trialTable(b *strings.Builder) {
 		for _, r := range t.SRAt {
 			row = append(row, rateCell(r))
 		}
-		cost := "—"
-		if v, ok := t.CostRef(); ok {
-			cost = grouped(int64(v + 0.5))
-		}
-		rev := "—"
-		if rr := t.RateRev(); rr.N > 0 {
-			rev = rateCell(rr)
-		}
 		steps, opt := "—", "—"
 		if t.Solved > 0 {
 			steps = fmt.Sprintf("%.1f", float64(t.Steps)/float64(t.Solved))
 			opt = fmt.Sprintf("%.1f", float64(t.Optimal)/float64(t.Solved))
 		}
-		row = append(row, fmt.Sprintf("%.2f", float64(t.Reflections)/float64(t.Games)),
-			fmt.Sprintf("%.2f", float64(t.Redundant)/float64(t.Games)), cost, rev, steps, opt)
+		row = append(row, steps, opt)
 		writeRow(b, row)
 	}
 	b.WriteString("\n")

@@ -1,0 +1,349 @@
+package results
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// handGames is two agents' household games whose reflection statistics
+// are worked out by hand in TestReflectionTableByHand: reflexion reflects
+// in free text (no tools), dyref calls tools.
+func handGames() []Record {
+	game := func(agent string, ep, trials, solved, refl, redundant int, counts []int, tools map[string]int) Record {
+		r := Record{Schema: SchemaVersion, Track: "household", Family: "put", Perturbation: "none", Label: "none",
+			Agent: agent, Model: "sim", Seed: 1, Episode: ep, Trials: trials, SolvedTrial: solved, Success: solved > 0,
+			Reflections: refl, RedundantReflections: redundant, ReflectionTokenCounts: counts, ReflectionTools: tools}
+		for _, c := range counts {
+			r.ReflectionTokens += c
+		}
+		return r
+	}
+	return []Record{
+		game("reflexion", 0, 1, 1, 0, 0, nil, nil),
+		game("reflexion", 1, 3, 3, 2, 1, []int{100, 200}, map[string]int{"reflect": 2}),
+		game("reflexion", 2, 5, 0, 4, 4, []int{250, 250, 250, 250}, map[string]int{"reflect": 4}),
+		game("reflexion", 3, 2, 2, 1, 0, []int{200}, map[string]int{"reflect": 1}),
+		game("dyref", 0, 2, 2, 1, 0, []int{400}, map[string]int{"experience": 1, "lesson": 1, "plan": 1}),
+		game("dyref", 1, 1, 1, 0, 0, nil, nil),
+		game("dyref", 2, 5, 0, 2, 2, []int{100, 500}, map[string]int{"lesson": 2, "plan": 2}),
+		game("dyref", 3, 1, 1, 0, 0, nil, nil),
+	}
+}
+
+// tableRows returns the body rows of the Markdown table under the section
+// title, each split into its cells.
+func tableRows(t *testing.T, report, title string) (header []string, rows map[string][]string) {
+	t.Helper()
+	i := strings.Index(report, "## "+title+"\n")
+	if i < 0 {
+		t.Fatalf("no section %q in\n%s", title, report)
+	}
+	rows = map[string][]string{}
+	for _, line := range strings.Split(report[i:], "\n")[1:] {
+		if strings.HasPrefix(line, "## ") {
+			break
+		}
+		if !strings.HasPrefix(line, "| ") || strings.HasPrefix(line, "| ---") {
+			continue
+		}
+		cells := strings.Split(strings.Trim(line, "| "), " | ")
+		if header == nil {
+			header = cells
+			continue
+		}
+		rows[cells[0]] = cells
+	}
+	return header, rows
+}
+
+// The reflection table's numbers, each worked out by hand from handGames.
+// A cell's value is checked exactly; its bootstrap interval must hold it.
+func TestReflectionTableByHand(t *testing.T) {
+	var b strings.Builder
+	if err := Report(&b, handGames(), ReportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	header, rows := tableRows(t, b.String(), "Reflection")
+	wantHeader := []string{"agent", "games", "reflections/game", "redundant/game",
+		"experience calls/game", "lesson calls/game", "plan calls/game", "reflect calls/game", // sorted; no agent called key_rules
+		"reflection tok/game", "Cost_ref", "Rate_rev", "tok/reflection", "tok/reflection range", "tok/reflection CV"}
+	if !slices.Equal(header, wantHeader) {
+		t.Fatalf("header\n got %q\nwant %q", header, wantHeader)
+	}
+	want := map[string][]string{
+		// 7 reflections and 5 redundant over 4 games; all 7 are free
+		// text; 1,500 tokens over 4 games, and over the 2 games corrected
+		// (solved at trials 3 and 2) for Cost_ref; games 1, 2, 3 failed
+		// trial 1. Tokens 100, 200, 250×4, 200: mean 1,500/7 = 214.3;
+		// population variance (114.29² + 2·14.29² + 4·35.71²)/7 = 2,653.1,
+		// so CV = 51.51/214.29 = 0.24.
+		"reflexion": {"reflexion", "4", "1.75", "1.25", "0.00", "0.00", "0.00", "1.75", "375", "750", "0.67", "214", "100–250", "0.24"},
+		// 3 reflections, 2 redundant; experience 1, lesson 3, plan 3
+		// calls; 1,000 tokens, one game corrected of the 2 failed at
+		// trial 1. Tokens 400, 100, 500: mean 333.3, variance
+		// (66.67² + 233.33² + 166.67²)/3 = 28,888.9, CV = 169.97/333.33
+		// = 0.51.
+		"dyref": {"dyref", "4", "0.75", "0.50", "0.25", "0.75", "0.75", "0.00", "250", "1,000", "0.50", "333", "100–500", "0.51"},
+	}
+	for agent, w := range want {
+		got := rows[agent]
+		if len(got) != len(w) {
+			t.Fatalf("%s: %d cells %q, want %d", agent, len(got), got, len(w))
+		}
+		for i, cell := range got {
+			value, interval, _ := strings.Cut(cell, " [")
+			if value != w[i] {
+				t.Errorf("%s, %s: %q, want %s", agent, header[i], cell, w[i])
+			}
+			if interval == "" {
+				continue
+			}
+			if header[i] == "Rate_rev" {
+				continue // a Wilson interval, tested with Wilson
+			}
+			// A cell with an interval holds its value within it; token
+			// cells join the bounds with a dash, as their digits are
+			// grouped with commas.
+			sep := ", "
+			if strings.Contains(interval, "–") {
+				sep = "–"
+			}
+			lo, hi, _ := strings.Cut(strings.TrimSuffix(interval, "]"), sep)
+			num := func(s string) float64 {
+				v, err := strconv.ParseFloat(strings.ReplaceAll(s, ",", ""), 64)
+				if err != nil {
+					t.Fatalf("%s, %s: cell %q: %v", agent, header[i], cell, err)
+				}
+				return v
+			}
+			if x, l, h := num(value), num(lo), num(hi); l > x || x > h {
+				t.Errorf("%s, %s: %q does not hold its value", agent, header[i], cell)
+			}
+		}
+	}
+	// With 4 games, too many resamples miss every corrected game: no
+	// interval for Cost_ref (reflexion: (2/4)^4 = 6% of resamples;
+	// dyref: (3/4)^4 = 32%).
+	for agent, row := range rows {
+		if cost := row[slices.Index(header, "Cost_ref")]; strings.Contains(cost, "[") {
+			t.Errorf("%s: Cost_ref %q has an interval though over 5%% of resamples are undefined", agent, cost)
+		}
+	}
+}
+
+// The bootstrap interval of a per-game mean agrees with the normal
+// approximation where that is good (400 games, a rate of one half), and
+// Cost_ref gets an interval when corrected games are many.
+func TestSummarizeReflectionsBootstrap(t *testing.T) {
+	var recs []Record
+	for i := range 400 {
+		r := Record{Trials: 1, SolvedTrial: 1, Success: true}
+		if i%2 == 1 { // failed trial 1, one reflection, solved at trial 2
+			r = Record{Trials: 2, SolvedTrial: 2, Success: true, Reflections: 1, ReflectionTokens: 100 + i%7, ReflectionTokenCounts: []int{100 + i%7}}
+		}
+		r.Episode = i
+		recs = append(recs, r)
+	}
+	s := SummarizeReflections(recs)
+	half := 1.96 * math.Sqrt(0.25/400) // 0.049
+	if e := s.Reflections; e.Value != 0.5 || math.Abs(e.Lo-(0.5-half)) > 0.01 || math.Abs(e.Hi-(0.5+half)) > 0.01 {
+		t.Errorf("reflections/game %+v, want 0.5 [%.3f, %.3f] within 0.01", e, 0.5-half, 0.5+half)
+	}
+	if e := s.Redundant; e.Value != 0 || e.Lo != 0 || e.Hi != 0 {
+		t.Errorf("a constant column gives a degenerate interval, got %+v", e)
+	}
+	if e := s.CostRef; !e.OK || !e.Interval || e.Lo > e.Value || e.Value > e.Hi || e.Hi-e.Lo > 1 {
+		// Every failed game is corrected, so Cost_ref is the mean tokens
+		// of one reflection, 100–106, and varies little.
+		t.Errorf("Cost_ref %+v, want an interval around its value narrower than a token", e)
+	}
+	if s.RateRev != (Rate{K: 200, N: 200}) {
+		t.Errorf("Rate_rev %+v, want 200/200", s.RateRev)
+	}
+	if again := SummarizeReflections(recs); again.Reflections != s.Reflections || again.CostRef != s.CostRef {
+		t.Error("the bootstrap is not deterministic")
+	}
+	if s := SummarizeReflections(nil); s.Games != 0 || s.Reflections.OK || s.CostRef.OK {
+		t.Errorf("no games: %+v, want nothing defined", s)
+	}
+}
+
+func TestQuantileAndSpread(t *testing.T) {
+	sorted := []float64{1, 2, 3, 4, 5}
+	for _, tc := range []struct {
+		why  string
+		q    float64
+		want float64
+	}{
+		{"the minimum", 0, 1},
+		{"the median is an order statistic", 0.5, 3},
+		{"between order statistics, interpolated", 0.1, 1.4},
+		{"the maximum", 1, 5},
+	} {
+		if got := quantile(sorted, tc.q); math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("%s: quantile(%v) = %v, want %v", tc.why, tc.q, got, tc.want)
+		}
+	}
+	if sp := spread([]int{4, 2, 6}); sp.N != 3 || sp.Min != 2 || sp.Max != 6 || sp.Mean != 4 || math.Abs(sp.CV-math.Sqrt(8.0/3)/4) > 1e-12 {
+		t.Errorf("spread %+v, want 3 counts 2–6, mean 4, CV √(8/3)/4 (population)", sp)
+	}
+	if sp := spread([]int{0, 0}); sp.CV != 0 {
+		t.Errorf("all-zero counts: CV %v, want 0", sp.CV)
+	}
+}
+
+// householdRecords is a synthetic household run of four agents: one
+// without a model, one that plays a single trial, one that reflects in
+// free text after each failure and one that calls reflection tools.
+func householdRecords() []Record {
+	var recs []Record
+	for ai, agent := range []struct{ name, model string }{{"oracle", ""}, {"react", "sim"}, {"reflexion", "sim"}, {"dyref", "sim"}} {
+		for _, family := range []string{"put", "clean"} {
+			for _, p := range []string{"none", "absence"} {
+				for ep := range 8 {
+					v := (ep*7 + ai*3 + len(p) + len(family)) % 10
+					r := Record{Schema: SchemaVersion, Track: "household", Family: family, Perturbation: p, Label: p,
+						Agent: agent.name, Model: agent.model, Seed: 1, Episode: ep, Steps: 6 + v, OptimalSteps: 6, Trials: 1}
+					switch {
+					case agent.name == "oracle" || v < 6:
+						r.SolvedTrial = 1
+					case agent.name == "react":
+					case v%3 != 0 || agent.name == "dyref":
+						r.SolvedTrial = 2 + v%4
+					}
+					if agent.name == "reflexion" || agent.name == "dyref" {
+						if r.SolvedTrial == 0 {
+							r.Trials = 5
+						} else {
+							r.Trials = r.SolvedTrial
+						}
+						r.Reflections = r.Trials - 1
+						r.RedundantReflections = r.Reflections
+						if r.SolvedTrial > 1 {
+							r.RedundantReflections--
+						}
+						r.ReflectionTools = map[string]int{}
+						for i := range r.Reflections {
+							tokens := 200 + 10*v + 5*i
+							if agent.name == "dyref" {
+								tools := []string{"lesson", "plan"}
+								if i == 0 && v%2 == 0 {
+									tools = []string{"key_rules", "experience", "lesson", "plan"}
+								}
+								for _, tool := range tools {
+									r.ReflectionTools[tool]++
+								}
+								tokens = 80 * len(tools)
+							} else {
+								r.ReflectionTools[FreeTextReflectTool]++
+							}
+							r.ReflectionTokenCounts = append(r.ReflectionTokenCounts, tokens)
+							r.ReflectionTokens += tokens
+						}
+					}
+					r.Success = r.SolvedTrial > 0
+					r.ADA = r.Success
+					recs = append(recs, r)
+				}
+			}
+		}
+	}
+	return recs
+}
+
+// Household pairs compare with reflexion on SR@k by default, tabletop pairs
+// with sgcot on SR, and --baseline still names any agent.
+func TestReportHouseholdPairs(t *testing.T) {
+	hh := householdRecords()
+	for _, r := range hh {
+		if err := r.Validate(); err != nil {
+			t.Fatalf("%s: %v", r.Key(), err)
+		}
+	}
+	mixed := append(reportRecords(), hh...)
+	tests := []struct {
+		why     string
+		recs    []Record
+		opts    ReportOptions
+		present []string
+		absent  []string
+	}{
+		{"household: the model agents against reflexion, on SR@5", hh, ReportOptions{},
+			[]string{"| dyref | reflexion | SR@5 | 32 |", "| react | reflexion | SR@5 | 32 |", "| dyref | reflexion | ADA |", "SR@k, k the most trials any game played"},
+			[]string{"| oracle | reflexion", "| SR |"}},
+		{"a named baseline still applies, and its pairs are labelled SR@k too", hh, ReportOptions{Baseline: "react"},
+			[]string{"| oracle | react | SR@5 |", "| reflexion | react | SR@5 |", "| dyref | react | SR@5 |"},
+			[]string{"| dyref | reflexion |"}},
+		{"mixed tracks: each track its own baseline, never across tracks", mixed, ReportOptions{},
+			[]string{"| direct (sim) | sgcot | SR |", "| dyref | reflexion | SR@5 |"},
+			[]string{"| reflexion | sgcot", "| sgcot | reflexion", "| dyref | sgcot"}},
+		{"an agent on both tracks is compared track by track", mixed, ReportOptions{Baseline: "oracle"},
+			[]string{"| direct (sim) | oracle | SR |", "| dyref | oracle | SR@5 |"},
+			nil},
+	}
+	for _, tt := range tests {
+		var b strings.Builder
+		if err := Report(&b, tt.recs, tt.opts); err != nil {
+			t.Fatalf("%s: %v", tt.why, err)
+		}
+		out := b.String()
+		paired := out[strings.Index(out, "## Paired"):]
+		for _, s := range tt.present {
+			if !strings.Contains(paired, s) {
+				t.Errorf("%s: paired comparisons lack %q\n%s", tt.why, s, paired)
+			}
+		}
+		for _, s := range tt.absent {
+			if strings.Contains(paired, s) {
+				t.Errorf("%s: paired comparisons have %q", tt.why, s)
+			}
+		}
+	}
+	// The tabletop part of a mixed report is the tabletop report's.
+	var tab, mix strings.Builder
+	if err := Report(&tab, reportRecords(), ReportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := Report(&mix, mixed, ReportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range strings.Split(tab.String()[strings.Index(tab.String(), "## Paired"):], "\n") {
+		if strings.HasPrefix(row, "| ") && !strings.Contains(mix.String(), row) {
+			t.Errorf("mixed report lost the tabletop pair row %q", row)
+		}
+	}
+}
+
+// The household sections depend on the records as a set.
+func TestReportHouseholdIgnoresRecordOrder(t *testing.T) {
+	recs := householdRecords()
+	var want strings.Builder
+	if err := Report(&want, recs, ReportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 3 {
+		rng.Shuffle(len(recs), func(i, j int) { recs[i], recs[j] = recs[j], recs[i] })
+		var got strings.Builder
+		if err := Report(&got, recs, ReportOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		if got.String() != want.String() {
+			t.Fatal("shuffled household records give another report")
+		}
+	}
+}
+
+func BenchmarkSummarizeReflections(b *testing.B) {
+	recs := householdRecords()
+	for len(recs) < 650 {
+		recs = append(recs, recs...)
+	}
+	for b.Loop() {
+		SummarizeReflections(recs)
+	}
+}
