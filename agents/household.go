@@ -88,8 +88,13 @@ type ReflectionRecord struct {
 	// Trial is the trial the reflection looked back on, from 1.
 	Trial int
 	Text  string
-	// Tokens are the reflection call's input and output tokens.
+	// Tokens are the input and output tokens of every call the
+	// reflection made.
 	Tokens int
+	// Tools are the reflection tools the reflection called, in order, one
+	// entry per call (DyRef's toolkit: ReflectKeyRules, …); empty for a
+	// reflection that is one free-text call, as Reflexion's.
+	Tools []string
 	// PlanChanged reports whether the trial after the reflection sent a
 	// different sequence of commands than the trial before it; false for
 	// a reflection after which no trial ran.

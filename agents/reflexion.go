@@ -24,13 +24,7 @@ func init() {
 // the model sends the same call twice in a row, or stops answering with a
 // tool call — the model writes a reflection on the failed trajectory, and
 // the game starts again with the last reflections in the prompt. A won
-// trial ends the episode.
-//
-// Whether the goal was reached is the world's to say: the agent asks for a
-// new trial after every trial that ended, and the Env refuses one after a
-// win (as after the last trial, or a wrong question). So the agent never
-// reflects on a success, and a reflection is run only when a trial will
-// read it.
+// trial ends the episode (see playTrials).
 type reflexion struct {
 	model  llm.Model
 	trials int // at most; the Env may allow fewer
@@ -51,41 +45,11 @@ func (a *reflexion) Run(ctx context.Context, env Env) error {
 	if err := householdOnly("reflexion", env); err != nil {
 		return err
 	}
-	p := newReactPlayer(a.model, env)
-	trials, _ := env.(Trials)
-	limit := a.trials
-	if trials != nil {
-		limit = min(limit, trials.MaxTrials())
-	}
-	opening, trial := openingOf(env), trialOf(env)
-	var prev trialRecord
-	for n := 1; ; n++ {
-		tr, err := p.play(ctx, opening, trial, a.memory(), true)
-		if err != nil {
-			return err
-		}
-		if n > 1 {
-			// The reflection before this trial is judged by what this trial did.
-			a.reflections[len(a.reflections)-1].PlanChanged = planChanged(prev.Steps, tr.Steps)
-		}
-		if trials == nil || n >= limit {
-			return tr.err("reflexion")
-		}
-		next, err := trials.NewTrial(ctx)
-		if err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			// Won, or the episode is over: nothing more to learn here.
-			return tr.err("reflexion")
-		}
-		r, err := a.reflect(ctx, env, tr)
-		if err != nil {
-			return err
-		}
-		a.reflections = append(a.reflections, r)
-		opening, prev, trial = next, tr, trialOf(env)
-	}
+	return playTrials(ctx, "reflexion", env, newReactPlayer(a.model, env), a.trials, &a.reflections, a.memory,
+		func(ctx context.Context, tr trialRecord) (*ReflectionRecord, error) {
+			r, err := a.reflect(ctx, env, tr)
+			return &r, err
+		})
 }
 
 // memory is the reflections the next trial's prompt carries.

@@ -3,6 +3,7 @@ package agents
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -62,7 +63,7 @@ func TestReflexionRepeatThenWin(t *testing.T) {
 	}
 	got := agent.(Reflective).Reflections()
 	want := []ReflectionRecord{{Trial: 1, Text: note, Tokens: 100 + len(note) + 3, PlanChanged: true}}
-	if !slices.Equal(got, want) {
+	if !reflect.DeepEqual(got, want) {
 		t.Errorf("reflections %+v, want %+v", got, want)
 	}
 }
@@ -111,7 +112,7 @@ func TestReflexionMemoryAndTrials(t *testing.T) {
 	}
 	for i, r := range got {
 		want := ReflectionRecord{Trial: i + 1, Text: fmt.Sprintf("note %d", i+1), Tokens: 106, PlanChanged: i != 0}
-		if r != want {
+		if !reflect.DeepEqual(r, want) {
 			t.Errorf("reflection %d: %+v, want %+v", i, r, want)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/ambibench/ambibench/agents/dyref"
 	"github.com/ambibench/ambibench/agents/llm"
 )
 
@@ -30,6 +31,13 @@ type Config struct {
 	// Calibration fits decision thresholds on episodes kept apart from
 	// the test episodes; nil when the harness offers none.
 	Calibration Calibrator
+	// Router is dyref's routing policy; nil means the shipped one, trained
+	// for the simulated model (ambibench train-router makes another).
+	Router *dyref.Router
+	// Members are the models an agent with UsesMembers samples its
+	// answers from, in turn (--ensemble-models); nil means Model alone.
+	// Model still makes the agent's other calls.
+	Members []llm.Model
 }
 
 // Factory builds an agent for one episode.
@@ -45,6 +53,10 @@ type Info struct {
 	UsesModel bool
 	// Tracks are the tracks the agent plays; nil means every track.
 	Tracks []string
+	// UsesMembers is set for agents that sample from Config.Members when
+	// the run gives some; their records name the members too
+	// (MembersModelName), so that runs with other members never mix.
+	UsesMembers bool
 }
 
 // Plays reports whether the agent plays a track.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/ambibench/ambibench/agents/dyref"
 	"time"
 
 	"github.com/ambibench/ambibench/agents"
@@ -48,6 +49,11 @@ type EpisodeOptions struct {
 	// RegisterWorkflow); the reference agents use none. Open it with
 	// models.Open, which also counts its calls.
 	Model llm.Model
+	// Members are the models an agent with agents.Info.UsesMembers (the
+	// ensemble) samples its answers from; Model makes its other calls.
+	// Empty: Model alone. Open them as Model is opened, so that their
+	// calls are counted in the episode's record too.
+	Members []llm.Model
 	// Trials is how many times a household episode may play its game
 	// (DefaultTrials if zero); agents that do not reflect play once.
 	Trials int
@@ -60,15 +66,22 @@ type EpisodeOptions struct {
 	// Calibration is the calibration split agents fit thresholds on; Run
 	// makes one for the run if nil, RunEpisode one per episode.
 	Calibration *Calibration
+	// Router is dyref's routing policy; nil means the shipped one.
+	Router *dyref.Router
 }
 
 // ModelFor returns the model name an agent's records carry: the model's
-// for a workflow, "" for a reference agent.
+// for a workflow, "" for a reference agent, and for an agent that samples
+// from Members, agents.MembersModelName.
 func (o EpisodeOptions) ModelFor(agent string) string {
-	if info, ok := agents.Lookup(agent); ok && info.UsesModel && o.Model != nil {
-		return o.Model.Name()
+	info, ok := agents.Lookup(agent)
+	switch {
+	case !ok || !info.UsesModel || o.Model == nil:
+		return ""
+	case info.UsesMembers && len(o.Members) > 0:
+		return agents.MembersModelName(o.Model, o.Members)
 	}
-	return ""
+	return o.Model.Name()
 }
 
 // RunEpisode plays one job and scores it. Failures of the agent are part of
@@ -119,7 +132,7 @@ func RunEpisode(ctx context.Context, job Job, opts EpisodeOptions) (results.Reco
 	if calib == nil {
 		calib = NewCalibration(opts.Seed, 0)
 	}
-	lead, err := info.New(agents.Config{Seed: agentSeed(scenes.Robot1), Model: opts.Model, Calibration: calib})
+	lead, err := info.New(agents.Config{Seed: agentSeed(scenes.Robot1), Model: opts.Model, Calibration: calib, Members: opts.Members})
 	if err != nil {
 		return results.Record{}, fmt.Errorf("agent %s: %w", job.Agent, err)
 	}
@@ -129,7 +142,7 @@ func RunEpisode(ctx context.Context, job Job, opts EpisodeOptions) (results.Reco
 	}
 	env := newEnv(lead, scenes.Robot1, partner, ep.Instruction())
 	if ep.TwoRobots {
-		helper, err := info.New(agents.Config{Seed: agentSeed(scenes.Robot2), Model: opts.Model, Calibration: calib})
+		helper, err := info.New(agents.Config{Seed: agentSeed(scenes.Robot2), Model: opts.Model, Calibration: calib, Members: opts.Members})
 		if err != nil {
 			return results.Record{}, fmt.Errorf("agent %s: %w", job.Agent, err)
 		}

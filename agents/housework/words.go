@@ -112,3 +112,7 @@ func article(kind string) string {
 	}
 	return "a " + kind
 }
+
+// KindOfName is the kind an object or receptacle name speaks of: "egg"
+// for "egg 1", "countertop" for "countertop 2".
+func KindOfName(name string) string { return kindOf(name) }

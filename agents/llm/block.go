@@ -86,6 +86,14 @@ type Block struct {
 	// the simulated model draws a fresh chance per trial of heeding a
 	// reflection.
 	Trial int `json:"trial,omitempty"`
+	// Tool names the reflection tool of a reflect call that is one step of
+	// a toolkit (DyRef: key_rules, experience, lesson, ambiguity, plan);
+	// empty for a free-text reflection. For plan, Reflections are the
+	// other tools' outputs to combine.
+	Tool string `json:"tool,omitempty"`
+	// Case is a solved game of the same task type, for key_rules: the
+	// commands that solved it, each with what it gave.
+	Case []HouseStep `json:"case,omitempty"`
 	// SemanticMap is a semmap call's map, and Mode how the prompt shows
 	// it: "certainty" (each object's best class) or "uncertainty" (the
 	// class distributions).

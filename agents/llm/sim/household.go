@@ -74,6 +74,9 @@ func (c *call) household() llm.Reply {
 	case llm.CallPlan:
 		return c.housePlan()
 	case llm.CallReflect:
+		if c.block.Tool != "" {
+			return c.houseToolkit()
+		}
 		return c.houseReflect()
 	}
 	return llm.Reply{Text: fmt.Sprintf("I do not handle household calls of role %q.", c.block.Role), FinishReason: llm.FinishStop}
@@ -385,8 +388,7 @@ func (c *call) otherTag(tag string) string {
 func (c *call) houseReflect() llm.Reply {
 	s := c.houseState()
 	s.Turns = append(s.Turns, conversationTurns(c.req, c.block.Format == llm.FormatText)...)
-	ms := housework.Diagnose(s)
-	slices.SortStableFunc(ms, func(a, b housework.Mistake) int { return mistakeRank(a.Kind) - mistakeRank(b.Kind) })
+	ms := rankedMistakes(s)
 	var texts []string
 	for _, m := range ms[:min(2, len(ms))] {
 		texts = append(texts, m.Text)

@@ -20,10 +20,11 @@ Usage:
   ambibench semmap export DIR  write the built-in semantic-map dataset in the public layout
   ambibench list           list tracks, task families, perturbations and agents
   ambibench serve-sim      serve the simulated model as an OpenAI-compatible endpoint
+  ambibench train-router   train dyref's routing policy for a model (household track)
   ambibench help           show this help
 
-Run "ambibench run --help", "ambibench report --help" or "ambibench serve-sim --help"
-for their flags.
+Run "ambibench run --help", "ambibench report --help", "ambibench serve-sim --help"
+or "ambibench train-router --help" for their flags.
 Models are picked with --model (or AMBIBENCH_MODEL for go test -bench):
 sim, sim:perfect, sim:weak, gemini:MODEL, openai:MODEL, record:DIR=SPEC,
 replay:DIR.
@@ -56,6 +57,8 @@ func Run(stdout, stderr io.Writer, args []string) error {
 		return semmapCmd(stdout, stderr, args[1:])
 	case "serve-sim":
 		return serveSimCmd(stdout, stderr, args[1:])
+	case "train-router":
+		return trainRouterCmd(stdout, stderr, args[1:])
 	case "list":
 		if len(args) > 1 {
 			return fmt.Errorf("list takes no arguments, got %q", args[1:])

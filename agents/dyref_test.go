@@ -1,0 +1,180 @@
+package agents
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ambibench/ambibench/agents/dyref"
+	"github.com/ambibench/ambibench/agents/llm"
+)
+
+// failTwice scripts a model that fails two trials the same way (goes to
+// the fridge twice, which the repeat detector stops) and wins the third.
+func failTwice() []llm.Reply {
+	return []llm.Reply{
+		act("go to fridge 1"), act("go to fridge 1"),
+		act("go to fridge 1"), act("go to fridge 1"),
+		act("go to countertop 1"), act("take apple 1 from countertop 1"), act("go to fridge 1"), act("put apple 1 in/on fridge 1"),
+	}
+}
+
+// The toolkit runs the routed tools in the toolkit's order, then plan
+// over their outputs; each call's block names its tool and holds only
+// what that tool reads, and the reflection sums the calls' tokens.
+func TestDyRefRunsTheRoutedToolsThenPlan(t *testing.T) {
+	model := &houseModel{plans: failTwice(), reflects: []string{"rule 1", "lesson 1", "plan 1", "rule 2", "lesson 2", "plan 2"}}
+	sub := dyref.Subset(dyref.KeyRules | dyref.Lesson)
+	var seen [][]float64
+	a, err := NewDyRef(model, DyRefOptions{Route: func(x []float64) dyref.Subset { seen = append(seen, x); return sub }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := newFakeHouse(5)
+	if err := a.Run(context.Background(), env); err != nil {
+		t.Fatal(err)
+	}
+	if !env.won || env.trial != 3 {
+		t.Fatalf("won %v on trial %d, want a win on trial 3", env.won, env.trial)
+	}
+	var tools []string
+	for _, req := range model.reqs {
+		b, _ := llm.FindBlock(req)
+		if b.Role != llm.CallReflect {
+			continue
+		}
+		tools = append(tools, b.Tool)
+		switch b.Tool {
+		case ReflectKeyRules:
+			if len(b.Case) == 0 || len(b.Trajectory) != 0 {
+				t.Errorf("key_rules block: %d case steps, %d trajectory steps; want the case alone", len(b.Case), len(b.Trajectory))
+			}
+		case ReflectLesson:
+			if len(b.Trajectory) != 2 || !strings.Contains(req.Messages[0].Text, lessonPool[0]) {
+				t.Errorf("lesson: %d trajectory steps, pool shown %v", len(b.Trajectory), strings.Contains(req.Messages[0].Text, lessonPool[0]))
+			}
+		case ReflectPlan:
+			if len(b.Trajectory) != 0 || len(b.Reflections) != 2 {
+				t.Errorf("plan block: %d trajectory steps, outputs %q; want the two outputs and no trajectory", len(b.Trajectory), b.Reflections)
+			}
+		}
+	}
+	want := []string{ReflectKeyRules, ReflectLesson, ReflectPlan, ReflectKeyRules, ReflectLesson, ReflectPlan}
+	if !slices.Equal(tools, want) {
+		t.Errorf("reflection calls %v, want %v", tools, want)
+	}
+	rs := a.Reflections()
+	if len(rs) != 2 || rs[0].Text != "plan 1" || !slices.Equal(rs[0].Tools, want[:3]) ||
+		rs[0].Tokens != 3*100+len("rule 1")+len("lesson 1")+len("plan 1") || rs[0].PlanChanged || !rs[1].PlanChanged {
+		t.Errorf("reflections %+v", rs)
+	}
+	if len(a.Routes()) != 2 || len(seen) != 2 || !reflect.DeepEqual(a.Routes()[0].Factors.Vector(), seen[0]) {
+		t.Errorf("routes %+v, router saw %d vectors", a.Routes(), len(seen))
+	}
+	// The next trial's prompt carries the plan, not the analyses.
+	var lastPlan llm.Block
+	for _, req := range model.reqs {
+		if b, _ := llm.FindBlock(req); b.Role == llm.CallPlan {
+			lastPlan = b
+		}
+	}
+	if !slices.Equal(lastPlan.Reflections, []string{"plan 1", "plan 2"}) {
+		t.Errorf("trial 3 carries %q", lastPlan.Reflections)
+	}
+}
+
+// An empty subset skips the reflection: no call, no record, the same
+// notes; no-reflect never builds a graph.
+func TestDyRefEmptySubsetAndNoReflect(t *testing.T) {
+	for _, tc := range []struct {
+		why   string
+		route func([]float64) dyref.Subset
+	}{
+		{"the router chose no tool", func([]float64) dyref.Subset { return 0 }},
+		{"no-reflect has no router", nil},
+	} {
+		model := &houseModel{plans: failTwice()}
+		a, err := NewDyRef(model, DyRefOptions{Route: tc.route})
+		if err != nil {
+			t.Fatal(err)
+		}
+		env := newFakeHouse(5)
+		if err := a.Run(context.Background(), env); err != nil {
+			t.Fatalf("%s: %v", tc.why, err)
+		}
+		if !env.won || len(a.Reflections()) != 0 || slices.Contains(model.roles, llm.CallReflect) {
+			t.Errorf("%s: won %v, %d reflections, roles %v", tc.why, env.won, len(a.Reflections()), model.roles)
+		}
+		if (tc.route == nil) != (len(a.Routes()) == 0) {
+			t.Errorf("%s: %d routes", tc.why, len(a.Routes()))
+		}
+	}
+}
+
+// The registered agents: reflect-all routes every tool, dyref loads the
+// shipped router, no-reflect reflects never, and all three need a model.
+func TestToolkitAgentsRegistered(t *testing.T) {
+	for _, name := range []string{"dyref", "reflect-all", "no-reflect"} {
+		info, ok := Lookup(name)
+		if !ok || !info.Plays(TrackHousehold) || info.Plays(TrackTabletop) {
+			t.Fatalf("%s: registered %v, household only %v", name, ok, ok && info.Plays(TrackHousehold))
+		}
+		if _, err := info.New(Config{}); err == nil || !strings.Contains(err.Error(), "needs a model") {
+			t.Errorf("%s without a model: %v", name, err)
+		}
+	}
+	model := &houseModel{plans: failTwice(), reflects: strings.Fields("a b c d e f g h i j")}
+	a, err := lookupWorkflow(t, "reflect-all", model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Run(context.Background(), newFakeHouse(2)); err != nil {
+		t.Fatal(err)
+	}
+	rs := a.(Reflective).Reflections()
+	if len(rs) != 1 || !slices.Equal(rs[0].Tools, append(slices.Clone(ReflectionTools), ReflectPlan)) {
+		t.Errorf("reflect-all reflected %+v", rs)
+	}
+}
+
+// The toolkit's prompts as a model reads them, for a failed trial of the
+// fake house; rewrite with -update.
+func TestToolkitPromptsGolden(t *testing.T) {
+	model := &houseModel{reflects: []string{"The rule.", "What was useful.", "The lesson.", "It was clear.", "The plan."}}
+	kit, err := newToolkit(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := newFakeHouse(5)
+	tr := trialRecord{Trial: 1, Opening: env.Opening(), End: endRepeat, Steps: []householdStep{
+		{Tool: ToolAct, Command: "go to fridge 1", Result: "You arrive at loc 5. The fridge 1 is closed."},
+		{Tool: ToolAct, Command: "go to fridge 1", Result: "You arrive at loc 5. The fridge 1 is closed."},
+	}}
+	if _, err := kit.reflect(context.Background(), env, tr, ReflectionTools); err != nil {
+		t.Fatal(err)
+	}
+	for i, tool := range append(slices.Clone(ReflectionTools), ReflectPlan) {
+		got := model.reqs[i].Messages[0].Text
+		path := filepath.Join("testdata", "dyref_"+tool+".txt")
+		if *update {
+			if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("%v (run with -update)", err)
+		}
+		if got != string(want) {
+			t.Errorf("%s prompt differs from %s:\n%s", tool, path, got)
+		}
+		if strings.Contains(got, "<no value>") {
+			t.Errorf("%s: a template field is missing", tool)
+		}
+	}
+}
