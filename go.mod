@@ -44,6 +44,7 @@ require (
 	google.golang.org/genproto/googleapis/rpc v0.0.0-20240903143218-8af14fe29dc1 // indirect
 	google.golang.org/grpc v1.66.2 // indirect
 	google.golang.org/protobuf v1.34.2 // indirect
+	rsc.io/pdf v0.1.1 // indirect
 )
 
 tool golang.org/x/perf/cmd/benchstat

@@ -9,10 +9,26 @@ import (
 )
 
 func init() {
-	RegisterWorkflowOn([]string{TrackSemmap}, "ensemble", "LLM workflow (semmap): paper 000's LLM ensemble; 6 answers sampled at temperature 0.8, then a chooser that sees them anonymised picks one, which is answered unchanged",
+	RegisterWorkflowOn([]string{TrackSemmap}, "ensemble", "LLM workflow (semmap): paper 000's LLM ensemble; 6 answers sampled at temperature 0.8 (from the model, or in turn from --ensemble-models), then a chooser that sees them anonymised picks one, which is answered unchanged",
 		func(cfg Config) (Agent, error) {
-			return NewEnsemble(cfg.Model, EnsembleOptions{N: 6, Temperature: 0.8, Examples: semmapDefaultExamples}), nil
+			return NewEnsemble(cfg.Model, EnsembleOptions{N: 6, Temperature: 0.8, Examples: semmapDefaultExamples, Members: cfg.Members}), nil
 		})
+	// The answers may come from several models (paper 000's ensemble of
+	// specs); the harness hands them over as Config.Members.
+	registry[len(registry)-1].UsesMembers = true
+}
+
+// MembersModelName is the model name the records of an agent with
+// members carry: the members in the order they answer, then the model
+// that makes the other calls (the ensemble's chooser). A reader of the
+// records sees both, and a resumed run keeps runs with other members
+// apart.
+func MembersModelName(chooser llm.Model, members []llm.Model) string {
+	names := make([]string, len(members))
+	for i, m := range members {
+		names[i] = m.Name()
+	}
+	return "members " + strings.Join(names, ",") + "; chooser " + chooser.Name()
 }
 
 // EnsembleOptions configure the ensemble.
@@ -25,12 +41,17 @@ type EnsembleOptions struct {
 	// Examples is the number of in-context examples of the planning
 	// prompt.
 	Examples int
+	// Members, if any, write the answers in turn: answer k comes from
+	// Members[k % len(Members)], at Temperature. The chooser is always
+	// the ensemble's own model.
+	Members []llm.Model
 }
 
-// ensemble is paper 000's LLM ensemble (eq. 10–11) with one model
-// sampled N times: the same p_plan at temperature > 0, each draw its own
-// sample, then p_choose over the readable answers, labelled by letter
-// only. The chosen answer is answered exactly as it was written.
+// ensemble is paper 000's LLM ensemble (eq. 10–11): the same p_plan at
+// temperature > 0 N times, from one model or from its members in turn,
+// each draw its own sample, then p_choose over the readable answers,
+// labelled by letter only, so the chooser cannot favour a member by name.
+// The chosen answer is answered exactly as it was written.
 type ensemble struct {
 	model  llm.Model
 	opts   EnsembleOptions
@@ -57,7 +78,13 @@ func (a *ensemble) Run(ctx context.Context, env Env) error {
 	var options []AnswerArgs
 	var unread []string
 	for k := range a.opts.N {
-		ans, perr, err := s.plan(ctx, "semmap_plan.tmpl", a.opts.Examples, a.opts.Temperature, k+1)
+		sampler := s
+		if len(a.opts.Members) > 0 {
+			ms := *s
+			ms.model = a.opts.Members[k%len(a.opts.Members)]
+			sampler = &ms
+		}
+		ans, perr, err := sampler.plan(ctx, "semmap_plan.tmpl", a.opts.Examples, a.opts.Temperature, k+1)
 		if err != nil {
 			return err
 		}

@@ -149,7 +149,7 @@ func runSemmapEpisode(ctx context.Context, job Job, opts EpisodeOptions) (result
 	}
 	truth := d.Truth[p.m.Name][p.q.ID]
 	env := &semmapEnv{pair: p, mode: job.Perturbation, truth: &agents.Truth{Objects: slices.Clone(truth)}, toolCalls: map[string]int{}}
-	a, err := info.New(agents.Config{Seed: EpisodeSeed(opts.Seed, SemmapTrack, d.Name, p.m.Name, p.q.ID, job.Perturbation, job.Agent), Model: opts.Model})
+	a, err := info.New(agents.Config{Seed: EpisodeSeed(opts.Seed, SemmapTrack, d.Name, p.m.Name, p.q.ID, job.Perturbation, job.Agent), Model: opts.Model, Members: opts.Members})
 	if err != nil {
 		return results.Record{}, fmt.Errorf("agent %s: %w", job.Agent, err)
 	}

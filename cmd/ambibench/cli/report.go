@@ -19,10 +19,11 @@ func reportCmd(stdout, stderr io.Writer, args []string) error {
 	fs := flag.NewFlagSet("ambibench report", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	out := fs.String("out", "", "write the report to `file` instead of DIR/report.md; - writes it to stdout only")
-	baseline := fs.String("baseline", "", "compare every other agent with this `agent`, pair by pair on the same episodes (default: the workflow agents with "+results.DefaultBaseline+", if it ran)")
+	baseline := fs.String("baseline", "", "compare every other agent with this `agent`, pair by pair on the same episodes (default, track by track: the workflow agents with "+results.DefaultBaseline+", on the household track with "+results.DefaultHouseholdBaseline+", where it ran)")
 	allPairs := fs.Bool("all-pairs", false, "compare every pair of agents instead of each with the baseline")
+	plots := fs.String("plots", "", "write the plots (semmap: Top-Any against map size, "+results.MapSizePlotFile+") to `dir`; - writes none (default: the report's directory, DIR unless --out says otherwise; none with --out -)")
 	fs.Usage = func() {
-		fmt.Fprint(stderr, "Usage: ambibench report [flags] DIR\n\nReads DIR/records.jsonl, as ambibench run --out DIR writes it, and writes a\nMarkdown report to DIR/report.md and stdout: ADA and SR by agent and\nambiguity type, cost per episode, partial observability by task family, the\nSG-CoT ablations, the scene-size series, and McNemar's exact test between\nagents on the same episodes. Every rate has its n and 95% Wilson interval.\n\nFlags:\n")
+		fmt.Fprint(stderr, "Usage: ambibench report [flags] DIR\n\nReads DIR/records.jsonl, as ambibench run --out DIR writes it, and writes a\nMarkdown report to DIR/report.md and stdout: ADA and SR by agent and\nambiguity type, cost per episode, the household's success by trial and\nreflection statistics, partial observability by task family, the SG-CoT\nablations, the scene-size series, and McNemar's exact test between agents\non the same episodes. Every rate has its n and 95% Wilson interval.\nSemmap records also get a plot of Top-Any against map size, a PNG next to\nthe report (see --plots) that the report's map-size section links.\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
 	pos, err := parseInterspersed(fs, args)
@@ -64,13 +65,16 @@ func reportCmd(stdout, stderr io.Writer, args []string) error {
 	if len(recs) == 0 {
 		return fmt.Errorf("report: %s holds no records", path)
 	}
-	var b strings.Builder
-	err = results.Report(&b, recs, results.ReportOptions{
+	ropts := results.ReportOptions{
 		Perturbations: perturb.Names(),
 		Baseline:      *baseline,
 		AllPairs:      *allPairs,
-	})
-	if err != nil {
+	}
+	if ropts.MapSizePlot, err = writePlots(recs, ropts, dir, *out, *plots); err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	var b strings.Builder
+	if err := results.Report(&b, recs, ropts); err != nil {
 		return err
 	}
 	if *out != "-" {

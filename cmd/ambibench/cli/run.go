@@ -45,6 +45,7 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 	rpm := fs.Int("rpm", 0, "cap model calls per minute (0: no cap)")
 	tpm := fs.Int("tpm", 0, "cap model tokens per minute (0: no cap)")
 	inflight := fs.Int("max-inflight", 0, "cap model calls waiting at once (0: no cap)")
+	members := fs.String("ensemble-models", "", "comma-separated model `specs` the ensemble agent samples its answers from, answer k from spec k mod n, each opened as --model is (same caps, transcript, cassettes); the chooser stays --model, and records name both (model \"members A,B; chooser M\"). Default: --model alone")
 	transcripts := fs.Bool("transcripts", false, "with --out, write every model call to DIR/transcripts.jsonl (request, reply, usage, latency, episode)")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, "Usage: ambibench run [flags]\n\nRuns every agent on every (task family, perturbation) cell and prints ADA and SR\nwith episode counts and 95% Wilson intervals.\n\nFlags:\n")
@@ -107,6 +108,9 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 	if err != nil {
 		return fmt.Errorf("run: %w", err)
 	}
+	if len(splitModelSpecs(*members)) > 0 && !membersPlayed(jobs) {
+		return fmt.Errorf("run: --ensemble-models: no agent of this run samples from members (those that do: %s)", strings.Join(agentsWithMembers(), ", "))
+	}
 	if *rpm < 0 || *tpm < 0 || *inflight < 0 {
 		return fmt.Errorf("run: --rpm, --tpm and --max-inflight must not be negative")
 	}
@@ -144,11 +148,11 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 			defer f.Close()
 			mopts.Transcript = f
 		}
-		m, err := models.OpenWith(*modelSpec, os.Getenv, mopts)
+		m, ms, err := openModels(*modelSpec, *members, os.Getenv, mopts)
 		if err != nil {
-			return fmt.Errorf("run: --model: %w", err)
+			return fmt.Errorf("run: %w", err)
 		}
-		opts.Model = m
+		opts.Model, opts.Members = m, ms
 	}
 	want := map[string]bool{}
 	for _, j := range jobs {

@@ -1,0 +1,88 @@
+package cli
+
+import (
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ambibench/ambibench/results"
+)
+
+// The map-size plot lands next to the report, or where --plots says, and
+// the report links it from there; a report on stdout only and a run
+// without semmap records write none.
+func TestReportWritesMapSizePlot(t *testing.T) {
+	run := t.TempDir()
+	// Twenty negation queries are the first two maps' ten each: two map
+	// sizes, the least that makes a series.
+	if _, stderr, err := runCLI(t, "run", "--track", "semmap", "--agents", "rules,random", "--tasks", "negation",
+		"--episodes", "20", "--out", run); err != nil {
+		t.Fatalf("run: %v\n%s", err, stderr)
+	}
+	other := t.TempDir()
+	for _, tc := range []struct {
+		why      string
+		args     []string
+		plot     string // where the PNG must be; "" for none
+		link     string // what the report links; "" for no link
+		reportAt string // the report file to read the link from; "" for stdout
+	}{
+		{"by default next to DIR/report.md", nil, filepath.Join(run, results.MapSizePlotFile), results.MapSizePlotFile, filepath.Join(run, "report.md")},
+		{"next to a report written elsewhere", []string{"--out", filepath.Join(other, "r", "report.md")},
+			filepath.Join(other, "r", results.MapSizePlotFile), results.MapSizePlotFile, filepath.Join(other, "r", "report.md")},
+		{"in --plots, linked relative to the report", []string{"--plots", filepath.Join(run, "figs")},
+			filepath.Join(run, "figs", results.MapSizePlotFile), "figs/" + results.MapSizePlotFile, filepath.Join(run, "report.md")},
+		{"none with the report on stdout only", []string{"--out", "-"}, "", "", ""},
+		{"none with --plots -", []string{"--plots", "-"}, "", "", filepath.Join(run, "report.md")},
+	} {
+		t.Run(tc.why, func(t *testing.T) {
+			for _, p := range []string{filepath.Join(run, results.MapSizePlotFile), filepath.Join(run, "figs"), filepath.Join(other, "r")} {
+				os.RemoveAll(p)
+			}
+			stdout, stderr, err := runCLI(t, append(append([]string{"report"}, tc.args...), run)...)
+			if err != nil {
+				t.Fatalf("report: %v\n%s", err, stderr)
+			}
+			report := stdout
+			if tc.reportAt != "" {
+				b, err := os.ReadFile(tc.reportAt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				report = string(b)
+			}
+			if tc.plot == "" {
+				if _, err := os.Stat(filepath.Join(run, results.MapSizePlotFile)); err == nil {
+					t.Errorf("a plot was written to the run directory")
+				}
+				if strings.Contains(report, "![Top-Any") {
+					t.Errorf("the report links a plot that was not written")
+				}
+				return
+			}
+			f, err := os.Open(tc.plot)
+			if err != nil {
+				t.Fatalf("no plot: %v", err)
+			}
+			defer f.Close()
+			if _, err := png.Decode(f); err != nil {
+				t.Errorf("%s is not a PNG: %v", tc.plot, err)
+			}
+			if want := "![Top-Any against map size](" + tc.link + ")"; !strings.Contains(report, want) {
+				t.Errorf("the report lacks %q", want)
+			}
+		})
+	}
+}
+
+func TestReportWritesNoPlotForTabletop(t *testing.T) {
+	dir := copyFixture(t, nil)
+	if _, stderr, err := runCLI(t, "report", dir); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, results.MapSizePlotFile)); err == nil {
+		t.Error("a tabletop run got a semmap plot")
+	}
+}
