@@ -10,7 +10,8 @@ OUT ?= out
 # (records.jsonl, summary.md, report.md: paper 001's tables, the ablations
 # and the paired tests), then the scene-size series to $(OUT)/scene-size/,
 # then the household track's evaluation split to $(OUT)/household/, then
-# the semmap track's built-in dataset to $(OUT)/semmap/.
+# the semmap track's built-in dataset to $(OUT)/semmap/ (report.md and,
+# next to it, the plot of Top-Any against map size).
 bench:
 	rm -rf $(OUT)/tabletop $(OUT)/scene-size
 	$(GO) run ./cmd/ambibench run --track tabletop --agents all --model sim --episodes 100 --out $(OUT)/tabletop
@@ -23,7 +24,7 @@ bench:
 	rm -rf $(OUT)/semmap
 	$(GO) run ./cmd/ambibench run --track semmap --agents all --modes certainty,uncertainty --model sim --out $(OUT)/semmap
 	$(GO) run ./cmd/ambibench report --out $(OUT)/semmap/report.md $(OUT)/semmap
-	@echo "Reports: $(OUT)/tabletop/report.md, $(OUT)/scene-size/report.md, $(OUT)/household/report.md, $(OUT)/semmap/report.md"
+	@echo "Reports: $(OUT)/tabletop/report.md, $(OUT)/scene-size/report.md, $(OUT)/household/report.md, $(OUT)/semmap/report.md (plot: $(OUT)/semmap/semmap_topany_by_map_size.png)"
 
 # Everything CI checks: formatting, vet, and the tests under the race
 # detector. The tests in SLOW play hundreds or thousands of episodes each,
