@@ -35,7 +35,7 @@ type RouterTraining struct {
 
 // Defaults of RouterTraining.
 const (
-	DefaultRouterGames = 1200
+	DefaultRouterGames = 2400
 	DefaultRouterAlpha = 0.1
 )
 
@@ -60,10 +60,11 @@ type RouterData struct {
 	// Holdout is the accuracy, on every fifth example, of a router
 	// trained with the same options on the other four fifths: how well
 	// the factors predict the label on games the router has not seen.
-	// HoldoutSuccess is how often the subset that router picks corrected
-	// the held-out game, and ConstantSuccess[s] how often subset s did.
-	Holdout, HoldoutSuccess float64
-	ConstantSuccess         [dyref.Subsets]float64
+	// HoldoutSuccess is how often the subset that router routes to
+	// corrected the held-out game (HoldoutTokens its mean reflection
+	// tokens), and ConstantSuccess[s] how often subset s did.
+	Holdout, HoldoutSuccess, HoldoutTokens float64
+	ConstantSuccess                        [dyref.Subsets]float64
 }
 
 // routerGame is one training game's outcome under every subset.
@@ -86,10 +87,6 @@ func RouterExamples(ctx context.Context, cfg RouterTraining) (RouterData, error)
 	n := cfg.Games
 	if n <= 0 {
 		n = DefaultRouterGames
-	}
-	alpha := cfg.Alpha
-	if alpha == 0 {
-		alpha = DefaultRouterAlpha
 	}
 	specs := hh.TrainGames(n)
 	out := make([]routerGame, len(specs))
@@ -138,7 +135,7 @@ func RouterExamples(ctx context.Context, cfg RouterTraining) (RouterData, error)
 			d.NoneHelped++
 			continue
 		}
-		label := dyref.PseudoLabel(r.success, r.tokens, alpha)
+		label := dyref.PseudoLabel(r.success, r.tokens, alpha(cfg))
 		d.Labels[label]++
 		d.Examples = append(d.Examples, dyref.Example{X: r.x, Label: label})
 		d.Success = append(d.Success, r.success)
@@ -210,14 +207,23 @@ func TrainRouter(ctx context.Context, cfg RouterTraining) (*dyref.Router, Router
 			fit = append(fit, e)
 		}
 	}
+	// The router routes by the labels' objective in expectation, with
+	// each subset's mean reflection tokens over the failed games.
+	var cost [dyref.Subsets]float64
+	for s := range dyref.Subsets {
+		cost[s] = float64(d.Tokens[s]) / float64(d.FailedFirst)
+	}
 	if len(fit) > 0 && len(held) > 0 {
 		r, err := dyref.Train(fit, cfg.Train)
 		if err != nil {
 			return nil, d, fmt.Errorf("train-router: %w", err)
 		}
+		r.SetCosts(alpha(cfg), cost)
 		d.Holdout = r.Accuracy(held)
 		for i, e := range held {
-			d.HoldoutSuccess += heldSuccess[i][r.Route(e.X)] / float64(len(held))
+			a := r.Route(e.X)
+			d.HoldoutSuccess += heldSuccess[i][a] / float64(len(held))
+			d.HoldoutTokens += cost[a] / float64(len(held))
 			for s := range dyref.Subsets {
 				d.ConstantSuccess[s] += heldSuccess[i][s] / float64(len(held))
 			}
@@ -227,5 +233,14 @@ func TrainRouter(ctx context.Context, cfg RouterTraining) (*dyref.Router, Router
 	if err != nil {
 		return nil, d, fmt.Errorf("train-router: %w", err)
 	}
+	r.SetCosts(alpha(cfg), cost)
 	return r, d, nil
+}
+
+// alpha is the configuration's α, or the default.
+func alpha(cfg RouterTraining) float64 {
+	if cfg.Alpha == 0 {
+		return DefaultRouterAlpha
+	}
+	return cfg.Alpha
 }

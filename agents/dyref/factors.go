@@ -157,7 +157,11 @@ func class(n Node) string {
 	case NodeGoal:
 		l, _, _ = strings.Cut(l, ":")
 	case NodeSubGoal:
+		done := strings.HasSuffix(l, achievedMark)
 		l, _, _ = strings.Cut(l, " ")
+		if done {
+			l += achievedMark
+		}
 	case NodeObject:
 		l, _, _ = strings.Cut(l, " (")
 	case NodeReceptacle:

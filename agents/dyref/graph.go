@@ -92,6 +92,7 @@ func Build(s housework.State) (*Graph, error) {
 	b.task()
 	b.places(seen)
 	b.actions(s.Turns)
+	b.achieved(s.Turns)
 	return b.g, nil
 }
 
@@ -107,6 +108,9 @@ type builder struct {
 	target                    map[string]int // target instance name → which target
 	actNode                   map[string]int
 	actFirst                  map[int]int // action node → the first node it names
+	// subGoals are the sub-goal nodes by verb (take, heat, cool, clean,
+	// put, use), one per target in order.
+	subGoals map[string][]int
 }
 
 func (b *builder) node(k NodeKind, label string) int {
@@ -155,19 +159,23 @@ func (b *builder) task() {
 		c := &chains[i]
 		c.find = b.node(NodeSubGoal, "find "+k+which(i))
 		c.take = b.node(NodeSubGoal, "take "+k+which(i))
+		b.subGoal("take", c.take)
 		c.treat, c.last = -1, c.take
 		if v := t.Verb(); v != "" {
 			c.treat = b.node(NodeSubGoal, fmt.Sprintf("%s %s%s with %s", v, k, which(i), t.Appliance()))
+			b.subGoal(v, c.treat)
 			c.last = c.treat
 		}
 		if t.Dest != "" {
 			c.last = b.node(NodeSubGoal, fmt.Sprintf("put %s%s in %s", k, which(i), t.Dest))
+			b.subGoal("put", c.last)
 		}
 	}
 	findLamp, useLamp := -1, -1
 	if t.Lamp != "" {
 		findLamp = b.node(NodeSubGoal, "find "+t.Lamp)
 		useLamp = b.node(NodeSubGoal, "use "+t.Lamp)
+		b.subGoal("use", useLamp)
 	}
 	for i := range n {
 		b.targets = append(b.targets, b.node(NodeObject, k+which(i)))
@@ -318,6 +326,61 @@ func (b *builder) places(seen []sighting) {
 		}
 		if lampFound[r] {
 			b.edge(rn, b.lampNode, EdgeSpatial)
+		}
+	}
+}
+
+func (b *builder) subGoal(verb string, n int) {
+	if b.subGoals == nil {
+		b.subGoals = map[string][]int{}
+	}
+	b.subGoals[verb] = append(b.subGoals[verb], n)
+}
+
+// achievedMark ends the label of a sub-goal the trial carried out.
+const achievedMark = " (done)"
+
+// achieved marks the sub-goals the trial carried out: a command the world
+// accepted that takes, treats or puts an object of the task's kind (at
+// its destination's kind) or uses the lamp. Which sub-goals a failed
+// trial reached and which it left open is what tells a skipped step from
+// a search that never found the object, so the structure embedding sees
+// the mark.
+func (b *builder) achieved(turns []housework.Turn) {
+	kind := b.t.Kind
+	for _, tu := range turns {
+		if tu.IsAsk() || strings.HasPrefix(tu.Observation, "Nothing happens") {
+			continue
+		}
+		label, ns := parseCommand(tu.Command)
+		verb, _, _ := strings.Cut(label, " ")
+		if verb == "move" {
+			verb = "put"
+		}
+		if len(ns) == 0 {
+			continue
+		}
+		switch verb {
+		case "take", "heat", "cool", "clean":
+			if kindOf(ns[0].name) != kind {
+				continue
+			}
+		case "put":
+			if kindOf(ns[0].name) != kind || len(ns) < 2 || kindOf(ns[1].name) != b.t.Dest {
+				continue
+			}
+		case "use":
+			if kindOf(ns[0].name) != b.t.Lamp {
+				continue
+			}
+		default:
+			continue
+		}
+		for _, n := range b.subGoals[verb] {
+			if !strings.HasSuffix(b.g.Nodes[n].Label, achievedMark) {
+				b.g.Nodes[n].Label += achievedMark
+				break
+			}
 		}
 	}
 }

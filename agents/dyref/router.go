@@ -17,13 +17,31 @@ import (
 // Router is the routing policy: a multilayer perceptron with one tanh
 // hidden layer from a factor vector (standardised by the training set's
 // mean and standard deviation) to a softmax over the Subsets subsets of
-// tools.
+// tools, the probability that each is the failure's pseudo-label.
+//
+// A router that knows what each subset costs (SetCosts) routes by the
+// pseudo-label's own objective, in expectation: it takes the subset a
+// that maximises P(the label is a subset of a) − α·cost(a)/CostUnit,
+// since reflecting with every tool the label needs, and more, does what
+// the label does. Without costs it takes the most probable label. The
+// difference matters when the factors leave the label in doubt: the most
+// probable label is then often the cheap tool that fixes only some of the
+// failures that look alike, where the expected objective adds the tool
+// that covers the rest.
 type Router struct {
 	mean, std []float64  // per input
 	w1        *mat.Dense // hidden × inputs
 	b1        []float64  // hidden
 	w2        *mat.Dense // Subsets × hidden
 	b2        []float64  // Subsets
+	alpha     float64
+	cost      []float64 // Subsets, mean reflection tokens; nil: route by the label
+}
+
+// SetCosts makes the router route by expected objective, with alpha as in
+// PseudoLabel and cost[a] the mean reflection tokens of subset a.
+func (r *Router) SetCosts(alpha float64, cost [Subsets]float64) {
+	r.alpha, r.cost = alpha, slices.Clone(cost[:])
 }
 
 // Inputs returns how many features the router reads.
@@ -60,13 +78,33 @@ func (r *Router) Scores(x []float64) []float64 {
 	return out
 }
 
-// Route returns the subset of highest probability; a tie goes to the lower
-// number.
-func (r *Router) Route(x []float64) Subset {
+// Label returns the subset of highest probability; a tie goes to the
+// lower number.
+func (r *Router) Label(x []float64) Subset {
 	return Subset(argmax(r.Scores(x)))
 }
 
-// Accuracy returns the share of examples whose label Route gives; 0 for
+// Route returns the subset to reflect with: Label for a router without
+// costs, else the subset of highest expected objective (see Router); a
+// tie goes to the lower number.
+func (r *Router) Route(x []float64) Subset {
+	p := r.Scores(x)
+	if r.cost == nil {
+		return Subset(argmax(p))
+	}
+	u := make([]float64, Subsets)
+	for a := range Subsets {
+		for b := range Subsets {
+			if a&b == b {
+				u[a] += p[b]
+			}
+		}
+		u[a] -= r.alpha * r.cost[a] / CostUnit
+	}
+	return Subset(argmax(u))
+}
+
+// Accuracy returns the share of examples whose label Label gives; 0 for
 // none.
 func (r *Router) Accuracy(examples []Example) float64 {
 	if len(examples) == 0 {
@@ -74,7 +112,7 @@ func (r *Router) Accuracy(examples []Example) float64 {
 	}
 	n := 0
 	for _, e := range examples {
-		if r.Route(e.X) == e.Label {
+		if r.Label(e.X) == e.Label {
 			n++
 		}
 	}
@@ -162,6 +200,10 @@ func (r *Router) WriteTo(w io.Writer) (int64, error) {
 		}
 		b.WriteString("  ],\n")
 	}
+	if r.cost != nil {
+		fmt.Fprintf(&b, "  \"alpha\": %s,\n", strconv.FormatFloat(r.alpha, 'g', -1, 64))
+		vector("cost", r.cost, false)
+	}
 	vector("mean", r.mean, false)
 	vector("std", r.std, false)
 	matrix("w1", r.w1)
@@ -180,6 +222,8 @@ type routerFile struct {
 	Inputs  *int      `json:"inputs"`
 	Hidden  *int      `json:"hidden"`
 	Tools   []string  `json:"tools"`
+	Alpha   *float64  `json:"alpha"`
+	Cost    []float64 `json:"cost"`
 	Mean    []float64 `json:"mean"`
 	Std     []float64 `json:"std"`
 	W1      []float64 `json:"w1"`
@@ -264,13 +308,32 @@ func ReadRouter(r io.Reader, name string) (*Router, error) {
 			return nil, fail(fmt.Sprintf("std[%d]", i), "want a positive number, have %s", strconv.FormatFloat(s, 'g', -1, 64))
 		}
 	}
+	var alpha float64
+	switch {
+	case (f.Alpha == nil) != (f.Cost == nil):
+		return nil, fail("cost", "alpha and cost come together or not at all")
+	case f.Cost != nil && len(f.Cost) != Subsets:
+		return nil, fail("cost", "want %d numbers, have %d", Subsets, len(f.Cost))
+	case f.Alpha != nil:
+		alpha = *f.Alpha
+		if !(alpha >= 0) || math.IsInf(alpha, 0) {
+			return nil, fail("alpha", "want a finite number ≥ 0, have %s", strconv.FormatFloat(alpha, 'g', -1, 64))
+		}
+		for i, c := range f.Cost {
+			if !(c >= 0) || math.IsInf(c, 0) {
+				return nil, fail(fmt.Sprintf("cost[%d]", i), "want a finite number ≥ 0, have %s", strconv.FormatFloat(c, 'g', -1, 64))
+			}
+		}
+	}
 	return &Router{
-		mean: f.Mean,
-		std:  f.Std,
-		w1:   mat.NewDense(hid, in, f.W1),
-		b1:   f.B1,
-		w2:   mat.NewDense(Subsets, hid, f.W2),
-		b2:   f.B2,
+		alpha: alpha,
+		cost:  f.Cost,
+		mean:  f.Mean,
+		std:   f.Std,
+		w1:    mat.NewDense(hid, in, f.W1),
+		b1:    f.B1,
+		w2:    mat.NewDense(Subsets, hid, f.W2),
+		b2:    f.B2,
 	}, nil
 }
 

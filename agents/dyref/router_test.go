@@ -331,3 +331,83 @@ func TestPseudoLabel(t *testing.T) {
 		}
 	}
 }
+
+// twoLabels is a router whose softmax splits evenly between experience
+// (2) and lesson (4), whatever the input: what a router says of a failure
+// its factors cannot place.
+const twoLabels = `{
+  "format": "dyref-router",
+  "version": 1,
+  "inputs": 2,
+  "hidden": 1,
+  "tools": ["key_rules", "experience", "lesson", "ambiguity"],
+  "mean": [0, 0],
+  "std": [1, 1],
+  "w1": [
+    0, 0
+  ],
+  "b1": [0],
+  "w2": [
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+  ],
+  "b2": [-40, -40, 0, -40, 0, -40, -40, -40, -40, -40, -40, -40, -40, -40, -40, -40]
+}
+`
+
+// With costs the router takes the subset of highest expected objective:
+// the union of two equally likely labels when tokens are cheap, no
+// reflection when they are dear; without costs, the more probable label.
+func TestRouteByExpectedObjective(t *testing.T) {
+	var cost [Subsets]float64
+	for a := range Subsets {
+		cost[a] = 5000
+	}
+	cost[0], cost[Experience], cost[Lesson], cost[Experience|Lesson] = 0, 1000, 1200, 2000
+	x := []float64{0.3, -2}
+	for _, c := range []struct {
+		why   string
+		costs bool
+		alpha float64
+		want  Subset
+	}{
+		{"no costs: the most probable label, the lower on a tie", false, 0, Subset(Experience)},
+		{"cheap tokens: both tools, since either label may be the one", true, 0.1, Subset(Experience | Lesson)},
+		{"dear tokens: no reflection beats half a chance", true, 1, 0},
+	} {
+		r, err := ReadRouter(strings.NewReader(twoLabels), "two.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.costs {
+			r.SetCosts(c.alpha, cost)
+		}
+		if got := r.Route(x); got != c.want {
+			t.Errorf("%s: Route = %v, want %v", c.why, got, c.want)
+		}
+		if got := r.Label(x); got != Subset(Experience) {
+			t.Errorf("%s: Label = %v", c.why, got)
+		}
+		// The costs survive the file.
+		back, err := ReadRouter(bytes.NewReader(routerBytes(t, r)), "two.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := back.Route(x); got != c.want {
+			t.Errorf("%s: read back, Route = %v, want %v", c.why, got, c.want)
+		}
+	}
+	costs := `"alpha": 0.1,
+  "cost": [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15],
+  "mean"`
+	for _, c := range []struct{ why, in, want string }{
+		{"alpha without cost", `"alpha": 0.1, "mean"`, "two.json: cost: alpha and cost come together or not at all"},
+		{"cost of the wrong size", `"alpha": 0.1, "cost": [1, 2], "mean"`, "two.json: cost: want 16 numbers, have 2"},
+		{"a negative alpha", strings.Replace(costs, "0.1", "-1", 1), "two.json: alpha: want a finite number ≥ 0, have -1"},
+		{"a negative cost", strings.Replace(costs, "[0, 1,", "[0, -1,", 1), "two.json: cost[1]: want a finite number ≥ 0, have -1"},
+	} {
+		in := strings.Replace(twoLabels, `"mean"`, c.in, 1)
+		if _, err := ReadRouter(strings.NewReader(in), "two.json"); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want one containing %q", c.why, err, c.want)
+		}
+	}
+}

@@ -99,10 +99,20 @@ Flags:
 func writeRouterSummary(w io.Writer, d bench.RouterData, r *dyref.Router) {
 	fmt.Fprintf(w, "games %d, failed at trial 1 %d, corrected by no subset %d, examples %d, training accuracy %.3f, held-out accuracy %.3f\n",
 		d.Games, d.FailedFirst, d.NoneHelped, len(d.Examples), r.Accuracy(d.Examples), d.Holdout)
-	fmt.Fprintf(w, "held out: the router's subset corrected %.3f of the games\n", d.HoldoutSuccess)
-	fmt.Fprintln(w, "| subset | corrected | reflection tokens | labels | corrected, held out |")
+	fmt.Fprintf(w, "held out: the routed subset corrected %.3f of the games, at %.0f reflection tokens a game\n", d.HoldoutSuccess, d.HoldoutTokens)
+	fmt.Fprintln(w, "| subset | games corrected | reflection tokens a game | labels | corrected, held out |")
 	fmt.Fprintln(w, "| --- | --- | --- | --- | --- |")
 	for s := range dyref.Subsets {
-		fmt.Fprintf(w, "| %s | %d | %d | %d | %.3f |\n", dyref.Subset(s), d.Corrected[s], d.Tokens[s], d.Labels[s], d.ConstantSuccess[s])
+		fmt.Fprintf(w, "| %s | %d | %.0f | %d | %.3f |\n", dyref.Subset(s), d.Corrected[s], float64(d.Tokens[s])/float64(max(d.FailedFirst, 1)), d.Labels[s], d.ConstantSuccess[s])
 	}
+}
+
+// readRouter reads a router file.
+func readRouter(path string) (*dyref.Router, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return dyref.ReadRouter(f, path)
 }

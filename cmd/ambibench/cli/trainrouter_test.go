@@ -1,0 +1,71 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// train-router on a small split writes the same weights twice and at any
+// concurrency, says what the games gave, and run --router plays dyref
+// with them.
+func TestTrainRouter(t *testing.T) {
+	dir := t.TempDir()
+	var files [2][]byte
+	for i, conc := range []string{"1", "2"} {
+		out := filepath.Join(dir, "router"+conc+".json")
+		stdout, stderr, err := runCLI(t, "train-router", "--games", "90", "--epochs", "50", "--concurrency", conc, "--out", out)
+		if err != nil {
+			t.Fatalf("train-router: %v\n%s", err, stderr)
+		}
+		if !strings.Contains(stdout, "games 90, failed at trial 1 ") || !strings.Contains(stdout, "| key_rules+lesson |") || !strings.Contains(stdout, "wrote "+out) {
+			t.Errorf("summary:\n%s", stdout)
+		}
+		if files[i], err = os.ReadFile(out); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !bytes.Equal(files[0], files[1]) {
+		t.Error("the weights depend on the concurrency")
+	}
+	// Without --out the weights go to stdout and the summary to stderr.
+	stdout, stderr, err := runCLI(t, "train-router", "--games", "90", "--epochs", "50")
+	if err != nil || stdout != string(files[0]) || !strings.Contains(stderr, "games 90") {
+		t.Errorf("to stdout: error %v, weights equal %v, stderr %q", err, stdout == string(files[0]), stderr)
+	}
+	stdout, stderr, err = runCLI(t, "run", "--track", "household", "--agents", "dyref", "--tasks", "pick_heat_then_place",
+		"--perturbations", "none", "--router", filepath.Join(dir, "router1.json"))
+	if err != nil || !strings.Contains(stdout, "| dyref |") {
+		t.Errorf("run --router: %v\n%s%s", err, stdout, stderr)
+	}
+}
+
+func TestTrainRouterErrors(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "bad.json")
+	if err := os.WriteFile(bad, []byte(`{"format": "dyref-router", "version": 7}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		why  string
+		args []string
+		want string
+	}{
+		{"no games", []string{"train-router", "--games", "0"}, "train-router: --games 0: must be at least 1"},
+		{"an unknown grammar", []string{"train-router", "--grammar", "v9"}, `train-router: --grammar "v9": want v0.3 or v0.4`},
+		{"a stray argument", []string{"train-router", "extra"}, `train-router: unexpected arguments ["extra"]`},
+		{"an unknown model", []string{"train-router", "--model", "nope:x", "--games", "6"}, "train-router: --model: "},
+		{"a router file of another version", []string{"run", "--track", "household", "--agents", "dyref", "--router", bad}, "run: --router: " + bad + ": version: unknown version 7"},
+		{"no router file", []string{"run", "--track", "household", "--agents", "dyref", "--router", bad + ".missing"}, "run: --router: open " + bad + ".missing"},
+	} {
+		_, _, err := runCLI(t, c.args...)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want one containing %q", c.why, err, c.want)
+		}
+	}
+	_, stderr, err := runCLI(t, "train-router", "--help")
+	if err != nil || !strings.Contains(stderr, "Usage: ambibench train-router") || !strings.Contains(stderr, "-alpha") {
+		t.Errorf("--help: %v\n%s", err, stderr)
+	}
+}
