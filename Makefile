@@ -19,7 +19,7 @@ bench:
 	$(GO) run ./cmd/ambibench run --track tabletop --model sim --agents sgcot,sgcot-full-graph,direct --tasks pick_place --perturbations none --scene-sizes 6,12,24,48 --episodes 50 --out $(OUT)/scene-size > /dev/null
 	$(GO) run ./cmd/ambibench report --out $(OUT)/scene-size/report.md $(OUT)/scene-size
 	rm -rf $(OUT)/household
-	$(GO) run ./cmd/ambibench run --track household --agents oracle,rules,random,react,reflexion --model sim --out $(OUT)/household
+	$(GO) run ./cmd/ambibench run --track household --agents oracle,rules,random,react,reflexion,dyref,reflect-all,no-reflect --model sim --out $(OUT)/household
 	$(GO) run ./cmd/ambibench report --out $(OUT)/household/report.md $(OUT)/household
 	rm -rf $(OUT)/semmap
 	$(GO) run ./cmd/ambibench run --track semmap --agents all --modes certainty,uncertainty --model sim --out $(OUT)/semmap
@@ -31,7 +31,7 @@ bench:
 # one after another or through the same runner that the concurrency tests
 # cover under the race detector; the detector slows them tenfold and finds
 # nothing more there, so they run once without it.
-SLOW = ^(TestReferenceAgents|TestDirectSimBetweenWeakAndPerfect|TestInnerMonologueDefaultSim|TestProgPromptWithSim|TestCLARAWithPerfectModel|TestHouseholdReflectionSuppressesSlip|TestExpertIsShortest|TestSemmapWorkflowsBuiltinPerfect|TestSemmapWorkflowsBuiltinSim|TestSGCoTAblationsWithPerfectModel|TestSGCoTWithPerfectModel|TestDirectWithPerfectModel)$$
+SLOW = ^(TestReferenceAgents|TestDirectSimBetweenWeakAndPerfect|TestInnerMonologueDefaultSim|TestProgPromptWithSim|TestCLARAWithPerfectModel|TestHouseholdReflectionSuppressesSlip|TestExpertIsShortest|TestSemmapWorkflowsBuiltinPerfect|TestSemmapWorkflowsBuiltinSim|TestSGCoTAblationsWithPerfectModel|TestSGCoTWithPerfectModel|TestDirectWithPerfectModel|TestDyRefWithPerfectModel|TestToolkitAgentsWithSim|TestTrainRouterIsDeterministic|TestShippedRouterIsReproducible|TestTrainRouter)$$
 test:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$unformatted" ]; then echo "gofmt would change:"; echo "$$unformatted"; exit 1; fi

@@ -3,6 +3,8 @@ package bench
 import (
 	"bytes"
 	"context"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/ambibench/ambibench/agents/dyref"
@@ -111,5 +113,31 @@ func TestShippedRouter(t *testing.T) {
 	}
 	if r.Inputs() != len(dyref.VectorNames()) {
 		t.Errorf("shipped router takes %d inputs, the factors are %d", r.Inputs(), len(dyref.VectorNames()))
+	}
+}
+
+// The shipped router is what train-router makes with its defaults for the
+// simulated model: retraining reproduces agents/dyref/router.json byte for
+// byte (on the architecture it was trained on; see package dyref on
+// floating point).
+func TestShippedRouterIsReproducible(t *testing.T) {
+	m, err := models.Open("sim", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, _, err := TrainRouter(context.Background(), RouterTraining{Model: m, Train: dyref.DefaultTrainOptions(), Concurrency: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if _, err := r.WriteTo(&b); err != nil {
+		t.Fatal(err)
+	}
+	shipped, err := os.ReadFile(filepath.Join("..", "agents", "dyref", "router.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(b.Bytes(), shipped) {
+		t.Error("agents/dyref/router.json is not what train-router makes with its defaults; retrain it: go run ./cmd/ambibench train-router --out agents/dyref/router.json")
 	}
 }
