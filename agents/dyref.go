@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/ambibench/ambibench/agents/dyref"
 	"github.com/ambibench/ambibench/agents/housework"
@@ -21,12 +22,14 @@ func init() {
 					return nil, fmt.Errorf("dyref: %w", err)
 				}
 			}
-			return NewDyRef(cfg.Model, DyRefOptions{Name: "dyref", Route: r.Route})
+			return NewDyRef(cfg.Model, DyRefOptions{Name: "dyref", Route: Escalate(r)})
 		})
+	// A router of the run's own (run --router) is named in the records.
+	registry[len(registry)-1].UsesRouter = true
 	RegisterWorkflowOn(household, "reflect-all", "LLM workflow (household): DyRef's toolkit without the router; every reflection tool after every failed trial, then a plan construction",
 		func(cfg Config) (Agent, error) {
 			all := dyref.Subset(dyref.Subsets - 1)
-			return NewDyRef(cfg.Model, DyRefOptions{Name: "reflect-all", Route: func([]float64) dyref.Subset { return all }})
+			return NewDyRef(cfg.Model, DyRefOptions{Name: "reflect-all", Route: func([]float64, dyref.Subset) dyref.Subset { return all }})
 		})
 	RegisterWorkflowOn(household, "no-reflect", "LLM workflow (household): ReAct trials of the same game, up to 5, with no reflection between them",
 		func(cfg Config) (Agent, error) {
@@ -41,9 +44,26 @@ type DyRefOptions struct {
 	// Trials is the most trials it plays; 0 means 5, Reflexion's count.
 	Trials int
 	// Route picks the reflection tools for a failed trial from the
-	// vector of its complexity factors (dyref.Factors.Vector). Nil never
-	// reflects; the empty subset skips one reflection.
-	Route func(x []float64) dyref.Subset
+	// vector of its complexity factors (dyref.Factors.Vector) and the
+	// tools of the game's earlier reflections, each of which a failed
+	// trial followed. Nil never reflects; the empty subset skips one
+	// reflection.
+	Route func(x []float64, tried dyref.Subset) dyref.Subset
+}
+
+// Escalate is dyref's route with a router: the router's subset, unless
+// it adds no tool to those the game's earlier reflections ran — a failed
+// trial followed them, and the same failure gives the same factors, so
+// the router would choose them again for ever — in which case the
+// router's best subset among those that add a tool.
+func Escalate(r *dyref.Router) func([]float64, dyref.Subset) dyref.Subset {
+	return func(x []float64, tried dyref.Subset) dyref.Subset {
+		a := r.Route(x)
+		if tried == 0 || a&^tried != 0 {
+			return a
+		}
+		return r.RouteWithin(x, func(s dyref.Subset) bool { return s&^tried != 0 })
+	}
 }
 
 // DyRef plays a household game over several trials and, between them,
@@ -59,6 +79,7 @@ type DyRef struct {
 
 	reflections []ReflectionRecord
 	routes      []Route
+	tried       dyref.Subset
 }
 
 // Route is one routing decision: the failed trial it was made on, the
@@ -94,7 +115,7 @@ func (a *DyRef) Reflections() []ReflectionRecord { return a.reflections }
 func (a *DyRef) Routes() []Route { return a.routes }
 
 func (a *DyRef) Run(ctx context.Context, env Env) error {
-	a.reflections, a.routes = nil, nil
+	a.reflections, a.routes, a.tried = nil, nil, 0
 	if err := householdOnly(a.opts.Name, env); err != nil {
 		return err
 	}
@@ -108,8 +129,9 @@ func (a *DyRef) Run(ctx context.Context, env Env) error {
 				return nil, fmt.Errorf("%s: diagnostic graph of trial %d: %w", a.opts.Name, tr.Trial, err)
 			}
 			f := g.Factors()
-			sub := a.opts.Route(f.Vector())
+			sub := a.opts.Route(f.Vector(), a.tried)
 			a.routes = append(a.routes, Route{Trial: tr.Trial, Factors: f, Tools: sub})
+			a.tried |= sub
 			if sub == 0 {
 				return nil, nil
 			}
@@ -123,9 +145,21 @@ func (a *DyRef) Run(ctx context.Context, env Env) error {
 }
 
 // memory is the plans the next trial's prompt carries: the latest ones,
-// as many as Reflexion keeps.
+// as many as Reflexion keeps, each once (an escalation after a plan that
+// did not help often writes the same plan again) and none empty.
 func (a *DyRef) memory() []ReflectionRecord {
-	return a.reflections[max(0, len(a.reflections)-reflexionMemory):]
+	var out []ReflectionRecord
+	seen := map[string]bool{}
+	for i := len(a.reflections) - 1; i >= 0 && len(out) < reflexionMemory; i-- {
+		r := a.reflections[i]
+		if r.Text == "" || seen[r.Text] {
+			continue
+		}
+		seen[r.Text] = true
+		out = append(out, r)
+	}
+	slices.Reverse(out)
+	return out
 }
 
 // stateOf is a trial as the graph builder reads it.

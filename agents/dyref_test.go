@@ -30,7 +30,11 @@ func TestDyRefRunsTheRoutedToolsThenPlan(t *testing.T) {
 	model := &houseModel{plans: failTwice(), reflects: []string{"rule 1", "lesson 1", "plan 1", "rule 2", "lesson 2", "plan 2"}}
 	sub := dyref.Subset(dyref.KeyRules | dyref.Lesson)
 	var seen [][]float64
-	a, err := NewDyRef(model, DyRefOptions{Route: func(x []float64) dyref.Subset { seen = append(seen, x); return sub }})
+	var tried []dyref.Subset
+	a, err := NewDyRef(model, DyRefOptions{Route: func(x []float64, t dyref.Subset) dyref.Subset {
+		seen, tried = append(seen, x), append(tried, t)
+		return sub
+	}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,6 +79,9 @@ func TestDyRefRunsTheRoutedToolsThenPlan(t *testing.T) {
 	if len(a.Routes()) != 2 || len(seen) != 2 || !reflect.DeepEqual(a.Routes()[0].Factors.Vector(), seen[0]) {
 		t.Errorf("routes %+v, router saw %d vectors", a.Routes(), len(seen))
 	}
+	if !slices.Equal(tried, []dyref.Subset{0, sub}) {
+		t.Errorf("the route was told the tools tried %v, want none then %v", tried, sub)
+	}
 	// The next trial's prompt carries the plan, not the analyses.
 	var lastPlan llm.Block
 	for _, req := range model.reqs {
@@ -92,9 +99,9 @@ func TestDyRefRunsTheRoutedToolsThenPlan(t *testing.T) {
 func TestDyRefEmptySubsetAndNoReflect(t *testing.T) {
 	for _, tc := range []struct {
 		why   string
-		route func([]float64) dyref.Subset
+		route func([]float64, dyref.Subset) dyref.Subset
 	}{
-		{"the router chose no tool", func([]float64) dyref.Subset { return 0 }},
+		{"the router chose no tool", func([]float64, dyref.Subset) dyref.Subset { return 0 }},
 		{"no-reflect has no router", nil},
 	} {
 		model := &houseModel{plans: failTwice()}
@@ -176,5 +183,78 @@ func TestToolkitPromptsGolden(t *testing.T) {
 		if strings.Contains(got, "<no value>") {
 			t.Errorf("%s: a template field is missing", tool)
 		}
+	}
+}
+
+// Escalate keeps the router's choice while it adds a tool, and once the
+// game's earlier reflections ran every tool it would choose, takes the
+// best subset that adds one.
+func TestEscalate(t *testing.T) {
+	r, err := dyref.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := make([]float64, len(dyref.VectorNames()))
+	first := r.Route(x)
+	route := Escalate(r)
+	if got := route(x, 0); got != first {
+		t.Errorf("nothing tried: %v, want the router's %v", got, first)
+	}
+	tried := first
+	for range 4 {
+		got := route(x, tried)
+		if tried != dyref.Subsets-1 && got&^tried == 0 {
+			t.Fatalf("after %v the route %v adds no tool", tried, got)
+		}
+		tried |= got
+	}
+	if tried != dyref.Subsets-1 {
+		t.Errorf("four escalations tried %v, want every tool", tried)
+	}
+	if got := route(x, dyref.Subsets-1); got != dyref.Subsets-1 {
+		t.Errorf("everything tried: %v, want every tool again", got)
+	}
+}
+
+// The next trial's notes hold each plan once, the latest last, none
+// empty, at most three.
+func TestDyRefMemory(t *testing.T) {
+	a := &DyRef{reflections: []ReflectionRecord{{Text: "a"}, {Text: "b"}, {Text: ""}, {Text: "c"}, {Text: "b"}, {Text: "b"}}}
+	var got []string
+	for _, r := range a.memory() {
+		got = append(got, r.Text)
+	}
+	if want := []string{"a", "c", "b"}; !slices.Equal(got, want) {
+		t.Errorf("memory %q, want %q", got, want)
+	}
+}
+
+// The toolkit's tool names are the router's, in the same order.
+func TestReflectionToolsAreTheRoutersTools(t *testing.T) {
+	var names []string
+	for _, tool := range dyref.AllTools {
+		names = append(names, tool.Name())
+	}
+	if !slices.Equal(names, ReflectionTools) {
+		t.Errorf("router tools %q, toolkit tools %q", names, ReflectionTools)
+	}
+}
+
+// Without a solved game of the task's type key_rules is not called: it
+// would have nothing to read, and its call would cost for nothing.
+func TestKeyRulesNeedsACase(t *testing.T) {
+	model := &houseModel{reflects: []string{"The plan."}}
+	kit, err := newToolkit(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kit.cases = map[string]SolvedCase{}
+	env := newFakeHouse(5)
+	r, err := kit.reflect(context.Background(), env, trialRecord{Trial: 1, Opening: env.Opening()}, []string{ReflectKeyRules})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(r.Tools, []string{ReflectPlan}) || len(model.reqs) != 1 {
+		t.Errorf("tools %v after %d calls, want plan alone", r.Tools, len(model.reqs))
 	}
 }

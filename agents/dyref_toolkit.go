@@ -29,7 +29,8 @@ const (
 )
 
 // ReflectionTools are the four analyses in the order the toolkit runs
-// them; plan comes after whichever ran.
+// them, which is dyref.AllTools' order (a test holds the names equal);
+// plan comes after whichever ran.
 var ReflectionTools = []string{ReflectKeyRules, ReflectExperience, ReflectLesson, ReflectAmbiguity}
 
 // lessonPool are the constraints of the household that the lesson tool
@@ -93,15 +94,25 @@ func newToolkit(model llm.Model) (*toolkit, error) {
 	return k, nil
 }
 
+// hasCase reports whether a solved game of the task's type is at hand.
+func (k *toolkit) hasCase(env Env) bool {
+	t, err := housework.ParseInstruction(env.Instruction())
+	if err != nil {
+		return false
+	}
+	_, ok := k.cases[t.Type]
+	return ok
+}
+
 // toolPrompt is the data of the dyref_*.tmpl prompts.
 type toolPrompt struct {
-	Type, Instruction, Opening, Reason, Tags string
-	CaseTask                                 string
-	Case                                     []CaseStep
-	Steps                                    []stepView
-	Lessons                                  []string
-	Outputs                                  []toolOutput
-	Block                                    string
+	Instruction, Opening, Reason, Tags string
+	CaseTask                           string
+	Case                               []CaseStep
+	Steps                              []stepView
+	Lessons                            []string
+	Outputs                            []toolOutput
+	Block                              string
 }
 
 type toolOutput struct{ Tool, Text string }
@@ -112,12 +123,13 @@ func (k *toolkit) reflect(ctx context.Context, env Env, tr trialRecord, tools []
 	rec := ReflectionRecord{Trial: tr.Trial}
 	var outputs []toolOutput
 	for _, name := range ReflectionTools {
-		if !slices.Contains(tools, name) {
+		if !slices.Contains(tools, name) || name == ReflectKeyRules && !k.hasCase(env) {
+			// Without a solved game of the type there is no rule to read.
 			continue
 		}
 		text, tokens, err := k.call(ctx, env, tr, name, nil)
 		if err != nil {
-			return ReflectionRecord{}, err
+			return rec, err
 		}
 		rec.Tools = append(rec.Tools, name)
 		rec.Tokens += tokens
@@ -125,7 +137,7 @@ func (k *toolkit) reflect(ctx context.Context, env Env, tr trialRecord, tools []
 	}
 	text, tokens, err := k.call(ctx, env, tr, ReflectPlan, outputs)
 	if err != nil {
-		return ReflectionRecord{}, err
+		return rec, err
 	}
 	rec.Tools = append(rec.Tools, ReflectPlan)
 	rec.Tokens += tokens
@@ -142,7 +154,7 @@ func (k *toolkit) call(ctx context.Context, env Env, tr trialRecord, tool string
 	if t, err := housework.ParseInstruction(env.Instruction()); err == nil {
 		taskType = t.Type
 	}
-	data := toolPrompt{Type: taskType, Instruction: env.Instruction(), Opening: tr.Opening, Tags: strings.Join(AskTags, ", ")}
+	data := toolPrompt{Instruction: env.Instruction(), Opening: tr.Opening, Tags: strings.Join(AskTags, ", ")}
 	var block llm.Block
 	switch tool {
 	case ReflectKeyRules:

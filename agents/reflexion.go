@@ -48,7 +48,10 @@ func (a *reflexion) Run(ctx context.Context, env Env) error {
 	return playTrials(ctx, "reflexion", env, newReactPlayer(a.model, env), a.trials, &a.reflections, a.memory,
 		func(ctx context.Context, tr trialRecord) (*ReflectionRecord, error) {
 			r, err := a.reflect(ctx, env, tr)
-			return &r, err
+			if err != nil {
+				return nil, err
+			}
+			return &r, nil
 		})
 }
 

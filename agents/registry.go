@@ -57,6 +57,16 @@ type Info struct {
 	// the run gives some; their records name the members too
 	// (MembersModelName), so that runs with other members never mix.
 	UsesMembers bool
+	// UsesRouter is set for agents that route with Config.Router when the
+	// run gives one; their records name it (RouterModelName).
+	UsesRouter bool
+}
+
+// RouterModelName is the model name the records of an agent that routes
+// with a router of the run's own carry: the model's, and the router's ID,
+// so that runs with another router never mix.
+func RouterModelName(model llm.Model, r *dyref.Router) string {
+	return model.Name() + "; router " + r.ID()
 }
 
 // Plays reports whether the agent plays a track.

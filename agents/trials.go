@@ -44,13 +44,15 @@ func playTrials(ctx context.Context, agent string, env Env, p *reactPlayer, maxT
 			// Won, or the episode is over: nothing more to learn here.
 			return tr.err(agent)
 		}
+		// A reflection that failed part way still cost what it ran: it is
+		// kept, then the error ends the game.
 		r, err := reflect(ctx, tr)
-		if err != nil {
-			return err
-		}
 		reflected = r != nil
 		if reflected {
 			*reflections = append(*reflections, *r)
+		}
+		if err != nil {
+			return err
 		}
 		opening, prev, trial = next, tr, trialOf(env)
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	"github.com/ambibench/ambibench/agents/dyref"
@@ -30,9 +31,10 @@ func TestDyRefWithPerfectModel(t *testing.T) {
 }
 
 // With the default simulated model the toolkit agents behave as their
-// names say: no-reflect never reflects and never improves on trial 1,
-// reflect-all calls every tool in every reflection, dyref calls plan once
-// per reflection and only the tools its router picks.
+// names say: no-reflect never reflects and retrying alone fixes little,
+// reflect-all calls every tool in every reflection, and every toolkit
+// reflection ends in one plan call. (agents' tests check that dyref runs
+// the tools its route picks.)
 func TestToolkitAgentsWithSim(t *testing.T) {
 	type sums struct{ games, first, fifth, reflections, tokens int }
 	got := map[string]*sums{}
@@ -84,7 +86,7 @@ func TestTrainRouterIsDeterministic(t *testing.T) {
 	opts.Epochs = 100
 	var files [2][]byte
 	for i, conc := range []int{1, 2} {
-		r, d, err := TrainRouter(context.Background(), RouterTraining{Model: m, Games: 150, Train: opts, Concurrency: conc})
+		r, d, err := TrainRouter(context.Background(), RouterTraining{Model: m, Games: 150, Alpha: DefaultRouterAlpha, Train: opts, Concurrency: conc})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -121,11 +123,19 @@ func TestShippedRouter(t *testing.T) {
 // byte (on the architecture it was trained on; see package dyref on
 // floating point).
 func TestShippedRouterIsReproducible(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays 38,400 two-trial games")
+	}
+	if runtime.GOARCH != "amd64" {
+		// Go may fuse multiply-adds elsewhere, which moves the last bits
+		// of the weights; the shipped file was trained on amd64.
+		t.Skip("the shipped router was trained on amd64; this is " + runtime.GOARCH)
+	}
 	m, err := models.Open("sim", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, _, err := TrainRouter(context.Background(), RouterTraining{Model: m, Train: dyref.DefaultTrainOptions(), Concurrency: 2})
+	r, _, err := TrainRouter(context.Background(), RouterTraining{Model: m, Alpha: DefaultRouterAlpha, Train: dyref.DefaultTrainOptions(), Concurrency: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

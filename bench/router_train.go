@@ -23,7 +23,8 @@ type RouterTraining struct {
 	// DefaultRouterGames.
 	Games int
 	// Alpha weighs a subset's reflection tokens against its success in
-	// the pseudo-label (dyref.PseudoLabel); 0 means DefaultRouterAlpha.
+	// the pseudo-label (dyref.PseudoLabel), per 1,000 tokens;
+	// DefaultRouterAlpha is the shipped router's.
 	Alpha float64
 	// Train are the MLP's options, its seed among them.
 	Train dyref.TrainOptions
@@ -88,7 +89,11 @@ func RouterExamples(ctx context.Context, cfg RouterTraining) (RouterData, error)
 	if n <= 0 {
 		n = DefaultRouterGames
 	}
-	specs := hh.TrainGames(n)
+	// The first game of each type is a solved case key_rules shows
+	// (SolvedCases); training starts after them, so that no game sees its
+	// own solution.
+	skip := len(hh.Types())
+	specs := hh.TrainGames(n + skip)[skip:]
 	out := make([]routerGame, len(specs))
 	g, ctx := errgroup.WithContext(ctx)
 	g.SetLimit(max(1, cfg.Concurrency))
@@ -135,7 +140,7 @@ func RouterExamples(ctx context.Context, cfg RouterTraining) (RouterData, error)
 			d.NoneHelped++
 			continue
 		}
-		label := dyref.PseudoLabel(r.success, r.tokens, alpha(cfg))
+		label := dyref.PseudoLabel(r.success, r.tokens, cfg.Alpha)
 		d.Labels[label]++
 		d.Examples = append(d.Examples, dyref.Example{X: r.x, Label: label})
 		d.Success = append(d.Success, r.success)
@@ -150,7 +155,7 @@ func routerOutcome(ctx context.Context, cfg RouterTraining, game *hh.Game, cell 
 	for s := range dyref.Subsets {
 		sub := dyref.Subset(s)
 		a, err := agents.NewDyRef(cfg.Model, agents.DyRefOptions{Name: "train-router", Trials: 2,
-			Route: func([]float64) dyref.Subset { return sub }})
+			Route: func([]float64, dyref.Subset) dyref.Subset { return sub }})
 		if err != nil {
 			return r, err
 		}
@@ -218,7 +223,7 @@ func TrainRouter(ctx context.Context, cfg RouterTraining) (*dyref.Router, Router
 		if err != nil {
 			return nil, d, fmt.Errorf("train-router: %w", err)
 		}
-		r.SetCosts(alpha(cfg), cost)
+		r = r.WithCosts(cfg.Alpha, cost)
 		d.Holdout = r.Accuracy(held)
 		for i, e := range held {
 			a := r.Route(e.X)
@@ -233,14 +238,5 @@ func TrainRouter(ctx context.Context, cfg RouterTraining) (*dyref.Router, Router
 	if err != nil {
 		return nil, d, fmt.Errorf("train-router: %w", err)
 	}
-	r.SetCosts(alpha(cfg), cost)
-	return r, d, nil
-}
-
-// alpha is the configuration's α, or the default.
-func alpha(cfg RouterTraining) float64 {
-	if cfg.Alpha == 0 {
-		return DefaultRouterAlpha
-	}
-	return cfg.Alpha
+	return r.WithCosts(cfg.Alpha, cost), d, nil
 }

@@ -71,8 +71,9 @@ type EpisodeOptions struct {
 }
 
 // ModelFor returns the model name an agent's records carry: the model's
-// for a workflow, "" for a reference agent, and for an agent that samples
-// from Members, agents.MembersModelName.
+// for a workflow, "" for a reference agent, for an agent that samples
+// from Members, agents.MembersModelName, and for one that routes with a
+// Router of the run's own, agents.RouterModelName.
 func (o EpisodeOptions) ModelFor(agent string) string {
 	info, ok := agents.Lookup(agent)
 	switch {
@@ -80,6 +81,8 @@ func (o EpisodeOptions) ModelFor(agent string) string {
 		return ""
 	case info.UsesMembers && len(o.Members) > 0:
 		return agents.MembersModelName(o.Model, o.Members)
+	case info.UsesRouter && o.Router != nil:
+		return agents.RouterModelName(o.Model, o.Router)
 	}
 	return o.Model.Name()
 }

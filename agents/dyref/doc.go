@@ -49,8 +49,11 @@
 //
 // A [Router] is a one-hidden-layer perceptron (gonum's mat) from the
 // factor vector, standardised, to a softmax over the [Subsets] sets of the
-// four selectable tools ([KeyRules], [Experience], [Lesson], [Ambiguity]);
-// [Router.Route] takes the most probable. Plan construction is not
+// four selectable tools ([KeyRules], [Experience], [Lesson], [Ambiguity]).
+// [Router.Label] takes the most probable; [Router.Route], once the router
+// knows each subset's mean cost ([Router.WithCosts]), takes the subset
+// with the best expected pseudo-label objective (see [Router]). Plan
+// construction is not
 // routed: the agent runs it after any non-empty subset, and an empty one
 // means no reflection at all.
 //

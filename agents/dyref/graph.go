@@ -79,7 +79,7 @@ func Build(s housework.State) (*Graph, error) {
 	if err != nil {
 		return nil, fmt.Errorf("dyref: build: %v", err)
 	}
-	belief, seen := sightings(s)
+	belief, seen, changed := sightings(s)
 	b := &builder{
 		g:       &Graph{Nodes: make([]Node, 0, 32+len(s.Turns)), Edges: make([]Edge, 0, 64+2*len(s.Turns))},
 		t:       task,
@@ -92,7 +92,7 @@ func Build(s housework.State) (*Graph, error) {
 	b.task()
 	b.places(seen)
 	b.actions(s.Turns)
-	b.achieved(s.Turns)
+	b.achieved(s.Turns, changed)
 	return b.g, nil
 }
 
@@ -236,15 +236,16 @@ type sighting struct{ item, at string }
 // housework.Replay does, and returns it with, for each item in the order
 // first seen, the receptacle it was first seen in or taken from. Where the
 // agent later put it does not count.
-func sightings(s housework.State) (*housework.Belief, []sighting) {
+func sightings(s housework.State) (*housework.Belief, []sighting, []bool) {
 	bel := housework.NewBelief(s.Opening)
 	var out []sighting
-	for _, tu := range s.Turns {
+	changed := make([]bool, len(s.Turns))
+	for k, tu := range s.Turns {
 		if tu.IsAsk() {
 			continue
 		}
 		before := len(bel.Items)
-		bel.Observe(tu.Command, tu.Observation)
+		changed[k] = bel.Observe(tu.Command, tu.Observation).Changed
 		for _, it := range bel.Items[before:] {
 			at := ""
 			if it.In != housework.Nowhere {
@@ -257,7 +258,7 @@ func sightings(s housework.State) (*housework.Belief, []sighting) {
 			}
 		}
 	}
-	return bel, out
+	return bel, out, changed
 }
 
 // places adds the receptacles the task touches and the spatial edges:
@@ -340,16 +341,17 @@ func (b *builder) subGoal(verb string, n int) {
 // achievedMark ends the label of a sub-goal the trial carried out.
 const achievedMark = " (done)"
 
-// achieved marks the sub-goals the trial carried out: a command the world
-// accepted that takes, treats or puts an object of the task's kind (at
-// its destination's kind) or uses the lamp. Which sub-goals a failed
+// achieved marks the sub-goals the trial carried out: a command that
+// changed the world (changed[k], as the belief read its observation, in
+// either feedback) and takes, treats or puts an object of the task's kind
+// (at its destination's kind) or uses the lamp. Which sub-goals a failed
 // trial reached and which it left open is what tells a skipped step from
 // a search that never found the object, so the structure embedding sees
 // the mark.
-func (b *builder) achieved(turns []housework.Turn) {
+func (b *builder) achieved(turns []housework.Turn, changed []bool) {
 	kind := b.t.Kind
-	for _, tu := range turns {
-		if tu.IsAsk() || strings.HasPrefix(tu.Observation, "Nothing happens") {
+	for k, tu := range turns {
+		if tu.IsAsk() || !changed[k] {
 			continue
 		}
 		label, ns := parseCommand(tu.Command)
@@ -553,18 +555,8 @@ func (b *builder) resolve(n named) int {
 	return i
 }
 
-// kindOf returns the kind part of an instance name ("cabinet 3" →
-// "cabinet"); a name without a number is its own kind.
-func kindOf(name string) string {
-	i := strings.LastIndexByte(name, ' ')
-	if i < 0 {
-		return name
-	}
-	if _, err := strconv.Atoi(name[i+1:]); err != nil {
-		return name
-	}
-	return name[:i]
-}
+// kindOf is the kind a name speaks of ("egg" for "egg 1").
+func kindOf(name string) string { return housework.KindOfName(name) }
 
 // normalize lower-cases a command, makes its spaces single and drops a
 // final full stop, as the planner writes commands.

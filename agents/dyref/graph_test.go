@@ -301,3 +301,50 @@ func TestBuildFoundByTaking(t *testing.T) {
 		t.Errorf("spatial %v, the recorded trial's %v; want 6 and 5", got, recorded)
 	}
 }
+
+// The heat trial skipped the heating: take and put are marked done, heat
+// is not. A heat the world refused, in either feedback, marks nothing;
+// one it carried out marks heat. The marks change the structure, not the
+// other factors.
+func TestAchievedSubGoals(t *testing.T) {
+	done := func(g *Graph) []string {
+		var out []string
+		for _, n := range g.Nodes {
+			if n.Kind == NodeSubGoal && strings.HasSuffix(n.Label, achievedMark) {
+				out = append(out, strings.TrimSuffix(n.Label, achievedMark))
+			}
+		}
+		return out
+	}
+	skipped := byName("pick_heat_then_place")
+	base := skipped.turns[:4] // up to "take egg 1 from garbagecan 1"
+	for _, c := range []struct {
+		why   string
+		turns []housework.Turn
+		want  []string
+	}{
+		{"the recorded trial: taken and put, never heated", skipped.turns, []string{"take egg", "put egg in fridge"}},
+		{"a refused heat, classic feedback", append(slices.Clone(base), housework.Turn{Command: "heat egg 1 with microwave 1", Observation: "Nothing happens."}), []string{"take egg"}},
+		{"a refused heat, explained", append(slices.Clone(base), housework.Turn{Command: "heat egg 1 with microwave 1", Observation: "You are not at the microwave 1; go to it first."}), []string{"take egg"}},
+		{"a heat carried out", append(slices.Clone(base),
+			housework.Turn{Command: "go to microwave 1", Observation: "You arrive at loc 3. The microwave 1 is closed."},
+			housework.Turn{Command: "heat egg 1 with microwave 1", Observation: "You heat the egg 1 using the microwave 1."}), []string{"take egg", "heat egg with microwave"}},
+	} {
+		tr := skipped
+		tr.turns = c.turns
+		g, err := Build(tr.state())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := done(g); !slices.Equal(got, c.want) {
+			t.Errorf("%s: done %q, want %q", c.why, got, c.want)
+		}
+	}
+	g1, _ := Build(skipped.state())
+	tr := skipped
+	tr.turns = base
+	g2, _ := Build(tr.state())
+	if g1.Factors().Structure == g2.Factors().Structure {
+		t.Error("a put carried out does not change the structure")
+	}
+}

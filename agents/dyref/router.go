@@ -2,6 +2,8 @@ package dyref
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -19,7 +21,7 @@ import (
 // mean and standard deviation) to a softmax over the Subsets subsets of
 // tools, the probability that each is the failure's pseudo-label.
 //
-// A router that knows what each subset costs (SetCosts) routes by the
+// A router that knows what each subset costs (WithCosts) routes by the
 // pseudo-label's own objective, in expectation: it takes the subset a
 // that maximises P(the label is a subset of a) − α·cost(a)/CostUnit,
 // since reflecting with every tool the label needs, and more, does what
@@ -27,7 +29,12 @@ import (
 // difference matters when the factors leave the label in doubt: the most
 // probable label is then often the cheap tool that fixes only some of the
 // failures that look alike, where the expected objective adds the tool
-// that covers the rest.
+// that covers the rest. It assumes that more tools never undo what fewer
+// did, which holds on the whole (a plan keeps what each tool says) but
+// not game by game.
+//
+// A Router is not changed after it is made, so one may serve many
+// goroutines.
 type Router struct {
 	mean, std []float64  // per input
 	w1        *mat.Dense // hidden × inputs
@@ -38,10 +45,23 @@ type Router struct {
 	cost      []float64 // Subsets, mean reflection tokens; nil: route by the label
 }
 
-// SetCosts makes the router route by expected objective, with alpha as in
-// PseudoLabel and cost[a] the mean reflection tokens of subset a.
-func (r *Router) SetCosts(alpha float64, cost [Subsets]float64) {
-	r.alpha, r.cost = alpha, slices.Clone(cost[:])
+// WithCosts returns a copy of the router that routes by expected
+// objective, with alpha as in PseudoLabel and cost[a] the mean reflection
+// tokens of subset a.
+func (r *Router) WithCosts(alpha float64, cost [Subsets]float64) *Router {
+	c := *r
+	c.alpha, c.cost = alpha, slices.Clone(cost[:])
+	return &c
+}
+
+// ID names the router by its weights: the first 12 hex digits of the
+// SHA-256 of the file WriteTo writes. Records of runs with another router
+// carry another ID.
+func (r *Router) ID() string {
+	var b bytes.Buffer
+	r.WriteTo(&b) // a bytes.Buffer does not fail
+	sum := sha256.Sum256(b.Bytes())
+	return hex.EncodeToString(sum[:6])
 }
 
 // Inputs returns how many features the router reads.
@@ -88,20 +108,33 @@ func (r *Router) Label(x []float64) Subset {
 // costs, else the subset of highest expected objective (see Router); a
 // tie goes to the lower number.
 func (r *Router) Route(x []float64) Subset {
+	return r.RouteWithin(x, func(Subset) bool { return true })
+}
+
+// RouteWithin is Route over the subsets ok allows; when it allows none,
+// it returns the full set.
+func (r *Router) RouteWithin(x []float64, ok func(Subset) bool) Subset {
 	p := r.Scores(x)
-	if r.cost == nil {
-		return Subset(argmax(p))
-	}
-	u := make([]float64, Subsets)
-	for a := range Subsets {
-		for b := range Subsets {
-			if a&b == b {
-				u[a] += p[b]
-			}
+	best, bestU := Subset(Subsets-1), math.Inf(-1)
+	for a := range Subset(Subsets) {
+		if !ok(a) {
+			continue
 		}
-		u[a] -= r.alpha * r.cost[a] / CostUnit
+		u := p[a]
+		if r.cost != nil {
+			u = 0
+			for b := range Subset(Subsets) {
+				if a&b == b {
+					u += p[b]
+				}
+			}
+			u -= r.alpha * r.cost[a] / CostUnit
+		}
+		if u > bestU {
+			best, bestU = a, u
+		}
 	}
-	return Subset(argmax(u))
+	return best
 }
 
 // Accuracy returns the share of examples whose label Label gives; 0 for

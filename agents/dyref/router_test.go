@@ -379,13 +379,25 @@ func TestRouteByExpectedObjective(t *testing.T) {
 			t.Fatal(err)
 		}
 		if c.costs {
-			r.SetCosts(c.alpha, cost)
+			before := r.ID()
+			r = r.WithCosts(c.alpha, cost)
+			if r.ID() == before {
+				t.Errorf("%s: the router with costs has the ID of the one without", c.why)
+			}
 		}
 		if got := r.Route(x); got != c.want {
 			t.Errorf("%s: Route = %v, want %v", c.why, got, c.want)
 		}
 		if got := r.Label(x); got != Subset(Experience) {
 			t.Errorf("%s: Label = %v", c.why, got)
+		}
+		// Within the subsets that add a tool to experience, the best.
+		within := r.RouteWithin(x, func(a Subset) bool { return a.Has(Experience) && a != Subset(Experience) })
+		if !within.Has(Experience) || within == Subset(Experience) {
+			t.Errorf("%s: RouteWithin supersets of experience = %v", c.why, within)
+		}
+		if got := r.RouteWithin(x, func(Subset) bool { return false }); got != Subsets-1 {
+			t.Errorf("%s: RouteWithin nothing = %v, want every tool", c.why, got)
 		}
 		// The costs survive the file.
 		back, err := ReadRouter(bytes.NewReader(routerBytes(t, r)), "two.json")

@@ -122,6 +122,9 @@ func experience(s housework.State) string {
 	var done []string
 	prev := ""
 	var repeats []string
+	// What worked is what changed the world, as the belief reads the
+	// observations (in either feedback).
+	replay := housework.NewBelief(s.Opening)
 	for _, tu := range s.Turns {
 		if tu.IsAsk() {
 			note := fmt.Sprintf("asked (%s) and the user answered %q", tu.Tag, tu.Answer)
@@ -138,8 +141,8 @@ func experience(s housework.State) string {
 		}
 		prev = cmd
 		verb, _, _ := strings.Cut(cmd, " ")
-		if slices.Contains([]string{"take", "put", "move", "heat", "cool", "clean", "use", "open"}, verb) &&
-			!strings.HasPrefix(tu.Observation, "Nothing happens") {
+		if replay.Observe(cmd, tu.Observation).Changed &&
+			slices.Contains([]string{"take", "put", "move", "heat", "cool", "clean", "use", "open"}, verb) {
 			done = append(done, cmd)
 		}
 	}

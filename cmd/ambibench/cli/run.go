@@ -46,7 +46,7 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 	tpm := fs.Int("tpm", 0, "cap model tokens per minute (0: no cap)")
 	inflight := fs.Int("max-inflight", 0, "cap model calls waiting at once (0: no cap)")
 	members := fs.String("ensemble-models", "", "comma-separated model `specs` the ensemble agent samples its answers from, answer k from spec k mod n, each opened as --model is (same caps, transcript, cassettes); the chooser stays --model, and records name both (model \"members A,B; chooser M\"). Default: --model alone")
-	routerFile := fs.String("router", "", "household: dyref's routing policy, a weights `file` written by ambibench train-router (default: the shipped one, trained for sim); records do not name it, so keep one router per --out")
+	routerFile := fs.String("router", "", "household: dyref's routing policy, a weights `file` written by ambibench train-router (default: the shipped one, trained for sim); records name it by a hash of its weights (model \"M; router ID\")")
 	transcripts := fs.Bool("transcripts", false, "with --out, write every model call to DIR/transcripts.jsonl (request, reply, usage, latency, episode)")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, "Usage: ambibench run [flags]\n\nRuns every agent on every (task family, perturbation) cell and prints ADA and SR\nwith episode counts and 95% Wilson intervals.\n\nFlags:\n")

@@ -58,6 +58,9 @@ Flags:
 	if fs.NArg() > 0 {
 		return fmt.Errorf("train-router: unexpected arguments %q", fs.Args())
 	}
+	if !(*alpha >= 0) {
+		return fmt.Errorf("train-router: --alpha %v: must be 0 or more", *alpha)
+	}
 	if *games < 1 {
 		return fmt.Errorf("train-router: --games %d: must be at least 1", *games)
 	}

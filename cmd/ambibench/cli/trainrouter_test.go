@@ -35,10 +35,19 @@ func TestTrainRouter(t *testing.T) {
 	if err != nil || stdout != string(files[0]) || !strings.Contains(stderr, "games 90") {
 		t.Errorf("to stdout: error %v, weights equal %v, stderr %q", err, stdout == string(files[0]), stderr)
 	}
-	stdout, stderr, err = runCLI(t, "run", "--track", "household", "--agents", "dyref", "--tasks", "pick_heat_then_place",
-		"--perturbations", "none", "--router", filepath.Join(dir, "router1.json"))
+	run := filepath.Join(dir, "run")
+	stdout, stderr, err = runCLI(t, "run", "--track", "household", "--agents", "dyref,reflexion", "--tasks", "pick_heat_then_place",
+		"--perturbations", "none", "--router", filepath.Join(dir, "router1.json"), "--out", run)
 	if err != nil || !strings.Contains(stdout, "| dyref |") {
 		t.Errorf("run --router: %v\n%s%s", err, stdout, stderr)
+	}
+	// dyref's records name the router; reflexion's, which uses none, not.
+	recs, err := os.ReadFile(filepath.Join(run, "records.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(recs), `"agent":"dyref","model":"sim; router `) || strings.Contains(string(recs), `"agent":"reflexion","model":"sim; router`) {
+		t.Errorf("records do not name the router where they should:\n%.600s", recs)
 	}
 }
 
