@@ -67,31 +67,48 @@ func observe(ctx context.Context, env Env) (*scenes.Graph, string, error) {
 }
 
 func (a *direct) Run(ctx context.Context, env Env) error {
-	g, graphJSON, err := observe(ctx, env)
+	req, err := graphRequest(ctx, env, "direct_system.tmpl", "direct_user.tmpl")
 	if err != nil {
 		return finish(err)
+	}
+	conv := &conversation{model: a.model, env: env, req: req}
+	return takeTurns(ctx, env, "direct", directMaxTurns, conv.turn)
+}
+
+// graphRequest opens an episode for a workflow that shows the whole scene
+// graph: it observes the scene, renders the workflow's system and user
+// prompts with the graph, and returns the first request, with the
+// tabletop's action tools (ask_robot when there is a partner).
+func graphRequest(ctx context.Context, env Env, systemTmpl, userTmpl string) (llm.Request, error) {
+	g, graphJSON, err := observe(ctx, env)
+	if err != nil {
+		return llm.Request{}, err
 	}
 	block := llm.Block{Role: llm.CallPlan, Track: "tabletop", Instruction: env.Instruction(), Robot: env.Robot(),
 		Partner: env.Partner(), Graph: g, Places: scenes.PlaceNames, Tags: AskTags, Format: llm.FormatToolCalls}
 	data := promptData{Instruction: env.Instruction(), Robot: env.Robot(), Partner: env.Partner(),
 		GraphJSON: graphJSON, Places: strings.Join(scenes.PlaceNames, ", "), Block: block.Render()}
-	system, err := render("direct_system.tmpl", data)
+	system, err := render(systemTmpl, data)
 	if err != nil {
-		return err
+		return llm.Request{}, err
 	}
-	user, err := render("direct_user.tmpl", data)
+	user, err := render(userTmpl, data)
 	if err != nil {
-		return err
+		return llm.Request{}, err
 	}
 	tools := []string{ToolPickAndPlace, ToolAsk, ToolDone}
 	if env.Partner() != "" {
 		tools = append(tools, ToolAskRobot)
 	}
-	conv := &conversation{model: a.model, env: env, req: llm.Request{
-		System: system, Messages: []llm.Message{{Role: llm.RoleUser, Text: user}}, Tools: directTools(env, tools...),
-	}}
-	for range directMaxTurns {
-		ended, err := conv.turn(ctx)
+	return llm.Request{System: system, Messages: []llm.Message{{Role: llm.RoleUser, Text: user}}, Tools: directTools(env, tools...)}, nil
+}
+
+// takeTurns runs turn until it says the episode ended or fails, at most
+// maxTurns times; then the robot reports done, and the workflow, named
+// agent, an episode that did not end.
+func takeTurns(ctx context.Context, env Env, agent string, maxTurns int, turn func(context.Context) (bool, error)) error {
+	for range maxTurns {
+		ended, err := turn(ctx)
 		if ended || err != nil {
 			return finish(err)
 		}
@@ -99,7 +116,7 @@ func (a *direct) Run(ctx context.Context, env Env) error {
 	if err := done(ctx, env); err != nil {
 		return finish(err)
 	}
-	return fmt.Errorf("direct: no end after %d model calls", directMaxTurns)
+	return fmt.Errorf("%s: no end after %d model calls", agent, maxTurns)
 }
 
 // Respond answers the partner's message with the model.

@@ -35,39 +35,12 @@ const imMaxTurns = 16 // model calls per episode
 
 func (a *innerMonologue) Run(ctx context.Context, env Env) error {
 	env = &seeing{Env: env}
-	g, graphJSON, err := observe(ctx, env)
+	req, err := graphRequest(ctx, env, "inner_monologue_system.tmpl", "inner_monologue_user.tmpl")
 	if err != nil {
 		return finish(err)
 	}
-	block := llm.Block{Role: llm.CallPlan, Track: "tabletop", Instruction: env.Instruction(), Robot: env.Robot(),
-		Partner: env.Partner(), Graph: g, Places: scenes.PlaceNames, Tags: AskTags, Format: llm.FormatToolCalls}
-	data := promptData{Instruction: env.Instruction(), Robot: env.Robot(), Partner: env.Partner(),
-		GraphJSON: graphJSON, Places: strings.Join(scenes.PlaceNames, ", "), Block: block.Render()}
-	system, err := render("inner_monologue_system.tmpl", data)
-	if err != nil {
-		return err
-	}
-	user, err := render("inner_monologue_user.tmpl", data)
-	if err != nil {
-		return err
-	}
-	tools := []string{ToolPickAndPlace, ToolAsk, ToolDone}
-	if env.Partner() != "" {
-		tools = append(tools, ToolAskRobot)
-	}
-	loop := &monologue{model: a.model, env: env, req: llm.Request{
-		System: system, Messages: []llm.Message{{Role: llm.RoleUser, Text: user}}, Tools: directTools(env, tools...),
-	}}
-	for range imMaxTurns {
-		ended, err := loop.turn(ctx)
-		if ended || err != nil {
-			return finish(err)
-		}
-	}
-	if err := done(ctx, env); err != nil {
-		return finish(err)
-	}
-	return fmt.Errorf("inner-monologue: no end after %d model calls", imMaxTurns)
+	loop := &monologue{model: a.model, env: env, req: req}
+	return takeTurns(ctx, env, "inner-monologue", imMaxTurns, loop.turn)
 }
 
 // Respond answers the partner robot as direct does, but the helper robot
