@@ -17,9 +17,6 @@ import (
 func init() {
 	RegisterWorkflow("clara", "LLM workflow: CLARA; samples several plans with shuffled context, asks when they disagree beyond a calibrated threshold, tells infeasible from ambiguous",
 		func(cfg Config) (Agent, error) {
-			if cfg.Model == nil {
-				return nil, errors.New("clara: needs a model (--model or AMBIBENCH_MODEL)")
-			}
 			return &clara{model: cfg.Model, calib: cfg.Calibration, samples: claraSamples, temperature: claraTemperature}, nil
 		})
 }

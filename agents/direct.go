@@ -3,7 +3,6 @@ package agents
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -14,9 +13,6 @@ import (
 func init() {
 	RegisterWorkflow("direct", "LLM workflow: the whole scene graph and the instruction in one prompt; the model plans with tool calls (SG-CoT's full-graph ablation)",
 		func(cfg Config) (Agent, error) {
-			if cfg.Model == nil {
-				return nil, errors.New("direct: needs a model (--model or AMBIBENCH_MODEL)")
-			}
 			return &direct{model: cfg.Model}, nil
 		})
 }

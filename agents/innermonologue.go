@@ -2,7 +2,6 @@ package agents
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -14,9 +13,6 @@ import (
 func init() {
 	RegisterWorkflow("inner-monologue", "LLM workflow: Inner Monologue; one action per turn in a closed loop, every move answered with success detection and a description of what changed; may ask the person",
 		func(cfg Config) (Agent, error) {
-			if cfg.Model == nil {
-				return nil, errors.New("inner-monologue: needs a model (--model or AMBIBENCH_MODEL)")
-			}
 			return &innerMonologue{model: cfg.Model}, nil
 		})
 }

@@ -2,7 +2,6 @@ package agents
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -15,9 +14,6 @@ import (
 func init() {
 	RegisterWorkflow("progprompt", "LLM workflow: ProgPrompt with an ask action; the model writes a Python-style task program of pick_and_place calls, asserts with recovery steps and questions, and is re-prompted with each reply",
 		func(cfg Config) (Agent, error) {
-			if cfg.Model == nil {
-				return nil, errors.New("progprompt: needs a model (--model or AMBIBENCH_MODEL)")
-			}
 			return &progprompt{model: cfg.Model}, nil
 		})
 }

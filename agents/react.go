@@ -2,7 +2,6 @@ package agents
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -12,9 +11,6 @@ import (
 func init() {
 	RegisterWorkflowOn([]string{TrackHousehold}, "react", "LLM workflow (household): ReAct; one command per model call over the text observations, thoughts as think: commands, two worked examples; may list the admissible commands and ask the user",
 		func(cfg Config) (Agent, error) {
-			if cfg.Model == nil {
-				return nil, errors.New("react: needs a model (--model or AMBIBENCH_MODEL)")
-			}
 			return &react{model: cfg.Model}, nil
 		})
 }

@@ -2,7 +2,6 @@ package agents
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -12,9 +11,6 @@ import (
 func init() {
 	RegisterWorkflowOn([]string{TrackHousehold}, "reflexion", "LLM workflow (household): Reflexion; ReAct trials of the same game, up to 5; a trial that fails or repeats a command is reflected on, and the last 3 reflections go into the next trial's prompt",
 		func(cfg Config) (Agent, error) {
-			if cfg.Model == nil {
-				return nil, errors.New("reflexion: needs a model (--model or AMBIBENCH_MODEL)")
-			}
 			return &reflexion{model: cfg.Model, trials: reflexionTrials}, nil
 		})
 }

@@ -89,9 +89,15 @@ func RegisterWorkflow(name, description string, f Factory) {
 }
 
 // RegisterWorkflowOn adds an agent driven by a language model that plays
-// the given tracks.
+// the given tracks. Its factory is only called with a model: without one
+// the agent fails to build, with an error that says how to give one.
 func RegisterWorkflowOn(tracks []string, name, description string, f Factory) {
-	Register(name, description, f)
+	Register(name, description, func(cfg Config) (Agent, error) {
+		if cfg.Model == nil {
+			return nil, fmt.Errorf("%s: needs a model (--model or AMBIBENCH_MODEL)", name)
+		}
+		return f(cfg)
+	})
 	registry[len(registry)-1].UsesModel = true
 	registry[len(registry)-1].Tracks = slices.Clone(tracks)
 }

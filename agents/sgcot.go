@@ -33,9 +33,6 @@ const (
 
 func sgcotFactory(name string, mode sgcotMode) Factory {
 	return func(cfg Config) (Agent, error) {
-		if cfg.Model == nil {
-			return nil, fmt.Errorf("%s: needs a model (--model or AMBIBENCH_MODEL)", name)
-		}
 		return &sgcot{model: cfg.Model, maxTurns: sgcotMaxTurns, mode: mode}, nil
 	}
 }
