@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ambibench/ambibench/agents/housework"
 	"github.com/ambibench/ambibench/agents/llm"
 )
 
@@ -95,9 +96,9 @@ type householdStep struct {
 // key is what the repeat detector compares: the call as the world would
 // read it, so "Go to fridge 1." repeats "go to fridge 1".
 func (s householdStep) key() string {
-	k := s.Tool + "\x00" + normalCommand(s.Command)
+	k := s.Tool + "\x00" + housework.NormalCommand(s.Command)
 	if s.Tool == ToolAsk {
-		k += "\x00" + normalCommand(s.Question)
+		k += "\x00" + housework.NormalCommand(s.Question)
 	}
 	return k
 }

@@ -3,6 +3,8 @@ package agents
 import (
 	"slices"
 	"strings"
+
+	"github.com/ambibench/ambibench/agents/housework"
 )
 
 // What a reflecting agent can tell about its own trials: whether a trial
@@ -24,13 +26,6 @@ func repeated(steps []householdStep) bool {
 	return n >= 2 && steps[n-1].key() == steps[n-2].key()
 }
 
-// normalCommand writes a command as the world parses it: lower case,
-// single spaces, without one final full stop.
-func normalCommand(c string) string {
-	c = strings.Join(strings.Fields(strings.ToLower(c)), " ")
-	return strings.TrimSpace(strings.TrimSuffix(c, "."))
-}
-
 // planOf is the plan a trial carried out: its commands and questions in
 // order, thoughts and listings left out. Thoughts are free text that a
 // model rewords every time without acting differently; what decides the
@@ -39,9 +34,9 @@ func planOf(steps []householdStep) []string {
 	var out []string
 	for _, s := range steps {
 		switch {
-		case s.Tool == ToolAct && strings.HasPrefix(normalCommand(s.Command), "think:"):
+		case s.Tool == ToolAct && strings.HasPrefix(housework.NormalCommand(s.Command), "think:"):
 		case s.Tool == ToolAct:
-			out = append(out, normalCommand(s.Command))
+			out = append(out, housework.NormalCommand(s.Command))
 		case s.Tool == ToolAsk:
 			out = append(out, "ask "+s.Command)
 		}

@@ -250,7 +250,7 @@ func sightings(s housework.State) (*housework.Belief, []sighting, []bool) {
 			at := ""
 			if it.In != housework.Nowhere {
 				at = bel.Receptacles[it.In].Name
-			} else if rest, ok := strings.CutPrefix(normalize(tu.Command), "take "+it.Name+" from "); ok {
+			} else if rest, ok := strings.CutPrefix(housework.NormalCommand(tu.Command), "take "+it.Name+" from "); ok {
 				at = rest
 			}
 			if at != "" {
@@ -404,7 +404,7 @@ type named struct {
 // parseCommand returns an action's label (the command normalised; every
 // thought is "think") and the things it names.
 func parseCommand(cmd string) (string, []named) {
-	c := normalize(cmd)
+	c := housework.NormalCommand(cmd)
 	if strings.HasPrefix(c, "think:") || strings.HasPrefix(c, "think ") || c == "think" {
 		return "think", nil
 	}
@@ -557,13 +557,6 @@ func (b *builder) resolve(n named) int {
 
 // kindOf is the kind a name speaks of ("egg" for "egg 1").
 func kindOf(name string) string { return housework.KindOfName(name) }
-
-// normalize lower-cases a command, makes its spaces single and drops a
-// final full stop, as the planner writes commands.
-func normalize(s string) string {
-	s = strings.Join(strings.Fields(strings.ToLower(s)), " ")
-	return strings.TrimSpace(strings.TrimSuffix(s, "."))
-}
 
 // Count returns how many nodes of a kind the graph has.
 func (g *Graph) Count(k NodeKind) int {

@@ -116,3 +116,11 @@ func article(kind string) string {
 // KindOfName is the kind an object or receptacle name speaks of: "egg"
 // for "egg 1", "countertop" for "countertop 2".
 func KindOfName(name string) string { return kindOf(name) }
+
+// NormalCommand writes a command as the world parses it: lower case,
+// single spaces, without one final full stop. Two commands that differ
+// only so are the same command.
+func NormalCommand(c string) string {
+	c = strings.Join(strings.Fields(strings.ToLower(c)), " ")
+	return strings.TrimSpace(strings.TrimSuffix(c, "."))
+}
