@@ -140,6 +140,43 @@ func (rp *reporter) tabletopAndHousehold(b *strings.Builder) {
 	rp.rateTable(b, "Success rate (SR) by ambiguity type",
 		"SR: the settled scene satisfies the goal.",
 		func(r Record) bool { return r.Success })
+	rp.tagTable(b)
+}
+
+// tagTable is DESIGN.md's tag accuracy: of the clarification questions an
+// agent asked, the share whose tag matched the ground truth, pooled over
+// the episodes of a column; "—" where it asked none.
+func (rp *reporter) tagTable(b *strings.Builder) {
+	asked := false
+	for _, u := range rp.units {
+		for _, r := range u.recs {
+			asked = asked || r.Questions > 0
+		}
+	}
+	if !asked {
+		return
+	}
+	section(b, "Tag accuracy by ambiguity type", "Task families pooled. Tag accuracy: of the clarification questions asked, the share whose tag matched the ground-truth ambiguity; n counts questions, not episodes, and — marks a column without any.")
+	header(b, append(append([]string{"agent"}, rp.perturbs...), "all")...)
+	for _, u := range rp.units {
+		row := []string{u.label}
+		for _, p := range append(slices.Clone(rp.perturbs), "") {
+			var r Rate
+			for _, rec := range u.recs {
+				if p == "" || rec.Perturbation == p {
+					r.N += rec.Questions
+					r.K += rec.TagCorrect
+				}
+			}
+			cell := "—"
+			if r.N > 0 {
+				cell = rateCell(r)
+			}
+			row = append(row, cell)
+		}
+		writeRow(b, row)
+	}
+	b.WriteString("\n")
 }
 
 type reporter struct {

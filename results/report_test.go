@@ -229,3 +229,21 @@ func TestFormatting(t *testing.T) {
 		}
 	}
 }
+
+// Tag accuracy pools questions, not episodes: 2 right of 3 under absence,
+// 1 of 1 under multiplicity; a column without questions shows —.
+func TestReportTagAccuracy(t *testing.T) {
+	a := rec("sgcot", "pick_place", "absence", true, true)
+	a.Questions, a.TagCorrect = 3, 2
+	m := rec("sgcot", "pick_place", "multiplicity", true, true)
+	m.Questions, m.TagCorrect = 1, 1
+	n := rec("sgcot", "pick_place", "none", true, true)
+	var b strings.Builder
+	if err := Report(&b, []Record{a, m, n}, ReportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	want := "| sgcot | — | 0.67 [0.21, 0.94] (n=3) | 1.00 [0.21, 1.00] (n=1) | 0.75 [0.30, 0.95] (n=4) |"
+	if !strings.Contains(b.String(), "## Tag accuracy by ambiguity type") || !strings.Contains(b.String(), want) {
+		t.Errorf("report has no row %q:\n%s", want, b.String())
+	}
+}
