@@ -5,11 +5,13 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"testing"
 
 	"github.com/ambibench/ambibench/agents/dyref"
 	"github.com/ambibench/ambibench/agents/llm/models"
+	"github.com/ambibench/ambibench/results"
 )
 
 // With the perfect simulated model, dyref (and its two comparators) wins
@@ -149,5 +151,37 @@ func TestShippedRouterIsReproducible(t *testing.T) {
 	}
 	if !bytes.Equal(b.Bytes(), shipped) {
 		t.Error("agents/dyref/router.json is not what train-router makes with its defaults; retrain it: go run ./cmd/ambibench train-router --out agents/dyref/router.json")
+	}
+}
+
+// The model-driven household agents give the same records at any
+// concurrency: the router is shared and read only, and every draw of the
+// simulated model comes from the request.
+func TestHouseholdWorkflowsIndependentOfConcurrency(t *testing.T) {
+	m, err := models.Open("sim", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := Options{EpisodeOptions: EpisodeOptions{Model: m}, Agents: []string{"reflexion", "dyref", "reflect-all"},
+		Perturbations: []string{"none", "multiplicity"}, Episodes: 8}
+	opts.Concurrency = 1
+	a := runHousehold(t, opts)
+	opts.Concurrency = 4
+	b := runHousehold(t, opts)
+	if len(a) != len(b) || len(a) == 0 {
+		t.Fatalf("%d and %d records", len(a), len(b))
+	}
+	reflections := 0
+	for i := range a {
+		for _, r := range []*results.Record{&a[i], &b[i]} {
+			r.WallMS, r.LatencyP50MS, r.LatencyP95MS = 0, 0, 0
+		}
+		if !reflect.DeepEqual(a[i], b[i]) {
+			t.Fatalf("record %d differs:\n%+v\nvs\n%+v", i, a[i], b[i])
+		}
+		reflections += a[i].Reflections
+	}
+	if reflections == 0 {
+		t.Error("no game was reflected on; the test shows nothing about reflection")
 	}
 }
