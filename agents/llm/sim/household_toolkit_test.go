@@ -140,3 +140,27 @@ func TestToolkitWithoutMaterial(t *testing.T) {
 		t.Errorf("an unknown tool: %q", got)
 	}
 }
+
+// FuzzToolkit feeds every reflection tool a trial, a solved case and
+// outputs it did not write: the replies are never empty and never panic.
+func FuzzToolkit(f *testing.F) {
+	f.Add("heat some egg and put it in fridge.", "put egg 1 in/on fridge 1", "You put the egg 1 in/on the fridge 1.", "heat egg 1 with microwave 1", "multiplicity", "the red one", "Lesson: heat it.")
+	f.Add("put two plate in cabinet.", "go to cabinet 1", "Nothing happens.", "open drawer 2", "absence", "", "")
+	f.Add("", "", "", "use desklamp 1", "", "\n", "> ask")
+	m := New(Weak, "sim:weak")
+	f.Fuzz(func(t *testing.T, instruction, cmd, obs, caseCmd, tag, answer, output string) {
+		traj := []llm.HouseStep{{Tool: "act", Command: cmd, Result: obs}, {Tool: "act", Command: cmd, Result: obs}, {Tool: "ask", Command: tag, Question: "?", Result: answer}}
+		solved := []llm.HouseStep{{Tool: "act", Command: caseCmd, Result: obs}}
+		for _, tool := range []string{"key_rules", "experience", "lesson", "ambiguity", "plan"} {
+			b := llm.Block{Role: llm.CallReflect, Track: "household", Instruction: instruction, Opening: room, Trajectory: traj,
+				Tool: tool, Case: solved, Reflections: []string{output}, Format: llm.FormatText}
+			r, err := m.Generate(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: b.Render()}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.TrimSpace(r.Text) == "" {
+				t.Fatalf("%s: an empty reply", tool)
+			}
+		}
+	})
+}
