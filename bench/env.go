@@ -21,14 +21,10 @@ type episodeState struct {
 	world *tabletop.World
 	limit int
 
-	steps      int
-	ended      bool
-	wrongTag   bool
-	asked      bool // asked the user
+	steps int
+	ended bool
+	simulatedUser
 	askedRobot bool
-	firstTag   string
-	questions  int
-	tagCorrect int
 	toolCalls  map[string]int
 	messages   []results.Message
 	actedBy    []string
@@ -137,20 +133,12 @@ func (e *robotEnv) Call(ctx context.Context, call agents.ToolCall) (agents.Resul
 	return agents.Result{}, fmt.Errorf("bench: no handler for tool %q", call.Name)
 }
 
-// ask is the simulated user (SG-CoT section 4.2): a question whose tag
-// matches the ground truth gets the recorded answer; any other question
-// ends the episode unsuccessfully.
+// ask puts a question to the simulated user; a wrong tag ends the
+// episode.
 func (st *episodeState) ask(a *agents.AskArgs) agents.Result {
-	st.questions++
-	if !st.asked {
-		st.asked, st.firstTag = true, a.Tag
-	}
-	if a.Tag == st.ep.Label && st.ep.Answer != "" {
-		st.tagCorrect++
-		return agents.Result{Text: st.ep.Answer}
-	}
-	st.ended, st.wrongTag = true, true
-	return agents.Result{Text: "That question does not fit the situation; the user ends the episode.", Ended: true}
+	r := st.answer(a.Tag, st.ep.Label, st.ep.Answer)
+	st.ended = st.ended || r.Ended
+	return r
 }
 
 func (e *robotEnv) askRobot(ctx context.Context, msg string) (agents.Result, error) {

@@ -28,15 +28,11 @@ type householdEnv struct {
 	trialSteps int
 	trialOver  bool
 
-	steps      int // over all trials
-	wonTrial   int
-	ended      bool // no more trials: won, a wrong tag, or none left
-	wrongTag   bool
-	asked      bool
-	firstTag   string
-	questions  int
-	tagCorrect int
-	toolCalls  map[string]int
+	steps    int // over all trials
+	wonTrial int
+	ended    bool // no more trials: won, a wrong tag, or none left
+	simulatedUser
+	toolCalls map[string]int
 }
 
 func newHouseholdEnv(g *hh.Game, opts simhh.Options, maxTrials int) (*householdEnv, error) {
@@ -129,21 +125,13 @@ func (e *householdEnv) Call(ctx context.Context, call agents.ToolCall) (agents.R
 	return refused("%s: not a household tool (have act, admissible_commands, ask)", call.Name), nil
 }
 
-// ask is the simulated user, as on the tabletop: a question with the
-// right tag gets the answer; any other ends the episode unsuccessfully.
-// Under partial observability nothing is missing, so every question is
-// wrong.
+// ask puts a question to the simulated user, as on the tabletop. Under
+// partial observability nothing is missing (the game has no answer), so
+// every question is wrong and ends the episode.
 func (e *householdEnv) ask(a *agents.AskArgs) agents.Result {
-	e.questions++
-	if !e.asked {
-		e.asked, e.firstTag = true, a.Tag
-	}
-	if a.Tag == e.game.Label && e.game.Answer != "" {
-		e.tagCorrect++
-		return agents.Result{Text: e.game.Answer}
-	}
-	e.ended, e.wrongTag = true, true
-	return agents.Result{Text: "That question does not fit the situation; the user ends the episode.", Ended: true}
+	r := e.answer(a.Tag, e.game.Label, e.game.Answer)
+	e.ended = e.ended || r.Ended
+	return r
 }
 
 // householdTruth is the reference solution: the question the ambiguity
