@@ -94,14 +94,14 @@ func newToolkit(model llm.Model) (*toolkit, error) {
 	return k, nil
 }
 
-// hasCase reports whether a solved game of the task's type is at hand.
-func (k *toolkit) hasCase(env Env) bool {
+// caseFor returns the solved game of the task's type, if one is at hand.
+func (k *toolkit) caseFor(env Env) (SolvedCase, bool) {
 	t, err := housework.ParseInstruction(env.Instruction())
 	if err != nil {
-		return false
+		return SolvedCase{}, false
 	}
-	_, ok := k.cases[t.Type]
-	return ok
+	c, ok := k.cases[t.Type]
+	return c, ok
 }
 
 // toolPrompt is the data of the dyref_*.tmpl prompts.
@@ -122,8 +122,9 @@ type toolOutput struct{ Tool, Text string }
 func (k *toolkit) reflect(ctx context.Context, env Env, tr trialRecord, tools []string) (ReflectionRecord, error) {
 	rec := ReflectionRecord{Trial: tr.Trial}
 	var outputs []toolOutput
+	_, haveCase := k.caseFor(env)
 	for _, name := range ReflectionTools {
-		if !slices.Contains(tools, name) || name == ReflectKeyRules && !k.hasCase(env) {
+		if !slices.Contains(tools, name) || name == ReflectKeyRules && !haveCase {
 			// Without a solved game of the type there is no rule to read.
 			continue
 		}
@@ -150,16 +151,12 @@ func (k *toolkit) reflect(ctx context.Context, env Env, tr trialRecord, tools []
 // analyses, the room and the analyses for plan, which therefore does not
 // pay for the trial twice.
 func (k *toolkit) call(ctx context.Context, env Env, tr trialRecord, tool string, outputs []toolOutput) (string, int, error) {
-	taskType := ""
-	if t, err := housework.ParseInstruction(env.Instruction()); err == nil {
-		taskType = t.Type
-	}
 	data := toolPrompt{Instruction: env.Instruction(), Opening: tr.Opening, Tags: strings.Join(AskTags, ", ")}
 	var block llm.Block
 	switch tool {
 	case ReflectKeyRules:
 		block = llm.Block{Role: llm.CallReflect, Track: TrackHousehold, Instruction: env.Instruction(), Format: llm.FormatText}
-		if c, ok := k.cases[taskType]; ok {
+		if c, ok := k.caseFor(env); ok {
 			data.CaseTask, data.Case = c.Task, c.Steps
 			for _, s := range c.Steps {
 				block.Case = append(block.Case, llm.HouseStep{Tool: ToolAct, Command: s.Command, Result: s.Observation})
