@@ -121,7 +121,7 @@ func playHousehold(ctx context.Context, job Job, opts EpisodeOptions, g *hh.Game
 	}
 	rec := scoreHousehold(job, opts, g, env, a, runErr, time.Since(start))
 	rec.OptimalSteps = optimal
-	recordUsage(&rec, tally)
+	recordOutcome(&rec, runErr, tally)
 	return rec, nil
 }
 

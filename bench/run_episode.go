@@ -2,14 +2,12 @@ package bench
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"github.com/ambibench/ambibench/agents/dyref"
 	"time"
 
 	"github.com/ambibench/ambibench/agents"
 	"github.com/ambibench/ambibench/agents/llm"
-	"github.com/ambibench/ambibench/agents/llm/cassette"
 	"github.com/ambibench/ambibench/results"
 	"github.com/ambibench/ambibench/scenes"
 	"github.com/ambibench/ambibench/tasks"
@@ -161,7 +159,7 @@ func RunEpisode(ctx context.Context, job Job, opts EpisodeOptions) (results.Reco
 	}
 	rec := score(job, opts, ep, st, runErr, time.Since(start))
 	rec.SceneSize, rec.Objects = job.Size, objects
-	recordUsage(&rec, tally)
+	recordOutcome(&rec, runErr, tally)
 	return rec, nil
 }
 
@@ -182,43 +180,16 @@ func episodeContext(ctx context.Context, job Job, opts EpisodeOptions) (context.
 }
 
 // runAgent runs an agent on its env and sorts what went wrong: the
-// agent's own failure (runErr) belongs in its record; a cancelled context
-// or a failure of the harness (stop) ends the run. where names the
+// agent's failure (runErr), or the provider's, belongs in its record (see
+// recordOutcome); a cancelled context (stop) ends the run, and the episode
+// is not recorded, so that a resumed run plays it again. where names the
 // episode in the latter.
 func runAgent(ctx context.Context, a agents.Agent, env agents.Env, where string) (runErr, stop error) {
 	runErr = a.Run(ctx, env)
 	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	if err := fatalModelError(runErr); err != nil {
 		return nil, fmt.Errorf("%s: %w", where, err)
 	}
 	return runErr, nil
-}
-
-// recordUsage copies an episode's model usage into its record.
-func recordUsage(rec *results.Record, tally *llm.Tally) {
-	u := tally.Usage()
-	rec.Calls, rec.InputTokens, rec.OutputTokens = u.Calls, u.InputTokens, u.OutputTokens
-	rec.LatencyP50MS = float64(u.LatencyP50.Microseconds()) / 1000
-	rec.LatencyP95MS = float64(u.LatencyP95.Microseconds()) / 1000
-}
-
-// fatalModelError picks out the failures that are the harness's, not the
-// agent's: a cassette that lacks a request, or a key the backend refuses.
-// Recording them as the agent's failures would corrupt the scores, so they
-// stop the run instead (what was recorded stays recorded).
-func fatalModelError(err error) error {
-	var miss *cassette.MissError
-	switch {
-	case err == nil:
-		return nil
-	case errors.As(err, &miss):
-		return err
-	case llm.KindOf(err) == llm.KindAuth:
-		return err
-	}
-	return nil
 }
 
 func truthOf(ep *tasks.Episode) *agents.Truth {
@@ -245,6 +216,7 @@ func score(job Job, opts EpisodeOptions, ep *tasks.Episode, st *episodeState, ru
 	}
 	rec := results.Record{
 		Schema:       results.SchemaVersion,
+		Suite:        SuiteVersion,
 		Track:        Track,
 		Family:       job.Family,
 		Perturbation: job.Perturbation,

@@ -47,7 +47,7 @@ func TestCellsIterateSizes(t *testing.T) {
 	if len(jobs) != 2 || jobs[0].Key(1, "") == jobs[1].Key(1, "") {
 		t.Errorf("jobs %v: want two, with distinct keys", jobs)
 	}
-	if got, want := jobs[0].Key(1, ""), (results.Record{Track: Track, Family: "pick_place", Perturbation: "none", Agent: "rules", Seed: 1}).Key(); got != want {
+	if got, want := jobs[0].Key(1, ""), (results.Record{Suite: 1, Outcome: results.OutcomeScored, Track: Track, Family: "pick_place", Perturbation: "none", Agent: "rules", Seed: 1}).Key(); got != want {
 		t.Errorf("size 0 key %q, want the unsized key %q", got, want)
 	}
 }

@@ -204,6 +204,6 @@ func runSemmapEpisode(ctx context.Context, job Job, opts EpisodeOptions) (result
 	case !env.answered:
 		rec.Error = "no answer"
 	}
-	recordUsage(&rec, tally)
+	recordOutcome(&rec, runErr, tally)
 	return rec, nil
 }

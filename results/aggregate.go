@@ -57,7 +57,8 @@ type AggregateOptions struct {
 // Cells are sorted by agent (opts.Agents order, else alphabetical), then family
 // (alphabetical), then perturbation (opts.Perturbations order, else
 // alphabetical). Records of different models under one agent name pool; filter
-// by Model first to compare models. Records are not validated here. The
+// by Model first to compare models. Records that ended in an infrastructure
+// failure are left out (see [InfraLosses]). Records are not validated here. The
 // result does not depend on the order of recs.
 func Aggregate(recs []Record, opts AggregateOptions) []Cell {
 	type key struct{ agent, family, perturbation string }
@@ -68,6 +69,9 @@ func Aggregate(recs []Record, opts AggregateOptions) []Cell {
 	}
 	groups := make(map[key]*sums)
 	for _, r := range recs {
+		if !r.Scored() {
+			continue // an infrastructure failure is in no rate
+		}
 		k := key{r.Agent, AllFamilies, r.Perturbation}
 		if opts.ByFamily {
 			k.family = r.Family

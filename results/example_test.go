@@ -24,10 +24,10 @@ func ExampleMarkdown() {
 	var recs []results.Record
 	for i := range 20 {
 		recs = append(recs,
-			results.Record{Schema: results.SchemaVersion, Track: "tabletop", Family: "pick_place",
+			results.Record{Suite: 1, Outcome: results.OutcomeScored, Schema: results.SchemaVersion, Track: "tabletop", Family: "pick_place",
 				Perturbation: "none", Label: "none", Agent: "sgcot", Episode: i,
 				ADA: i < 19, Success: i < 18},
-			results.Record{Schema: results.SchemaVersion, Track: "tabletop", Family: "pick_place",
+			results.Record{Suite: 1, Outcome: results.OutcomeScored, Schema: results.SchemaVersion, Track: "tabletop", Family: "pick_place",
 				Perturbation: "absence", Label: "absence", Agent: "sgcot", Episode: i,
 				ADA: i < 15, Asked: i < 15, Success: i < 12},
 		)
@@ -60,7 +60,7 @@ func ExampleOpenAppend() {
 		fmt.Println(err)
 		return
 	}
-	r := results.Record{Track: "tabletop", Family: "pick_place", Perturbation: "none", Agent: "oracle", Episode: 0}
+	r := results.Record{Suite: 1, Outcome: results.OutcomeScored, Track: "tabletop", Family: "pick_place", Perturbation: "none", Agent: "oracle", Episode: 0}
 	if err := w.Write(r); err != nil {
 		fmt.Println(err)
 	}

@@ -266,3 +266,32 @@ type syncCloser struct{ f *os.File }
 func (c syncCloser) Close() error {
 	return errors.Join(c.f.Sync(), c.f.Close())
 }
+
+// RewriteRecords replaces the results file at path with recs: written to a
+// temporary file beside it, synced, then renamed over it, so that a crash
+// leaves either the old file or the new one. A resumed run uses it to drop
+// the records it is about to run again (those of infrastructure failures).
+func RewriteRecords(path string, recs []Record) error {
+	tmp := path + ".tmp"
+	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
+	if err != nil {
+		return fmt.Errorf("rewrite results: %w", err)
+	}
+	bw := bufio.NewWriter(f)
+	w := NewWriter(bw)
+	for _, r := range recs {
+		if err := w.Write(r); err != nil {
+			f.Close()
+			os.Remove(tmp)
+			return fmt.Errorf("rewrite results %s: %w", path, err)
+		}
+	}
+	if err := errors.Join(bw.Flush(), f.Sync(), f.Close()); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("rewrite results %s: %w", path, err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("rewrite results: %w", err)
+	}
+	return nil
+}

@@ -45,7 +45,7 @@ func TestWriteReadRoundTrip(t *testing.T) {
 	full.ReflectionTokenCounts = []int{10, 20}
 	noSchema := validRecord()
 	noSchema.Schema = 0 // Write fills it in
-	minimal := Record{Track: "tabletop", Family: "f", Perturbation: "none", Agent: "oracle"}
+	minimal := Record{Suite: 1, Outcome: OutcomeScored, Track: "tabletop", Family: "f", Perturbation: "none", Agent: "oracle"}
 
 	data := encodeLines(t, full, noSchema, minimal)
 	got, err := ReadRecords(bytes.NewReader(data), "mem")
@@ -75,7 +75,7 @@ func TestWriteDeterministic(t *testing.T) {
 	if x, y := encodeLines(t, a), encodeLines(t, b); !bytes.Equal(x, y) {
 		t.Fatalf("different bytes:\n%s\n%s", x, y)
 	}
-	want := `{"schema":1,"track":"tabletop","family":"pick_place","perturbation":"absence","label":"absence","agent":"sgcot","model":"sim","seed":42,"episode":7,"instruction":"put the red block in the blue bowl","asked":true,"tag":"absence","questions":1,"tag_correct":1,"success":false,"ada":true,"steps":4,"tool_calls":{"ask":1,"retrieve_node":3},"wall_ms":1.5}` + "\n"
+	want := `{"schema":2,"suite":1,"outcome":"scored","track":"tabletop","family":"pick_place","perturbation":"absence","label":"absence","agent":"sgcot","model":"sim","seed":42,"episode":7,"instruction":"put the red block in the blue bowl","asked":true,"tag":"absence","questions":1,"tag_correct":1,"success":false,"ada":true,"steps":4,"tool_calls":{"ask":1,"retrieve_node":3},"wall_ms":1.5}` + "\n"
 	if got := string(encodeLines(t, validRecord())); got != want {
 		t.Errorf("line:\ngot  %s\nwant %s", got, want)
 	}
@@ -246,25 +246,25 @@ func TestReadRecordsErrors(t *testing.T) {
 			`out/records.jsonl:1: field "messages.from": expected string, got number`, false, 0},
 		{"unknown field (a typo) is an error, not silently dropped",
 			edit(`"success"`, `"sucess":true,"success"`),
-			`out/records.jsonl:1: field "sucess": unknown field (schema v1)`, false, 0},
+			`out/records.jsonl:1: field "sucess": unknown field (schema v2)`, false, 0},
 		{"a line that is not an object",
 			"[1,2]\n",
 			`out/records.jsonl:1: expected a JSON object (a record), got array`, false, 0},
 		{"JSON null decodes to an empty record, which fails validation",
 			"null\n",
-			`out/records.jsonl:1: field "schema": got 0, want 1`, false, 0},
+			`out/records.jsonl:1: field "schema": got 0, want 2`, false, 0},
 		{"valid JSON that fails validation",
 			edit(`"agent":"sgcot"`, `"agent":""`),
 			`out/records.jsonl:1: field "agent": missing or empty`, false, 0},
 		{"future schema version",
-			edit(`"schema":1`, `"schema":2`),
-			`out/records.jsonl:1: field "schema": got 2, want 1`, false, 0},
+			edit(`"schema":2`, `"schema":3`),
+			`out/records.jsonl:1: field "schema": got 3, want 2`, false, 0},
 		{"broken JSON on a complete line is corruption, not truncation",
-			good + `{"schema":1,` + "\n" + good,
+			good + `{"schema":2,` + "\n" + good,
 			`out/records.jsonl:2: invalid JSON at byte 12: unexpected end of JSON input`, false, 0},
 		{"two objects on one line",
 			strings.TrimSuffix(good, "\n") + " {}\n",
-			`out/records.jsonl:1: invalid JSON at byte 352: invalid character '{' after top-level value`, false, 0},
+			`out/records.jsonl:1: invalid JSON at byte 381: invalid character '{' after top-level value`, false, 0},
 		{"a partial last line is truncation; the records before it are kept",
 			good + good + good[:40],
 			`out/records.jsonl:3: truncated last line: 40 bytes of incomplete JSON without a newline (a killed run?)`, true, 2},
@@ -272,7 +272,7 @@ func TestReadRecordsErrors(t *testing.T) {
 			good[:1],
 			`out/records.jsonl:1: truncated last line`, true, 0},
 		{"valid JSON without a newline that fails validation is not truncation",
-			`{"schema":1}`,
+			`{"schema":2,"suite":1,"outcome":"scored"}`,
 			`out/records.jsonl:1: field "track": missing or empty`, false, 0},
 	}
 	for _, tt := range tests {
@@ -402,10 +402,10 @@ func FuzzReadRecords(f *testing.F) {
 		good + good[:30],
 		strings.TrimSuffix(good, "\n"),
 		"\n\n" + good + "\r\n",
-		`{"schema":1,"track":"t","family":"f","perturbation":"p","agent":"a","episode":-1}` + "\n",
-		`{"schema":1,"track":"t","family":"f","perturbation":"p","agent":"a","messages":[{"from":"x"}],"tool_calls":{"a":1}}`,
-		`{"schema":1,"track":"household","family":"put","perturbation":"none","agent":"dyref","trials":3,"reflections":2,"reflection_tokens":30,"reflection_tools":{"lesson":1,"plan":2},"reflection_token_counts":[10,20]}` + "\n",
-		`{"schema":1,"track":"t","family":"f","perturbation":"p","agent":"a","reflections":1,"reflection_tokens":5,"reflection_token_counts":[2,3],"reflection_tools":{"x":-1}}` + "\n",
+		`{"schema":2,"suite":1,"outcome":"scored","track":"t","family":"f","perturbation":"p","agent":"a","episode":-1}` + "\n",
+		`{"schema":2,"suite":1,"outcome":"scored","track":"t","family":"f","perturbation":"p","agent":"a","messages":[{"from":"x"}],"tool_calls":{"a":1}}`,
+		`{"schema":2,"suite":1,"outcome":"scored","track":"household","family":"put","perturbation":"none","agent":"dyref","trials":3,"reflections":2,"reflection_tokens":30,"reflection_tools":{"lesson":1,"plan":2},"reflection_token_counts":[10,20]}` + "\n",
+		`{"schema":2,"suite":1,"outcome":"scored","track":"t","family":"f","perturbation":"p","agent":"a","reflections":1,"reflection_tokens":5,"reflection_token_counts":[2,3],"reflection_tools":{"x":-1}}` + "\n",
 		"null\n[]\n{}\n",
 		`{"schema":1,"episode":1e999}`,
 		"{\"track\":\"\xff\"}\n",

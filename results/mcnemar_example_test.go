@@ -21,7 +21,7 @@ func ExampleMcNemar() {
 	// Two agents on the same eight episodes; only the outcome differs.
 	var direct, sgcot []results.Record
 	for ep := range 8 {
-		r := results.Record{Track: "tabletop", Family: "pick_place", Perturbation: "absence", Seed: 1, Episode: ep, Model: "sim"}
+		r := results.Record{Suite: 1, Outcome: results.OutcomeScored, Track: "tabletop", Family: "pick_place", Perturbation: "absence", Seed: 1, Episode: ep, Model: "sim"}
 		r.Agent, r.Success = "direct", ep < 3
 		direct = append(direct, r)
 		r.Agent, r.Success = "sgcot", ep < 7

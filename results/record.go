@@ -10,11 +10,29 @@ import (
 
 // SchemaVersion is the version of the record schema that this package writes
 // and reads. A record of another version is rejected by [Record.Validate].
-const SchemaVersion = 1
+// Version 2 added the outcome, the error kind and the suite version.
+const SchemaVersion = 2
 
-// Record is one episode run by one agent with one model (schema v1).
+// Outcomes of an episode (DESIGN.md: "A record says what happened").
+const (
+	// OutcomeScored: the episode ran to its end and is scored.
+	OutcomeScored = "scored"
+	// OutcomeAgentError: the agent failed (a reply it could not use, a
+	// workflow that gave up, a refusal that is the model's own limit); the
+	// episode is scored, as a failure where it failed.
+	OutcomeAgentError = "agent_error"
+	// OutcomeInfraError: the provider, the network or a cassette failed.
+	// The episode is never scored, always reported, and run again when the
+	// run is resumed.
+	OutcomeInfraError = "infra_error"
+)
+
+// Record is one episode run by one agent with one model (schema v2).
 type Record struct {
 	Schema       int            `json:"schema"`               // always SchemaVersion
+	Suite        int            `json:"suite"`                // suite version that made the episode and scored it
+	Outcome      string         `json:"outcome"`              // OutcomeScored, OutcomeAgentError or OutcomeInfraError
+	ErrorKind    string         `json:"error_kind,omitempty"` // for an error outcome, its kind: "timeout", "rate limited", "refused: safety", …
 	Track        string         `json:"track"`                // "tabletop"
 	Family       string         `json:"family"`               // task family, e.g. "pick_place"
 	Perturbation string         `json:"perturbation"`         // e.g. "absence"
@@ -37,6 +55,7 @@ type Record struct {
 	Messages     []Message      `json:"messages,omitempty"`   // robot-to-robot messages
 	ActedBy      []string       `json:"acted_by,omitempty"`   // robots that executed a pick_and_place, in order
 	Error        string         `json:"error,omitempty"`      // why the episode failed, if it failed by error
+	Attempts     int            `json:"attempts,omitempty"`   // model requests sent, retries included (Calls counts the replies)
 	WallMS       float64        `json:"wall_ms"`              // wall time of the episode in milliseconds
 	// Model usage, for agents driven by a language model (zero otherwise).
 	Calls        int     `json:"calls,omitempty"`          // model calls
@@ -109,6 +128,21 @@ func (r Record) SolvedBy(k int) bool {
 	return r.Success && r.Trials == 0 && k >= 1
 }
 
+// Scored reports whether the record counts in the rates: every outcome but
+// an infrastructure failure.
+func (r Record) Scored() bool { return r.Outcome != OutcomeInfraError }
+
+// ScoredOnly returns the records that count in the rates, in order.
+func ScoredOnly(recs []Record) []Record {
+	out := make([]Record, 0, len(recs))
+	for _, r := range recs {
+		if r.Scored() {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
 // Message is one robot-to-robot message and the reply it got.
 type Message struct {
 	From  string `json:"from"`
@@ -150,6 +184,24 @@ func (r Record) Validate() error {
 	if r.Schema != SchemaVersion {
 		return fieldErr("schema", "got %d, want %d", r.Schema, SchemaVersion)
 	}
+	if r.Suite < 1 {
+		return fieldErr("suite", "missing or not positive (%d)", r.Suite)
+	}
+	switch r.Outcome {
+	case OutcomeScored:
+		if r.ErrorKind != "" {
+			return fieldErr("error_kind", "%q on a scored record", r.ErrorKind)
+		}
+	case OutcomeAgentError:
+	case OutcomeInfraError:
+		if r.ErrorKind == "" {
+			return fieldErr("error_kind", "missing on an infra_error record")
+		}
+	case "":
+		return fieldErr("outcome", "missing (want %s, %s or %s)", OutcomeScored, OutcomeAgentError, OutcomeInfraError)
+	default:
+		return fieldErr("outcome", "%q is not %s, %s or %s", r.Outcome, OutcomeScored, OutcomeAgentError, OutcomeInfraError)
+	}
 	for _, f := range [...]struct{ name, value string }{
 		{"track", r.Track},
 		{"family", r.Family},
@@ -171,6 +223,7 @@ func (r Record) Validate() error {
 		{"tag_correct", r.TagCorrect},
 		{"steps", r.Steps},
 		{"calls", r.Calls},
+		{"attempts", r.Attempts},
 		{"input_tokens", r.InputTokens},
 		{"output_tokens", r.OutputTokens},
 		{"trials", r.Trials},

@@ -8,7 +8,7 @@ import (
 
 // validRecord returns a record that passes Validate; tests change one thing.
 func validRecord() Record {
-	return Record{
+	return Record{Suite: 1, Outcome: OutcomeScored,
 		Schema:       SchemaVersion,
 		Track:        "tabletop",
 		Family:       "pick_place",
@@ -72,8 +72,15 @@ func TestValidate(t *testing.T) {
 		{"a complete record is valid", func(*Record) {}, ""},
 		{"optional fields may be empty", func(r *Record) { r.Model, r.Label, r.Tag, r.Instruction, r.ToolCalls = "", "", "", "", nil }, ""},
 		{"episode 0 is the first episode, not missing", func(r *Record) { r.Episode = 0 }, ""},
-		{"zero schema means the field was missing", func(r *Record) { r.Schema = 0 }, `field "schema": got 0, want 1`},
-		{"a future schema is refused, not misread", func(r *Record) { r.Schema = 2 }, `field "schema": got 2, want 1`},
+		{"zero schema means the field was missing", func(r *Record) { r.Schema = 0 }, `field "schema": got 0, want 2`},
+		{"a future schema is refused, not misread", func(r *Record) { r.Schema = 3 }, `field "schema": got 3, want 2`},
+		{"a record of schema 1, from before outcomes, is refused", func(r *Record) { r.Schema = 1 }, `field "schema": got 1, want 2`},
+		{"the suite version is required", func(r *Record) { r.Suite = 0 }, `field "suite": missing`},
+		{"the outcome is required", func(r *Record) { r.Outcome = "" }, `field "outcome": missing`},
+		{"an outcome is one of three", func(r *Record) { r.Outcome = "skipped" }, `field "outcome": "skipped" is not scored, agent_error or infra_error`},
+		{"an infra error says its kind", func(r *Record) { r.Outcome = OutcomeInfraError }, `field "error_kind": missing on an infra_error record`},
+		{"a scored record has no error kind", func(r *Record) { r.ErrorKind = "timeout" }, `field "error_kind": "timeout" on a scored record`},
+		{"attempts are not negative", func(r *Record) { r.Attempts = -1 }, `field "attempts": -1 is negative`},
 		{"track is required", func(r *Record) { r.Track = "" }, `field "track"`},
 		{"family is required", func(r *Record) { r.Family = "" }, `field "family"`},
 		{"perturbation is required", func(r *Record) { r.Perturbation = "" }, `field "perturbation"`},

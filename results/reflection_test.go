@@ -14,7 +14,7 @@ import (
 // in free text (no tools), dyref calls tools.
 func handGames() []Record {
 	game := func(agent string, ep, trials, solved, refl, redundant int, counts []int, tools map[string]int) Record {
-		r := Record{Schema: SchemaVersion, Track: "household", Family: "put", Perturbation: "none", Label: "none",
+		r := Record{Suite: 1, Outcome: OutcomeScored, Schema: SchemaVersion, Track: "household", Family: "put", Perturbation: "none", Label: "none",
 			Agent: agent, Model: "sim", Seed: 1, Episode: ep, Trials: trials, SolvedTrial: solved, Success: solved > 0,
 			Reflections: refl, RedundantReflections: redundant, ReflectionTokenCounts: counts, ReflectionTools: tools}
 		for _, c := range counts {
@@ -141,9 +141,9 @@ func TestReflectionTableByHand(t *testing.T) {
 func TestSummarizeReflectionsBootstrap(t *testing.T) {
 	var recs []Record
 	for i := range 400 {
-		r := Record{Trials: 1, SolvedTrial: 1, Success: true}
+		r := Record{Suite: 1, Outcome: OutcomeScored, Trials: 1, SolvedTrial: 1, Success: true}
 		if i%2 == 1 { // failed trial 1, one reflection, solved at trial 2
-			r = Record{Trials: 2, SolvedTrial: 2, Success: true, Reflections: 1, ReflectionTokens: 100 + i%7, ReflectionTokenCounts: []int{100 + i%7}}
+			r = Record{Suite: 1, Outcome: OutcomeScored, Trials: 2, SolvedTrial: 2, Success: true, Reflections: 1, ReflectionTokens: 100 + i%7, ReflectionTokenCounts: []int{100 + i%7}}
 		}
 		r.Episode = i
 		recs = append(recs, r)
@@ -206,7 +206,7 @@ func householdRecords() []Record {
 			for _, p := range []string{"none", "absence"} {
 				for ep := range 8 {
 					v := (ep*7 + ai*3 + len(p) + len(family)) % 10
-					r := Record{Schema: SchemaVersion, Track: "household", Family: family, Perturbation: p, Label: p,
+					r := Record{Suite: 1, Outcome: OutcomeScored, Schema: SchemaVersion, Track: "household", Family: family, Perturbation: p, Label: p,
 						Agent: agent.name, Model: agent.model, Seed: 1, Episode: ep, Steps: 6 + v, OptimalSteps: 6, Trials: 1}
 					switch {
 					case agent.name == "oracle" || v < 6:

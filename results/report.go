@@ -89,6 +89,11 @@ func Report(w io.Writer, recs []Record, opts ReportOptions) error {
 		}
 		seen[k] = true
 	}
+	all := recs
+	if suites := suiteVersions(all); len(suites) > 1 {
+		return fmt.Errorf("report: the records come from suite versions %s, whose episodes or scores differ; report each run apart", strings.Join(suites, " and "))
+	}
+	recs = ScoredOnly(recs)
 	perturbOrder := opts.Perturbations
 	if len(perturbOrder) == 0 {
 		perturbOrder = defaultPerturbations
@@ -107,6 +112,12 @@ func Report(w io.Writer, recs []Record, opts ReportOptions) error {
 
 	var b strings.Builder
 	b.WriteString("# ambibench report\n\n")
+	if suites := suiteVersions(all); len(suites) > 0 {
+		fmt.Fprintf(&b, "Suite version %s.\n", strings.Join(suites, ", "))
+	}
+	if err := InfraMarkdown(&b, all); err != nil {
+		return err
+	}
 	if len(recs) == 0 {
 		b.WriteString("No records.\n")
 	} else {
@@ -129,6 +140,19 @@ func Report(w io.Writer, recs []Record, opts ReportOptions) error {
 		return fmt.Errorf("report: %w", err)
 	}
 	return nil
+}
+
+// suiteVersions lists the suite versions of recs, in increasing order.
+func suiteVersions(recs []Record) []string {
+	seen := map[int]bool{}
+	for _, r := range recs {
+		seen[r.Suite] = true
+	}
+	var out []string
+	for _, v := range slices.Sorted(maps.Keys(seen)) {
+		out = append(out, strconv.Itoa(v))
+	}
+	return out
 }
 
 // tabletopAndHousehold writes ADA and SR by ambiguity type, which the

@@ -24,13 +24,13 @@ func plotRecords() []Record {
 		ep := 0
 		for s, size := range []int{10, 40, 120} {
 			for q := range 4 {
-				recs = append(recs, Record{Schema: 1, Track: "semmap", Family: "descriptive", Perturbation: "certainty",
+				recs = append(recs, Record{Suite: 1, Outcome: OutcomeScored, Schema: 1, Track: "semmap", Family: "descriptive", Perturbation: "certainty",
 					Agent: agent, Model: models[agent], Episode: ep, MapObjects: size, TopAny: q < hits[agent][s]})
 				ep++
 			}
 		}
 	}
-	return append(recs, Record{Schema: 1, Track: "tabletop", Family: "pick_place", Perturbation: "none", Agent: "rules", Objects: 300})
+	return append(recs, Record{Suite: 1, Outcome: OutcomeScored, Schema: 1, Track: "tabletop", Family: "pick_place", Perturbation: "none", Agent: "rules", Objects: 300})
 }
 
 // The plot of a fixed set of records matches the golden image, pixel for

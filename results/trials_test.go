@@ -36,7 +36,7 @@ func TestSumTrials(t *testing.T) {
 
 // A tabletop record (no trials) is solved at trial 1 when it succeeded.
 func TestSolvedBySingleTrial(t *testing.T) {
-	if !(Record{Success: true}).SolvedBy(1) || (Record{}).SolvedBy(5) || (Record{Trials: 2, SolvedTrial: 2, Success: true}).SolvedBy(1) {
+	if !(Record{Suite: 1, Outcome: OutcomeScored, Success: true}).SolvedBy(1) || (Record{}).SolvedBy(5) || (Record{Suite: 1, Outcome: OutcomeScored, Trials: 2, SolvedTrial: 2, Success: true}).SolvedBy(1) {
 		t.Error("SolvedBy disagrees with the trial it was solved at")
 	}
 }

@@ -83,3 +83,18 @@ func KindForStatus(status int) ErrorKind {
 	}
 	return KindUnknown
 }
+
+// IsInfra reports whether err is a failure of the infrastructure — the
+// provider, the network, a timeout, a request the provider rejects, a key
+// it refuses — rather than of the model's answer. Such a failure says
+// nothing about the agent, so the harness does not score the episode.
+func IsInfra(err error) bool {
+	if err == nil {
+		return false
+	}
+	switch KindOf(err) {
+	case KindRateLimited, KindServer, KindTimeout, KindBadRequest, KindAuth, KindMalformed, KindUnknown:
+		return true
+	}
+	return false
+}

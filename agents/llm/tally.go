@@ -15,6 +15,33 @@ type Tally struct {
 	inputTokens  int
 	outputTokens int
 	latencies    []time.Duration
+	failures     []error // errors of the calls that failed, the first maxFailures
+	failed       int     // how many failed
+}
+
+// maxFailures bounds the errors a Tally keeps: an episode that fails call
+// after call needs only a few to tell what went wrong.
+const maxFailures = 16
+
+// Fail records a call that returned err instead of a reply. The harness
+// reads it to tell an episode the provider failed from one the agent
+// failed: a workflow may carry on after a failed call, and what it records
+// of the failure is its own business.
+func (t *Tally) Fail(err error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.failed++
+	if len(t.failures) < maxFailures {
+		t.failures = append(t.failures, err)
+	}
+}
+
+// Failures returns how many calls failed and the errors of the first of
+// them, in order.
+func (t *Tally) Failures() (int, []error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.failed, append([]error(nil), t.failures...)
 }
 
 // Add records one call.

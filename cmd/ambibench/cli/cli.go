@@ -30,12 +30,30 @@ sim, sim:perfect, sim:weak, gemini:MODEL, openai:MODEL, record:DIR=SPEC,
 replay:DIR.
 `
 
-// Main runs the command and returns its exit status: 0 on success, 2 on
-// any error, which it prints to stderr.
+// exitInfra is the exit status of a run that finished but lost episodes
+// to infrastructure errors.
+const exitInfra = 3
+
+// exitError is an error with an exit status of its own.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+// Main runs the command and returns its exit status: 0 on success, 3 for
+// a run that lost episodes to infrastructure errors, 2 on any other
+// error. Errors are printed to stderr.
 func Main(stdout, stderr io.Writer, args []string) int {
 	if err := Run(stdout, stderr, args); err != nil {
 		if !errors.Is(err, errUsage) {
 			fmt.Fprintln(stderr, "ambibench:", err)
+		}
+		var ee *exitError
+		if errors.As(err, &ee) {
+			return ee.code
 		}
 		return 2
 	}

@@ -178,6 +178,13 @@ func TestRunResumesAfterKill(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(killed, "records.jsonl"), cut, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	runFile, err := os.ReadFile(filepath.Join(full, "run.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(killed, "run.json"), runFile, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	_, errOut, err := runCLI(t, append(args, "--out", killed)...)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, errOut)
@@ -202,8 +209,11 @@ func TestRunResumesAfterKill(t *testing.T) {
 // line, and the file is left as it was.
 func TestRunRefusesBrokenRecords(t *testing.T) {
 	dir := t.TempDir()
+	if _, _, err := runCLI(t, "run", "--episodes", "1", "--out", dir); err != nil {
+		t.Fatal(err)
+	}
 	path := filepath.Join(dir, "records.jsonl")
-	broken := []byte("{\"schema\":1}\nnot json\n")
+	broken := []byte("{\"schema\":2}\nnot json\n")
 	if err := os.WriteFile(path, broken, 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"context"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -113,9 +114,16 @@ func TestRecordThenReplay(t *testing.T) {
 	if recorded[0].Model != replayed[0].Model {
 		t.Errorf("model %q recorded, %q replayed", recorded[0].Model, replayed[0].Model)
 	}
-	_, _, err := runCLI(t, "run", "--agents", "direct", "--episodes", "4", "--model", "replay:"+tapes)
-	if err == nil || !strings.Contains(err.Error(), "cassette miss: request ") {
-		t.Errorf("replaying past the tape: got %v, want a cassette miss naming the request", err)
+	// A cassette miss is the infrastructure's failure, not the agent's:
+	// those episodes are not scored, the table says why, and the run
+	// exits with the infra status.
+	out, _, err := runCLI(t, "run", "--agents", "direct", "--episodes", "4", "--model", "replay:"+tapes)
+	var ee *exitError
+	if !errors.As(err, &ee) || ee.code != exitInfra {
+		t.Errorf("replaying past the tape: got %v, want exit status %d", err, exitInfra)
+	}
+	if !strings.Contains(out, "cassette miss") || !strings.Contains(out, "request ") {
+		t.Errorf("replaying past the tape: the table does not name the cassette miss:\n%s", out)
 	}
 }
 

@@ -16,7 +16,7 @@ func householdFixture(t *testing.T) string {
 	w := results.NewWriter(&buf)
 	for _, agent := range []string{"react", "reflexion", "dyref"} {
 		for ep := range 4 {
-			r := results.Record{Track: "household", Family: "put", Perturbation: "none", Label: "none",
+			r := results.Record{Suite: 1, Outcome: results.OutcomeScored, Track: "household", Family: "put", Perturbation: "none", Label: "none",
 				Agent: agent, Model: "sim", Seed: 1, Episode: ep, Trials: 1, SolvedTrial: 1}
 			if ep%2 == 1 && agent != "react" { // failed once, reflected, solved at trial 2
 				r.Trials, r.SolvedTrial, r.Reflections, r.ReflectionTokens = 2, 2, 1, 100

@@ -105,7 +105,7 @@ func TestReportPairsFlags(t *testing.T) {
 func TestReportBadInvocations(t *testing.T) {
 	empty := t.TempDir()
 	fixture := filepath.Join("testdata", "report")
-	broken := copyFixture(t, []byte("{\"schema\":1,\"track\":\"tabletop\",\"family\":\"pick_place\",\"perturbation\":\"none\",\"agent\":\"oracle\",\"episode\":0}\n{\"schema\":1,\"episode\":\"seven\"}\n"))
+	broken := copyFixture(t, []byte("{\"schema\":2,\"suite\":1,\"outcome\":\"scored\",\"track\":\"tabletop\",\"family\":\"pick_place\",\"perturbation\":\"none\",\"agent\":\"oracle\",\"episode\":0}\n{\"schema\":2,\"episode\":\"seven\"}\n"))
 	blank := copyFixture(t, []byte("\n"))
 	for _, tc := range []struct {
 		why  string

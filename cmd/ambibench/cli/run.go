@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"time"
 
 	"github.com/ambibench/ambibench/agents"
 	"github.com/ambibench/ambibench/agents/llm/models"
@@ -20,6 +21,27 @@ import (
 	hh "github.com/ambibench/ambibench/tasks/household"
 	tsm "github.com/ambibench/ambibench/tasks/semmap"
 )
+
+const runUsage = `Usage: ambibench run [flags]
+
+Runs every agent on every (task family, perturbation) cell of a track
+(tabletop, household or semmap) and prints the track's rates with episode
+counts and 95% Wilson intervals.
+
+With --out DIR the run is kept: DIR/records.jsonl (one record per episode),
+DIR/run.json (the settings, which must not change, and the grid, which may
+grow) and DIR/summary.md. Running again on DIR resumes: it plays only the
+episodes not yet recorded, and again those that ended in an infrastructure
+error. A setting that differs from run.json (seed, step limit, trials,
+grammar, feedback, dataset, router, suite version) is refused and named.
+
+Exit status: 0 when every episode was scored (agent errors count as the
+agent's failures); 3 when some episodes ended in infrastructure errors
+(the provider, the network or a cassette failed; they are not scored, and
+running the same command again runs just those); 2 on any other error.
+
+Flags:
+`
 
 // runCmd runs a grid and writes DIR/records.jsonl and DIR/summary.md.
 func runCmd(stdout, stderr io.Writer, args []string) error {
@@ -47,9 +69,10 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 	inflight := fs.Int("max-inflight", 0, "cap model calls waiting at once (0: no cap)")
 	members := fs.String("ensemble-models", "", "comma-separated model `specs` the ensemble agent samples its answers from, answer k from spec k mod n, each opened as --model is (same caps, transcript, cassettes); the chooser stays --model, and records name both (model \"members A,B; chooser M\"). Default: --model alone")
 	routerFile := fs.String("router", "", "household: dyref's routing policy, a weights `file` written by ambibench train-router (default: the shipped one, trained for sim); records name it by a hash of its weights (model \"M; router ID\")")
+	fresh := fs.Bool("fresh", false, "with --out, discard the run already in the directory (records, run.json, summary, transcripts) and start afresh")
 	transcripts := fs.Bool("transcripts", false, "with --out, write every model call to DIR/transcripts.jsonl (request, reply, usage, latency, episode)")
 	fs.Usage = func() {
-		fmt.Fprint(stderr, "Usage: ambibench run [flags]\n\nRuns every agent on every (task family, perturbation) cell and prints ADA and SR\nwith episode counts and 95% Wilson intervals.\n\nFlags:\n")
+		fmt.Fprint(stderr, runUsage)
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -126,22 +149,26 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 
-	var w *results.Writer
-	var prior []results.Record
+	var dir *runDir
 	if *out != "" {
-		if err := os.MkdirAll(*out, 0o755); err != nil {
+		settings := bench.Settings(opts)
+		if *track == bench.SemmapTrack {
+			settings["data"] = "builtin"
+			if *data != "" {
+				settings["data"] = *data
+				if settings["data_hash"], err = hashDir(*data); err != nil {
+					return fmt.Errorf("run: --data: %w", err)
+				}
+			}
+		}
+		specs := []string{*modelSpec}
+		specs = append(specs, splitModelSpecs(*members)...)
+		if dir, err = openRunDir(*out, settings, gridOf(jobs, specs...), *fresh); err != nil {
 			return fmt.Errorf("run: %w", err)
 		}
-		path := filepath.Join(*out, "records.jsonl")
-		var closer io.Closer
-		w, prior, closer, err = results.OpenAppend(path)
-		if err != nil {
-			return fmt.Errorf("run: %w", err)
-		}
-		defer closer.Close()
-		if len(prior) > 0 {
-			fmt.Fprintf(stderr, "ambibench: resuming: %d records already in %s\n", len(prior), path)
-		}
+		defer dir.Close()
+	} else if *fresh {
+		return fmt.Errorf("run: --fresh needs --out")
 	}
 	if needsModel(jobs) {
 		mopts := models.Options{RequestsPerMinute: *rpm, TokensPerMinute: *tpm, MaxInFlight: *inflight}
@@ -166,6 +193,22 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 	for _, j := range jobs {
 		want[j.Key(opts.Seed, opts.ModelFor(j.Agent))] = true
 	}
+	var w *results.Writer
+	var prior []results.Record
+	if dir != nil {
+		if err := dir.openRecords(want); err != nil {
+			return fmt.Errorf("run: %w", err)
+		}
+		w, prior = dir.w, dir.prior
+		path := filepath.Join(*out, recordsFileName)
+		if len(prior) > 0 || dir.dropped > 0 {
+			fmt.Fprintf(stderr, "ambibench: resuming: %d records already in %s", len(prior), path)
+			if dir.dropped > 0 {
+				fmt.Fprintf(stderr, "; %d episodes that ended in infrastructure errors run again", dir.dropped)
+			}
+			fmt.Fprintln(stderr)
+		}
+	}
 	have := map[string]bool{}
 	var recs []results.Record
 	for _, r := range prior {
@@ -174,11 +217,13 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 			recs = append(recs, r)
 		}
 	}
-	fresh, err := bench.Run(ctx, opts, w, have)
+	began := time.Now()
+	newRecs, err := bench.Run(ctx, opts, w, have)
 	if err != nil {
 		return fmt.Errorf("run: %w (records written so far are kept; run again to resume)", err)
 	}
-	recs = append(recs, fresh...)
+	recs = append(recs, newRecs...)
+	wall := time.Since(began)
 
 	var table strings.Builder
 	if err := summarize(&table, recs, opts, *byTask); err != nil {
@@ -188,7 +233,7 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 	if *out != "" {
 		var sum strings.Builder
 		fmt.Fprintf(&sum, "# ambibench %s summary\n\n", *track)
-		fmt.Fprintf(&sum, "Seed %d, %d episodes per cell and agent, step limit %d.\n\n", opts.Seed, opts.Episodes, *stepLimit)
+		fmt.Fprintf(&sum, "Suite version %d. Seed %d, %d episodes per cell and agent, step limit %d.\n\n", bench.SuiteVersion, opts.Seed, opts.Episodes, *stepLimit)
 		if err := summarize(&sum, recs, opts, false); err != nil {
 			return err
 		}
@@ -200,10 +245,62 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 			return fmt.Errorf("run: %w", err)
 		}
 	}
+	end := tallyOutcomes(recs, wall)
+	fmt.Fprintln(stderr, "ambibench:", end)
+	if end.infra > 0 {
+		return &exitError{code: exitInfra, err: fmt.Errorf("%d %s ended in infrastructure errors and %s not scored; fix the cause and run the same command again to run just those",
+			end.infra, plural(end.infra, "episode", "episodes"), plural(end.infra, "is", "are"))}
+	}
 	return nil
 }
 
+// outcomes sums up a run for its last line.
+type outcomes struct {
+	scored, agent, infra int
+	wall                 time.Duration
+	calls, tokens        int
+}
+
+func tallyOutcomes(recs []results.Record, wall time.Duration) outcomes {
+	o := outcomes{wall: wall}
+	for _, r := range recs {
+		switch r.Outcome {
+		case results.OutcomeInfraError:
+			o.infra++
+		case results.OutcomeAgentError:
+			o.agent++
+		default:
+			o.scored++
+		}
+		o.calls += r.Calls
+		o.tokens += r.InputTokens + r.OutputTokens
+	}
+	return o
+}
+
+func (o outcomes) String() string {
+	return fmt.Sprintf("%d %s scored (%d of them agent errors), %d infrastructure %s; %s wall; %d model calls, %d tokens",
+		o.scored+o.agent, plural(o.scored+o.agent, "episode", "episodes"), o.agent, o.infra, plural(o.infra, "error", "errors"),
+		o.wall.Round(time.Millisecond), o.calls, o.tokens)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// summarize writes the run's table: the scored records' rates, then what
+// the infrastructure failures took away.
 func summarize(w io.Writer, recs []results.Record, opts bench.Options, byFamily bool) error {
+	if err := summarizeScored(w, results.ScoredOnly(recs), opts, byFamily); err != nil {
+		return err
+	}
+	return results.InfraMarkdown(w, recs)
+}
+
+func summarizeScored(w io.Writer, recs []results.Record, opts bench.Options, byFamily bool) error {
 	if opts.Track == bench.SemmapTrack {
 		return results.TopKMarkdown(w, recs)
 	}

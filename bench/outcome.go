@@ -1,0 +1,85 @@
+package bench
+
+import (
+	"context"
+	"errors"
+
+	"github.com/ambibench/ambibench/agents/llm"
+	"github.com/ambibench/ambibench/agents/llm/cassette"
+	"github.com/ambibench/ambibench/results"
+)
+
+// SuiteVersion is the version of what the suite measures: the episodes it
+// generates and the way it scores them. Raise it with any change that can
+// move a record's score (a new perturbation wording, a fixed scorer, a
+// changed world); every record, summary and report carries it, so that
+// numbers of two versions are never compared by accident. A change that
+// only adds to the grid (a new agent, task family or perturbation) leaves
+// the existing episodes as they were and needs no raise.
+const SuiteVersion = 1
+
+// infraKind says whether err is a failure of the provider, the network or
+// a cassette rather than of the agent, and names its kind for reports.
+// Every error a model's Generate returns is one, but for a refusal that is
+// the model's own limit (which the agent must live with).
+func infraKind(err error) (string, bool) {
+	var miss *cassette.MissError
+	var le *llm.Error
+	switch {
+	case err == nil:
+		return "", false
+	case errors.As(err, &miss):
+		return "cassette miss", true
+	case errors.As(err, &le):
+		if !llm.IsInfra(err) {
+			return "", false
+		}
+		return le.Kind.String(), true
+	case errors.Is(err, context.DeadlineExceeded):
+		return llm.KindTimeout.String(), true
+	}
+	return "", false
+}
+
+// agentKind names the kind of an agent's own failure, when it came from
+// the model (a refusal, a reply too large to read), and "" otherwise.
+func agentKind(err error) string {
+	var le *llm.Error
+	if errors.As(err, &le) {
+		return le.Kind.String()
+	}
+	return ""
+}
+
+// recordOutcome finishes a scored record: it stamps the suite version,
+// copies the episode's model usage, and sorts the episode into one of
+// the three outcomes. A model call that failed for the infrastructure
+// makes the whole episode an infra error, even when the workflow carried
+// on after it: what followed was not the agent meeting the task. runErr is
+// the agent's own error, if it returned one; rec.Error already holds what
+// the episode's scorer made of it.
+func recordOutcome(rec *results.Record, runErr error, tally *llm.Tally) {
+	rec.Suite = SuiteVersion
+	u := tally.Usage()
+	rec.Calls, rec.InputTokens, rec.OutputTokens = u.Calls, u.InputTokens, u.OutputTokens
+	rec.LatencyP50MS = float64(u.LatencyP50.Microseconds()) / 1000
+	rec.LatencyP95MS = float64(u.LatencyP95.Microseconds()) / 1000
+	_, failures := tally.Failures()
+	for _, err := range append(failures, runErr) {
+		if kind, ok := infraKind(err); ok {
+			rec.Outcome, rec.ErrorKind, rec.Error = results.OutcomeInfraError, kind, err.Error()
+			return
+		}
+	}
+	if rec.Error == "" {
+		rec.Outcome = results.OutcomeScored
+		return
+	}
+	rec.Outcome = results.OutcomeAgentError
+	for _, err := range append(failures, runErr) {
+		if k := agentKind(err); k != "" {
+			rec.ErrorKind = k
+			break
+		}
+	}
+}

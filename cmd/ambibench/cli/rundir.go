@@ -1,0 +1,157 @@
+package cli
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/ambibench/ambibench/bench"
+	"github.com/ambibench/ambibench/results"
+)
+
+const (
+	lockFileName    = ".lock"
+	recordsFileName = "records.jsonl"
+)
+
+// runDir is an open run directory: locked, its settings checked, its
+// records read.
+type runDir struct {
+	dir     string
+	w       *results.Writer
+	prior   []results.Record // records kept from earlier runs
+	dropped int              // infra-error records dropped to run again
+	release func()
+	closer  io.Closer
+}
+
+func (d *runDir) Close() {
+	if d.closer != nil {
+		d.closer.Close()
+	}
+	d.release()
+}
+
+// openRunDir makes dir one run: it takes the lock, starts afresh when
+// fresh is set, refuses settings that differ from those of the run
+// already there (naming each), and records the grown grid in run.json.
+// The records are opened apart, with openRecords, once the run knows
+// their keys.
+func openRunDir(dir string, settings map[string]string, grid results.Grid, fresh bool) (*runDir, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	release, err := lockDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	d := &runDir{dir: dir, release: release}
+	fail := func(err error) (*runDir, error) {
+		d.Close()
+		return nil, err
+	}
+	if fresh {
+		for _, name := range []string{recordsFileName, results.RunFileName, "summary.md", "transcripts.jsonl"} {
+			if err := os.Remove(filepath.Join(dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return fail(fmt.Errorf("--fresh: %w", err))
+			}
+		}
+	}
+	rf, ok, err := results.ReadRunFile(dir)
+	if err != nil {
+		return fail(err)
+	}
+	if ok {
+		if changes := rf.Changes(settings); len(changes) > 0 {
+			return fail(&results.SettingsError{Dir: dir, Changes: changes})
+		}
+		grid = rf.Grid.Union(grid)
+	} else if st, err := os.Stat(filepath.Join(dir, recordsFileName)); err == nil && st.Size() > 0 {
+		return fail(fmt.Errorf("%s holds records but no %s, so the settings they were made with are unknown; use a new --out, or pass --fresh to discard them", dir, results.RunFileName))
+	}
+	if err := results.WriteRunFile(dir, results.RunFile{Settings: settings, Grid: grid}); err != nil {
+		return fail(fmt.Errorf("write %s: %w", results.RunFileName, err))
+	}
+	return d, nil
+}
+
+// openRecords opens records.jsonl for appending. The records of the keys
+// in want that ended in an infrastructure failure are dropped from the
+// file, so that this run plays them again and the file keeps one record
+// per episode.
+func (d *runDir) openRecords(want map[string]bool) error {
+	path := filepath.Join(d.dir, recordsFileName)
+	w, prior, closer, err := results.OpenAppend(path)
+	if err != nil {
+		return err
+	}
+	keep := slices.DeleteFunc(slices.Clone(prior), func(r results.Record) bool {
+		return r.Outcome == results.OutcomeInfraError && want[r.Key()]
+	})
+	if len(keep) < len(prior) {
+		closer.Close()
+		if err := results.RewriteRecords(path, keep); err != nil {
+			return err
+		}
+		d.dropped = len(prior) - len(keep)
+		if w, prior, closer, err = results.OpenAppend(path); err != nil {
+			return err
+		}
+	}
+	d.w, d.prior, d.closer = w, prior, closer
+	return nil
+}
+
+// hashDir hashes the files under dir, names and contents, in path order:
+// what a run.json names a dataset folder by, so that a folder edited
+// between two runs is caught.
+func hashDir(dir string) (string, error) {
+	h := sha256.New()
+	err := filepath.WalkDir(dir, func(path string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return err
+		}
+		rel, err := filepath.Rel(dir, path)
+		if err != nil {
+			return err
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		fmt.Fprintf(h, "%q\n", filepath.ToSlash(rel))
+		n, err := io.Copy(h, f)
+		fmt.Fprintf(h, "\n%d\n", n)
+		return err
+	})
+	if err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16]), nil
+}
+
+// gridOf is the grid that jobs cover, as run.json records it; models are
+// the specs the run's workflows are driven by.
+func gridOf(jobs []bench.Job, models ...string) results.Grid {
+	var g results.Grid
+	if needsModel(jobs) {
+		g.Models = models
+	}
+	for _, j := range jobs {
+		g.Agents = append(g.Agents, j.Agent)
+		g.Families = append(g.Families, j.Family)
+		g.Perturbations = append(g.Perturbations, j.Perturbation)
+		if j.Size != 0 {
+			g.SceneSizes = append(g.SceneSizes, j.Size)
+		}
+		g.Episodes = max(g.Episodes, j.Index+1)
+	}
+	return g.Union(results.Grid{})
+}

@@ -1,0 +1,70 @@
+package results
+
+import (
+	"strings"
+	"testing"
+)
+
+// An episode lost to the infrastructure is in no rate and no count of the
+// rates, but every table that leaves it out says so.
+func TestInfraErrorsAreNotScored(t *testing.T) {
+	rec := func(ep int, outcome, kind string, success bool) Record {
+		return Record{Schema: SchemaVersion, Suite: 1, Outcome: outcome, ErrorKind: kind, Track: "tabletop", Family: "pick_place",
+			Perturbation: "none", Label: "none", Agent: "direct", Model: "openai:x", Episode: ep, Success: success, ADA: success,
+			Error: map[bool]string{true: "", false: "boom"}[outcome == OutcomeScored]}
+	}
+	recs := []Record{
+		rec(0, OutcomeScored, "", true),
+		rec(1, OutcomeAgentError, "", false), // the agent's failure: counted, as a failure
+		rec(2, OutcomeInfraError, "timeout", false),
+		rec(3, OutcomeInfraError, "timeout", false),
+		rec(4, OutcomeInfraError, "server error", false),
+	}
+	cells := Aggregate(recs, AggregateOptions{})
+	if len(cells) != 1 {
+		t.Fatalf("%d cells, want 1", len(cells))
+	}
+	if c := cells[0]; c.N != 2 || c.SR != (Rate{1, 2}) || c.ADA != (Rate{1, 2}) || c.Errors != 1 {
+		t.Errorf("cell %+v: want n=2, SR 1/2, ADA 1/2, one agent error", c)
+	}
+	losses := InfraLosses(recs)
+	want := []InfraLoss{
+		{Agent: "direct", Model: "openai:x", Kind: "server error", Episodes: 1, Example: "boom"},
+		{Agent: "direct", Model: "openai:x", Kind: "timeout", Episodes: 2, Example: "boom"},
+	}
+	if len(losses) != len(want) || losses[0] != want[0] || losses[1] != want[1] {
+		t.Errorf("losses %+v, want %+v", losses, want)
+	}
+	var b strings.Builder
+	if err := InfraMarkdown(&b, recs); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"Not scored: 3 episodes", "direct (openai:x): 2 episodes, timeout", "direct (openai:x): 1 episode, server error"} {
+		if !strings.Contains(b.String(), s) {
+			t.Errorf("infra paragraph lacks %q:\n%s", s, b.String())
+		}
+	}
+	b.Reset()
+	if err := Report(&b, recs, ReportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "Not scored: 3 episodes") || !strings.Contains(b.String(), "(n=2)") {
+		t.Errorf("report does not leave the infra errors out of its rates, or does not say so:\n%s", b.String())
+	}
+	b.Reset()
+	if err := InfraMarkdown(&b, recs[:2]); err != nil || b.Len() != 0 {
+		t.Errorf("without infra errors the paragraph is %q (%v), want nothing", b.String(), err)
+	}
+}
+
+// A report never pools two suite versions: their episodes differ.
+func TestReportRefusesMixedSuites(t *testing.T) {
+	a := Record{Schema: SchemaVersion, Suite: 1, Outcome: OutcomeScored, Track: "tabletop", Family: "f", Perturbation: "none", Agent: "rules"}
+	b := a
+	b.Suite, b.Episode = 2, 1
+	var out strings.Builder
+	err := Report(&out, []Record{a, b}, ReportOptions{})
+	if err == nil || !strings.Contains(err.Error(), "suite versions 1 and 2") {
+		t.Errorf("got %v, want a refusal naming suite versions 1 and 2", err)
+	}
+}
