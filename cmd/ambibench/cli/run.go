@@ -155,7 +155,9 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 		if *track == bench.SemmapTrack {
 			settings["data"] = "builtin"
 			if *data != "" {
-				settings["data"] = *data
+				if settings["data"], err = filepath.Abs(*data); err != nil {
+					return fmt.Errorf("run: --data: %w", err)
+				}
 				if settings["data_hash"], err = hashDir(*data); err != nil {
 					return fmt.Errorf("run: --data: %w", err)
 				}
