@@ -26,6 +26,10 @@ type Options struct {
 	SceneSizes  []int
 	Episodes    int // per cell and agent
 	Concurrency int // episodes at once; 1 if zero
+	// OnRecord, if set, is called with each new record once it is
+	// written, in grid order, from one goroutine: what a progress display
+	// reads.
+	OnRecord func(Job, results.Record)
 }
 
 // Jobs lists the run's jobs in grid order: cell, then agent, then episode
@@ -93,7 +97,8 @@ func Jobs(opts Options) ([]Job, error) {
 // Run plays every job not already in have (keyed by results.Record.Key)
 // and writes each record to w in grid order, whatever the concurrency:
 // a record is written once all before it are. It returns the new records.
-// A cancelled context stops the run; what was written stays written.
+// A cancelled context stops the run; what was written stays written, and
+// those records are returned with the error.
 func Run(ctx context.Context, opts Options, w *results.Writer, have map[string]bool) ([]results.Record, error) {
 	jobs, err := Jobs(opts)
 	if err != nil {
@@ -116,6 +121,7 @@ func Run(ctx context.Context, opts Options, w *results.Writer, have map[string]b
 	}
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(conc + 1) // the writer holds one slot
+	written := 0 // records written, read once the group is done
 	g.Go(func() error {
 		for i := range todo {
 			select {
@@ -127,6 +133,10 @@ func Run(ctx context.Context, opts Options, w *results.Writer, have map[string]b
 				if err := w.Write(out[i]); err != nil {
 					return fmt.Errorf("writing record %d: %w", i, err)
 				}
+			}
+			written++
+			if opts.OnRecord != nil {
+				opts.OnRecord(todo[i], out[i])
 			}
 		}
 		return nil
@@ -143,7 +153,7 @@ func Run(ctx context.Context, opts Options, w *results.Writer, have map[string]b
 		})
 	}
 	if err := g.Wait(); err != nil {
-		return nil, err
+		return out[:written], err
 	}
 	return out, nil
 }

@@ -18,6 +18,7 @@ Usage:
   ambibench run [flags]    run agents over a grid of task families x perturbations
   ambibench report DIR     write a Markdown report of a run's records (tables, costs, paired tests)
   ambibench semmap export DIR  write the built-in semantic-map dataset in the public layout
+  ambibench show DIR KEY   print one recorded episode: instruction, outcome, every model call
   ambibench list           list tracks, task families, perturbations and agents
   ambibench serve-sim      serve the simulated model as an OpenAI-compatible endpoint
   ambibench train-router   train dyref's routing policy for a model (household track)
@@ -33,6 +34,9 @@ replay:DIR.
 // exitInfra is the exit status of a run that finished but lost episodes
 // to infrastructure errors.
 const exitInfra = 3
+
+// exitBudget is the exit status of a run stopped by --max-tokens-total.
+const exitBudget = 4
 
 // exitError is an error with an exit status of its own.
 type exitError struct {
@@ -73,6 +77,8 @@ func Run(stdout, stderr io.Writer, args []string) error {
 		return reportCmd(stdout, stderr, args[1:])
 	case "semmap":
 		return semmapCmd(stdout, stderr, args[1:])
+	case "show":
+		return showCmd(stdout, stderr, args[1:])
 	case "serve-sim":
 		return serveSimCmd(stdout, stderr, args[1:])
 	case "train-router":

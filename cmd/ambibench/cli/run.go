@@ -69,6 +69,9 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 	inflight := fs.Int("max-inflight", 0, "cap model calls waiting at once (0: no cap)")
 	members := fs.String("ensemble-models", "", "comma-separated model `specs` the ensemble agent samples its answers from, answer k from spec k mod n, each opened as --model is (same caps, transcript, cassettes); the chooser stays --model, and records name both (model \"members A,B; chooser M\"). Default: --model alone")
 	routerFile := fs.String("router", "", "household: dyref's routing policy, a weights `file` written by ambibench train-router (default: the shipped one, trained for sim); records name it by a hash of its weights (model \"M; router ID\")")
+	quiet := fs.Bool("quiet", false, "print no progress on stderr while the run goes on")
+	dryRun := fs.Bool("dry-run", false, "print the grid (episodes per agent and cell) and an estimate of model calls and tokens per agent, measured by playing the same grid on the simulated model, and run nothing")
+	maxTokens := fs.Int64("max-tokens-total", 0, "stop the run cleanly once its model calls have spent this many input and output `tokens` (0: no cap); the episodes not finished are not recorded, and running the same command again continues")
 	fresh := fs.Bool("fresh", false, "with --out, discard the run already in the directory (records, run.json, summary, transcripts) and start afresh")
 	transcripts := fs.Bool("transcripts", false, "with --out, write every model call to DIR/transcripts.jsonl (request, reply, usage, latency, episode)")
 	fs.Usage = func() {
@@ -146,8 +149,17 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 		return fmt.Errorf("run: --rpm, --tpm and --max-inflight must not be negative")
 	}
 
+	if *dryRun {
+		return dryRunGrid(stdout, jobs, opts)
+	}
+	if *maxTokens < 0 {
+		return fmt.Errorf("run: --max-tokens-total %d: must not be negative", *maxTokens)
+	}
+
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
 
 	var dir *runDir
 	if *out != "" {
@@ -190,6 +202,13 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 			return fmt.Errorf("run: %w", err)
 		}
 		opts.Model, opts.Members = m, ms
+		if *maxTokens > 0 {
+			b := &tokenBudget{limit: *maxTokens, cancel: cancel}
+			opts.Model = b.wrap(opts.Model)
+			for i := range opts.Members {
+				opts.Members[i] = b.wrap(opts.Members[i])
+			}
+		}
 	}
 	want := map[string]bool{}
 	for _, j := range jobs {
@@ -220,8 +239,24 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 		}
 	}
 	began := time.Now()
+	var prog *progress
+	if !*quiet {
+		var todo []bench.Job
+		for _, j := range jobs {
+			if !have[j.Key(opts.Seed, opts.ModelFor(j.Agent))] {
+				todo = append(todo, j)
+			}
+		}
+		prog = newProgress(stderr, todo)
+		opts.OnRecord = prog.record
+	}
 	newRecs, err := bench.Run(ctx, opts, w, have)
-	if err != nil {
+	if prog != nil {
+		prog.end()
+	}
+	stopped := err != nil && errors.Is(context.Cause(ctx), errBudget)
+	if err != nil && !stopped {
+		fmt.Fprintln(stderr, "ambibench:", tallyOutcomes(append(recs, newRecs...), time.Since(began)))
 		return fmt.Errorf("run: %w (records written so far are kept; run again to resume)", err)
 	}
 	recs = append(recs, newRecs...)
@@ -249,6 +284,9 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 	}
 	end := tallyOutcomes(recs, wall)
 	fmt.Fprintln(stderr, "ambibench:", end)
+	if stopped {
+		return &exitError{code: exitBudget, err: fmt.Errorf("stopped: the run spent its --max-tokens-total of %d tokens; %d of %d episodes are recorded, and running the same command again continues", *maxTokens, len(recs), len(jobs))}
+	}
 	if end.infra > 0 {
 		return &exitError{code: exitInfra, err: fmt.Errorf("%d %s ended in infrastructure errors and %s not scored; fix the cause and run the same command again to run just those",
 			end.infra, plural(end.infra, "episode", "episodes"), plural(end.infra, "is", "are"))}

@@ -1,0 +1,207 @@
+package cli
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/ambibench/ambibench/agents/llm"
+	"github.com/ambibench/ambibench/agents/llm/middleware"
+	"github.com/ambibench/ambibench/results"
+)
+
+const showUsage = `Usage: ambibench show DIR KEY
+
+Prints one episode of the run in DIR: its instruction, its outcome and
+scores, and, when the run kept transcripts (run --transcripts), every model
+call with the tool results the model was shown and the reply it gave.
+
+KEY names the episode as a record's key does, with or without its quotes:
+  tabletop/pick_place/absence/direct/sim/1/7
+  "tabletop"/"pick_place"/"absence"/"direct"/"sim"/1/7
+(track, task family, perturbation, agent, model, seed, episode index, and
+/n=SIZE for a scene size). Run "ambibench show DIR" for the keys in DIR.
+`
+
+// showCmd prints one recorded episode and its model calls.
+func showCmd(stdout, stderr io.Writer, args []string) error {
+	flags := flag.NewFlagSet("ambibench show", flag.ContinueOnError)
+	flags.SetOutput(stderr)
+	flags.Usage = func() { fmt.Fprint(flags.Output(), showUsage) }
+	if err := flags.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, showUsage)
+			return nil
+		}
+		return errUsage
+	}
+	if flags.NArg() < 1 || flags.NArg() > 2 {
+		flags.Usage()
+		return errUsage
+	}
+	dir := flags.Arg(0)
+	path := filepath.Join(dir, recordsFileName)
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("show: %w", err)
+	}
+	recs, err := results.ReadRecords(f, path)
+	f.Close()
+	if err != nil && !errors.Is(err, results.ErrTruncated) {
+		return fmt.Errorf("show: %w", err)
+	}
+	if flags.NArg() == 1 {
+		for _, r := range recs {
+			fmt.Fprintf(stdout, "%s\t%s\n", plainKey(r), r.Outcome)
+		}
+		return nil
+	}
+	want := flags.Arg(1)
+	i := slices.IndexFunc(recs, func(r results.Record) bool { return r.Key() == want || plainKey(r) == want })
+	if i < 0 {
+		return fmt.Errorf("show: %s holds no episode %s (run \"ambibench show %s\" for the keys)", path, want, dir)
+	}
+	r := recs[i]
+	var b strings.Builder
+	writeEpisode(&b, r)
+	calls, err := transcriptOf(filepath.Join(dir, "transcripts.jsonl"), r.Key())
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		b.WriteString("\nNo transcripts.jsonl in the directory: run with --transcripts to keep every model call.\n")
+	case err != nil:
+		return fmt.Errorf("show: %w", err)
+	case len(calls) == 0 && r.Model != "":
+		b.WriteString("\nThe transcripts hold no call of this episode.\n")
+	default:
+		writeCalls(&b, calls)
+	}
+	_, err = io.WriteString(stdout, b.String())
+	return err
+}
+
+// plainKey is a record's key without the quotes, as a user types it.
+func plainKey(r results.Record) string {
+	k := strings.Join([]string{r.Track, r.Family, r.Perturbation, r.Agent, r.Model, strconv.FormatUint(r.Seed, 10), strconv.Itoa(r.Episode)}, "/")
+	if r.SceneSize != 0 {
+		k += "/n=" + strconv.Itoa(r.SceneSize)
+	}
+	return k
+}
+
+func writeEpisode(b *strings.Builder, r results.Record) {
+	fmt.Fprintf(b, "Episode %s (suite %d)\n", r.Key(), r.Suite)
+	fmt.Fprintf(b, "Instruction: %s\n", r.Instruction)
+	if r.Label != "" {
+		fmt.Fprintf(b, "Ground truth: %s\n", r.Label)
+	}
+	fmt.Fprintf(b, "Outcome: %s", r.Outcome)
+	if r.ErrorKind != "" {
+		fmt.Fprintf(b, " (%s)", r.ErrorKind)
+	}
+	if r.Error != "" {
+		fmt.Fprintf(b, ": %s", r.Error)
+	}
+	b.WriteString("\n")
+	if r.Track == "semmap" {
+		fmt.Fprintf(b, "Answer: %v; truth: %v; Top-1 %v, Top-Any %v\n", r.Answer, r.Truth, r.Top1, r.TopAny)
+	} else {
+		fmt.Fprintf(b, "SR %v, ADA %v; questions %d (tag of the first: %q, %d matched); steps %d\n", r.Success, r.ADA, r.Questions, r.Tag, r.TagCorrect, r.Steps)
+	}
+	if r.Trials > 0 {
+		fmt.Fprintf(b, "Trials %d, solved at trial %d; reflections %d (%d redundant)\n", r.Trials, r.SolvedTrial, r.Reflections, r.RedundantReflections)
+	}
+	for _, m := range r.Messages {
+		fmt.Fprintf(b, "%s → %s: %s\n  reply: %s\n", m.From, m.To, m.Text, m.Reply)
+	}
+	if r.Model != "" {
+		fmt.Fprintf(b, "Model %s: %d calls, %d input and %d output tokens\n", r.Model, r.Calls, r.InputTokens, r.OutputTokens)
+	}
+}
+
+// transcriptOf reads the transcript lines of one episode, in order.
+func transcriptOf(path, key string) ([]middleware.TranscriptEntry, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []middleware.TranscriptEntry
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 1<<20), 64<<20)
+	for line := 1; sc.Scan(); line++ {
+		var e middleware.TranscriptEntry
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+			return nil, fmt.Errorf("%s:%d: %v", path, line, err)
+		}
+		if e.Episode == key {
+			out = append(out, e)
+		}
+	}
+	return out, sc.Err()
+}
+
+// writeCalls prints the calls of an episode. A workflow resends its
+// conversation on every call, so each call shows only the messages the
+// previous one did not have.
+func writeCalls(b *strings.Builder, calls []middleware.TranscriptEntry) {
+	var prev []llm.Message
+	prevSystem := ""
+	for i, c := range calls {
+		fmt.Fprintf(b, "\n=== call %d (%s; %d input, %d output tokens)\n", i+1, c.Model, c.InputTokens, c.OutputTokens)
+		msgs := c.Request.Messages
+		if c.Request.System == prevSystem && isPrefix(prev, msgs) {
+			msgs = msgs[len(prev):]
+		} else if c.Request.System != "" {
+			fmt.Fprintf(b, "[system]\n%s\n", c.Request.System)
+		}
+		for _, m := range msgs {
+			writeMessage(b, m)
+		}
+		switch {
+		case c.Error != "":
+			fmt.Fprintf(b, "[error] %s\n", c.Error)
+		case c.Reply != nil:
+			writeMessage(b, llm.Message{Role: llm.RoleAssistant, Text: c.Reply.Text, ToolCalls: c.Reply.ToolCalls})
+		}
+		prev, prevSystem = c.Request.Messages, c.Request.System
+		if c.Reply != nil {
+			prev = append(slices.Clone(prev), llm.Message{Role: llm.RoleAssistant, Text: c.Reply.Text, ToolCalls: c.Reply.ToolCalls})
+		}
+	}
+}
+
+func isPrefix(prev, msgs []llm.Message) bool {
+	if len(prev) > len(msgs) {
+		return false
+	}
+	for i := range prev {
+		a, b := prev[i], msgs[i]
+		if a.Role != b.Role || a.Text != b.Text || a.ToolCallID != b.ToolCallID || len(a.ToolCalls) != len(b.ToolCalls) {
+			return false
+		}
+	}
+	return true
+}
+
+func writeMessage(b *strings.Builder, m llm.Message) {
+	switch m.Role {
+	case llm.RoleTool:
+		fmt.Fprintf(b, "[tool %s]\n%s\n", m.Name, m.Text)
+		return
+	}
+	if m.Text != "" {
+		fmt.Fprintf(b, "[%s]\n%s\n", m.Role, m.Text)
+	}
+	for _, tc := range m.ToolCalls {
+		fmt.Fprintf(b, "[%s calls %s] %s\n", m.Role, tc.Name, tc.Args)
+	}
+}
