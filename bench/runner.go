@@ -121,7 +121,7 @@ func Run(ctx context.Context, opts Options, w *results.Writer, have map[string]b
 	}
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(conc + 1) // the writer holds one slot
-	written := 0 // records written, read once the group is done
+	written := 0         // records written, read once the group is done
 	g.Go(func() error {
 		for i := range todo {
 			select {
