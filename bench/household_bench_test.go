@@ -46,6 +46,7 @@ func BenchmarkHousehold(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
+					mustBeScored(b, rec)
 					i++
 					if rec.Success {
 						sr++

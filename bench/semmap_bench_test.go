@@ -35,6 +35,7 @@ func BenchmarkSemmap(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
+					mustBeScored(b, rec)
 					i++
 					t1 += float64(b2f(rec.Top1))
 					t2 += float64(b2f(rec.Top2))

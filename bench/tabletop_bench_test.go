@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"github.com/ambibench/ambibench/results"
 	"os"
 	"testing"
 
@@ -89,6 +90,7 @@ func benchEpisodes(b *testing.B, opts EpisodeOptions, job func(i int) Job) {
 		if err != nil {
 			b.Fatal(err)
 		}
+		mustBeScored(b, rec)
 		i++
 		if rec.ADA {
 			ada++
@@ -106,4 +108,14 @@ func benchEpisodes(b *testing.B, opts EpisodeOptions, job func(i int) Job) {
 	b.ReportMetric(steps/n, "steps/op")
 	b.ReportMetric(calls/n, "calls/op")
 	b.ReportMetric(tokens/n, "tokens/op")
+}
+
+// mustBeScored fails a benchmark whose episode ended in an infrastructure
+// error: a figure over the episodes that happened to get through an outage
+// would mislead benchstat, and a live model's benchmark is rerun instead.
+func mustBeScored(b *testing.B, rec results.Record) {
+	b.Helper()
+	if !rec.Scored() {
+		b.Fatalf("%s: infrastructure error (%s): %s", rec.Key(), rec.ErrorKind, rec.Error)
+	}
 }
