@@ -123,15 +123,26 @@ func ReadRunFile(dir string) (f RunFile, ok bool, err error) {
 	if err != nil {
 		return RunFile{}, false, err
 	}
+	f, err = ParseRunFile(data, path)
+	return f, err == nil, err
+}
+
+// ParseRunFile decodes a run.json strictly: no unknown fields, settings
+// present. name (the file's path) prefixes errors.
+func ParseRunFile(data []byte, name string) (RunFile, error) {
+	var f RunFile
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&f); err != nil {
-		return RunFile{}, false, fmt.Errorf("%s: %w", path, describeDecodeError(err))
+		return RunFile{}, fmt.Errorf("%s: %w", name, describeDecodeError(err))
+	}
+	if dec.More() {
+		return RunFile{}, fmt.Errorf("%s: more than one JSON value", name)
 	}
 	if f.Settings == nil {
-		return RunFile{}, false, fmt.Errorf("%s: field \"settings\": missing", path)
+		return RunFile{}, fmt.Errorf("%s: field \"settings\": missing", name)
 	}
-	return f, true, nil
+	return f, nil
 }
 
 // WriteRunFile writes dir/run.json whole: to a temporary file first, then
