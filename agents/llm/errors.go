@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -87,11 +88,18 @@ type Error struct {
 	Err        error
 }
 
+// Error names the kind, the HTTP status if any, and the failure; the kind
+// is left out when the failure's message already starts with it (as every
+// cassette's does), so that no message stutters.
 func (e *Error) Error() string {
+	msg := fmt.Sprint(e.Err)
 	if e.Status != 0 {
-		return fmt.Sprintf("%s (HTTP %d): %v", e.Kind, e.Status, e.Err)
+		return fmt.Sprintf("%s (HTTP %d): %s", e.Kind, e.Status, msg)
 	}
-	return fmt.Sprintf("%s: %v", e.Kind, e.Err)
+	if strings.HasPrefix(msg, e.Kind.String()) {
+		return msg
+	}
+	return e.Kind.String() + ": " + msg
 }
 
 func (e *Error) Unwrap() error { return e.Err }
