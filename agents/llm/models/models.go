@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/ambibench/ambibench/agents/llm"
 	"github.com/ambibench/ambibench/agents/llm/middleware"
@@ -43,6 +44,17 @@ type Options struct {
 	// Transcript, if set, receives one JSON line per call: the episode,
 	// the request, the reply or error, usage and latency.
 	Transcript io.Writer
+	// MaxAttempts caps the attempts at one call to a live model, the
+	// first included (0: middleware.DefaultMaxAttempts; 1: no retries).
+	MaxAttempts int
+	// MaxRetryAfter is the longest Retry-After a live model's server may
+	// ask for and be waited for (0: middleware.DefaultMaxRetryAfter); a
+	// longer one ends the call's retries.
+	MaxRetryAfter time.Duration
+	// MaxReplyBytes caps the body of one reply of a live model (0:
+	// llm.DefaultMaxReplyBytes); a longer reply is the agent's failure,
+	// llm.KindTooLarge.
+	MaxReplyBytes int64
 }
 
 // Open returns the model a spec names, with no caps and no transcript.
@@ -58,7 +70,7 @@ func OpenWith(spec string, getenv func(string) string, opts Options) (llm.Model,
 	if getenv == nil {
 		getenv = func(string) string { return "" }
 	}
-	m, err := open(spec, getenv)
+	m, err := open(spec, getenv, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -70,7 +82,7 @@ func OpenWith(spec string, getenv func(string) string, opts Options) (llm.Model,
 	return middleware.Account(m), nil
 }
 
-func open(spec string, getenv func(string) string) (llm.Model, error) {
+func open(spec string, getenv func(string) string, opts Options) (llm.Model, error) {
 	spec = strings.TrimSpace(spec)
 	kind, rest, _ := strings.Cut(spec, ":")
 	bad := func(why string) error {
@@ -86,5 +98,5 @@ func open(spec string, getenv func(string) string) (llm.Model, error) {
 	case "":
 		return nil, bad("empty")
 	}
-	return openLive(kind, rest, spec, getenv, bad)
+	return openLive(kind, rest, spec, getenv, bad, opts)
 }
