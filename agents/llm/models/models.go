@@ -8,6 +8,8 @@
 //	gemini:MODEL                 Gemini (GEMINI_API_KEY or GOOGLE_API_KEY; Vertex AI
 //	                             with GOOGLE_GENAI_USE_VERTEXAI, GOOGLE_CLOUD_PROJECT, GOOGLE_CLOUD_LOCATION)
 //	openai:MODEL                 OpenAI, or any OpenAI-compatible server at OPENAI_BASE_URL
+//	openai:MODEL?temperature=&seed=7&schema=1&max_tokens=N
+//	                             generation settings, for gemini: too (see genparams.go)
 //	record:DIR=SPEC              SPEC, with every call stored in DIR (and served from it when stored)
 //	replay:DIR                   only what DIR holds; never calls out
 //
