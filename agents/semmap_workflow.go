@@ -2,6 +2,7 @@ package agents
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -134,6 +135,12 @@ func (s *semmapSession) block(role, format string, answers, feedback []string) l
 		Answers: answers, Feedback: feedback, Format: format}
 }
 
+// semmapAnswerSchema is the answer the JSON prompts ask for, offered as
+// the request's response schema: a backend sends it as structured output
+// only when the model spec asks (schema=1); by default the prompt alone
+// asks for it, as in paper 000.
+var semmapAnswerSchema = json.RawMessage(`{"type":"object","properties":{"inferred_query":{"type":"string"},"query_achievable":{"type":"boolean"},"relevant_objects":{"type":"array","items":{"type":"string"}},"explanation":{"type":"string"}},"required":["inferred_query","query_achievable","relevant_objects","explanation"]}`)
+
 // generate renders a template and sends it as one user message.
 func (s *semmapSession) generate(ctx context.Context, step, tmpl string, data semmapPrompt, b llm.Block, temperature float64, sample int) (llm.Reply, error) {
 	data.Block = b.Render()
@@ -142,6 +149,9 @@ func (s *semmapSession) generate(ctx context.Context, step, tmpl string, data se
 		return llm.Reply{}, fmt.Errorf("%s: %s prompt: %w", s.agent, step, err)
 	}
 	req := llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: text}}, Temperature: temperature, Sample: sample}
+	if b.Format == llm.FormatJSON {
+		req.ResponseSchema = semmapAnswerSchema
+	}
 	reply, err := s.model.Generate(ctx, req)
 	if err != nil {
 		return llm.Reply{}, fmt.Errorf("%s: %s: model %s: %w", s.agent, step, s.model.Name(), err)

@@ -22,18 +22,19 @@ const SuiteVersion = 1
 // a cassette rather than of the agent, and names its kind for reports.
 // Every error a model's Generate returns is one, but for a refusal that is
 // the model's own limit (which the agent must live with).
+//
+// Only errors that hold an *llm.Error count, or a call's own deadline: an
+// error the workflow made itself (a reply it could not read) is the
+// agent's, and a cancelled run never reaches here (runAgent stops it).
 func infraKind(err error) (string, bool) {
 	var miss *cassette.MissError
 	var le *llm.Error
 	switch {
-	case err == nil:
+	case !llm.IsInfra(err):
 		return "", false
 	case errors.As(err, &miss):
 		return "cassette miss", true
 	case errors.As(err, &le):
-		if !llm.IsInfra(err) {
-			return "", false
-		}
 		return le.Kind.String(), true
 	case errors.Is(err, context.DeadlineExceeded):
 		return llm.KindTimeout.String(), true
@@ -61,7 +62,7 @@ func agentKind(err error) string {
 func recordOutcome(rec *results.Record, runErr error, tally *llm.Tally) {
 	rec.Suite = SuiteVersion
 	u := tally.Usage()
-	rec.Calls, rec.InputTokens, rec.OutputTokens = u.Calls, u.InputTokens, u.OutputTokens
+	rec.Calls, rec.Attempts, rec.InputTokens, rec.OutputTokens = u.Calls, u.Attempts, u.InputTokens, u.OutputTokens
 	rec.LatencyP50MS = float64(u.LatencyP50.Microseconds()) / 1000
 	rec.LatencyP95MS = float64(u.LatencyP95.Microseconds()) / 1000
 	_, failures := tally.Failures()

@@ -117,3 +117,20 @@ func FuzzParseSubset(f *testing.F) {
 		}
 	})
 }
+
+// FuzzReadFactorRouter: whatever the file, a router ReadFactorRouter
+// accepts routes any factor vector without a panic.
+func FuzzReadFactorRouter(f *testing.F) {
+	f.Add([]byte(tinyRouter))
+	f.Add(routerJSON)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := ReadFactorRouter(bytes.NewReader(data), "fuzz.json")
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "fuzz.json") {
+				t.Errorf("error %q does not name the file", err)
+			}
+			return
+		}
+		r.Route(Factors{Dependency: 2, Interaction: 3, Spatial: 1}.Vector())
+	})
+}

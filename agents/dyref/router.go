@@ -265,6 +265,23 @@ type routerFile struct {
 	B2      []float64 `json:"b2"`
 }
 
+// ReadFactorRouter reads a router, as ReadRouter does, that dyref can
+// route with: one that reads exactly the features of [Factors.Vector].
+// A router of another width (trained on other features, or edited) is
+// refused here, naming the file, rather than failing in the middle of a
+// run.
+func ReadFactorRouter(r io.Reader, name string) (*Router, error) {
+	rt, err := ReadRouter(r, name)
+	if err != nil {
+		return nil, err
+	}
+	if want := len(VectorNames()); rt.Inputs() != want {
+		return nil, fmt.Errorf("%s: inputs: want %d, the complexity factors (%s), have %d",
+			name, want, strings.Join(VectorNames(), ", "), rt.Inputs())
+	}
+	return rt, nil
+}
+
 // ReadRouter reads a router that WriteTo wrote. name is the file's name,
 // for errors, which say which field is wrong and how ("router.json: w1:
 // want 16×19 numbers, have 12"); it rejects unknown fields and versions,

@@ -423,3 +423,28 @@ func TestRouteByExpectedObjective(t *testing.T) {
 		}
 	}
 }
+
+func TestReadFactorRouter(t *testing.T) {
+	tests := []struct {
+		name, why, data, wantErr string
+	}{
+		{"shipped", "the router the build embeds reads the factors", string(routerJSON), ""},
+		{"too narrow", "a router of two inputs cannot read the 19 factors", tinyRouter,
+			"tiny.json: inputs: want 19, the complexity factors (dependency, interaction, spatial, "},
+		{"malformed", "ReadRouter's own checks still apply", "{}", "tiny.json: format: missing"},
+	}
+	for _, tc := range tests {
+		r, err := ReadFactorRouter(strings.NewReader(tc.data), "tiny.json")
+		if tc.wantErr == "" {
+			if err != nil {
+				t.Errorf("%s (%s): %v", tc.name, tc.why, err)
+			} else {
+				r.Route(Factors{}.Vector()) // must not panic
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+			t.Errorf("%s (%s): error %v, want %q", tc.name, tc.why, err, tc.wantErr)
+		}
+	}
+}

@@ -4,28 +4,71 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
-// ErrorKind sorts failures by what a caller should do about them.
+// ErrorKind sorts failures by what a caller should do about them, and by
+// whose failure they are.
+//
+// Infrastructure failures ([IsInfra] true: the provider, the network, the
+// setup or the cassettes failed, so the episode says nothing about the
+// agent and must be re-run, never scored):
+//
+//   - KindUnknown (an *Error of no known kind, such as a cancelled call),
+//   - KindRateLimited, KindServer, KindTimeout (once retries are used up),
+//   - KindMalformed (an HTTP reply cut short or not JSON: the transport's
+//     fault, not the model's wording),
+//   - KindBadRequest (the provider rejects the request as malformed, or a
+//     model setting it refuses, such as a temperature),
+//   - KindAuth,
+//   - KindCassette (a cassette file that cannot be read or written, or a
+//     request a replay does not hold).
+//
+// The agent's own failures ([IsInfra] false: counted as a failed episode,
+// with the reason):
+//
+//   - KindRefused: the model declined within its own limits: the context
+//     length exceeded, a safety or recitation block, a blocked prompt, a
+//     refusal message;
+//   - KindTooLarge: the reply was larger than the limit set for one reply.
 type ErrorKind int
 
 const (
 	KindUnknown     ErrorKind = iota
 	KindRateLimited           // 429: wait (Retry-After if given) and retry
-	KindServer                // 5xx: retry with backoff
+	KindServer                // 5xx or no answer: retry with backoff
 	KindTimeout               // no answer in time: retry with backoff
 	KindBadRequest            // 4xx other than 401/403/429: do not retry
 	KindAuth                  // 401/403: do not retry
 	KindMalformed             // the reply could not be read: retry with backoff
+	KindRefused               // the model's own limit (context, safety): do not retry
+	KindTooLarge              // the reply exceeds the size limit: do not retry
+	KindCassette              // a cassette file is corrupt or the request is not on file
 )
 
 var kindNames = map[ErrorKind]string{
 	KindUnknown: "unknown", KindRateLimited: "rate limited", KindServer: "server error",
 	KindTimeout: "timeout", KindBadRequest: "bad request", KindAuth: "auth", KindMalformed: "malformed reply",
+	KindRefused: "refused by the model", KindTooLarge: "reply too large", KindCassette: "cassette",
 }
 
-func (k ErrorKind) String() string { return kindNames[k] }
+func (k ErrorKind) String() string {
+	if s, ok := kindNames[k]; ok {
+		return s
+	}
+	return fmt.Sprintf("kind %d", int(k))
+}
+
+// Infra reports whether a failure of this kind is the infrastructure's
+// rather than the agent's (see [ErrorKind]).
+func (k ErrorKind) Infra() bool {
+	switch k {
+	case KindRefused, KindTooLarge:
+		return false
+	}
+	return true
+}
 
 // Retryable reports whether a failure of this kind may succeed on retry.
 func (k ErrorKind) Retryable() bool {
@@ -45,11 +88,18 @@ type Error struct {
 	Err        error
 }
 
+// Error names the kind, the HTTP status if any, and the failure; the kind
+// is left out when the failure's message already starts with it (as every
+// cassette's does), so that no message stutters.
 func (e *Error) Error() string {
+	msg := fmt.Sprint(e.Err)
 	if e.Status != 0 {
-		return fmt.Sprintf("%s (HTTP %d): %v", e.Kind, e.Status, e.Err)
+		return fmt.Sprintf("%s (HTTP %d): %s", e.Kind, e.Status, msg)
 	}
-	return fmt.Sprintf("%s: %v", e.Kind, e.Err)
+	if strings.HasPrefix(msg, e.Kind.String()) {
+		return msg
+	}
+	return e.Kind.String() + ": " + msg
 }
 
 func (e *Error) Unwrap() error { return e.Err }
@@ -84,17 +134,23 @@ func KindForStatus(status int) ErrorKind {
 	return KindUnknown
 }
 
-// IsInfra reports whether err is a failure of the infrastructure — the
-// provider, the network, a timeout, a request the provider rejects, a key
-// it refuses — rather than of the model's answer. Such a failure says
-// nothing about the agent, so the harness does not score the episode.
+// IsInfra reports whether err is an infrastructure failure, so that the
+// episode it ended must not be scored but re-run: err holds an *Error of a
+// kind whose [ErrorKind.Infra] is true, or the call's context ended
+// (cancelled or past its deadline). It is false for nil, for the model's
+// own refusals (KindRefused, KindTooLarge), and for errors that hold no
+// *Error, which are the agent's own (a reply it could not use, a workflow
+// that gave up).
+//
+// The first *Error in err's chain decides, so a workflow that wraps a
+// backend's error keeps its kind.
 func IsInfra(err error) bool {
 	if err == nil {
 		return false
 	}
-	switch KindOf(err) {
-	case KindRateLimited, KindServer, KindTimeout, KindBadRequest, KindAuth, KindMalformed, KindUnknown:
-		return true
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Kind.Infra()
 	}
-	return false
+	return errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled)
 }

@@ -37,11 +37,26 @@ func Hash(model string, req Request) string {
 	for _, m := range req.Messages {
 		str(string(m.Role))
 		str(m.Text)
-		num(uint64(len(m.ToolCalls)))
+		// Signatures count only when a turn carries one, so that the hash
+		// of every request without them is what it was before they
+		// existed. The flag bit can never be part of a real count, so the
+		// two encodings cannot be confused.
+		signed := false
+		for _, c := range m.ToolCalls {
+			signed = signed || len(c.Signature) > 0
+		}
+		n := uint64(len(m.ToolCalls))
+		if signed {
+			n |= signedCalls
+		}
+		num(n)
 		for _, c := range m.ToolCalls {
 			str(c.ID)
 			str(c.Name)
 			str(string(c.Args))
+			if signed {
+				str(string(c.Signature))
+			}
 		}
 		str(m.ToolCallID)
 		str(m.Name)
@@ -60,6 +75,10 @@ func Hash(model string, req Request) string {
 	sum := h.Sum(nil)
 	return hex.EncodeToString(sum[:16])
 }
+
+// signedCalls flags, in the count of a turn's tool calls, that the calls'
+// signatures follow their arguments.
+const signedCalls = 1 << 63
 
 func canonical(req Request) Request {
 	fix := func(raw json.RawMessage) json.RawMessage {
@@ -110,7 +129,14 @@ func normalized(raw json.RawMessage) json.RawMessage {
 		norm, err = json.Marshal(v)
 	}
 	if norm == nil {
-		norm, _ = json.Marshal(key)
+		// Quoted, then normalised as the JSON string it now is: Marshal
+		// turns invalid UTF-8 into "\ufffd", which reads back (from a
+		// cassette file) as U+FFFD and re-encodes as the rune itself, so
+		// only the second form is the same after a round trip.
+		q, _ := json.Marshal(key)
+		var s string
+		json.Unmarshal(q, &s)
+		norm, _ = json.Marshal(s)
 	}
 	normMu.Lock()
 	if len(normCache) >= normCacheSize {

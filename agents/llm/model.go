@@ -32,6 +32,12 @@ type ToolCall struct {
 	ID   string          `json:"id"`
 	Name string          `json:"name"`
 	Args json.RawMessage `json:"args"`
+	// Signature is an opaque token the provider attached to the call
+	// (Gemini's thought signature), sent back with the call, byte for
+	// byte, when the conversation goes on: Gemini 3 refuses a history
+	// whose calls lack theirs. It is never part of any prompt text, and
+	// counts in [Hash] only when set.
+	Signature []byte `json:"signature,omitempty"`
 }
 
 // ToolDecl declares a tool to the model: its name, what it does, and the
@@ -69,12 +75,18 @@ const (
 
 // Reply is what a model returned.
 type Reply struct {
-	Text         string        `json:"text,omitempty"`
-	ToolCalls    []ToolCall    `json:"tool_calls,omitempty"`
-	FinishReason string        `json:"finish_reason"`
-	InputTokens  int           `json:"input_tokens"`
-	OutputTokens int           `json:"output_tokens"`
-	Latency      time.Duration `json:"latency_ns"`
+	Text      string     `json:"text,omitempty"`
+	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
+	// FinishReason is one of the Finish constants; ProviderFinish is the
+	// reason as the provider gave it ("MAX_TOKENS", "SAFETY",
+	// "MALFORMED_FUNCTION_CALL", "length", "content_filter", or
+	// "blocked: SAFETY" for a prompt Gemini refused), "" when it gave
+	// none or the model is not a provider's.
+	FinishReason   string        `json:"finish_reason"`
+	ProviderFinish string        `json:"provider_finish,omitempty"`
+	InputTokens    int           `json:"input_tokens"`
+	OutputTokens   int           `json:"output_tokens"`
+	Latency        time.Duration `json:"latency_ns"`
 }
 
 // Model is a language model. Generate must be safe for concurrent use.

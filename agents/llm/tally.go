@@ -10,13 +10,14 @@ import (
 // Tally counts the calls of one episode. The accounting middleware adds to
 // the Tally found in the call's context.
 type Tally struct {
-	mu           sync.Mutex
-	calls        int
-	inputTokens  int
-	outputTokens int
-	latencies    []time.Duration
-	failures     []error // errors of the calls that failed, the first maxFailures
-	failed       int     // how many failed
+	mu             sync.Mutex
+	calls          int
+	failedAttempts int
+	inputTokens    int
+	outputTokens   int
+	latencies      []time.Duration
+	failures       []error // errors of the calls that failed, the first maxFailures
+	failed         int     // how many calls failed
 }
 
 // maxFailures bounds the errors a Tally keeps: an episode that fails call
@@ -54,17 +55,36 @@ func (t *Tally) Add(r Reply) {
 	t.latencies = append(t.latencies, r.Latency)
 }
 
+// AddFailedAttempts records n attempts at a call that failed: the
+// retries before a call succeeded, or every attempt of a call that failed
+// for good. The retry middleware reports them; a successful attempt is
+// counted by [Tally.Add].
+// A nil Tally counts nothing.
+func (t *Tally) AddFailedAttempts(n int) {
+	if t == nil || n <= 0 {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.failedAttempts += n
+}
+
 // Usage is a summary of a Tally.
 type Usage struct {
-	Calls, InputTokens, OutputTokens int
-	LatencyP50, LatencyP95           time.Duration
+	// Calls counts the calls that got a reply; Attempts counts those and
+	// every failed attempt reported by the retry middleware, so that
+	// Attempts - Calls is what retries and failures cost. A call that
+	// went through no retry middleware counts one attempt if it succeeded
+	// and none if it failed.
+	Calls, Attempts, InputTokens, OutputTokens int
+	LatencyP50, LatencyP95                     time.Duration
 }
 
 // Usage summarises the calls so far.
 func (t *Tally) Usage() Usage {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	u := Usage{Calls: t.calls, InputTokens: t.inputTokens, OutputTokens: t.outputTokens}
+	u := Usage{Calls: t.calls, Attempts: t.calls + t.failedAttempts, InputTokens: t.inputTokens, OutputTokens: t.outputTokens}
 	if n := len(t.latencies); n > 0 {
 		l := append([]time.Duration(nil), t.latencies...)
 		sort.Slice(l, func(i, j int) bool { return l[i] < l[j] })

@@ -45,6 +45,12 @@ func (e *MissError) Error() string {
 	return fmt.Sprintf("cassette miss: request %s (%s) not in %s", e.Hash, ep, e.Dir)
 }
 
+// fail marks a cassette's own failure (a file that cannot be read or
+// written, a request not on file) as llm.KindCassette, which llm.IsInfra
+// counts as infrastructure: the episode was not the agent's to lose. The
+// error still unwraps to what is behind it, a *MissError included.
+func fail(err error) error { return &llm.Error{Kind: llm.KindCassette, Err: err} }
+
 // key returns the key of req for model, or an error when req cannot be
 // hashed.
 func key(model string, req llm.Request) (string, error) {
@@ -96,11 +102,11 @@ func (r *Recorder) Generate(ctx context.Context, req llm.Request) (llm.Reply, er
 	model := r.next.Name()
 	k, err := key(model, req)
 	if err != nil {
-		return llm.Reply{}, err
+		return llm.Reply{}, fail(err)
 	}
 	reply, ok, err := load(r.dir, model, k)
 	if err != nil {
-		return llm.Reply{}, err
+		return llm.Reply{}, fail(err)
 	}
 	if ok {
 		r.hits.Add(1)
@@ -116,7 +122,7 @@ func (r *Recorder) Generate(ctx context.Context, req llm.Request) (llm.Reply, er
 		err = store(r.dir, k, data)
 	}
 	if err != nil {
-		return reply, fmt.Errorf("recording the reply to request %s: %w", k, err)
+		return reply, fail(fmt.Errorf("recording the reply to request %s: %w", k, err))
 	}
 	return reply, nil
 }
@@ -200,15 +206,15 @@ func (p *Player) Counts() Counts { return p.counts() }
 func (p *Player) Generate(ctx context.Context, req llm.Request) (llm.Reply, error) {
 	k, err := key(p.model, req)
 	if err != nil {
-		return llm.Reply{}, err
+		return llm.Reply{}, fail(err)
 	}
 	reply, ok, err := load(p.dir, p.model, k)
 	if err != nil {
-		return llm.Reply{}, err
+		return llm.Reply{}, fail(err)
 	}
 	if !ok {
 		p.misses.Add(1)
-		return llm.Reply{}, &MissError{Hash: k, Episode: llm.EpisodeFrom(ctx), Dir: p.dir}
+		return llm.Reply{}, fail(&MissError{Hash: k, Episode: llm.EpisodeFrom(ctx), Dir: p.dir})
 	}
 	p.hits.Add(1)
 	return reply, nil

@@ -1,6 +1,7 @@
 package cassette_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -198,6 +199,9 @@ func TestReplayMiss(t *testing.T) {
 			if llm.KindOf(err).Retryable() {
 				t.Error("a miss must not be retried")
 			}
+			if !llm.IsInfra(err) {
+				t.Error("a miss is an infrastructure failure: the episode must be re-run, not scored")
+			}
 		})
 	}
 }
@@ -338,6 +342,9 @@ func TestCorruptFiles(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), name) || !strings.Contains(err.Error(), tt.wantErr) {
 				t.Errorf("error %v, want one naming %s and saying %q (%s)", err, name, tt.wantErr, tt.why)
 			}
+			if !llm.IsInfra(err) || llm.KindOf(err) != llm.KindCassette {
+				t.Errorf("error %v is of kind %v, want a cassette failure, which is infrastructure", err, llm.KindOf(err))
+			}
 			// Record neither serves it, nor calls the model, nor
 			// overwrites it.
 			live := newFake()
@@ -458,3 +465,36 @@ func TestReplayReadsModelName(t *testing.T) {
 		})
 	}
 }
+
+// TestSignaturesAndFinishSurvive: a thought signature and the provider's
+// finish reason are recorded and replayed byte for byte, so that a replayed
+// Gemini 3 conversation sends back what the live one did.
+func TestSignaturesAndFinishSurvive(t *testing.T) {
+	sig := []byte{0, 0xc0, 0xff, '"', 'x'}
+	live := &signer{reply: llm.Reply{Text: "t", FinishReason: llm.FinishToolCalls, ProviderFinish: "STOP",
+		ToolCalls: []llm.ToolCall{{ID: "a", Name: "f", Args: json.RawMessage(`{}`), Signature: sig}}}}
+	dir := t.TempDir()
+	req := llm.Request{Messages: []llm.Message{user("go"),
+		{Role: llm.RoleAssistant, ToolCalls: []llm.ToolCall{{ID: "z", Name: "f", Args: json.RawMessage(`{}`), Signature: []byte("earlier")}}},
+		{Role: llm.RoleTool, ToolCallID: "z", Text: "ok"}}}
+	rec, _ := cassette.Record(dir, live)
+	if _, err := rec.Generate(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+	play, err := cassette.Replay(dir, live.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := play.Generate(context.Background(), req)
+	if err != nil {
+		t.Fatalf("replaying a request whose history is signed: %v", err)
+	}
+	if got.ProviderFinish != "STOP" || len(got.ToolCalls) != 1 || !bytes.Equal(got.ToolCalls[0].Signature, sig) {
+		t.Errorf("replayed %+v, want the provider finish and the signature %q", got, sig)
+	}
+}
+
+type signer struct{ reply llm.Reply }
+
+func (s *signer) Name() string                                             { return "gemini:g" }
+func (s *signer) Generate(context.Context, llm.Request) (llm.Reply, error) { return s.reply, nil }

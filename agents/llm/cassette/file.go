@@ -26,9 +26,12 @@ type fileReply struct {
 	Text         string         `json:"text,omitempty"`
 	ToolCalls    []fileToolCall `json:"tool_calls,omitempty"`
 	FinishReason string         `json:"finish_reason"`
-	InputTokens  int            `json:"input_tokens"`
-	OutputTokens int            `json:"output_tokens"`
-	Latency      time.Duration  `json:"latency_ns"`
+	// ProviderFinish is llm.Reply.ProviderFinish; absent in files written
+	// before it existed.
+	ProviderFinish string        `json:"provider_finish,omitempty"`
+	InputTokens    int           `json:"input_tokens"`
+	OutputTokens   int           `json:"output_tokens"`
+	Latency        time.Duration `json:"latency_ns"`
 }
 
 // fileToolCall holds Args as JSON when it is compact valid JSON, and as
@@ -38,6 +41,8 @@ type fileToolCall struct {
 	Name     string          `json:"name"`
 	Args     json.RawMessage `json:"args,omitempty"`
 	ArgsText *string         `json:"args_text,omitempty"`
+	// Signature is llm.ToolCall.Signature (base64 in the file).
+	Signature []byte `json:"signature,omitempty"`
 }
 
 // path is the file of key in dir.
@@ -46,11 +51,11 @@ func path(dir, key string) string { return filepath.Join(dir, key+".json") }
 // encode returns the file recording req and reply for model under key.
 func encode(model, key string, req llm.Request, reply llm.Reply) ([]byte, error) {
 	f := file{Model: model, Hash: key, Request: validRequest(req), Reply: &fileReply{
-		Text: reply.Text, FinishReason: reply.FinishReason,
+		Text: reply.Text, FinishReason: reply.FinishReason, ProviderFinish: reply.ProviderFinish,
 		InputTokens: reply.InputTokens, OutputTokens: reply.OutputTokens, Latency: reply.Latency,
 	}}
 	for _, c := range reply.ToolCalls {
-		fc := fileToolCall{ID: c.ID, Name: c.Name}
+		fc := fileToolCall{ID: c.ID, Name: c.Name, Signature: c.Signature}
 		if c.Args != nil {
 			if isCompact(c.Args) {
 				fc.Args = c.Args
@@ -116,14 +121,14 @@ func decode(name string, data []byte, model, key string) (llm.Reply, error) {
 	}
 	r := f.Reply
 	reply := llm.Reply{
-		Text: r.Text, FinishReason: r.FinishReason,
+		Text: r.Text, FinishReason: r.FinishReason, ProviderFinish: r.ProviderFinish,
 		InputTokens: r.InputTokens, OutputTokens: r.OutputTokens, Latency: r.Latency,
 	}
 	if r.InputTokens < 0 || r.OutputTokens < 0 || r.Latency < 0 {
 		return fail("reply has negative tokens or latency")
 	}
 	for i, c := range r.ToolCalls {
-		call := llm.ToolCall{ID: c.ID, Name: c.Name}
+		call := llm.ToolCall{ID: c.ID, Name: c.Name, Signature: c.Signature}
 		switch {
 		case c.Args != nil && c.ArgsText != nil:
 			return fail(`reply tool call %d has both "args" and "args_text"`, i)

@@ -8,12 +8,18 @@
 //
 //   - System becomes the system instruction.
 //   - User turns are "user" contents; assistant turns are "model" contents
-//     holding their text and one functionCall part per tool call. The first
-//     functionCall part of each model turn carries the thought signature
-//     that Google documents for histories the client did not keep
-//     ("skip_thought_signature_validator"): Gemini 3 models refuse function
-//     calls in the history without one, and llm.ToolCall has no place to
-//     keep the real signature.
+//     holding their text and one functionCall part per tool call. Thought
+//     signatures (Gemini 3) go back exactly as they came, on the calls
+//     that had one (llm.ToolCall.Signature). A model turn none of whose
+//     calls has a signature (a history from another model) gets, on its
+//     first call, the placeholder Google documents for histories the
+//     client did not keep ("skip_thought_signature_validator"), since
+//     Gemini 3 refuses unsigned calls. Signatures on text parts are not
+//     kept: Google does not require them.
+//   - Function calls and responses carry the calls' ids, until a model
+//     refuses them (some Vertex AI models answer 400 `Unknown name "id"`):
+//     then that call is sent again at once without ids, and so is every
+//     later call of this Model.
 //   - Tool-call arguments are sent as the JSON object they hold; arguments
 //     that are not a JSON object (a malformed call echoed back) are sent as
 //     {"_raw": "<the text>"}.
@@ -22,10 +28,12 @@
 //     turn without Name takes the name of the earlier call with its id.
 //   - Tools become function declarations with the schema as
 //     parametersJsonSchema, untouched.
-//   - Temperature is always sent; Seed when non-zero (folded into 32 bits
-//     when it does not fit: seed XOR seed>>32); MaxOutputTokens when
-//     positive; ResponseSchema as responseJsonSchema with the MIME type
-//     application/json. Request.Sample is not sent.
+//   - Options.GenParams decide the generation fields (see llm.GenParams):
+//     by default the request's temperature is always sent, and a seed (the
+//     request's, else 0, plus Request.Sample; folded into 32 bits when it
+//     does not fit: seed XOR seed>>32); the output-token limit when
+//     positive; ResponseSchema, only when GenParams.ResponseSchema is on,
+//     as responseJsonSchema with the MIME type application/json.
 //
 // In a reply, thought parts are skipped, text parts are joined, and each
 // functionCall becomes a tool call with the API's id or, when it gives none,

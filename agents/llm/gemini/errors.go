@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -89,6 +90,10 @@ func isJSONObject(b []byte) bool {
 
 // mapError turns a failed call into an *llm.Error.
 func (m *Model) mapError(ctx context.Context, p *probe, err error) error {
+	var tooLarge *llm.TooLargeError
+	if errors.As(err, &tooLarge) {
+		return &llm.Error{Kind: llm.KindTooLarge, Status: p.status(), Err: fmt.Errorf("gemini: generate content: %w", tooLarge)}
+	}
 	var apiErr genai.APIError
 	var apiErrPtr *genai.APIError
 	hasAPI := errors.As(err, &apiErr)
@@ -111,8 +116,12 @@ func (m *Model) mapError(ctx context.Context, p *probe, err error) error {
 		if wait == 0 && hasAPI {
 			wait = retryInfo(apiErr.Details)
 		}
+		kind := llm.KindForStatus(code)
+		if kind == llm.KindBadRequest && contextRE.MatchString(msg) {
+			kind = llm.KindRefused
+		}
 		return &llm.Error{
-			Kind:       llm.KindForStatus(code),
+			Kind:       kind,
 			Status:     code,
 			RetryAfter: wait,
 			Err:        errors.New("gemini: generate content: " + m.redact(msg)),
@@ -137,6 +146,11 @@ func (m *Model) mapError(ctx context.Context, p *probe, err error) error {
 	}
 	return &llm.Error{Kind: kind, Status: code, Err: &causeError{msg: "gemini: generate content: " + m.redact(err.Error()), cause: err}}
 }
+
+// contextRE matches how Gemini says a prompt exceeds the model's context:
+// "The input token count (1200000) exceeds the maximum number of tokens
+// allowed (1048576)."
+var contextRE = regexp.MustCompile(`(?i)input token count.*exceeds|exceeds the maximum number of tokens|context (length|window)`)
 
 // causeError shows a redacted message and unwraps to the error behind it,
 // so errors.Is(err, context.DeadlineExceeded) holds. API errors, which

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"google.golang.org/genai"
@@ -44,13 +45,27 @@ type Options struct {
 	Backend string
 	// Project and Location select the Vertex AI endpoint.
 	Project, Location string
+	// GenParams are the generation settings of the model spec.
+	GenParams llm.GenParams
+	// MaxReplyBytes caps the body of one reply (0: llm.DefaultMaxReplyBytes);
+	// a longer one fails as llm.KindTooLarge, having cost at most that.
+	MaxReplyBytes int64
+	// Name, if set, is what Name returns: the whole model spec, options
+	// included. Empty means "gemini:" and the model name.
+	Name string
 }
 
 // Model is a Gemini model. It is safe for concurrent use.
 type Model struct {
 	model  string
+	name   string
 	key    string
+	gen    llm.GenParams
 	client *genai.Client
+	// noIDs is set once the model has refused function-call ids (some
+	// Vertex AI models do); from then on this Model sends none. It is per
+	// opened model, as models of one endpoint differ.
+	noIDs atomic.Bool
 }
 
 var _ llm.Model = (*Model)(nil)
@@ -102,14 +117,18 @@ func New(model string, opts Options) (*Model, error) {
 	if next == nil {
 		next = http.DefaultTransport
 	}
-	hc.Transport = &probeTransport{next: next}
+	hc.Transport = &probeTransport{next: llm.LimitReplies(next, opts.MaxReplyBytes)}
 	cfg.HTTPClient = hc
 	if cfg.Backend == genai.BackendVertexAI && cfg.APIKey == "" && opts.HTTPClient == nil && opts.Project != "" {
 		if err := cfg.UseDefaultCredentials(); err != nil {
 			return nil, fmt.Errorf("gemini: vertex: %w", err)
 		}
 	}
-	m := &Model{model: model, key: cfg.APIKey}
+	name := opts.Name
+	if name == "" {
+		name = "gemini:" + model
+	}
+	m := &Model{model: model, name: name, key: cfg.APIKey, gen: opts.GenParams}
 	client, err := genai.NewClient(context.Background(), cfg)
 	if err != nil {
 		// The SDK's messages may print the whole config, key included.
@@ -119,28 +138,59 @@ func New(model string, opts Options) (*Model, error) {
 	return m, nil
 }
 
-// Name returns "gemini:" and the model name.
-func (m *Model) Name() string { return "gemini:" + m.model }
+// Name returns Options.Name, or "gemini:" and the model name.
+func (m *Model) Name() string { return m.name }
 
-// Generate sends req as one generateContent call.
+// Generate sends req as one generateContent call; as two when the model
+// refuses function-call ids, which it is then never sent again.
 func (m *Model) Generate(ctx context.Context, req llm.Request) (llm.Reply, error) {
-	contents, config, err := buildRequest(req)
+	noIDs := m.noIDs.Load()
+	contents, config, err := buildRequest(req, m.gen, noIDs)
 	if err != nil {
 		return llm.Reply{}, &llm.Error{Kind: llm.KindBadRequest, Err: fmt.Errorf("gemini: %w", err)}
 	}
 	p := &probe{}
 	start := time.Now()
 	resp, err := m.call(withProbe(ctx, p), contents, config)
+	if err != nil && !noIDs && idsRefused(err) && hasIDs(contents) {
+		// Not a retry of a failure that may pass but the same request in
+		// the form this model takes, so it is made here, at once.
+		m.noIDs.Store(true)
+		if contents, config, err = buildRequest(req, m.gen, true); err == nil {
+			p = &probe{}
+			resp, err = m.call(withProbe(ctx, p), contents, config)
+		}
+	}
 	latency := time.Since(start)
 	if err != nil {
 		return llm.Reply{}, m.mapError(ctx, p, err)
 	}
-	reply, err := decodeResponse(resp)
+	reply, refusal, err := decodeResponse(resp)
 	if err != nil {
 		return llm.Reply{}, &llm.Error{Kind: llm.KindMalformed, Status: p.status(), Err: fmt.Errorf("gemini: %w", err)}
 	}
 	reply.Latency = latency
+	if refusal != "" {
+		// The reply comes back beside the error, for its tokens and its
+		// finish reason.
+		return reply, &llm.Error{Kind: llm.KindRefused, Err: errors.New("gemini: the model refused: " + m.redact(refusal))}
+	}
 	return reply, nil
+}
+
+// idsRefused reports whether err is the 400 by which a Vertex AI model
+// refuses the id field of function calls and responses: `Invalid JSON
+// payload received. Unknown name "id" at 'contents[1].parts[0].function_call'`.
+func idsRefused(err error) bool {
+	var apiErr genai.APIError
+	var apiErrPtr *genai.APIError
+	if !errors.As(err, &apiErr) {
+		if !errors.As(err, &apiErrPtr) || apiErrPtr == nil {
+			return false
+		}
+		apiErr = *apiErrPtr
+	}
+	return apiErr.Code == http.StatusBadRequest && strings.Contains(apiErr.Message, `Unknown name "id"`)
 }
 
 // call runs the SDK, turning a panic while it reads an odd reply into an

@@ -122,6 +122,7 @@ func TestRoundTrip(t *testing.T) {
 		wantBody string
 		reply    string
 		want     llm.Reply
+		refused  bool
 	}{
 		{name: "tools and results",
 			why: "every request field; results grouped in one user turn; a missing tool name taken from the call; malformed args wrapped; reply ids generated in order, thoughts skipped",
@@ -136,43 +137,73 @@ func TestRoundTrip(t *testing.T) {
 			want: llm.Reply{Text: "Placing it.", ToolCalls: []llm.ToolCall{
 				{ID: "call_0", Name: "pick_and_place", Args: json.RawMessage(`{"bowl":"blue <bowl>","object":"red_block"}`)},
 				{ID: "call_1", Name: "done", Args: json.RawMessage(`{}`)},
-			}, FinishReason: llm.FinishToolCalls, InputTokens: 120, OutputTokens: 42}},
+			}, FinishReason: llm.FinishToolCalls, ProviderFinish: "STOP", InputTokens: 120, OutputTokens: 42}},
 		{name: "api ids",
 			why:      "ids the API gives are kept; temperature 0 is sent, not dropped",
 			req:      llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: "hi"}}},
-			wantBody: `{"contents":[{"role":"user","parts":[{"text":"hi"}]}],"generationConfig":{"temperature":0}}`,
+			wantBody: `{"contents":[{"role":"user","parts":[{"text":"hi"}]}],"generationConfig":{"temperature":0,"seed":0}}`,
 			reply:    `{"candidates":[{"content":{"parts":[{"functionCall":{"id":"fc-9","name":"f","args":{}}}]},"finishReason":"STOP"}]}`,
-			want:     llm.Reply{ToolCalls: []llm.ToolCall{{ID: "fc-9", Name: "f", Args: json.RawMessage(`{}`)}}, FinishReason: llm.FinishToolCalls}},
+			want:     llm.Reply{ToolCalls: []llm.ToolCall{{ID: "fc-9", Name: "f", Args: json.RawMessage(`{}`)}}, FinishReason: llm.FinishToolCalls, ProviderFinish: "STOP"}},
+		{name: "signatures kept",
+			why: "Gemini 3's thought signatures come with the calls, and go back exactly as received on the calls that had one, with no placeholder",
+			req: llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: "hi"},
+				{Role: llm.RoleAssistant, ToolCalls: []llm.ToolCall{
+					{ID: "a", Name: "f", Args: json.RawMessage(`{}`), Signature: []byte{0xc0, 0, 'S'}},
+					{ID: "b", Name: "g", Args: json.RawMessage(`{}`)}}},
+				{Role: llm.RoleTool, ToolCallID: "a", Text: "1"}, {Role: llm.RoleTool, ToolCallID: "b", Text: "2"}}},
+			wantBody: `{"contents":[{"role":"user","parts":[{"text":"hi"}]},
+				{"role":"model","parts":[{"functionCall":{"id":"a","name":"f"},"thoughtSignature":"wABT"},{"functionCall":{"id":"b","name":"g"}}]},
+				{"role":"user","parts":[{"functionResponse":{"id":"a","name":"f","response":{"output":"1"}}},{"functionResponse":{"id":"b","name":"g","response":{"output":"2"}}}]}],
+				"generationConfig":{"temperature":0,"seed":0}}`,
+			reply: `{"candidates":[{"content":{"parts":[{"functionCall":{"name":"f","args":{}},"thoughtSignature":"c2lnLTE="},{"functionCall":{"name":"g","args":{}}}]},"finishReason":"STOP"}]}`,
+			want: llm.Reply{ToolCalls: []llm.ToolCall{{ID: "call_0", Name: "f", Args: json.RawMessage(`{}`), Signature: []byte("sig-1")},
+				{ID: "call_1", Name: "g", Args: json.RawMessage(`{}`)}}, FinishReason: llm.FinishToolCalls, ProviderFinish: "STOP"}},
+		{name: "malformed function call",
+			why:      "MALFORMED_FUNCTION_CALL is kept as Gemini says it; the reply is the agent's to fail on, not a refusal",
+			req:      llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: "x"}}},
+			wantBody: `{"contents":[{"role":"user","parts":[{"text":"x"}]}],"generationConfig":{"temperature":0,"seed":0}}`,
+			reply:    `{"candidates":[{"finishReason":"MALFORMED_FUNCTION_CALL"}]}`,
+			want:     llm.Reply{FinishReason: llm.FinishOther, ProviderFinish: "MALFORMED_FUNCTION_CALL"}},
 		{name: "max tokens",
 			why:      "MAX_TOKENS is a length finish; a seed beyond 32 bits is folded",
 			req:      llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: "long"}}, Seed: 1<<40 | 3, Temperature: 1},
 			wantBody: `{"contents":[{"role":"user","parts":[{"text":"long"}]}],"generationConfig":{"temperature":1,"seed":259}}`,
 			reply:    `{"candidates":[{"content":{"parts":[{"text":"abc"}]},"finishReason":"MAX_TOKENS"}],"usageMetadata":{"promptTokenCount":4,"candidatesTokenCount":8}}`,
-			want:     llm.Reply{Text: "abc", FinishReason: llm.FinishLength, InputTokens: 4, OutputTokens: 8}},
+			want:     llm.Reply{Text: "abc", FinishReason: llm.FinishLength, ProviderFinish: "MAX_TOKENS", InputTokens: 4, OutputTokens: 8}},
 		{name: "safety",
-			why:      "other finish reasons are FinishOther",
+			why:      "a safety stop is the model's refusal, its reason kept raw; the reply comes beside the error",
 			req:      llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: "x"}}},
-			wantBody: `{"contents":[{"role":"user","parts":[{"text":"x"}]}],"generationConfig":{"temperature":0}}`,
+			wantBody: `{"contents":[{"role":"user","parts":[{"text":"x"}]}],"generationConfig":{"temperature":0,"seed":0}}`,
 			reply:    `{"candidates":[{"finishReason":"SAFETY"}]}`,
-			want:     llm.Reply{FinishReason: llm.FinishOther}},
-		{name: "blocked prompt",
-			why:      "a blocked prompt has no candidates but is a reply",
+			want:     llm.Reply{FinishReason: llm.FinishOther, ProviderFinish: "SAFETY"}, refused: true},
+		{name: "recitation",
+			why:      "a recitation stop is a refusal too",
 			req:      llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: "x"}}},
-			wantBody: `{"contents":[{"role":"user","parts":[{"text":"x"}]}],"generationConfig":{"temperature":0}}`,
+			wantBody: `{"contents":[{"role":"user","parts":[{"text":"x"}]}],"generationConfig":{"temperature":0,"seed":0}}`,
+			reply:    `{"candidates":[{"content":{"parts":[{"text":"Once upon"}]},"finishReason":"RECITATION"}]}`,
+			want:     llm.Reply{Text: "Once upon", FinishReason: llm.FinishOther, ProviderFinish: "RECITATION"}, refused: true},
+		{name: "blocked prompt",
+			why:      "a blocked prompt has no candidates; it is a refusal, with its tokens",
+			req:      llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: "x"}}},
+			wantBody: `{"contents":[{"role":"user","parts":[{"text":"x"}]}],"generationConfig":{"temperature":0,"seed":0}}`,
 			reply:    `{"promptFeedback":{"blockReason":"SAFETY"},"usageMetadata":{"promptTokenCount":2}}`,
-			want:     llm.Reply{FinishReason: llm.FinishOther, InputTokens: 2}},
+			want:     llm.Reply{FinishReason: llm.FinishOther, ProviderFinish: "blocked: SAFETY", InputTokens: 2}, refused: true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			fake := &fakeGemini{reply: tc.reply}
 			srv := httptest.NewServer(fake)
 			defer srv.Close()
-			m, err := gemini.New("gemini-test", gemini.Options{APIKey: "k-123", BaseURL: srv.URL})
+			m, err := gemini.New("gemini-test", gemini.Options{APIKey: "k-123", BaseURL: srv.URL, GenParams: llm.GenParams{ResponseSchema: true}})
 			if err != nil {
 				t.Fatal(err)
 			}
 			got, err := m.Generate(context.Background(), tc.req)
-			if err != nil {
+			if tc.refused {
+				if llm.KindOf(err) != llm.KindRefused || llm.IsInfra(err) {
+					t.Errorf("error %v, want a refusal, the agent's", err)
+				}
+			} else if err != nil {
 				t.Fatalf("Generate: %v", err)
 			}
 			if len(fake.bodies) != 1 {

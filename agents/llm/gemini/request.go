@@ -11,36 +11,42 @@ import (
 	"github.com/ambibench/ambibench/agents/llm"
 )
 
-// SkipSignature is the thought signature sent with function calls from the
-// history, whose real signatures were not kept (see the package comment).
+// SkipSignature is the thought signature sent with the function calls of a
+// history turn that carries none of its own (see the package comment).
 const SkipSignature = "skip_thought_signature_validator"
 
 // RawArgsKey holds tool-call arguments that are not a JSON object.
 const RawArgsKey = "_raw"
 
 // buildRequest maps an llm.Request to the contents and config of a
-// generateContent call.
-func buildRequest(req llm.Request) ([]*genai.Content, *genai.GenerateContentConfig, error) {
+// generateContent call, with the generation settings gen. With noIDs the
+// function calls and responses go without their ids, for the Vertex AI
+// models that refuse them.
+func buildRequest(req llm.Request, gen llm.GenParams, noIDs bool) ([]*genai.Content, *genai.GenerateContentConfig, error) {
 	cfg := &genai.GenerateContentConfig{
-		Temperature: genai.Ptr(float32(req.Temperature)),
 		// One request per call: no follow-up requests for long replies.
 		AutomaticContinuation: genai.Ptr(false),
+	}
+	if t, ok := gen.TemperatureFor(req); ok {
+		cfg.Temperature = genai.Ptr(float32(t))
 	}
 	if req.System != "" {
 		cfg.SystemInstruction = &genai.Content{Role: genai.RoleUser, Parts: []*genai.Part{{Text: req.System}}}
 	}
-	if req.Seed != 0 {
-		cfg.Seed = genai.Ptr(seed32(req.Seed))
+	if seed, ok := gen.SeedFor(req); ok {
+		cfg.Seed = genai.Ptr(seed32(seed))
 	}
-	if req.MaxOutputTokens > 0 {
-		cfg.MaxOutputTokens = int32(min(req.MaxOutputTokens, math.MaxInt32))
+	if n := gen.MaxTokensFor(req); n > 0 {
+		cfg.MaxOutputTokens = int32(min(n, math.MaxInt32))
 	}
-	if len(req.ResponseSchema) > 0 {
-		if !json.Valid(req.ResponseSchema) {
-			return nil, nil, fmt.Errorf("response schema is not valid JSON")
-		}
+	// A schema that is not JSON is the caller's mistake, whether or not
+	// this spec sends it.
+	if len(req.ResponseSchema) > 0 && !json.Valid(req.ResponseSchema) {
+		return nil, nil, fmt.Errorf("response schema is not valid JSON")
+	}
+	if rs := gen.SchemaFor(req); rs != nil {
 		cfg.ResponseMIMEType = "application/json"
-		cfg.ResponseJsonSchema = req.ResponseSchema
+		cfg.ResponseJsonSchema = json.RawMessage(rs)
 	}
 	if len(req.Tools) > 0 {
 		tool := &genai.Tool{}
@@ -71,9 +77,20 @@ func buildRequest(req llm.Request) ([]*genai.Content, *genai.GenerateContentConf
 			if m.Text != "" || len(m.ToolCalls) == 0 {
 				c.Parts = append(c.Parts, &genai.Part{Text: m.Text})
 			}
+			signed := false
+			for _, call := range m.ToolCalls {
+				signed = signed || len(call.Signature) > 0
+			}
 			for j, call := range m.ToolCalls {
 				part := &genai.Part{FunctionCall: &genai.FunctionCall{ID: call.ID, Name: call.Name, Args: argsObject(call.Args)}}
-				if j == 0 {
+				if noIDs {
+					part.FunctionCall.ID = ""
+				}
+				switch {
+				case signed:
+					// Exactly as received: on the calls that had one.
+					part.ThoughtSignature = call.Signature
+				case j == 0:
 					part.ThoughtSignature = []byte(SkipSignature)
 				}
 				c.Parts = append(c.Parts, part)
@@ -95,6 +112,9 @@ func buildRequest(req llm.Request) ([]*genai.Content, *genai.GenerateContentConf
 				Name:     name,
 				Response: map[string]any{"output": m.Text},
 			}}
+			if noIDs {
+				part.FunctionResponse.ID = ""
+			}
 			// Results of one turn's calls go back together.
 			if n := len(contents); n > 0 && isToolResults(contents[n-1]) {
 				contents[n-1].Parts = append(contents[n-1].Parts, part)
@@ -133,4 +153,17 @@ func seed32(s int64) int32 {
 		return int32(s)
 	}
 	return int32(uint32(s) ^ uint32(uint64(s)>>32))
+}
+
+// hasIDs reports whether contents carry any function-call or -response id,
+// the field some Vertex AI models refuse.
+func hasIDs(contents []*genai.Content) bool {
+	for _, c := range contents {
+		for _, p := range c.Parts {
+			if (p.FunctionCall != nil && p.FunctionCall.ID != "") || (p.FunctionResponse != nil && p.FunctionResponse.ID != "") {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -23,7 +23,7 @@ func TestAccount(t *testing.T) {
 		{
 			name: "two replies", why: "every successful reply is counted with its tokens",
 			steps: []step{ok()}, calls: 2,
-			want: llm.Usage{Calls: 2, InputTokens: 20, OutputTokens: 4, LatencyP50: 3 * time.Millisecond, LatencyP95: 3 * time.Millisecond},
+			want: llm.Usage{Calls: 2, Attempts: 2, InputTokens: 20, OutputTokens: 4, LatencyP50: 3 * time.Millisecond, LatencyP95: 3 * time.Millisecond},
 		},
 		{
 			name: "failure", why: "a failed call costs no recorded tokens and is not counted",
@@ -32,12 +32,12 @@ func TestAccount(t *testing.T) {
 		{
 			name: "failure then success", why: "only the success is counted",
 			steps: []step{httpErr(500, 0), ok()}, calls: 2,
-			want: llm.Usage{Calls: 1, InputTokens: 10, OutputTokens: 2, LatencyP50: 3 * time.Millisecond, LatencyP95: 3 * time.Millisecond},
+			want: llm.Usage{Calls: 1, Attempts: 1, InputTokens: 10, OutputTokens: 2, LatencyP50: 3 * time.Millisecond, LatencyP95: 3 * time.Millisecond},
 		},
 		{
 			name: "no latency reported", why: "Account measures the call when the backend does not",
 			steps: []step{{reply: llm.Reply{Text: "x", InputTokens: 1}}}, calls: 1, zeroLat: true,
-			want: llm.Usage{Calls: 1, InputTokens: 1},
+			want: llm.Usage{Calls: 1, Attempts: 1, InputTokens: 1},
 		},
 	}
 	for _, tt := range tests {

@@ -31,7 +31,14 @@ import (
 // A wait ends early when the context is done (or cannot be met before its
 // deadline); the error then says which budget was being waited for.
 func RateLimit(next llm.Model, requestsPerMinute, tokensPerMinute int) llm.Model {
-	rl := &rateLimit{wrapper: wrapper{next}}
+	return RateLimitNotify(next, requestsPerMinute, tokensPerMinute, nil)
+}
+
+// RateLimitNotify is [RateLimit] that tells onWait (if not nil) of every
+// wait of a millisecond or more, naming the budget waited for ("requests"
+// or "tokens"): what a live run logs, so that a slow run says why.
+func RateLimitNotify(next llm.Model, requestsPerMinute, tokensPerMinute int, onWait func(budget string, waited time.Duration)) llm.Model {
+	rl := &rateLimit{wrapper: wrapper{next}, onWait: onWait}
 	if requestsPerMinute > 0 {
 		rl.requests = rate.NewLimiter(rate.Limit(float64(requestsPerMinute)/60), 1)
 	}
@@ -44,20 +51,32 @@ func RateLimit(next llm.Model, requestsPerMinute, tokensPerMinute int) llm.Model
 type rateLimit struct {
 	wrapper
 	requests, tokens *rate.Limiter // nil: no limit
+	onWait           func(budget string, waited time.Duration)
+}
+
+// waited reports a wait that began at start.
+func (rl *rateLimit) waited(budget string, start time.Time) {
+	if d := time.Since(start); rl.onWait != nil && d >= time.Millisecond {
+		rl.onWait(budget, d)
+	}
 }
 
 func (rl *rateLimit) Generate(ctx context.Context, req llm.Request) (llm.Reply, error) {
 	if rl.requests != nil {
+		start := time.Now()
 		if err := rl.requests.Wait(ctx); err != nil {
 			return llm.Reply{}, fmt.Errorf("rate limit: waiting for a request slot: %w", err)
 		}
+		rl.waited("requests", start)
 	}
 	var est int
 	if rl.tokens != nil {
 		est = min(EstimateTokens(req), rl.tokens.Burst())
+		start := time.Now()
 		if err := rl.tokens.WaitN(ctx, est); err != nil {
 			return llm.Reply{}, fmt.Errorf("rate limit: waiting for %d tokens: %w", est, err)
 		}
+		rl.waited("tokens", start)
 	}
 	reply, err := rl.next.Generate(ctx, req)
 	if err == nil && rl.tokens != nil {

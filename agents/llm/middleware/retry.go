@@ -16,6 +16,10 @@ const (
 	DefaultMaxAttempts = 4
 	DefaultBase        = 500 * time.Millisecond
 	DefaultMax         = 30 * time.Second
+	// DefaultMaxRetryAfter is the longest Retry-After waited for: long
+	// enough for the per-minute quotas of Gemini and OpenAI, short of a
+	// daily quota's "come back tomorrow".
+	DefaultMaxRetryAfter = time.Minute
 )
 
 // The default jitter source is seeded with these, so that a run's
@@ -30,6 +34,11 @@ type RetryOptions struct {
 	// Base is the backoff ceiling after the first failure; it doubles
 	// with each further failure up to Max (defaults 500ms and 30s).
 	Base, Max time.Duration
+	// MaxRetryAfter is the longest wait a server may ask for (a 429's
+	// Retry-After) and be obeyed (default DefaultMaxRetryAfter). A longer
+	// request ends the retries at once: waiting less than the server
+	// asks would only spend attempts on more refusals.
+	MaxRetryAfter time.Duration
 	// Sleep waits d or until ctx is done, returning ctx.Err() then.
 	// Tests inject it; the default uses a timer.
 	Sleep func(ctx context.Context, d time.Duration) error
@@ -49,7 +58,12 @@ type RetryOptions struct {
 // reply). Before attempt k+1 it waits a random duration in
 // [0, min(Max, Base·2^(k-1))) ("full jitter"); when the error is an
 // *llm.Error with RetryAfter set (a 429's Retry-After, usually) it waits at
-// least RetryAfter, but never more than Max.
+// least RetryAfter, if that is no more than MaxRetryAfter, and gives up at
+// once, saying so, if it is more.
+//
+// Every failed attempt is added to the [llm.Tally] of the call's context
+// ([llm.Tally.AddFailedAttempts]), so that retries show in an episode's
+// cost; the successful one is counted where the reply is.
 //
 // It never retries bad requests, auth failures, errors of unknown kind, or
 // a call whose own context is done (cancelled or past its deadline); the
@@ -71,6 +85,9 @@ func Retry(next llm.Model, opts RetryOptions) llm.Model {
 	if opts.Max < opts.Base {
 		opts.Max = opts.Base
 	}
+	if opts.MaxRetryAfter <= 0 {
+		opts.MaxRetryAfter = DefaultMaxRetryAfter
+	}
 	if opts.Sleep == nil {
 		opts.Sleep = sleep
 	}
@@ -86,20 +103,30 @@ type retry struct {
 }
 
 func (r *retry) Generate(ctx context.Context, req llm.Request) (llm.Reply, error) {
+	tally := llm.TallyFrom(ctx)
 	for attempt := 1; ; attempt++ {
 		reply, err := r.next.Generate(ctx, req)
 		if err == nil {
+			tally.AddFailedAttempts(attempt - 1)
 			return reply, nil
 		}
 		if ctx.Err() != nil || errors.Is(err, context.Canceled) ||
 			!llm.KindOf(err).Retryable() || attempt >= r.opts.MaxAttempts {
+			tally.AddFailedAttempts(attempt)
 			return reply, afterAttempts(attempt, err)
+		}
+		var e *llm.Error
+		if errors.As(err, &e) && e.RetryAfter > r.opts.MaxRetryAfter {
+			tally.AddFailedAttempts(attempt)
+			return reply, fmt.Errorf("after %d attempts, not retrying: the server asks to wait %v, longer than the %v honoured: %w",
+				attempt, e.RetryAfter, r.opts.MaxRetryAfter, err)
 		}
 		d := r.backoff(attempt, err)
 		if r.opts.OnRetry != nil {
 			r.opts.OnRetry(attempt, err)
 		}
 		if serr := r.opts.Sleep(ctx, d); serr != nil {
+			tally.AddFailedAttempts(attempt)
 			return llm.Reply{}, fmt.Errorf("after %d attempts, stopped waiting %v to retry: %w (last error: %w)",
 				attempt, d, serr, err)
 		}
@@ -127,9 +154,10 @@ func (r *retry) backoff(attempt int, err error) time.Duration {
 	d := time.Duration(f * float64(ceiling))
 	var e *llm.Error
 	if errors.As(err, &e) && e.RetryAfter > 0 {
+		// Generate has checked it against MaxRetryAfter.
 		d = max(d, e.RetryAfter)
 	}
-	return min(d, r.opts.Max)
+	return d
 }
 
 // sleep waits d or until ctx is done.

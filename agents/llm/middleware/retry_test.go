@@ -53,12 +53,29 @@ func TestRetryAttempts(t *testing.T) {
 		},
 		{
 			name:  "429 with Retry-After above Max",
-			why:   "Retry-After is honoured but never beyond Max",
-			steps: []step{httpErr(429, time.Hour), ok()},
+			why:   "a Retry-After within MaxRetryAfter is waited for in full, even beyond the backoff cap Max",
+			steps: []step{httpErr(429, 45*time.Second), ok()},
 			opts:  middleware.RetryOptions{Rand: zero, Max: 10 * time.Second}, wantAttempts: 2,
 			checkWaits: func(t *testing.T, w []time.Duration) {
-				if !slices.Equal(w, []time.Duration{10 * time.Second}) {
-					t.Errorf("waits %v, want [10s]", w)
+				if !slices.Equal(w, []time.Duration{45 * time.Second}) {
+					t.Errorf("waits %v, want [45s]", w)
+				}
+			},
+		},
+		{
+			name:  "429 with Retry-After beyond MaxRetryAfter",
+			why:   "a server that asks for longer than the longest wait honoured (a daily quota) ends the retries at once, saying why",
+			steps: []step{httpErr(429, time.Hour), ok()}, wantAttempts: 1,
+			wantKind: llm.KindRateLimited, wantErr: "the server asks to wait 1h0m0s, longer than the 1m0s honoured",
+		},
+		{
+			name:  "MaxRetryAfter raised",
+			why:   "MaxRetryAfter is the option a --max-retry-after flag sets",
+			steps: []step{httpErr(429, time.Hour), ok()},
+			opts:  middleware.RetryOptions{Rand: zero, MaxRetryAfter: 2 * time.Hour}, wantAttempts: 2,
+			checkWaits: func(t *testing.T, w []time.Duration) {
+				if !slices.Equal(w, []time.Duration{time.Hour}) {
+					t.Errorf("waits %v, want [1h]", w)
 				}
 			},
 		},
@@ -189,9 +206,19 @@ func TestRetryAttempts(t *testing.T) {
 				retried = append(retried, attempt)
 			}
 			m := middleware.Retry(f, opts)
-			reply, err := m.Generate(context.Background(), testReq)
+			tally := &llm.Tally{}
+			reply, err := m.Generate(llm.WithTally(context.Background(), tally), testReq)
 			if got := int(f.calls.Load()); got != tt.wantAttempts {
 				t.Errorf("%d attempts, want %d (%s)", got, tt.wantAttempts, tt.why)
+			}
+			// Retry reports the failed attempts; the successful one is
+			// the accounting middleware's (absent here) to count.
+			wantFailed := tt.wantAttempts
+			if err == nil {
+				wantFailed--
+			}
+			if got := tally.Usage().Attempts; got != wantFailed {
+				t.Errorf("tally counts %d failed attempts, want %d", got, wantFailed)
 			}
 			if tt.wantErr == "" {
 				if err != nil {
@@ -345,4 +372,28 @@ func TestRetryConcurrent(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+// TestRetryAttemptsInTally: behind the accounting middleware, an episode's
+// usage counts each call once and each attempt once, so that retries show
+// in cost; a call that fails for good adds its attempts and no call.
+func TestRetryAttemptsInTally(t *testing.T) {
+	tests := []struct {
+		name, why              string
+		steps                  []step
+		wantCalls, wantAttempt int
+	}{
+		{"no retry", "one attempt, one call", []step{ok()}, 1, 1},
+		{"two retries", "two 500s then a reply: one call, three attempts", []step{httpErr(500, 0), httpErr(500, 0), ok()}, 1, 3},
+		{"exhausted", "four 503s: no call, four attempts", []step{httpErr(503, 0)}, 0, 4},
+		{"not retried", "a 400 is one failed attempt", []step{httpErr(400, 0)}, 0, 1},
+	}
+	for _, tc := range tests {
+		m := middleware.Account(middleware.Retry(scripted(tc.steps...), middleware.RetryOptions{Sleep: (&sleeper{}).sleep}))
+		tally := &llm.Tally{}
+		m.Generate(llm.WithTally(context.Background(), tally), testReq)
+		if u := tally.Usage(); u.Calls != tc.wantCalls || u.Attempts != tc.wantAttempt {
+			t.Errorf("%s (%s): %d calls and %d attempts, want %d and %d", tc.name, tc.why, u.Calls, u.Attempts, tc.wantCalls, tc.wantAttempt)
+		}
+	}
 }

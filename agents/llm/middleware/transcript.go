@@ -20,7 +20,8 @@ type TranscriptEntry struct {
 	Model   string            `json:"model"`
 	Request TranscriptRequest `json:"request"`
 	// Reply is the reply of a successful call; Error the error of a
-	// failed one.
+	// failed one, with the Reply too when the model refused (the reply
+	// then holds the provider's finish reason).
 	Reply        *llm.Reply `json:"reply,omitempty"`
 	Error        string     `json:"error,omitempty"`
 	InputTokens  int        `json:"input_tokens"`
@@ -93,6 +94,13 @@ func (t *transcript) Generate(ctx context.Context, req llm.Request) (llm.Reply, 
 	}
 	if err != nil {
 		e.Error = err.Error()
+		if reply.ProviderFinish != "" {
+			// A refusal comes with the reply that says why (SAFETY, a
+			// blocked prompt, content_filter): keep it beside the error.
+			r := reply
+			r.ToolCalls = validCalls(r.ToolCalls)
+			e.Reply = &r
+		}
 	} else {
 		r := reply
 		r.ToolCalls = validCalls(r.ToolCalls)

@@ -190,3 +190,21 @@ func TestTranscriptWriteFailure(t *testing.T) {
 		t.Errorf("reply %+v, want the model's reply beside the error", reply)
 	}
 }
+
+// TestTranscriptKeepsRefusal: a refused call's line holds the error and
+// the reply that came with it, whose finish reason says why.
+func TestTranscriptKeepsRefusal(t *testing.T) {
+	refused := &fake{name: "fake", do: func(context.Context, int, llm.Request) (llm.Reply, error) {
+		return llm.Reply{FinishReason: llm.FinishOther, ProviderFinish: "SAFETY", InputTokens: 3},
+			&llm.Error{Kind: llm.KindRefused, Err: errors.New("gemini: the model refused: finish reason SAFETY")}
+	}}
+	var buf bytes.Buffer
+	middleware.Transcript(refused, &buf).Generate(context.Background(), testReq)
+	var e middleware.TranscriptEntry
+	if err := json.Unmarshal(buf.Bytes(), &e); err != nil {
+		t.Fatal(err)
+	}
+	if e.Error == "" || e.Reply == nil || e.Reply.ProviderFinish != "SAFETY" {
+		t.Errorf("line %s: want the error and the reply with its finish reason", buf.Bytes())
+	}
+}

@@ -10,12 +10,11 @@ import (
 // openGemini reads the Gemini settings from the environment: the key from
 // GEMINI_API_KEY or GOOGLE_API_KEY; Vertex AI when GOOGLE_GENAI_USE_VERTEXAI
 // is true, with GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION; and
-// GOOGLE_GEMINI_BASE_URL for a proxy or a local server.
-func openGemini(model string, getenv func(string) string) (llm.Model, error) {
-	opts := gemini.Options{
-		APIKey:  getenv("GEMINI_API_KEY"),
-		BaseURL: getenv("GOOGLE_GEMINI_BASE_URL"),
-	}
+// GOOGLE_GEMINI_BASE_URL for a proxy or a local server. opts holds what
+// the spec set; mopts shape the calls.
+func openGemini(model string, getenv func(string) string, opts gemini.Options, mopts Options) (llm.Model, error) {
+	opts.APIKey = getenv("GEMINI_API_KEY")
+	opts.BaseURL = getenv("GOOGLE_GEMINI_BASE_URL")
 	if opts.APIKey == "" {
 		opts.APIKey = getenv("GOOGLE_API_KEY")
 	}
@@ -29,5 +28,5 @@ func openGemini(model string, getenv func(string) string) (llm.Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	return live(m), nil
+	return live(m, mopts), nil
 }

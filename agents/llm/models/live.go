@@ -7,6 +7,7 @@ import (
 
 	"github.com/ambibench/ambibench/agents/llm"
 	"github.com/ambibench/ambibench/agents/llm/cassette"
+	"github.com/ambibench/ambibench/agents/llm/gemini"
 	"github.com/ambibench/ambibench/agents/llm/middleware"
 	"github.com/ambibench/ambibench/agents/llm/openai"
 )
@@ -15,28 +16,37 @@ import (
 const CallTimeout = 2 * time.Minute
 
 // openLive opens the backends that call out, and the cassettes.
-func openLive(kind, rest, spec string, getenv func(string) string, bad func(string) error) (llm.Model, error) {
+func openLive(kind, rest, spec string, getenv func(string) string, bad func(string) error, opts Options) (llm.Model, error) {
 	switch kind {
 	case "openai":
-		if rest == "" {
+		model, gen, err := genParamsOf(rest)
+		if err != nil {
+			return nil, bad(err.Error())
+		}
+		if model == "" {
 			return nil, bad("openai needs a model name, as in openai:gpt-4o-mini")
 		}
-		m, err := openai.New(rest, openai.Options{APIKey: getenv("OPENAI_API_KEY"), BaseURL: getenv("OPENAI_BASE_URL")})
+		m, err := openai.New(model, openai.Options{APIKey: getenv("OPENAI_API_KEY"), BaseURL: getenv("OPENAI_BASE_URL"),
+			GenParams: gen, MaxReplyBytes: opts.MaxReplyBytes, Name: specName(kind, model, rest)})
 		if err != nil {
 			return nil, err
 		}
-		return live(m), nil
+		return live(m, opts), nil
 	case "gemini":
-		if rest == "" {
+		model, gen, err := genParamsOf(rest)
+		if err != nil {
+			return nil, bad(err.Error())
+		}
+		if model == "" {
 			return nil, bad("gemini needs a model name, as in gemini:gemini-2.5-flash")
 		}
-		return openGemini(rest, getenv)
+		return openGemini(model, getenv, gemini.Options{GenParams: gen, MaxReplyBytes: opts.MaxReplyBytes, Name: specName(kind, model, rest)}, opts)
 	case "record":
 		dir, inner, ok := strings.Cut(rest, "=")
 		if !ok || dir == "" || inner == "" {
 			return nil, bad("record takes DIR=SPEC, as in record:cassettes=openai:gpt-4o-mini")
 		}
-		next, err := open(inner, getenv)
+		next, err := open(inner, getenv, opts)
 		if err != nil {
 			return nil, err
 		}
@@ -52,9 +62,23 @@ func openLive(kind, rest, spec string, getenv func(string) string, bad func(stri
 
 // live wraps a backend that calls out: each attempt has a deadline, and
 // rate limits, server errors, timeouts and malformed replies are retried
-// with backoff (middleware.DefaultMaxAttempts attempts in all); bad
-// requests and refused keys are not.
-func live(m llm.Model) llm.Model { return liveWith(m, middleware.RetryOptions{}, CallTimeout) }
+// with backoff (opts.MaxAttempts attempts in all, waiting for a Retry-After
+// of up to opts.MaxRetryAfter); bad requests, refusals and refused keys
+// are not.
+func live(m llm.Model, opts Options) llm.Model {
+	timeout := opts.CallTimeout
+	if timeout <= 0 {
+		timeout = CallTimeout
+	}
+	retry := middleware.RetryOptions{MaxAttempts: opts.MaxAttempts, MaxRetryAfter: opts.MaxRetryAfter}
+	if opts.Logger != nil {
+		name := m.Name()
+		retry.OnRetry = func(attempt int, err error) {
+			opts.Logger.Warn("model call failed; retrying", "model", name, "attempt", attempt, "kind", llm.KindOf(err).String(), "error", err)
+		}
+	}
+	return liveWith(m, retry, timeout)
+}
 
 func liveWith(m llm.Model, retry middleware.RetryOptions, timeout time.Duration) llm.Model {
 	return middleware.Chain(m,

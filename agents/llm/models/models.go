@@ -8,6 +8,8 @@
 //	gemini:MODEL                 Gemini (GEMINI_API_KEY or GOOGLE_API_KEY; Vertex AI
 //	                             with GOOGLE_GENAI_USE_VERTEXAI, GOOGLE_CLOUD_PROJECT, GOOGLE_CLOUD_LOCATION)
 //	openai:MODEL                 OpenAI, or any OpenAI-compatible server at OPENAI_BASE_URL
+//	openai:MODEL?temperature=&seed=7&schema=1&max_tokens=N
+//	                             generation settings, for gemini: too (see genparams.go)
 //	record:DIR=SPEC              SPEC, with every call stored in DIR (and served from it when stored)
 //	replay:DIR                   only what DIR holds; never calls out
 //
@@ -19,7 +21,9 @@ package models
 import (
 	"fmt"
 	"io"
+	"log/slog"
 	"strings"
+	"time"
 
 	"github.com/ambibench/ambibench/agents/llm"
 	"github.com/ambibench/ambibench/agents/llm/middleware"
@@ -43,6 +47,23 @@ type Options struct {
 	// Transcript, if set, receives one JSON line per call: the episode,
 	// the request, the reply or error, usage and latency.
 	Transcript io.Writer
+	// MaxAttempts caps the attempts at one call to a live model, the
+	// first included (0: middleware.DefaultMaxAttempts; 1: no retries).
+	MaxAttempts int
+	// MaxRetryAfter is the longest Retry-After a live model's server may
+	// ask for and be waited for (0: middleware.DefaultMaxRetryAfter); a
+	// longer one ends the call's retries.
+	MaxRetryAfter time.Duration
+	// CallTimeout bounds each attempt at a call to a live model (0:
+	// CallTimeout, two minutes).
+	CallTimeout time.Duration
+	// Logger, if set, is told of every retry of a live model's call and
+	// of every wait for the rate limits.
+	Logger *slog.Logger
+	// MaxReplyBytes caps the body of one reply of a live model (0:
+	// llm.DefaultMaxReplyBytes); a longer reply is the agent's failure,
+	// llm.KindTooLarge.
+	MaxReplyBytes int64
 }
 
 // Open returns the model a spec names, with no caps and no transcript.
@@ -58,19 +79,26 @@ func OpenWith(spec string, getenv func(string) string, opts Options) (llm.Model,
 	if getenv == nil {
 		getenv = func(string) string { return "" }
 	}
-	m, err := open(spec, getenv)
+	m, err := open(spec, getenv, opts)
 	if err != nil {
 		return nil, err
 	}
 	m = middleware.Limit(m, opts.MaxInFlight)
-	m = middleware.RateLimit(m, opts.RequestsPerMinute, opts.TokensPerMinute)
+	var onWait func(string, time.Duration)
+	if opts.Logger != nil {
+		name := m.Name()
+		onWait = func(budget string, d time.Duration) {
+			opts.Logger.Info("waited for the rate limit", "model", name, "budget", budget, "waited", d)
+		}
+	}
+	m = middleware.RateLimitNotify(m, opts.RequestsPerMinute, opts.TokensPerMinute, onWait)
 	if opts.Transcript != nil {
 		m = middleware.Transcript(m, opts.Transcript)
 	}
 	return middleware.Account(m), nil
 }
 
-func open(spec string, getenv func(string) string) (llm.Model, error) {
+func open(spec string, getenv func(string) string, opts Options) (llm.Model, error) {
 	spec = strings.TrimSpace(spec)
 	kind, rest, _ := strings.Cut(spec, ":")
 	bad := func(why string) error {
@@ -86,5 +114,5 @@ func open(spec string, getenv func(string) string) (llm.Model, error) {
 	case "":
 		return nil, bad("empty")
 	}
-	return openLive(kind, rest, spec, getenv, bad)
+	return openLive(kind, rest, spec, getenv, bad, opts)
 }

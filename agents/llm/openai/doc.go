@@ -16,19 +16,27 @@
 //   - Tools become function tools; each schema is sent as the function's
 //     "parameters" compacted (json.Compact: whitespace removed, nothing else
 //     changed: key order and escapes are kept).
-//   - Temperature is always sent (0 is meaningful); Seed when non-zero.
-//   - MaxOutputTokens, when positive, goes out as "max_completion_tokens" to
+//   - Options.GenParams decide the generation fields (see llm.GenParams):
+//     by default the request's temperature is always sent (0 is
+//     meaningful), and a seed always (the request's, else 0, plus the
+//     request's Sample); a spec may fix the temperature, omit it (for
+//     reasoning models), omit the seed, or cap the output tokens.
+//   - The output-token limit, when positive, goes out as "max_completion_tokens" to
 //     api.openai.com (its reasoning models refuse "max_tokens") and as
 //     "max_tokens" to any other server, since every OpenAI-compatible server
 //     knows "max_tokens" while several ignore "max_completion_tokens".
-//   - ResponseSchema becomes response_format {"type":"json_schema",
-//     "json_schema":{"name":"response","schema":...}} without "strict", so
-//     schemas that strict mode would refuse still work.
-//   - Request.Sample is not sent: the API has no such field (it only tells
-//     the draws of the simulated model and of cassettes apart).
+//   - ResponseSchema, only when GenParams.ResponseSchema is on, becomes
+//     response_format {"type":"json_schema", "json_schema":{"name":
+//     "response","schema":...}} without "strict", so schemas that strict
+//     mode would refuse still work. Off, the prompt alone asks for JSON.
+//   - Request.Sample has no field of its own: it moves the seed.
 //
 // A reply's tool-call arguments are kept exactly as the server sent them,
 // even when they are not valid JSON; the caller decides what to do with
-// them. Failures come back as *llm.Error, whose messages never contain the
-// API key.
+// them. The finish reason is kept raw in Reply.ProviderFinish. Failures
+// come back as *llm.Error, whose messages never contain the API key. The
+// model's own refusals are llm.KindRefused: a content_filter finish or a
+// refusal message (the reply comes back beside the error), and a 400 that
+// says the prompt exceeds the context. A reply body longer than
+// Options.MaxReplyBytes is llm.KindTooLarge, read no further.
 package openai

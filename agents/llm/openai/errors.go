@@ -3,6 +3,7 @@ package openai
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -20,12 +21,25 @@ import (
 // response, if any arrived. The SDK's own error is never wrapped: it holds
 // the request, and so the Authorization header.
 func (m *Model) mapError(ctx context.Context, resp *http.Response, err error) error {
+	var tooLarge *llm.TooLargeError
+	if errors.As(err, &tooLarge) {
+		status := 0
+		if resp != nil {
+			status = resp.StatusCode
+		}
+		return &llm.Error{Kind: llm.KindTooLarge, Status: status, Err: fmt.Errorf("openai: chat completion: %w", tooLarge)}
+	}
 	if resp != nil && resp.StatusCode >= 400 {
+		msg := apiMessage(resp, err)
+		kind := llm.KindForStatus(resp.StatusCode)
+		if kind == llm.KindBadRequest && contextExceeded(err, msg) {
+			kind = llm.KindRefused
+		}
 		return &llm.Error{
-			Kind:       llm.KindForStatus(resp.StatusCode),
+			Kind:       kind,
 			Status:     resp.StatusCode,
 			RetryAfter: llm.RetryAfter(resp.Header, time.Now()),
-			Err:        errors.New("openai: chat completion: " + m.redact(apiMessage(resp, err))),
+			Err:        errors.New("openai: chat completion: " + m.redact(msg)),
 		}
 	}
 	var apiErr *oa.Error
@@ -58,6 +72,28 @@ func (m *Model) mapError(ctx context.Context, resp *http.Response, err error) er
 		status = resp.StatusCode
 	}
 	return &llm.Error{Kind: kind, Status: status, Err: &causeError{msg: "openai: chat completion: " + m.redact(err.Error()), cause: err}}
+}
+
+// contextRE matches how OpenAI-compatible servers word a prompt longer
+// than the model's context: OpenAI and vLLM ("maximum context length is
+// 8192 tokens"), llama.cpp ("exceeds the available context size"), LM
+// Studio and others ("context length", "context window").
+var contextRE = regexp.MustCompile(`(?i)maximum context length|context (length|size|window)|too many tokens`)
+
+// contextExceeded reports whether a rejected request was refused for the
+// length of its prompt: the model's own limit, not a malformed request.
+func contextExceeded(err error, msg string) bool {
+	var apiErr *oa.Error
+	if errors.As(err, &apiErr) {
+		switch apiErr.Code {
+		case "context_length_exceeded", "string_above_max_length":
+			return true
+		}
+		if apiErr.Type == "exceed_context_size_error" {
+			return true
+		}
+	}
+	return contextRE.MatchString(msg)
 }
 
 // apiMessage is the server's own account of a failure: the "message" of an

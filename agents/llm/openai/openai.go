@@ -35,12 +35,23 @@ type Options struct {
 	BaseURL string
 	// HTTPClient, if set, carries the requests (and its Timeout applies).
 	HTTPClient *http.Client
+	// GenParams are the generation settings of the model spec.
+	GenParams llm.GenParams
+	// MaxReplyBytes caps the body of one reply (0: llm.DefaultMaxReplyBytes);
+	// a longer one fails as llm.KindTooLarge, having cost at most that.
+	MaxReplyBytes int64
+	// Name, if set, is what Name returns: the whole model spec, options
+	// included, so that records and cassette keys tell settings apart.
+	// Empty means "openai:" and the model name.
+	Name string
 }
 
 // Model is an OpenAI chat completions model. It is safe for concurrent use.
 type Model struct {
 	model  string
+	name   string
 	key    string
+	gen    llm.GenParams
 	client oa.Client
 	// legacyMaxTokens sends MaxOutputTokens as "max_tokens" rather than
 	// "max_completion_tokens" (see the package comment).
@@ -75,23 +86,34 @@ func New(model string, opts Options) (*Model, error) {
 		// Retries belong to the project's middleware: one Generate, one attempt.
 		option.WithMaxRetries(0),
 	}
+	// The client is our own copy, so that limiting its replies leaves the
+	// caller's client alone.
+	hc := &http.Client{}
 	if opts.HTTPClient != nil {
-		copts = append(copts, option.WithHTTPClient(opts.HTTPClient))
+		*hc = *opts.HTTPClient
+	}
+	hc.Transport = llm.LimitReplies(hc.Transport, opts.MaxReplyBytes)
+	copts = append(copts, option.WithHTTPClient(hc))
+	name := opts.Name
+	if name == "" {
+		name = "openai:" + model
 	}
 	return &Model{
 		model:           model,
+		name:            name,
 		key:             key,
+		gen:             opts.GenParams,
 		client:          oa.NewClient(copts...),
 		legacyMaxTokens: u.Hostname() != "api.openai.com",
 	}, nil
 }
 
-// Name returns "openai:" and the model name.
-func (m *Model) Name() string { return "openai:" + m.model }
+// Name returns Options.Name, or "openai:" and the model name.
+func (m *Model) Name() string { return m.name }
 
 // Generate sends req as one chat completion.
 func (m *Model) Generate(ctx context.Context, req llm.Request) (llm.Reply, error) {
-	params, err := buildParams(m.model, req, m.legacyMaxTokens)
+	params, err := buildParams(m.model, req, m.gen, m.legacyMaxTokens)
 	if err != nil {
 		return llm.Reply{}, &llm.Error{Kind: llm.KindBadRequest, Err: fmt.Errorf("openai: %w", err)}
 	}
@@ -107,14 +129,19 @@ func (m *Model) Generate(ctx context.Context, req llm.Request) (llm.Reply, error
 	if err != nil {
 		return llm.Reply{}, m.mapError(ctx, resp, err)
 	}
-	reply, err := decodeReply(body)
+	status := 0
+	if resp != nil {
+		status = resp.StatusCode
+	}
+	reply, refusal, err := decodeReply(body)
 	if err != nil {
-		status := 0
-		if resp != nil {
-			status = resp.StatusCode
-		}
 		return llm.Reply{}, &llm.Error{Kind: llm.KindMalformed, Status: status, Err: fmt.Errorf("openai: %w", err)}
 	}
 	reply.Latency = latency
+	if refusal != "" {
+		// The reply comes back beside the error, for its tokens and its
+		// finish reason.
+		return reply, &llm.Error{Kind: llm.KindRefused, Err: fmt.Errorf("openai: the model refused: %s", refusal)}
+	}
 	return reply, nil
 }

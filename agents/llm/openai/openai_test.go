@@ -81,6 +81,7 @@ func normaliseRequest(req llm.Request) llm.Request {
 func normaliseReply(r llm.Reply) llm.Reply {
 	r.ToolCalls = normaliseCalls(r.ToolCalls)
 	r.Latency = 0
+	r.ProviderFinish = "" // serve names the finish itself
 	return r
 }
 
@@ -167,20 +168,17 @@ func TestRoundTripThroughServe(t *testing.T) {
 				ResponseSchema: json.RawMessage(`{"type":"object"}`),
 			},
 			reply: llm.Reply{Text: `{"answer":[]}`, FinishReason: llm.FinishStop}},
-		{name: "sample dropped", why: "Sample has no field in the API, so it does not cross the wire (the one field that does not)",
+		{name: "sample as seed", why: "Sample has no field in the API; it moves the seed sent, so that a server honouring seeds draws samples apart",
 			req:   llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: "x"}}, Temperature: 0.9, Sample: 3},
-			want:  llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: "x"}}, Temperature: 0.9},
+			want:  llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: "x"}}, Temperature: 0.9, Seed: 3},
 			reply: llm.Reply{Text: "y", FinishReason: llm.FinishStop}},
-		{name: "other finish", why: "a finish reason OpenAI has no name for survives as FinishOther",
-			req:   llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: "x"}}},
-			reply: llm.Reply{Text: "no", FinishReason: llm.FinishOther}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			fake := &recorder{reply: tc.reply}
 			srv := httptest.NewServer(serve.Handler(fake))
 			defer srv.Close()
-			m, err := openai.New("served-model", openai.Options{BaseURL: srv.URL + "/v1"})
+			m, err := openai.New("served-model", openai.Options{BaseURL: srv.URL + "/v1", GenParams: llm.GenParams{ResponseSchema: true}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -222,7 +220,7 @@ func TestRequestBody(t *testing.T) {
 		io.WriteString(w, `{"id":"x","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"ok"},"finish_reason":"stop"}],"usage":{"prompt_tokens":3,"completion_tokens":1,"total_tokens":4}}`)
 	}))
 	defer srv.Close()
-	m, err := openai.New("llama3", openai.Options{BaseURL: srv.URL})
+	m, err := openai.New("llama3", openai.Options{BaseURL: srv.URL, GenParams: llm.GenParams{ResponseSchema: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -399,6 +397,23 @@ func TestErrorMapping(t *testing.T) {
 			handler: status(503, nil, `upstream unavailable`), kind: llm.KindServer, status: 503},
 		{name: "400", why: "bad requests are not retried",
 			handler: status(400, nil, `{"error":{"message":"bad","param":"messages"}}`), kind: llm.KindBadRequest, status: 400},
+		{name: "400 refused setting", why: "a model setting the model refuses (o-series temperature) is a bad request: infrastructure, fixed in the spec",
+			handler: status(400, nil, `{"error":{"message":"Unsupported value: 'temperature' does not support 0 with this model. Only the default (1) value is supported.","type":"invalid_request_error","param":"temperature","code":"unsupported_value"}}`),
+			kind:    llm.KindBadRequest, status: 400},
+		{name: "context length, OpenAI", why: "a prompt past the model's context is the model's own limit, by OpenAI's code",
+			handler: status(400, nil, `{"error":{"message":"This model's maximum context length is 8192 tokens.","type":"invalid_request_error","param":"messages","code":"context_length_exceeded"}}`),
+			kind:    llm.KindRefused, status: 400},
+		{name: "context length, vLLM", why: "vLLM words it as OpenAI does, with no code",
+			handler: status(400, nil, `{"object":"error","message":"This model's maximum context length is 4096 tokens. However, you requested 5000 tokens.","type":"BadRequestError","code":400}`),
+			kind:    llm.KindRefused, status: 400},
+		{name: "context length, llama.cpp", why: "llama.cpp's own type and wording",
+			handler: status(400, nil, `{"error":{"code":400,"message":"the request exceeds the available context size, try increasing it","type":"exceed_context_size_error"}}`),
+			kind:    llm.KindRefused, status: 400},
+		{name: "enormous reply", why: "a body past the limit is the agent's failure, not a heap",
+			handler: func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "application/json")
+				io.WriteString(w, `{"choices":[{"message":{"content":"`+strings.Repeat("a", 2<<20)+`"}}]}`)
+			}, kind: llm.KindTooLarge, status: 200},
 		{name: "401", why: "auth failures are not retried",
 			handler: status(401, nil, `{"error":{"message":"no key"}}`), kind: llm.KindAuth, status: 401},
 		{name: "403", why: "forbidden is an auth failure too",
@@ -438,7 +453,7 @@ func TestErrorMapping(t *testing.T) {
 			}))
 			defer srv.Close()
 			defer close(stop)
-			opts := openai.Options{BaseURL: srv.URL + "/v1", APIKey: "sk-secret-123456"}
+			opts := openai.Options{BaseURL: srv.URL + "/v1", APIKey: "sk-secret-123456", MaxReplyBytes: 1 << 20}
 			if tc.clientTimeout > 0 {
 				opts.HTTPClient = &http.Client{Timeout: tc.clientTimeout}
 			}
@@ -609,5 +624,24 @@ func TestServeErrorsRoundTrip(t *testing.T) {
 				t.Errorf("got %#v, want kind %v retry %v", err, tc.kind, tc.retry)
 			}
 		})
+	}
+}
+
+// TestOtherFinishThroughServe: serve sends FinishOther as "content_filter",
+// which the backend keeps as the provider's finish and reports as the
+// model's refusal, with the reply beside the error.
+func TestOtherFinishThroughServe(t *testing.T) {
+	srv := httptest.NewServer(serve.Handler(&recorder{reply: llm.Reply{Text: "no", FinishReason: llm.FinishOther, InputTokens: 4}}))
+	defer srv.Close()
+	m, err := openai.New("served-model", openai.Options{BaseURL: srv.URL + "/v1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := m.Generate(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: "x"}}})
+	if llm.KindOf(err) != llm.KindRefused || llm.IsInfra(err) {
+		t.Fatalf("error %v, want a refusal that is the agent's", err)
+	}
+	if got.ProviderFinish != "content_filter" || got.Text != "no" || got.InputTokens != 4 {
+		t.Errorf("reply %+v, want the filtered reply with its finish and tokens", got)
 	}
 }

@@ -17,19 +17,19 @@ const ResponseFormatName = "response"
 
 // buildParams maps an llm.Request to chat completion parameters, as the
 // package comment describes.
-func buildParams(model string, req llm.Request, legacyMaxTokens bool) (oa.ChatCompletionNewParams, error) {
-	p := oa.ChatCompletionNewParams{
-		Model:       shared.ChatModel(model),
-		Temperature: param.NewOpt(req.Temperature),
+func buildParams(model string, req llm.Request, gen llm.GenParams, legacyMaxTokens bool) (oa.ChatCompletionNewParams, error) {
+	p := oa.ChatCompletionNewParams{Model: shared.ChatModel(model)}
+	if t, ok := gen.TemperatureFor(req); ok {
+		p.Temperature = param.NewOpt(t)
 	}
-	if req.Seed != 0 {
-		p.Seed = param.NewOpt(req.Seed)
+	if seed, ok := gen.SeedFor(req); ok {
+		p.Seed = param.NewOpt(seed)
 	}
-	if req.MaxOutputTokens > 0 {
+	if n := gen.MaxTokensFor(req); n > 0 {
 		if legacyMaxTokens {
-			p.MaxTokens = param.NewOpt(int64(req.MaxOutputTokens))
+			p.MaxTokens = param.NewOpt(int64(n))
 		} else {
-			p.MaxCompletionTokens = param.NewOpt(int64(req.MaxOutputTokens))
+			p.MaxCompletionTokens = param.NewOpt(int64(n))
 		}
 	}
 	if req.System != "" {
@@ -49,8 +49,13 @@ func buildParams(model string, req llm.Request, legacyMaxTokens bool) (oa.ChatCo
 		}
 		p.Tools = append(p.Tools, tool)
 	}
-	if len(req.ResponseSchema) > 0 {
-		schema, err := compact(req.ResponseSchema)
+	// A schema that is not JSON is the caller's mistake, whether or not
+	// this spec sends it.
+	if len(req.ResponseSchema) > 0 && !json.Valid(req.ResponseSchema) {
+		return p, fmt.Errorf("response schema: not valid JSON")
+	}
+	if rs := gen.SchemaFor(req); rs != nil {
+		schema, err := compact(rs)
 		if err != nil {
 			return p, fmt.Errorf("response schema: %w", err)
 		}

@@ -56,7 +56,7 @@ func geminiClient(t *testing.T, h http.Handler) *gemini.Model {
 	t.Helper()
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
-	m, err := gemini.New("gemini-test", gemini.Options{APIKey: "test-key-0000", BaseURL: srv.URL})
+	m, err := gemini.New("gemini-test", gemini.Options{APIKey: "test-key-0000", BaseURL: srv.URL, GenParams: llm.GenParams{ResponseSchema: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,9 +153,9 @@ func TestGeminiRequestRoundTrip(t *testing.T) {
 				ResponseSchema: raw(`{"properties":{"label":{"enum":["clear","ambiguous","infeasible"],"type":"string"},"why":{"type":"string"}},"required":["label"],"type":"object"}`)}},
 		{name: "sampling", why: "temperature, a 32-bit seed (negative too) and the output limit are kept",
 			req: llm.Request{Messages: []llm.Message{user("x")}, Temperature: 0.7, Seed: -12345, MaxOutputTokens: 256}},
-		{name: "lost: sample and wide seed", why: "Sample is not sent; a seed beyond 32 bits arrives folded",
+		{name: "lost: sample and wide seed", why: "Sample is not sent but moves the seed; a seed beyond 32 bits arrives folded",
 			req:  llm.Request{Messages: []llm.Message{user("x")}, Temperature: 1, Seed: 1<<40 | 3, Sample: 4},
-			want: &llm.Request{Messages: []llm.Message{user("x")}, Temperature: 1, Seed: 259}},
+			want: &llm.Request{Messages: []llm.Message{user("x")}, Temperature: 1, Seed: 263}},
 		{name: "lost: names", why: "user and assistant names are not sent; a tool result without a name gets its call's",
 			req: llm.Request{Messages: []llm.Message{
 				{Role: llm.RoleUser, Name: "alice", Text: "x"},
@@ -254,6 +254,10 @@ func TestGeminiReplyRoundTrip(t *testing.T) {
 					t.Fatalf("Generate: %v", err)
 				}
 				got.Latency = 0
+				if got.ProviderFinish == "" {
+					t.Error("the finish reason as Gemini said it is lost")
+				}
+				got.ProviderFinish = "" // serve's own word for it
 				want := tc.reply
 				if tc.want != nil {
 					want = *tc.want

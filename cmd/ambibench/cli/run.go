@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -14,6 +15,8 @@ import (
 	"time"
 
 	"github.com/ambibench/ambibench/agents"
+	"github.com/ambibench/ambibench/agents/llm"
+	"github.com/ambibench/ambibench/agents/llm/middleware"
 	"github.com/ambibench/ambibench/agents/llm/models"
 	"github.com/ambibench/ambibench/bench"
 	"github.com/ambibench/ambibench/perturb"
@@ -67,6 +70,11 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 	rpm := fs.Int("rpm", 0, "cap model calls per minute (0: no cap)")
 	tpm := fs.Int("tpm", 0, "cap model tokens per minute (0: no cap)")
 	inflight := fs.Int("max-inflight", 0, "cap model calls waiting at once (0: no cap)")
+	retries := fs.Int("retries", middleware.DefaultMaxAttempts, "`attempts` at one call to a live model, the first included, before its episode is an infrastructure error (1: no retries)")
+	maxRetryAfter := fs.Duration("max-retry-after", middleware.DefaultMaxRetryAfter, "the longest Retry-After a server may ask for and be waited for; a longer one ends the call's retries")
+	callTimeout := fs.Duration("call-timeout", models.CallTimeout, "deadline of each attempt at a call to a live model")
+	maxReply := fs.Int64("max-reply-bytes", llm.DefaultMaxReplyBytes, "the largest reply body read from a live model; a larger reply is the agent's failure, not a heap")
+	logLevel := fs.String("log-level", "warn", "what to log on stderr: debug, info (also rate-limit waits), warn (retries and infrastructure errors) or error")
 	members := fs.String("ensemble-models", "", "comma-separated model `specs` the ensemble agent samples its answers from, answer k from spec k mod n, each opened as --model is (same caps, transcript, cassettes); the chooser stays --model, and records name both (model \"members A,B; chooser M\"). Default: --model alone")
 	routerFile := fs.String("router", "", "household: dyref's routing policy, a weights `file` written by ambibench train-router (default: the shipped one, trained for sim); records name it by a hash of its weights (model \"M; router ID\")")
 	quiet := fs.Bool("quiet", false, "print no progress on stderr while the run goes on")
@@ -148,6 +156,17 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 	if *rpm < 0 || *tpm < 0 || *inflight < 0 {
 		return fmt.Errorf("run: --rpm, --tpm and --max-inflight must not be negative")
 	}
+	if *retries < 1 {
+		return fmt.Errorf("run: --retries %d: must be at least 1 (the first attempt)", *retries)
+	}
+	if *maxRetryAfter < 0 || *callTimeout <= 0 || *maxReply <= 0 {
+		return fmt.Errorf("run: --max-retry-after must not be negative, --call-timeout and --max-reply-bytes must be positive")
+	}
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
+		return fmt.Errorf("run: --log-level %q: want debug, info, warn or error", *logLevel)
+	}
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 
 	if *dryRun {
 		return dryRunGrid(stdout, jobs, opts)
@@ -185,7 +204,8 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 		return fmt.Errorf("run: --fresh needs --out")
 	}
 	if needsModel(jobs) {
-		mopts := models.Options{RequestsPerMinute: *rpm, TokensPerMinute: *tpm, MaxInFlight: *inflight}
+		mopts := models.Options{RequestsPerMinute: *rpm, TokensPerMinute: *tpm, MaxInFlight: *inflight,
+			MaxAttempts: *retries, MaxRetryAfter: *maxRetryAfter, CallTimeout: *callTimeout, MaxReplyBytes: *maxReply, Logger: logger}
 		if *transcripts {
 			if *out == "" {
 				return fmt.Errorf("run: --transcripts needs --out")
@@ -248,7 +268,14 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 			}
 		}
 		prog = newProgress(stderr, todo)
-		opts.OnRecord = prog.record
+	}
+	opts.OnRecord = func(j bench.Job, r results.Record) {
+		if r.Outcome == results.OutcomeInfraError {
+			logger.Warn("infrastructure error; the episode is not scored", "episode", r.Key(), "kind", r.ErrorKind, "error", r.Error)
+		}
+		if prog != nil {
+			prog.record(j, r)
+		}
 	}
 	newRecs, err := bench.Run(ctx, opts, w, have)
 	if prog != nil {

@@ -117,5 +117,5 @@ func readRouter(path string) (*dyref.Router, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return dyref.ReadRouter(f, path)
+	return dyref.ReadFactorRouter(f, path)
 }

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ambibench/ambibench/agents/dyref"
 )
 
 // train-router on a small split writes the same weights twice and at any
@@ -56,11 +58,27 @@ func TestTrainRouterErrors(t *testing.T) {
 	if err := os.WriteFile(bad, []byte(`{"format": "dyref-router", "version": 7}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// A well-formed router that reads two features, not the 19 factors:
+	// refused before the run, not a panic in the middle of it.
+	narrow := filepath.Join(t.TempDir(), "narrow.json")
+	r, err := dyref.Train([]dyref.Example{{X: []float64{0, 1}, Label: 3}, {X: []float64{1, 0.5}, Label: 12}},
+		dyref.TrainOptions{Hidden: 1, Epochs: 5, LearningRate: 0.01, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if _, err := r.WriteTo(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(narrow, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		why  string
 		args []string
 		want string
 	}{
+		{"a router file of the wrong width", []string{"run", "--track", "household", "--agents", "dyref", "--router", narrow}, "run: --router: " + narrow + ": inputs: want 19, the complexity factors (dependency, "},
 		{"no games", []string{"train-router", "--games", "0"}, "train-router: --games 0: must be at least 1"},
 		{"an unknown grammar", []string{"train-router", "--grammar", "v9"}, `train-router: --grammar "v9": want v0.3 or v0.4`},
 		{"a stray argument", []string{"train-router", "extra"}, `train-router: unexpected arguments ["extra"]`},
