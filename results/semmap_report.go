@@ -169,12 +169,17 @@ const (
 	overRemoved      = "relevant object removed"
 	overHallucinated = "hallucinated ids"
 	overReordered    = "reordered or replaced"
+	overUnread       = "no readable answer"
 )
 
 // OverReflection classifies a pair where the baseline's answer scored
 // Top-1 and a reflection workflow's did not.
 func OverReflection(base, refl Record) string {
 	switch {
+	case refl.NoReadableAnswer:
+		// Lost to a reply that could not be read, not to what the
+		// workflow answered: it answered nothing.
+		return overUnread
 	case len(refl.Truth) == 0 && len(refl.Answer) > 0:
 		return overAdded
 	case refl.Hallucinated > 0:
@@ -209,7 +214,7 @@ func (rp *reporter) overReflectionTable(b *strings.Builder) {
 	for _, r := range base.recs {
 		baseBy[key(r)] = r
 	}
-	kinds := []string{overAdded, overRemoved, overHallucinated, overReordered}
+	kinds := []string{overAdded, overRemoved, overHallucinated, overReordered, overUnread}
 	modes := rp.semmapModes()
 	var rows [][]string
 	for _, u := range rp.units {

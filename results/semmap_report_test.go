@@ -19,6 +19,7 @@ func TestOverReflection(t *testing.T) {
 		{"the truth is empty and the workflow answered objects", Record{}, Record{Answer: []string{"obj3"}}, overAdded},
 		{"an id that is not in the map", base, Record{Answer: []string{"obj99", "obj1"}, Truth: base.Truth, Hallucinated: 1}, overHallucinated},
 		{"a relevant object the baseline gave is gone", base, Record{Answer: []string{"obj5"}, Truth: base.Truth}, overRemoved},
+		{"no answer could be read: not a reflection's doing, whatever the truth", Record{}, Record{NoReadableAnswer: true}, overUnread},
 		{"the same objects, another order", Record{Answer: []string{"obj1"}, Truth: []string{"obj1"}}, Record{Answer: []string{"obj4", "obj1"}, Truth: []string{"obj1"}}, overReordered},
 	} {
 		if got := OverReflection(tc.base, tc.refl); got != tc.want {
@@ -33,7 +34,7 @@ func TestOverReflection(t *testing.T) {
 // baseline's certainty answers are better than its uncertainty ones, so a
 // pooled row would hide a difference; self-reflect loses some of the
 // baseline's hits (objects added where the truth is empty) and, in the
-// uncertainty mode, has replies that could not be read.
+// first query on the small map, in both modes, has a reply that could not be read.
 func semmapRecords() []Record {
 	var recs []Record
 	for _, agent := range []string{"oracle", "baseline", "self-reflect"} {
@@ -54,7 +55,7 @@ func semmapRecords() []Record {
 						r.Answer = []string{"obj2", "obj1"}
 					case agent == "self-reflect" && q%4 == 3 && size == 40:
 						r.Answer = []string{"obj5"}
-					case agent == "self-reflect" && mode == "uncertainty" && q == 0:
+					case agent == "self-reflect" && q == 0 && size == 10:
 						r.Answer, r.NoReadableAnswer, r.Error = nil, true, "self-reflect: no readable answer: last refinement: no JSON object"
 					}
 					if agent != "oracle" {
