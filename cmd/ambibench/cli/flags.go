@@ -22,7 +22,9 @@ func parseFlags(fs *flag.FlagSet, stdout, stderr io.Writer, parse func() error) 
 		_, werr := stdout.Write(buf.Bytes())
 		return true, werr
 	case err != nil:
-		stderr.Write(buf.Bytes()) //nolint:errcheck // the error returned is the usage error
+		// The usage error is what the command reports; a failed write to
+		// stderr would have nowhere to be reported.
+		_, _ = stderr.Write(buf.Bytes())
 		return true, errUsage
 	}
 	return false, nil
