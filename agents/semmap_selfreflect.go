@@ -60,10 +60,12 @@ func NewSelfReflect(model llm.Model, opts ReflectOptions) Agent {
 func (a *semmapReflector) Drafts() [][]string              { return a.drafts }
 func (a *semmapReflector) Reflections() []ReflectionRecord { return a.reflections }
 
-// Run answers, then reflects and refines. A refinement whose reply
-// cannot be read leaves the answer as it was (the round is counted, its
-// critique kept); only a first answer that cannot be read is answered
-// with the empty list and reported.
+// Run answers, then reflects and refines; the answer given is the last
+// refinement, as paper 000 scores it. A refinement whose reply cannot be
+// read before the last round leaves the answer as it was for the next
+// round to revise (the round is counted, its critique kept, the loss
+// reported); when the last refinement, or with no rounds the first
+// answer, cannot be read, there is no answer and the episode is a miss.
 func (a *semmapReflector) Run(ctx context.Context, env Env) error {
 	a.drafts, a.reflections = nil, nil
 	s, err := openSemmap(ctx, a.name, a.model, env)
@@ -80,6 +82,7 @@ func (a *semmapReflector) Run(ctx context.Context, env Env) error {
 	a.drafts = append(a.drafts, cur.RelevantObjects)
 	var answers, feedback []string // y0…yt and fb0…fb(t-1), as written
 	var unread []string
+	var lastErr error // the last refinement's, if it could not be read
 	for t := range a.opts.Iterations {
 		answers = append(answers, FormatAnswer(cur))
 		fb, tokens, err := a.reflect(ctx, s, answers, feedback)
@@ -98,11 +101,16 @@ func (a *semmapReflector) Run(ctx context.Context, env Env) error {
 		a.reflections = append(a.reflections, ReflectionRecord{Trial: t + 1, Text: fb, Tokens: tokens + tokensRefine,
 			PlanChanged: !sameObjects(next.RelevantObjects, cur.RelevantObjects)})
 		stable := sameObjects(next.RelevantObjects, cur.RelevantObjects)
-		cur = next
+		cur, lastErr = next, perr
 		a.drafts = append(a.drafts, cur.RelevantObjects)
 		if a.opts.StopWhenStable && stable && perr == nil {
 			break
 		}
+	}
+	if lastErr != nil {
+		// The scored answer is the last refinement, and it was lost: the
+		// answer it revised is not answered in its place.
+		return s.answer(ctx, cur, fmt.Errorf("last refinement: %w", lastErr))
 	}
 	if err := s.answer(ctx, cur, nil); err != nil {
 		return err

@@ -270,10 +270,32 @@ func (m *replyModel) Generate(_ context.Context, req llm.Request) (llm.Reply, er
 
 const goodReply = "Sure.\n```json\n{\"inferred_query\": \"seat\", \"query_achievable\": true, \"relevant_objects\": [\"obj1\"], \"explanation\": \"a chair\"}\n```"
 
-// A final reply that cannot be read is answered with the empty list and
-// reported after the answer; an unreadable refinement keeps the answer
-// before it, and is reported too.
+// A final reply that cannot be read ends the episode with no answer at
+// all (not the empty list, which would be a hit where the truth is empty)
+// and is reported. The scored answer of a reflection workflow is its last
+// refinement: an unreadable earlier refinement leaves the answer for the
+// next round to revise, an unreadable last one leaves no answer. want nil
+// means no answer was given.
 func TestSemmapUnreadableReplies(t *testing.T) {
+	// readableRefinements answers the plan readably, the refinements
+	// numbered in ok (from 1) readably, the n-th with obj<n+1>, and every
+	// other refinement in prose.
+	readableRefinements := func(ok ...int) func(b llm.Block) string {
+		refines := 0
+		return func(b llm.Block) string {
+			switch b.Role {
+			case llm.CallPlan:
+				return goodReply
+			case llm.CallRefine:
+				refines++
+				if slices.Contains(ok, refines) {
+					return fmt.Sprintf(`{"relevant_objects": ["obj%d"]}`, refines+1)
+				}
+				return "- keep the answer"
+			}
+			return "Looks fine."
+		}
+	}
 	for _, tc := range []struct {
 		why, agent string
 		reply      func(b llm.Block) string
@@ -281,30 +303,37 @@ func TestSemmapUnreadableReplies(t *testing.T) {
 		errHas     string
 	}{
 		{"the baseline's only reply is prose", "baseline",
-			func(llm.Block) string { return "I would pick the chair, obj1." }, []string{}, "plan reply"},
+			func(llm.Block) string { return "I would pick the chair, obj1." }, nil, "plan reply"},
 		{"every ensemble sample is prose", "ensemble",
-			func(llm.Block) string { return "obj1 I guess" }, []string{}, "no sampled answer could be read"},
+			func(llm.Block) string { return "obj1 I guess" }, nil, "no sampled answer could be read"},
 		{"the chooser names no letter", "ensemble",
 			func(b llm.Block) string {
 				if b.Role == llm.CallChoose {
 					return "They are all fine."
 				}
 				return goodReply
-			}, []string{}, "choose reply"},
-		{"a refinement is prose: the first answer stands", "self-reflect",
-			func(b llm.Block) string {
-				if b.Role == llm.CallPlan {
-					return goodReply
-				}
-				return "- keep the answer"
-			}, []string{"obj1"}, "refinement replies that could not be read"},
+			}, nil, "choose reply"},
+		{"every refinement is prose: the first answer is not answered in the last one's place", "self-reflect",
+			readableRefinements(), nil, "last refinement"},
+		{"the last refinement is prose, the first was read: its answer is not answered either", "self-reflect",
+			readableRefinements(1), nil, "last refinement"},
+		{"the first refinement is prose, the last is read: the last is answered and the loss reported", "self-reflect",
+			readableRefinements(2), []string{"obj3"}, "refinement replies that could not be read"},
+		{"the same for multi-agent reflection", "multi-agent-reflect",
+			readableRefinements(1), nil, "last refinement"},
 		{"relevant_objects is not a list", "baseline",
-			func(llm.Block) string { return `{"relevant_objects": "obj1"}` }, []string{}, `field "relevant_objects"`},
+			func(llm.Block) string { return `{"relevant_objects": "obj1"}` }, nil, `field "relevant_objects"`},
 	} {
 		env := &semmapEnv{query: "Where can I sit?", m: semmapTestMap()}
 		err := runSemmap(t, tc.agent, &replyModel{reply: tc.reply}, env)
 		if err == nil || !strings.Contains(err.Error(), tc.errHas) {
 			t.Errorf("%s: error %v, want one containing %q", tc.why, err, tc.errHas)
+		}
+		if tc.want == nil {
+			if len(env.answered) != 0 {
+				t.Errorf("%s: answered %v, want no answer", tc.why, env.answered)
+			}
+			continue
 		}
 		if got := env.answer(t); !slices.Equal(got, tc.want) {
 			t.Errorf("%s: answered %v, want %v", tc.why, got, tc.want)

@@ -3,7 +3,6 @@ package agents
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -159,12 +158,15 @@ func (s *semmapSession) generate(ctx context.Context, step, tmpl string, data se
 	return reply, nil
 }
 
-// answer ends the episode with a. parseErr, the reason the final reply
-// could not be read, comes back after the answer so that the harness
-// records it; the answer is then the empty list.
+// answer ends the episode with a. With parseErr, the reason the final
+// reply could not be read, there is no answer to give: the episode ends
+// without one, so the harness scores it a miss at every k whatever the
+// truth (DESIGN.md), and parseErr comes back for the record. Answering
+// the empty list instead would count as a hit on every query whose truth
+// is empty.
 func (s *semmapSession) answer(ctx context.Context, a AnswerArgs, parseErr error) error {
 	if parseErr != nil {
-		a = AnswerArgs{RelevantObjects: []string{}, Explanation: "The model's reply could not be read."}
+		return fmt.Errorf("%s: no readable answer: %w", s.agent, parseErr)
 	}
 	if a.RelevantObjects == nil {
 		a.RelevantObjects = []string{}
@@ -174,10 +176,7 @@ func (s *semmapSession) answer(ctx context.Context, a AnswerArgs, parseErr error
 		return fmt.Errorf("%s: answer: %w", s.agent, err)
 	}
 	if r.Error != "" {
-		return errors.Join(parseErr, fmt.Errorf("%s: answer refused: %s", s.agent, r.Error))
-	}
-	if parseErr != nil {
-		return fmt.Errorf("%s: %w", s.agent, parseErr)
+		return fmt.Errorf("%s: answer refused: %s", s.agent, r.Error)
 	}
 	return nil
 }

@@ -23,8 +23,13 @@ type Options struct {
 	Agents        []string // empty: all
 	// SceneSizes are the table sizes to run each cell at, in objects
 	// (distractors added); empty: the family's own size only.
-	SceneSizes  []int
-	Episodes    int // per cell and agent
+	SceneSizes []int
+	// Episodes is the number of episodes per cell and agent; on the
+	// household and semmap tracks, whose cells hold a fixed set of
+	// episodes (games, dataset pairs), at most that many, and 0 means all
+	// of them. The tabletop track generates episodes without end and
+	// needs a number.
+	Episodes    int
 	Concurrency int // episodes at once; 1 if zero
 	// OnRecord, if set, is called with each new record once it is
 	// written, in grid order, from one goroutine: what a progress display
@@ -73,17 +78,14 @@ func Jobs(opts Options) ([]Job, error) {
 			return nil, fmt.Errorf("agent %q does not play the %s track (agents that do: %v)", a, track, agents.NamesFor(track))
 		}
 	}
-	if opts.Episodes < 1 {
+	if _, bounded := CellEpisodes(opts, Cell{}); opts.Episodes < 0 || opts.Episodes == 0 && !bounded {
 		return nil, fmt.Errorf("episodes must be at least 1, got %d", opts.Episodes)
 	}
 	var jobs []Job
 	for _, c := range cells {
 		n := opts.Episodes
-		switch opts.Track {
-		case HouseholdTrack:
-			n = min(n, hh.EvalCount(c.Family))
-		case SemmapTrack:
-			n = min(n, len(semmapPairs(opts.Dataset, c.Family)))
+		if have, bounded := CellEpisodes(opts, c); bounded && (n == 0 || n > have) {
+			n = have
 		}
 		for _, a := range names {
 			for i := range n {
@@ -92,6 +94,23 @@ func Jobs(opts Options) ([]Job, error) {
 		}
 	}
 	return jobs, nil
+}
+
+// CellEpisodes is the number of episodes a cell of the run's track holds:
+// the household games of its task type, the semmap dataset's pairs of its
+// query type. bounded is false on the tabletop track, which makes as many
+// episodes as it is asked for.
+func CellEpisodes(opts Options, c Cell) (n int, bounded bool) {
+	switch opts.Track {
+	case HouseholdTrack:
+		return hh.EvalCount(c.Family), true
+	case SemmapTrack:
+		if opts.Dataset == nil {
+			return 0, true
+		}
+		return len(semmapPairs(opts.Dataset, c.Family)), true
+	}
+	return 0, false
 }
 
 // Run plays every job not already in have (keyed by results.Record.Key)

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/ambibench/ambibench/results"
+	hh "github.com/ambibench/ambibench/tasks/household"
+	tsm "github.com/ambibench/ambibench/tasks/semmap"
 )
 
 // stripWall zeroes wall times, the one field allowed to differ between runs.
@@ -83,10 +85,53 @@ func TestJobsRejectsBadGrid(t *testing.T) {
 		{"unknown agent", Options{Agents: []string{"nobody"}, Episodes: 1}},
 		{"unknown family", Options{Families: []string{"juggling"}, Episodes: 1}},
 		{"unknown perturbation", Options{Perturbations: []string{"fog"}, Episodes: 1}},
-		{"no episodes", Options{Episodes: 0}},
+		{"no episodes: the tabletop has no fixed set to take all of", Options{Episodes: 0}},
+		{"negative episodes on a track with a fixed set", Options{Track: HouseholdTrack, Agents: []string{"rules"}, Episodes: -1}},
 	} {
 		if _, err := Jobs(tc.opts); err == nil {
 			t.Errorf("%s: no error", tc.why)
+		}
+	}
+}
+
+// On the tracks whose cells hold a fixed set of episodes, Episodes 0 is
+// every one of them and a larger number no more than that; a smaller
+// number takes the first ones.
+func TestJobsEpisodesOfFixedSets(t *testing.T) {
+	d := tsm.Builtin(1)
+	for _, tc := range []struct {
+		why    string
+		opts   Options
+		family string
+		want   int // -1: all the cell has
+	}{
+		{"semmap, 0: every pair", Options{Track: SemmapTrack, EpisodeOptions: EpisodeOptions{Dataset: d}}, tsm.TypeNegation, -1},
+		{"semmap, more than there are: every pair", Options{Track: SemmapTrack, EpisodeOptions: EpisodeOptions{Dataset: d}, Episodes: 1 << 20}, tsm.TypeNegation, -1},
+		{"semmap, fewer: the first", Options{Track: SemmapTrack, EpisodeOptions: EpisodeOptions{Dataset: d}, Episodes: 7}, tsm.TypeNegation, 7},
+		{"household, 0: every game", Options{Track: HouseholdTrack}, hh.TypePickAndPlace, -1},
+	} {
+		tc.opts.Agents, tc.opts.Families = []string{"rules"}, []string{tc.family}
+		jobs, err := Jobs(tc.opts)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.why, err)
+		}
+		have, bounded := CellEpisodes(tc.opts, jobs[0].Cell)
+		if !bounded || have == 0 {
+			t.Fatalf("%s: CellEpisodes %d, bounded %v", tc.why, have, bounded)
+		}
+		want := tc.want
+		if want < 0 {
+			want = have
+		}
+		// Jobs holds one job per mode or perturbation and episode.
+		cells := map[Cell]int{}
+		for _, j := range jobs {
+			cells[j.Cell]++
+		}
+		for c, n := range cells {
+			if n != want {
+				t.Errorf("%s: cell %v has %d jobs, want %d (of %d)", tc.why, c, n, want, have)
+			}
 		}
 	}
 }

@@ -195,6 +195,10 @@ func runSemmapEpisode(ctx context.Context, job Job, opts EpisodeOptions) (result
 	}
 	if env.answered {
 		rec.Top1, rec.Top2, rec.Top3, rec.TopAny = results.TopK(rec.Answer, rec.Truth)
+	} else {
+		// No answer is not the empty answer: a miss even where the
+		// truth is empty (DESIGN.md's Top-k), and the record says so.
+		rec.NoReadableAnswer = true
 	}
 	// Success is the first answer being right: Top-1.
 	rec.Success, rec.ADA = rec.Top1, rec.Top1

@@ -132,3 +132,46 @@ func TestSemmapWorkflowsBuiltinSim(t *testing.T) {
 		}
 	}
 }
+
+// With every reply malformed no model-driven agent has an answer to
+// score, so Top-k is 0 at every k in every cell, the pairs whose truth is
+// empty included (they used to score the empty list as a hit), and each
+// record says there was no readable answer.
+func TestSemmapMalformedIsAMissEverywhere(t *testing.T) {
+	p, err := sim.ParseProfile("malformed=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := Options{EpisodeOptions: EpisodeOptions{Seed: 1, Model: sim.New(p, "sim:malformed=1"), Dataset: tsm.Builtin(1)},
+		Track: SemmapTrack, Perturbations: SemmapModes}
+	for _, a := range agents.NamesFor(SemmapTrack) {
+		if info, _ := agents.Lookup(a); info.UsesModel {
+			opts.Agents = append(opts.Agents, a)
+		}
+	}
+	jobs, err := Jobs(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	emptyTruth := 0
+	for _, j := range jobs {
+		r, err := RunEpisode(context.Background(), j, opts.EpisodeOptions)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r.Truth) == 0 {
+			emptyTruth++
+		}
+		if r.Top1 || r.Top2 || r.Top3 || r.TopAny || !r.NoReadableAnswer || r.Error == "" || len(r.Answer) > 0 {
+			t.Errorf("%s %s/%s %s: top %v/%v/%v/%v, no readable answer %v, answer %v, error %q; want a miss with no answer and the reason",
+				r.Agent, r.Map, r.Query, r.Perturbation, r.Top1, r.Top2, r.Top3, r.TopAny, r.NoReadableAnswer, r.Answer, r.Error)
+		}
+		if err := r.Validate(); err != nil {
+			t.Errorf("%s %s/%s: %v", r.Agent, r.Map, r.Query, err)
+		}
+	}
+	if emptyTruth == 0 {
+		t.Fatal("no pair has an empty truth; the test proves nothing about them")
+	}
+	t.Logf("%d records over %d agents, %d with an empty truth", len(jobs), len(opts.Agents), emptyTruth)
+}

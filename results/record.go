@@ -91,6 +91,12 @@ type Record struct {
 	Top3         bool     `json:"top3,omitempty"`         //
 	TopAny       bool     `json:"top_any,omitempty"`      //
 	Hallucinated int      `json:"hallucinated,omitempty"` // answered ids that are not in the map
+	// NoReadableAnswer marks a semmap episode that ended without an answer
+	// that could be read (the model's final reply was malformed, or the
+	// agent never answered). It is a miss at every k even when the truth
+	// is empty, which an empty Answer alone cannot say: the JSON of an
+	// empty answer and of none is the same.
+	NoReadableAnswer bool `json:"no_readable_answer,omitempty"`
 }
 
 // TopK scores a ranked answer y against the annotated list g, as DESIGN.md
@@ -248,6 +254,9 @@ func (r Record) Validate() error {
 	if r.SolvedTrial > r.Trials {
 		return fieldErr("solved_trial", "%d exceeds trials (%d)", r.SolvedTrial, r.Trials)
 	}
+	if err := r.validateTopK(); err != nil {
+		return err
+	}
 	if r.TagCorrect > r.Questions {
 		return fieldErr("tag_correct", "%d exceeds questions (%d)", r.TagCorrect, r.Questions)
 	}
@@ -267,6 +276,34 @@ func (r Record) Validate() error {
 		if math.IsNaN(f.value) || math.IsInf(f.value, 0) || f.value < 0 {
 			return fieldErr(f.name, "%v is not a finite non-negative number", f.value)
 		}
+	}
+	return nil
+}
+
+// validateTopK checks that semmap hits are cumulative (Top-1 ⇒ Top-2 ⇒
+// Top-3 ⇒ Top-Any) and that an episode without a readable answer has no
+// answer and no hit.
+func (r Record) validateTopK() error {
+	for _, f := range [...]struct {
+		name, next  string
+		hit, weaker bool
+	}{
+		{"top1", "top2", r.Top1, r.Top2},
+		{"top2", "top3", r.Top2, r.Top3},
+		{"top3", "top_any", r.Top3, r.TopAny},
+	} {
+		if f.hit && !f.weaker {
+			return fieldErr(f.name, "true while %s is false; hits are cumulative", f.next)
+		}
+	}
+	if !r.NoReadableAnswer {
+		return nil
+	}
+	if len(r.Answer) > 0 {
+		return fieldErr("no_readable_answer", "set, but answer holds %d ids", len(r.Answer))
+	}
+	if r.TopAny {
+		return fieldErr("no_readable_answer", "set, but the record scores a hit")
 	}
 	return nil
 }

@@ -106,6 +106,14 @@ func TestValidate(t *testing.T) {
 		{"counts that wrap around an int cannot fake their sum", func(r *Record) {
 			r.Reflections, r.ReflectionTokens, r.ReflectionTokenCounts = 3, 0, []int{math.MaxInt, math.MaxInt, 2}
 		}, `overflow`},
+		{"a semmap hit at every k", func(r *Record) { r.Top1, r.Top2, r.Top3, r.TopAny = true, true, true, true }, ""},
+		{"a Top-1 hit is a Top-2 hit", func(r *Record) { r.Top1, r.TopAny = true, true }, `field "top1": true while top2 is false`},
+		{"a Top-3 hit is a Top-Any hit", func(r *Record) { r.Top3 = true }, `field "top3": true while top_any is false`},
+		{"no readable answer: a miss with no ids", func(r *Record) { r.NoReadableAnswer, r.Truth = true, nil }, ""},
+		{"no readable answer cannot score the empty truth as a hit", func(r *Record) {
+			r.NoReadableAnswer, r.Top1, r.Top2, r.Top3, r.TopAny = true, true, true, true, true
+		}, `field "no_readable_answer": set, but the record scores a hit`},
+		{"no readable answer cannot hold an answer", func(r *Record) { r.NoReadableAnswer, r.Answer = true, []string{"obj1"} }, `field "no_readable_answer": set, but answer holds 1 ids`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

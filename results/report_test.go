@@ -91,6 +91,7 @@ func TestReportGolden(t *testing.T) {
 		{"baseline", full, ReportOptions{Baseline: "oracle"}},
 		{"reference_only", reference, ReportOptions{}},     // no models: no ablation, no scene sizes, no pairs
 		{"household", householdRecords(), ReportOptions{}}, // success by trial, reflection, pairs against reflexion on SR@5
+		{"semmap", semmapRecords(), ReportOptions{}},       // Top-k by mode with the pooled row, map size by mode, over-reflection by mode
 		{"empty", nil, ReportOptions{}},
 	}
 	for _, tt := range tests {

@@ -13,10 +13,51 @@ import (
 
 func isSemmap(r Record) bool { return r.Track == "semmap" }
 
-// topKTable writes Top-1, Top-2, Top-3 and Top-Any by agent and query type.
+// pooledModes labels the rows that pool the input modes. The modes show
+// the same (map, query) pairs twice, so a pooled row counts each pair
+// twice and its interval, which takes the two as independent, is too
+// narrow; the label says so wherever the row appears.
+const pooledModes = "both modes (each pair twice)"
+
+// semmapModes are the input modes of the semmap records, in name order
+// (certainty, then uncertainty): the Perturbation of a semmap record.
+func (rp *reporter) semmapModes() []string {
+	var all []Record
+	for _, u := range rp.units {
+		all = append(all, filter(u.recs, isSemmap)...)
+	}
+	return distinct(all, func(r Record) string { return r.Perturbation }, cmp.Compare[string])
+}
+
+func inMode(m string) func(Record) bool { return func(r Record) bool { return r.Perturbation == m } }
+
+// topKRow is one row of the Top-k table over rs.
+func topKRow(label, mode, group string, rs []Record) []string {
+	var t1, t2, t3, ta Rate
+	hallIDs, hallOf, unread := 0, 0, 0
+	for _, r := range rs {
+		t1.N, t2.N, t3.N, ta.N = t1.N+1, t2.N+1, t3.N+1, ta.N+1
+		t1.K += b2i(r.Top1)
+		t2.K += b2i(r.Top2)
+		t3.K += b2i(r.Top3)
+		ta.K += b2i(r.TopAny)
+		hallIDs += r.Hallucinated
+		hallOf += len(r.Answer)
+		unread += b2i(r.NoReadableAnswer)
+	}
+	hal := "—"
+	if hallOf > 0 {
+		hal = fmt.Sprintf("%d of %d ids", hallIDs, hallOf)
+	}
+	return []string{label, mode, group, rateCell(t1), rateCell(t2), rateCell(t3), rateCell(ta), hal, fmt.Sprintf("%d of %d", unread, len(rs))}
+}
+
+// topKTable writes Top-1, Top-2, Top-3 and Top-Any by agent, input mode
+// and query type. Each mode has its own rows, n and interval; an agent
+// run in both modes gets one pooled row after them, labelled as such.
 func (rp *reporter) topKTable(b *strings.Builder) {
-	type row []string
-	var rows []row
+	modes := rp.semmapModes()
+	var rows [][]string
 	for _, u := range rp.units {
 		recs := filter(u.recs, isSemmap)
 		if len(recs) == 0 {
@@ -42,37 +83,34 @@ func (rp *reporter) topKTable(b *strings.Builder) {
 				groups = append(groups, group{"dataset " + d, func(r Record) bool { return r.Dataset == d }})
 			}
 		}
-		for _, gr := range groups {
-			g := gr.label
-			rs := filter(recs, gr.keep)
-			if len(rs) == 0 {
+		played := 0
+		for _, m := range modes {
+			inM := filter(recs, inMode(m))
+			if len(inM) == 0 {
 				continue
 			}
-			var t1, t2, t3, ta, hall, answered Rate
-			for _, r := range rs {
-				t1.N, t2.N, t3.N, ta.N = t1.N+1, t2.N+1, t3.N+1, ta.N+1
-				t1.K += b2i(r.Top1)
-				t2.K += b2i(r.Top2)
-				t3.K += b2i(r.Top3)
-				ta.K += b2i(r.TopAny)
-				hall.K += r.Hallucinated
-				hall.N += len(r.Answer)
-				answered.N++
-				answered.K += b2i(r.Error == "")
+			played++
+			for _, gr := range groups {
+				if rs := filter(inM, gr.keep); len(rs) > 0 {
+					rows = append(rows, topKRow(u.label, m, gr.label, rs))
+				}
 			}
-			hal := "—"
-			if hall.N > 0 {
-				hal = fmt.Sprintf("%d of %d ids", hall.K, hall.N)
-			}
-			rows = append(rows, row{u.label, g, rateCell(t1), rateCell(t2), rateCell(t3), rateCell(ta), hal})
+		}
+		if played > 1 {
+			rows = append(rows, topKRow(u.label, pooledModes, "all", recs))
 		}
 	}
 	if len(rows) == 0 {
 		return
 	}
-	section(b, "Top-k by query type and difficulty",
-		"Semantic-map queries (DESIGN.md's Top-k): both the answer and the truth empty is a hit at every k; an empty answer to a query with a truth, or a missing answer, is a miss. Hallucinated: answered ids that are not in the map.")
-	header(b, "agent", "queries", "Top-1", "Top-2", "Top-3", "Top-Any", "hallucinated")
+	caption := "Semantic-map queries (DESIGN.md's Top-k): both the answer and the truth empty is a hit at every k; an empty answer to a query with a truth, or a missing answer, is a miss. " +
+		"Each input mode is its own run over the same (map, query) pairs, with its own n and interval. " +
+		"Hallucinated: answered ids that are not in the map. No answer: episodes without a readable answer (the final reply could not be read, or none came), each a miss at every k whatever the truth."
+	if len(modes) > 1 {
+		caption += " The rows \"" + pooledModes + "\" pool the modes: every pair counts twice, once per mode, and the interval, which takes the two as independent, is too narrow."
+	}
+	section(b, "Top-k by input mode, query type and difficulty", caption)
+	header(b, "agent", "mode", "queries", "Top-1", "Top-2", "Top-3", "Top-Any", "hallucinated", "no answer")
 	for _, r := range rows {
 		writeRow(b, r)
 	}
@@ -80,7 +118,7 @@ func (rp *reporter) topKTable(b *strings.Builder) {
 }
 
 // mapSizeTable writes Top-1 and Top-Any against the number of objects in
-// the map.
+// the map, one block of rows per input mode.
 func (rp *reporter) mapSizeTable(b *strings.Builder) {
 	var sizes []int
 	for _, u := range rp.units {
@@ -94,27 +132,31 @@ func (rp *reporter) mapSizeTable(b *strings.Builder) {
 		return
 	}
 	slices.Sort(sizes)
-	section(b, "Top-k against map size", "Query types and input modes pooled; one row per map size (objects shown to the agent).")
+	section(b, "Top-k against map size", "Query types pooled; one row per input mode and map size (objects shown to the agent).")
 	if rp.mapSizePlot != "" {
-		fmt.Fprintf(b, "Top-Any against map size, one line per agent, is plotted in `%s`:\n\n![Top-Any against map size](%s)\n\n", rp.mapSizePlot, rp.mapSizePlot)
+		fmt.Fprintf(b, "Top-Any against map size, one line per agent (query types and input modes pooled), is plotted in `%s`:\n\n![Top-Any against map size](%s)\n\n", rp.mapSizePlot, rp.mapSizePlot)
 	}
-	header(b, "agent", "objects", "Top-1", "Top-Any", "input tok/ep")
+	header(b, "agent", "mode", "objects", "Top-1", "Top-Any", "input tok/ep")
+	modes := rp.semmapModes()
 	for _, u := range rp.units {
 		recs := filter(u.recs, isSemmap)
-		for _, n := range sizes {
-			rs := filter(recs, func(r Record) bool { return r.MapObjects == n })
-			if len(rs) == 0 {
-				continue
+		for _, m := range modes {
+			inM := filter(recs, inMode(m))
+			for _, n := range sizes {
+				rs := filter(inM, func(r Record) bool { return r.MapObjects == n })
+				if len(rs) == 0 {
+					continue
+				}
+				var t1, ta Rate
+				tok := 0
+				for _, r := range rs {
+					t1.N, ta.N = t1.N+1, ta.N+1
+					t1.K += b2i(r.Top1)
+					ta.K += b2i(r.TopAny)
+					tok += r.InputTokens
+				}
+				writeRow(b, []string{u.label, m, fmt.Sprint(n), rateCell(t1), rateCell(ta), tokens(tok, len(rs))})
 			}
-			var t1, ta Rate
-			tok := 0
-			for _, r := range rs {
-				t1.N, ta.N = t1.N+1, ta.N+1
-				t1.K += b2i(r.Top1)
-				ta.K += b2i(r.TopAny)
-				tok += r.InputTokens
-			}
-			writeRow(b, []string{u.label, fmt.Sprint(n), rateCell(t1), rateCell(ta), tokens(tok, len(rs))})
 		}
 	}
 	b.WriteString("\n")
@@ -127,12 +169,17 @@ const (
 	overRemoved      = "relevant object removed"
 	overHallucinated = "hallucinated ids"
 	overReordered    = "reordered or replaced"
+	overUnread       = "no readable answer"
 )
 
 // OverReflection classifies a pair where the baseline's answer scored
 // Top-1 and a reflection workflow's did not.
 func OverReflection(base, refl Record) string {
 	switch {
+	case refl.NoReadableAnswer:
+		// Lost to a reply that could not be read, not to what the
+		// workflow answered: it answered nothing.
+		return overUnread
 	case len(refl.Truth) == 0 && len(refl.Answer) > 0:
 		return overAdded
 	case refl.Hallucinated > 0:
@@ -167,43 +214,46 @@ func (rp *reporter) overReflectionTable(b *strings.Builder) {
 	for _, r := range base.recs {
 		baseBy[key(r)] = r
 	}
-	kinds := []string{overAdded, overRemoved, overHallucinated, overReordered}
+	kinds := []string{overAdded, overRemoved, overHallucinated, overReordered, overUnread}
+	modes := rp.semmapModes()
 	var rows [][]string
 	for _, u := range rp.units {
 		if u.label == base.label || len(filter(u.recs, isSemmap)) == 0 || u.recs[0].Model == "" {
 			continue
 		}
-		counts := map[string]int{}
-		pairs, worse, better := 0, 0, 0
-		for _, r := range u.recs {
-			br, ok := baseBy[key(r)]
-			if !ok {
+		for _, m := range modes {
+			counts := map[string]int{}
+			pairs, worse, better := 0, 0, 0
+			for _, r := range filter(u.recs, inMode(m)) {
+				br, ok := baseBy[key(r)]
+				if !ok {
+					continue
+				}
+				pairs++
+				switch {
+				case br.Top1 && !r.Top1:
+					worse++
+					counts[OverReflection(br, r)]++
+				case !br.Top1 && r.Top1:
+					better++
+				}
+			}
+			if pairs == 0 {
 				continue
 			}
-			pairs++
-			switch {
-			case br.Top1 && !r.Top1:
-				worse++
-				counts[OverReflection(br, r)]++
-			case !br.Top1 && r.Top1:
-				better++
+			row := []string{u.label, m, fmt.Sprint(pairs), fmt.Sprint(better), fmt.Sprint(worse)}
+			for _, k := range kinds {
+				row = append(row, fmt.Sprint(counts[k]))
 			}
+			rows = append(rows, row)
 		}
-		if pairs == 0 {
-			continue
-		}
-		row := []string{u.label, fmt.Sprint(pairs), fmt.Sprint(better), fmt.Sprint(worse)}
-		for _, k := range kinds {
-			row = append(row, fmt.Sprint(counts[k]))
-		}
-		rows = append(rows, row)
 	}
 	if len(rows) == 0 {
 		return
 	}
 	section(b, "Over-reflection",
-		fmt.Sprintf("Each workflow against %s on the same queries: where one was right at Top-1 and the other not, and why the workflow lost where the baseline had been right.", base.label))
-	header(b, append([]string{"agent", "pairs", "fixed", "made worse"}, kinds...)...)
+		fmt.Sprintf("Each workflow against %s on the same queries in the same input mode: where one was right at Top-1 and the other not, and why the workflow lost where the baseline had been right.", base.label))
+	header(b, append([]string{"agent", "mode", "pairs", "fixed", "made worse"}, kinds...)...)
 	for _, r := range rows {
 		writeRow(b, r)
 	}

@@ -1,6 +1,7 @@
 package results
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -15,10 +16,11 @@ func TestOverReflection(t *testing.T) {
 		refl Record
 		want string
 	}{
-		{"the truth is empty and the workflow answered objects", Record{}, Record{Suite: 1, Outcome: OutcomeScored, Answer: []string{"obj3"}}, overAdded},
-		{"an id that is not in the map", base, Record{Suite: 1, Outcome: OutcomeScored, Answer: []string{"obj99", "obj1"}, Truth: base.Truth, Hallucinated: 1}, overHallucinated},
-		{"a relevant object the baseline gave is gone", base, Record{Suite: 1, Outcome: OutcomeScored, Answer: []string{"obj5"}, Truth: base.Truth}, overRemoved},
-		{"the same objects, another order", Record{Suite: 1, Outcome: OutcomeScored, Answer: []string{"obj1"}, Truth: []string{"obj1"}}, Record{Suite: 1, Outcome: OutcomeScored, Answer: []string{"obj4", "obj1"}, Truth: []string{"obj1"}}, overReordered},
+		{"the truth is empty and the workflow answered objects", Record{}, Record{Answer: []string{"obj3"}}, overAdded},
+		{"an id that is not in the map", base, Record{Answer: []string{"obj99", "obj1"}, Truth: base.Truth, Hallucinated: 1}, overHallucinated},
+		{"a relevant object the baseline gave is gone", base, Record{Answer: []string{"obj5"}, Truth: base.Truth}, overRemoved},
+		{"no answer could be read: not a reflection's doing, whatever the truth", Record{}, Record{NoReadableAnswer: true}, overUnread},
+		{"the same objects, another order", Record{Answer: []string{"obj1"}, Truth: []string{"obj1"}}, Record{Answer: []string{"obj4", "obj1"}, Truth: []string{"obj1"}}, overReordered},
 	} {
 		if got := OverReflection(tc.base, tc.refl); got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.why, got, tc.want)
@@ -26,24 +28,81 @@ func TestOverReflection(t *testing.T) {
 	}
 }
 
-// The Top-k table has a row per query type and per difficulty, and one
-// per dataset only when there are several.
+// semmapRecords is a small semmap run for the report's golden file:
+// oracle, baseline and self-reflect in both input modes on maps of 10 and
+// 40 objects, two query types, one query in four with an empty truth. The
+// baseline's certainty answers are better than its uncertainty ones, so a
+// pooled row would hide a difference; self-reflect loses some of the
+// baseline's hits (objects added where the truth is empty) and, in the
+// first query on the small map, in both modes, has a reply that could not be read.
+func semmapRecords() []Record {
+	var recs []Record
+	for _, agent := range []string{"oracle", "baseline", "self-reflect"} {
+		for _, mode := range []string{"uncertainty", "certainty"} {
+			ep := 0
+			for _, size := range []int{10, 40} {
+				for q := range 8 {
+					family := []string{"descriptive", "negation"}[q%2]
+					r := Record{Schema: 1, Suite: 1, Outcome: OutcomeScored, Track: "semmap", Family: family, Perturbation: mode, Label: "none", Agent: agent, Seed: 1, Episode: ep,
+						Dataset: "builtin", Map: fmt.Sprintf("map%d", size), MapObjects: size, Query: fmt.Sprintf("q%d", q),
+						Difficulty: []string{"easy", "difficult"}[q/4], Truth: []string{"obj1"}}
+					if q%4 == 3 {
+						r.Truth = nil
+					}
+					r.Answer = r.Truth
+					switch {
+					case agent == "baseline" && mode == "uncertainty" && q < 3:
+						r.Answer = []string{"obj2", "obj1"}
+					case agent == "self-reflect" && q%4 == 3 && size == 40:
+						r.Answer = []string{"obj5"}
+					case agent == "self-reflect" && q == 0 && size == 10:
+						r.Answer, r.NoReadableAnswer, r.Error = nil, true, "self-reflect: no readable answer: last refinement: no JSON object"
+					}
+					if agent != "oracle" {
+						r.Model, r.Calls, r.InputTokens = "sim", 1+4*b2i(agent == "self-reflect"), 100*size
+					}
+					if !r.NoReadableAnswer {
+						r.Top1, r.Top2, r.Top3, r.TopAny = TopK(r.Answer, r.Truth)
+					}
+					recs = append(recs, r)
+					ep++
+				}
+			}
+		}
+	}
+	return recs
+}
+
+// The Top-k table has a row per input mode and query type and per
+// difficulty, one per dataset only when there are several, and a pooled
+// row, labelled as counting each pair twice, only when an agent ran in
+// both modes.
 func TestTopKTableRows(t *testing.T) {
 	recs := []Record{
-		{Schema: 1, Track: "semmap", Family: "negation", Perturbation: "certainty", Agent: "rules", Episode: 0, Dataset: "a", Difficulty: "easy", Top1: true, Top2: true, Top3: true, TopAny: true},
-		{Schema: 1, Track: "semmap", Family: "affordance", Perturbation: "certainty", Agent: "rules", Episode: 1, Dataset: "a", Difficulty: "difficult"},
+		{Schema: 1, Suite: 1, Outcome: OutcomeScored, Track: "semmap", Family: "negation", Perturbation: "certainty", Agent: "rules", Episode: 0, Dataset: "a", Difficulty: "easy", Top1: true, Top2: true, Top3: true, TopAny: true},
+		{Schema: 1, Suite: 1, Outcome: OutcomeScored, Track: "semmap", Family: "affordance", Perturbation: "certainty", Agent: "rules", Episode: 1, Dataset: "a", Difficulty: "difficult"},
+		{Schema: 1, Suite: 1, Outcome: OutcomeScored, Track: "semmap", Family: "negation", Perturbation: "uncertainty", Agent: "rules", Episode: 0, Dataset: "a", Difficulty: "easy", NoReadableAnswer: true},
+		{Schema: 1, Suite: 1, Outcome: OutcomeScored, Track: "semmap", Family: "negation", Perturbation: "certainty", Agent: "oracle", Episode: 0, Dataset: "a", Difficulty: "easy", Top1: true, Top2: true, Top3: true, TopAny: true},
 	}
 	var b strings.Builder
 	if err := TopKMarkdown(&b, recs); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()
-	for _, want := range []string{"| rules | all | 0.50", "| rules | negation | 1.00", "| rules | difficulty difficult | 0.00", "| rules | difficulty easy | 1.00"} {
+	for _, want := range []string{
+		"| rules | certainty | all | 0.50", "| rules | certainty | negation | 1.00", "| rules | certainty | difficulty difficult | 0.00", "| rules | certainty | difficulty easy | 1.00",
+		"| rules | uncertainty | all | 0.00 [0.00, 0.79] (n=1) | 0.00 [0.00, 0.79] (n=1) | 0.00 [0.00, 0.79] (n=1) | 0.00 [0.00, 0.79] (n=1) | — | 1 of 1 |",
+		"| rules | " + pooledModes + " | all | 0.33 [0.06, 0.79] (n=3)",
+		"| oracle | certainty | all | 1.00",
+		"every pair counts twice",
+	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("no row %q in\n%s", want, out)
 		}
 	}
-	if strings.Contains(out, "dataset a") {
-		t.Errorf("a row per dataset with one dataset:\n%s", out)
+	for _, absent := range []string{"dataset a", "| oracle | " + pooledModes} {
+		if strings.Contains(out, absent) {
+			t.Errorf("%q in\n%s", absent, out)
+		}
 	}
 }

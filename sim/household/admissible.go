@@ -7,7 +7,8 @@ import (
 )
 
 // Admissible returns the commands that would succeed now, sorted, in the
-// game's grammar: every "go to" but the one to where the agent stands,
+// game's grammar, each written by Command.Format so that Parse reads it
+// back as the command it is: every "go to" but the one to where the agent stands,
 // "look", "inventory" and "help", and what can be done at the receptacle
 // the agent faces with what it sees there and what it holds. Thoughts are
 // always accepted and not listed.
@@ -15,12 +16,12 @@ func (g *Game) Admissible() []string {
 	out := []string{"help", "inventory", "look"}
 	for r := range g.h.Receptacles {
 		if r != g.h.At {
-			out = append(out, "go to "+g.h.Receptacles[r].Name)
+			out = append(out, Command{Verb: VerbGoTo, Target: g.h.Receptacles[r].Name}.Format(g.opts.Grammar))
 		}
 	}
 	held := g.h.Held
 	if held != scenes.Nowhere {
-		out = append(out, "examine "+g.h.Items[held].Name)
+		out = append(out, Command{Verb: VerbExamine, Object: g.h.Items[held].Name}.Format(g.opts.Grammar))
 	}
 	at := g.h.At
 	if at == scenes.Nowhere {
@@ -28,12 +29,12 @@ func (g *Game) Admissible() []string {
 		return out
 	}
 	rec := g.h.Receptacles[at].Name
-	out = append(out, "examine "+rec)
+	out = append(out, Command{Verb: VerbExamine, Object: rec}.Format(g.opts.Grammar))
 	if g.ix.recKind[at].Openable {
 		if g.h.Receptacles[at].Open {
-			out = append(out, "close "+rec)
+			out = append(out, Command{Verb: VerbClose, Target: rec}.Format(g.opts.Grammar))
 		} else {
-			out = append(out, "open "+rec)
+			out = append(out, Command{Verb: VerbOpen, Target: rec}.Format(g.opts.Grammar))
 		}
 	}
 	if !g.closed(at) {
@@ -42,17 +43,17 @@ func (g *Game) Admissible() []string {
 				continue
 			}
 			name := g.h.Items[i].Name
-			out = append(out, "examine "+name)
+			out = append(out, Command{Verb: VerbExamine, Object: name}.Format(g.opts.Grammar))
 			k := &g.ix.itemKind[i]
 			if k.Pickupable && held == scenes.Nowhere {
-				out = append(out, "take "+name+" from "+rec)
+				out = append(out, Command{Verb: VerbTake, Object: name, Target: rec}.Format(g.opts.Grammar))
 			}
 			if k.Toggleable {
-				out = append(out, "use "+name)
+				out = append(out, Command{Verb: VerbUse, Object: name}.Format(g.opts.Grammar))
 			}
 		}
 		if held != scenes.Nowhere {
-			out = append(out, PutCommand(g.opts.Grammar, g.h.Items[held].Name, rec))
+			out = append(out, Command{Verb: VerbPut, Object: g.h.Items[held].Name, Target: rec}.Format(g.opts.Grammar))
 		}
 	}
 	if held != scenes.Nowhere {
@@ -61,15 +62,15 @@ func (g *Game) Admissible() []string {
 		switch g.h.Receptacles[at].Kind {
 		case scenes.KindMicrowave:
 			if k.Heatable {
-				out = append(out, "heat "+name+" with "+rec)
+				out = append(out, Command{Verb: VerbHeat, Object: name, Target: rec}.Format(g.opts.Grammar))
 			}
 		case scenes.KindFridge:
 			if k.Coolable {
-				out = append(out, "cool "+name+" with "+rec)
+				out = append(out, Command{Verb: VerbCool, Object: name, Target: rec}.Format(g.opts.Grammar))
 			}
 		case scenes.KindSinkBasin:
 			if k.Cleanable {
-				out = append(out, "clean "+name+" with "+rec)
+				out = append(out, Command{Verb: VerbClean, Object: name, Target: rec}.Format(g.opts.Grammar))
 			}
 		}
 	}

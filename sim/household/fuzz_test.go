@@ -42,6 +42,17 @@ var fuzzSeeds = []string{
 	"examine \u00e9clair 1",
 	"put apple 1 in/on in/on fridge 1",
 	strings.Repeat("go to ", 50),
+	// Parse drops one final full stop, so these once came back from
+	// Format without the name's own: "examine ." written as "examine .",
+	// which reads as "examine" alone.
+	"examine ..",
+	"examine apple 1..",
+	"GO TO ..",
+	"think: why..",
+	"examine a . .",
+	// Names holding the joining words: no trouble for a verb of one name.
+	"examine apple 1 from fridge 1",
+	"examine mug with a handle to put in/on",
 }
 
 // FuzzStep checks that any string is a command: Step never panics, counts
@@ -99,8 +110,10 @@ func FuzzStep(f *testing.F) {
 }
 
 // FuzzParse checks that Parse never panics and that a parsed command,
-// written back in either grammar, parses to itself — whenever its names
-// do not contain the grammar's own joining words.
+// written back in either grammar, parses to itself: always for a verb of
+// one name or none (go to, open, close, use, examine, think, …), and for
+// a verb of two names whenever they do not contain the grammar's own
+// joining words, which make "put a in b in c" ambiguous.
 func FuzzParse(f *testing.F) {
 	for _, s := range fuzzSeeds {
 		f.Add(s)
@@ -125,7 +138,8 @@ func FuzzParse(f *testing.F) {
 		if c.Verb == household.VerbNone {
 			t.Fatalf("Parse(%q) returned no verb and no error", s)
 		}
-		if !plainName(c.Object) || !plainName(c.Target) {
+		twoNames := c.Object != "" && c.Target != ""
+		if twoNames && (!plainName(c.Object) || !plainName(c.Target)) {
 			return
 		}
 		for _, grammar := range []string{household.GrammarV03, household.GrammarV04} {

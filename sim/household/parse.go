@@ -46,8 +46,18 @@ type Command struct {
 }
 
 // Format writes the command in its canonical form in a grammar's words:
-// what Admissible lists and what Parse reads back.
+// what Admissible lists and what Parse reads back as c. Parse drops one
+// final full stop, so a command whose last name or thought ends in one
+// ("examine ." read from "examine ..") is written with another.
 func (c Command) Format(grammar string) string {
+	s := c.format(grammar)
+	if strings.HasSuffix(s, ".") {
+		s += "."
+	}
+	return s
+}
+
+func (c Command) format(grammar string) string {
 	switch c.Verb {
 	case VerbGoTo:
 		return "go to " + c.Target

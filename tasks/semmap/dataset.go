@@ -136,6 +136,7 @@ func LoadDatasetWith(dir string, opts scenes.VoxelandOptions) (*Dataset, error) 
 		if err != nil {
 			return nil, fmt.Errorf("dataset %s: %w", dir, err)
 		}
+		d.Warnings = append(d.Warnings, duplicateInstances(src, rel)...)
 		if d.Map(m.Name) != nil {
 			return nil, fmt.Errorf("dataset %s: two files give the map name %q", dir, m.Name)
 		}
@@ -176,6 +177,53 @@ func loadMap(src []byte, name string, opts scenes.VoxelandOptions) (*scenes.Sema
 		})
 	}
 	return m, all, nil
+}
+
+// duplicateInstances warns of each instance id that a map file gives
+// more than once: JSON lets an object repeat a key, and decoding keeps
+// the last, so the others would vanish unseen. name prefixes the
+// warnings. A file that is not an object of instances gives none (the
+// decoder has said what is wrong with it).
+func duplicateInstances(src []byte, name string) []string {
+	dec := json.NewDecoder(bytes.NewReader(src))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil
+	}
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			return nil
+		}
+		if k != "instances" {
+			var skip json.RawMessage
+			if dec.Decode(&skip) != nil {
+				return nil
+			}
+			continue
+		}
+		if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+			return nil
+		}
+		count := map[string]int{}
+		var order []string
+		for dec.More() {
+			id, err := dec.Token()
+			var skip json.RawMessage
+			if err != nil || dec.Decode(&skip) != nil {
+				return nil
+			}
+			s, _ := id.(string)
+			if count[s]++; count[s] == 2 {
+				order = append(order, s)
+			}
+		}
+		var out []string
+		for _, id := range order {
+			out = append(out, fmt.Sprintf("%s: instance %q appears %d times; only the last is read", name, id, count[id]))
+		}
+		return out
+	}
+	return nil
 }
 
 // ParseQueries reads queries.yaml: the queries in file order, with their

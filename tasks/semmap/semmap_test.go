@@ -386,6 +386,47 @@ func TestLoadDatasetWarnings(t *testing.T) {
 	}
 }
 
+// A map file that gives an instance id twice loads (JSON allows it, and
+// the last is read), with a warning naming the file and the id, so that
+// the instance lost is not lost unseen; a map without repeats warns of
+// nothing.
+func TestLoadDatasetWarnsOfDuplicateInstances(t *testing.T) {
+	inst := func(class string) string {
+		return `{"bbox": {"center": [0, 0, 0.4], "size": [0.5, 0.5, 0.8]}, "n_observations": 9, "results": {"` + class + `": 10}}`
+	}
+	for _, tc := range []struct {
+		why, instances string
+		want           []string
+	}{
+		{"no repeat", `"obj1": ` + inst("chair") + `, "obj2": ` + inst("couch"), nil},
+		{"obj1 three times, obj2 twice: each named once, with its count",
+			`"obj1": ` + inst("chair") + `, "obj2": ` + inst("couch") + `, "obj1": ` + inst("bed") + `, "obj2": ` + inst("bed") + `, "obj1": ` + inst("tv"),
+			[]string{`semantic_maps/flat.json: instance "obj1" appears 3 times; only the last is read`,
+				`semantic_maps/flat.json: instance "obj2" appears 2 times; only the last is read`}},
+	} {
+		dir := t.TempDir()
+		for name, body := range map[string]string{
+			"semantic_maps/flat.json": `{"other": {"obj1": 1, "obj1": 2}, "instances": {` + tc.instances + `}}`,
+			"queries.yaml":            "queries:\n  query_01: \"Is there a chair?\"\n",
+			"responses/flat.json":     `{"responses": {"query_01": ["obj1"]}}`,
+		} {
+			if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(name)), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		d, err := semmap.LoadDataset(dir)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.why, err)
+		}
+		if !reflect.DeepEqual(d.Warnings, tc.want) {
+			t.Errorf("%s: warnings %q, want %q", tc.why, d.Warnings, tc.want)
+		}
+	}
+}
+
 // BenchmarkLoadMap decodes, normalises and sorts a 150-object map from its
 // Voxeland file, and renders it for a prompt (the issue's budget: 2 ms).
 func BenchmarkLoadMap(b *testing.B) {

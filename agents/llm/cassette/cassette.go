@@ -52,10 +52,14 @@ func (e *MissError) Error() string {
 func fail(err error) error { return &llm.Error{Kind: llm.KindCassette, Err: err} }
 
 // key returns the key of req for model, or an error when req cannot be
-// hashed.
+// written to a cassette file and read back as itself (a temperature JSON
+// cannot hold, text that is not UTF-8).
 func key(model string, req llm.Request) (string, error) {
 	if math.IsNaN(req.Temperature) || math.IsInf(req.Temperature, 0) {
 		return "", fmt.Errorf("cassette: request has temperature %v, which JSON cannot hold", req.Temperature)
+	}
+	if err := badUTF8Request(req); err != nil {
+		return "", fmt.Errorf("cassette: %w", err)
 	}
 	return llm.Hash(model, req), nil
 }
@@ -116,6 +120,9 @@ func (r *Recorder) Generate(ctx context.Context, req llm.Request) (llm.Reply, er
 	reply, err = r.next.Generate(ctx, req)
 	if err != nil {
 		return reply, err
+	}
+	if err := badUTF8Reply(reply); err != nil {
+		return llm.Reply{}, fmt.Errorf("recording the reply to request %s: %w", k, err)
 	}
 	data, err := encode(model, k, req, reply)
 	if err == nil {

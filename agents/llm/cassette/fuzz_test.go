@@ -3,6 +3,7 @@ package cassette
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -74,18 +75,18 @@ func (e echo) Generate(context.Context, llm.Request) (llm.Reply, error) {
 
 // FuzzRoundTrip records a reply to a request built from arbitrary text
 // and raw JSON, then replays it: the replay must hit, and give the very
-// reply recorded.
+// reply recorded. Text that is not UTF-8, which a JSON file cannot hold,
+// must instead be refused, by the recorder and the player alike, with an
+// error that says so (testdata/fuzz/FuzzRoundTrip holds the inputs that
+// once came back under another hash).
 func FuzzRoundTrip(f *testing.F) {
 	f.Add("put it <there> & \u2028", `{"a": 1}`, `{"pick":"red"}`, `{oops`, 0.5)
 	f.Add("", "", "", "", 0.0)
 	f.Add("é", `"str"`, ` [1, 2 ] `, "null", 2.0)
+	f.Add("", "", `{"id":"\xc0"}`, `{"x":1}`, 0.0) // in the reply's tool-call arguments
+	f.Add("", "", "0", "\xc0", 0.0)                // in the request's
 	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, text, schema, args, echoed string, temp float64) {
-		if !utf8.ValidString(text) || !utf8.ValidString(args) {
-			// JSON holds text, not bytes: invalid UTF-8, which no JSON
-			// API delivers, is not kept.
-			t.Skip()
-		}
 		req := llm.Request{
 			System:      text,
 			Messages:    []llm.Message{{Role: llm.RoleAssistant, Text: text, ToolCalls: []llm.ToolCall{{ID: "1", Name: "t", Args: json.RawMessage(echoed)}}}},
@@ -93,15 +94,31 @@ func FuzzRoundTrip(f *testing.F) {
 			Temperature: temp,
 		}
 		reply := llm.Reply{Text: text, ToolCalls: []llm.ToolCall{{ID: "x", Name: text, Args: json.RawMessage(args)}}, FinishReason: "stop"}
+		validReq := utf8.ValidString(text) && utf8.ValidString(schema) && utf8.ValidString(echoed)
+		validReply := utf8.ValidString(text) && utf8.ValidString(args)
 		rec := &Recorder{dir: dir, next: echo{reply}}
 		got, err := rec.Generate(context.Background(), req)
+		play := &Player{dir: dir, model: "fuzz:echo"}
+		if !validReq || !validReply {
+			if err == nil || !strings.Contains(err.Error(), "not valid UTF-8") {
+				t.Fatalf("recording text that is not UTF-8: error %v, want one saying so", err)
+			}
+			_, perr := play.Generate(context.Background(), req)
+			var miss *MissError
+			switch {
+			case !validReq && (perr == nil || !strings.Contains(perr.Error(), "not valid UTF-8")):
+				t.Fatalf("replaying a request that is not UTF-8: error %v, want one saying so", perr)
+			case validReq && !errors.As(perr, &miss):
+				t.Fatalf("replaying a request whose reply was refused: error %v, want a miss (nothing stored)", perr)
+			}
+			return
+		}
 		if err != nil {
 			if _, kerr := key("fuzz:echo", req); kerr != nil {
 				return // NaN or infinite temperature
 			}
 			t.Fatal(err)
 		}
-		play := &Player{dir: dir, model: "fuzz:echo"}
 		replayed, err := play.Generate(context.Background(), req)
 		if err != nil {
 			t.Fatalf("replay: %v", err)

@@ -119,6 +119,11 @@ func (m *Model) Generate(ctx context.Context, req llm.Request) (llm.Reply, error
 	if err := ctx.Err(); err != nil {
 		return llm.Reply{}, err
 	}
+	if req.Sample < 0 {
+		// Samples number a request's draws from 0; the draws index
+		// candidates by the sample, and a negative one names no draw.
+		return llm.Reply{}, fmt.Errorf("sim: request sample %d is negative; samples number the draws of a request from 0", req.Sample)
+	}
 	// At temperature 0 every sample is the most likely reply, so the sample
 	// index does not reach the random stream.
 	keyed := req

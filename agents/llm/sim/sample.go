@@ -120,7 +120,8 @@ func (c *call) guess(d grounding.Decision) string {
 		sample = c.req.Sample
 	}
 	h := sha256.Sum256([]byte(d.Tag + "\x00" + strings.Join(cands, "\x00")))
-	i := (int(binary.LittleEndian.Uint32(h[:4])%1024) + sample) % len(cands)
+	// Unsigned, so that no sample, however large, wraps to a negative index.
+	i := (uint64(binary.LittleEndian.Uint32(h[:4])%1024) + uint64(max(sample, 0))) % uint64(len(cands))
 	return "I mean " + cands[i] + "."
 }
 

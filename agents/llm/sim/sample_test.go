@@ -3,6 +3,9 @@ package sim
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"math"
+	"strings"
 	"testing"
 
 	"github.com/ambibench/ambibench/agents/llm"
@@ -77,6 +80,39 @@ func TestClassify(t *testing.T) {
 		}
 		if c.Action != tc.action || c.Tag != tc.tag || c.Feasible != tc.feasible {
 			t.Errorf("%s: got %+v, want action %s tag %q feasible %v", tc.why, c, tc.action, tc.tag, tc.feasible)
+		}
+	}
+}
+
+// The sample index picks a sampling model's guess among candidates. A
+// negative one names no draw and is refused, with an error naming it; it
+// used to index the candidates below zero (a panic at -1026 on this
+// request). A very large one is answered, without wrapping to an index
+// below zero.
+func TestSampleIndexOutOfRange(t *testing.T) {
+	m := New(Perfect, "sim:perfect")
+	b := llm.Block{Role: llm.CallPlan, Track: "tabletop", Instruction: "Put the red block in the blue bowl.", Robot: scenes.Robot1, Format: llm.FormatJSON,
+		Graph: scenes.BuildGraph([]scenes.Object{scenes.NewBlock("red block 1", "red", -0.2, -0.3), scenes.NewBlock("red block 2", "red", 0.2, -0.3), scenes.NewBowl("blue bowl 1", "blue", 0, -0.6)})}
+	for _, tc := range []struct {
+		why    string
+		sample int
+		temp   float64
+		ok     bool
+	}{
+		{"the first draw", 0, 0.8, true},
+		{"one below zero", -1, 0.8, false},
+		{"the one that panicked", -1026, 0.8, false},
+		{"its neighbour, which panics on other hashes", -1025, 0.8, false},
+		{"the most negative", math.MinInt, 0.8, false},
+		{"negative at temperature 0, where the sample is otherwise unused, is still no draw", -1, 0, false},
+		{"the largest, which wrapped in signed arithmetic", math.MaxInt, 0.8, true},
+	} {
+		reply, err := m.Generate(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: b.Render()}}, Temperature: tc.temp, Sample: tc.sample})
+		switch {
+		case tc.ok && (err != nil || !strings.Contains(reply.Text, "red block")):
+			t.Errorf("%s (sample %d): %q, %v; want a plan", tc.why, tc.sample, reply.Text, err)
+		case !tc.ok && (err == nil || !strings.Contains(err.Error(), fmt.Sprintf("sample %d", tc.sample))):
+			t.Errorf("%s (sample %d): error %v, want one naming the sample", tc.why, tc.sample, err)
 		}
 	}
 }

@@ -31,6 +31,23 @@ sim, sim:perfect, sim:weak, gemini:MODEL, openai:MODEL, record:DIR=SPEC,
 replay:DIR.
 `
 
+const listUsage = `Usage: ambibench list
+
+Lists the tracks, the tabletop's task families and perturbations, the
+household's task types and perturbations, and the agents with the tracks
+they play. It takes no flags.
+`
+
+// isHelp reports whether an argument asks for help, as the flag package
+// reads -h, -help and --help, or as "help" does at the top level.
+func isHelp(arg string) bool {
+	switch arg {
+	case "help", "-h", "-help", "--help":
+		return true
+	}
+	return false
+}
+
 // exitInfra is the exit status of a run that finished but lost episodes
 // to infrastructure errors.
 const exitInfra = 3
@@ -48,8 +65,8 @@ func (e *exitError) Error() string { return e.err.Error() }
 func (e *exitError) Unwrap() error { return e.err }
 
 // Main runs the command and returns its exit status: 0 on success, 3 for
-// a run that lost episodes to infrastructure errors, 2 on any other
-// error. Errors are printed to stderr.
+// a run that lost episodes to infrastructure errors, 4 for a run stopped
+// by its token budget, 2 on any other error. Errors are printed to stderr.
 func Main(stdout, stderr io.Writer, args []string) int {
 	if err := Run(stdout, stderr, args); err != nil {
 		if !errors.Is(err, errUsage) {
@@ -84,6 +101,10 @@ func Run(stdout, stderr io.Writer, args []string) error {
 	case "train-router":
 		return trainRouterCmd(stdout, stderr, args[1:])
 	case "list":
+		if len(args) == 2 && isHelp(args[1]) {
+			fmt.Fprint(stdout, listUsage)
+			return nil
+		}
 		if len(args) > 1 {
 			return fmt.Errorf("list takes no arguments, got %q", args[1:])
 		}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ambibench/ambibench/bench"
 	"github.com/ambibench/ambibench/results"
 )
 
@@ -79,6 +80,14 @@ func TestBadInvocations(t *testing.T) {
 		{"bad scene size names the flag", []string{"run", "--scene-sizes", "6,huge"}, `--scene-sizes "6,huge"`},
 		{"too large a scene names the limit", []string{"run", "--scene-sizes", "100"}, "to 48 objects"},
 		{"list takes nothing", []string{"list", "x"}, "list takes no arguments"},
+		{"semmap's second dimension is --modes, not --perturbations", []string{"run", "--track", "semmap", "--perturbations", "absence"},
+			"--perturbations belongs to --track tabletop or household; the semmap track does not read it (the semmap track's second dimension is --modes)"},
+		{"--modes on the tabletop would be ignored", []string{"run", "--modes", "certainty"}, "--modes belongs to --track semmap"},
+		{"--trials on the tabletop would be ignored", []string{"run", "--trials", "3"}, "--trials belongs to --track household"},
+		{"--scene-sizes on semmap would be ignored", []string{"run", "--track", "semmap", "--scene-sizes", "6"}, "--scene-sizes belongs to --track tabletop"},
+		{"a bad --model is refused even when no agent uses a model", []string{"run", "--agents", "oracle", "--episodes", "1", "--model", "nosuch:x"}, `unknown kind "nosuch"`},
+		{"a negative count of episodes", []string{"run", "--episodes", "-2"}, "--episodes -2"},
+		{"semmap names the unknown subcommand", []string{"semmap", "nosuch"}, `semmap: unknown subcommand "nosuch"`},
 	} {
 		t.Run(tc.why, func(t *testing.T) {
 			_, errOut, err := runCLI(t, tc.args...)
@@ -92,10 +101,64 @@ func TestBadInvocations(t *testing.T) {
 	}
 }
 
-func TestRunHelpIsNotAnError(t *testing.T) {
-	_, errOut, err := runCLI(t, "run", "--help")
-	if err != nil || !strings.Contains(errOut, "-concurrency") {
-		t.Errorf("err %v, stderr %q", err, errOut)
+// Every command's --help prints its usage to stdout and exits 0, as the
+// top-level help does; only a bad flag prints the usage to stderr.
+func TestHelpGoesToStdout(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string // in stdout
+	}{
+		{[]string{"run", "--help"}, "-concurrency"},
+		{[]string{"run", "-h"}, "-concurrency"},
+		{[]string{"report", "--help"}, "Usage: ambibench report"},
+		{[]string{"serve-sim", "--help"}, "Usage: ambibench serve-sim"},
+		{[]string{"train-router", "--help"}, "Usage: ambibench train-router"},
+		{[]string{"list", "--help"}, "Usage: ambibench list"},
+		{[]string{"semmap", "--help"}, "Usage: ambibench semmap export"},
+		{[]string{"semmap", "export", "--help"}, "Usage: ambibench semmap export"},
+	} {
+		var o, e bytes.Buffer
+		code := Main(&o, &e, tc.args)
+		if code != 0 || !strings.Contains(o.String(), tc.want) || e.Len() != 0 {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 0 and %q on stdout alone", tc.args, code, o.String(), e.String(), tc.want)
+		}
+	}
+	var o, e bytes.Buffer
+	if code := Main(&o, &e, []string{"run", "--bogus"}); code != 2 || o.Len() != 0 || !strings.Contains(e.String(), "Usage: ambibench run") {
+		t.Errorf("run --bogus: exit %d, stdout %q, stderr %q; want exit 2 and the usage on stderr", code, o.String(), e.String())
+	}
+}
+
+// run --help names every track in the help of --track.
+func TestRunHelpListsTheTracks(t *testing.T) {
+	out, _, err := runCLI(t, "run", "--help")
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := strings.Index(out, "-track")
+	if i < 0 {
+		t.Fatalf("no -track in\n%s", out)
+	}
+	line, _, _ := strings.Cut(out[i:], "\n  -")
+	for _, tr := range []string{bench.Track, bench.HouseholdTrack, bench.SemmapTrack} {
+		if !strings.Contains(line, tr) {
+			t.Errorf("the help of -track does not name %s: %q", tr, line)
+		}
+	}
+}
+
+// A good --model that no agent of the run uses is not opened, and the
+// run says so instead of passing over it.
+func TestRunWarnsOfAnUnusedModel(t *testing.T) {
+	_, errOut, err := runCLI(t, "run", "--agents", "oracle", "--episodes", "1", "--model", "gemini:gemini-2.5-flash")
+	if err != nil {
+		t.Fatalf("%v (a spec that is not opened needs no key)", err)
+	}
+	if !strings.Contains(errOut, "--model gemini:gemini-2.5-flash: no agent of this run uses a model") {
+		t.Errorf("stderr %q has no warning", errOut)
+	}
+	if _, errOut, _ := runCLI(t, "run", "--agents", "oracle", "--episodes", "1"); strings.Contains(errOut, "warning") {
+		t.Errorf("a warning without --model: %q", errOut)
 	}
 }
 

@@ -108,12 +108,12 @@ func TestEnsembleModelsBadInvocations(t *testing.T) {
 }
 
 func TestEnsembleModelsInHelp(t *testing.T) {
-	_, errOut, err := runCLI(t, "run", "--help")
+	out, _, err := runCLI(t, "run", "--help")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"-ensemble-models specs", "chooser stays --model"} {
-		if !strings.Contains(errOut, want) {
+		if !strings.Contains(out, want) {
 			t.Errorf("run --help lacks %q", want)
 		}
 	}

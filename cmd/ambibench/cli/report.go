@@ -23,15 +23,12 @@ func reportCmd(stdout, stderr io.Writer, args []string) error {
 	allPairs := fs.Bool("all-pairs", false, "compare every pair of agents instead of each with the baseline")
 	plots := fs.String("plots", "", "write the plots (semmap: Top-Any against map size, "+results.MapSizePlotFile+") to `dir`; - writes none (default: the report's directory, DIR unless --out says otherwise; none with --out -)")
 	fs.Usage = func() {
-		fmt.Fprint(stderr, "Usage: ambibench report [flags] DIR\n\nReads DIR/records.jsonl, as ambibench run --out DIR writes it, and writes a\nMarkdown report to DIR/report.md and stdout: ADA and SR by agent and\nambiguity type, cost per episode, the household's success by trial and\nreflection statistics, partial observability by task family, the SG-CoT\nablations, the scene-size series, and McNemar's exact test between agents\non the same episodes. Every rate has its n and 95% Wilson interval.\nSemmap records also get a plot of Top-Any against map size, a PNG next to\nthe report (see --plots) that the report's map-size section links.\n\nFlags:\n")
+		fmt.Fprint(fs.Output(), "Usage: ambibench report [flags] DIR\n\nReads DIR/records.jsonl, as ambibench run --out DIR writes it, and writes a\nMarkdown report to DIR/report.md and stdout: ADA and SR by agent and\nambiguity type, cost per episode, the household's success by trial and\nreflection statistics, partial observability by task family, the SG-CoT\nablations, the scene-size series, and McNemar's exact test between agents\non the same episodes. Every rate has its n and 95% Wilson interval.\nSemmap records also get a plot of Top-Any against map size, a PNG next to\nthe report (see --plots) that the report's map-size section links.\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
-		return errUsage
+	var pos []string
+	if done, err := parseFlags(fs, stdout, stderr, func() (err error) { pos, err = parseInterspersed(fs, args); return err }); done {
+		return err
 	}
 	switch {
 	case len(pos) == 0:

@@ -161,9 +161,9 @@ func TestReportOfKilledRun(t *testing.T) {
 }
 
 func TestReportHelpIsNotAnError(t *testing.T) {
-	_, errOut, err := runCLI(t, "report", "--help")
-	if err != nil || !strings.Contains(errOut, "-baseline") || !strings.Contains(errOut, "DIR/records.jsonl") {
-		t.Errorf("err %v, stderr %q", err, errOut)
+	out, _, err := runCLI(t, "report", "--help")
+	if err != nil || !strings.Contains(out, "-baseline") || !strings.Contains(out, "DIR/records.jsonl") {
+		t.Errorf("err %v, stdout %q", err, out)
 	}
 }
 

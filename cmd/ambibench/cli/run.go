@@ -28,8 +28,8 @@ import (
 const runUsage = `Usage: ambibench run [flags]
 
 Runs every agent on every (task family, perturbation) cell of a track
-(tabletop, household or semmap) and prints the track's rates with episode
-counts and 95% Wilson intervals.
+(tabletop, household or semmap) and prints the track's rates (ADA and SR;
+semmap: Top-k, by input mode) with episode counts and 95% Wilson intervals.
 
 With --out DIR the run is kept: DIR/records.jsonl (one record per episode),
 DIR/run.json (the settings, which must not change, and the grid, which may
@@ -41,7 +41,8 @@ grammar, feedback, dataset, router, suite version) is refused and named.
 Exit status: 0 when every episode was scored (agent errors count as the
 agent's failures); 3 when some episodes ended in infrastructure errors
 (the provider, the network or a cassette failed; they are not scored, and
-running the same command again runs just those); 2 on any other error.
+running the same command again runs just those); 4 when --max-tokens-total
+stopped the run (the same command continues it); 2 on any other error.
 
 Flags:
 `
@@ -50,7 +51,7 @@ Flags:
 func runCmd(stdout, stderr io.Writer, args []string) error {
 	fs := flag.NewFlagSet("ambibench run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	track := fs.String("track", bench.Track, "track to run: `tabletop` or household (whose task families are the ALFWorld task types and whose episodes are the 134-game evaluation split)")
+	track := fs.String("track", bench.Track, "track to run: `tabletop`; household (whose task families are the ALFWorld task types and whose episodes are the 134-game evaluation split); or semmap (queries on semantic maps, whose task families are the query types and whose episodes are a dataset's (map, query) pairs, see --data and --modes)")
 	trials := fs.Int("trials", bench.DefaultTrials, "household: trials per game for agents that reflect between trials")
 	grammar := fs.String("grammar", "v0.3", "household: the wording of the texts, ALFWorld's v0.3 or v0.4")
 	data := fs.String("data", "", "semmap: a dataset `dir` in the public layout (semantic_maps/, queries.yaml, responses/); default: the built-in dataset")
@@ -58,8 +59,8 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 	feedback := fs.String("feedback", "", "household: explain to say why a command fails instead of \"Nothing happens.\"")
 	agentList := fs.String("agents", "oracle,rules,random", "comma-separated `agents` to run (see ambibench list), or all")
 	taskList := fs.String("tasks", "", "comma-separated task `families` (default all)")
-	perturbList := fs.String("perturbations", "", "comma-separated `perturbations` (default all)")
-	episodes := fs.Int("episodes", 100, "episodes per cell and agent")
+	perturbList := fs.String("perturbations", "", "tabletop and household: comma-separated `perturbations` (default all)")
+	episodes := fs.Int("episodes", 0, fmt.Sprintf("episodes per cell and agent; on household and semmap at most the games or dataset pairs a cell holds (default: tabletop %d, household and semmap all of them)", tabletopEpisodes))
 	sceneSizes := fs.String("scene-sizes", "", fmt.Sprintf("comma-separated table `sizes`, in objects with distractors added, each a grid dimension (0: the family's own size; at most %d; default: own size only)", bench.MaxSceneSize))
 	seed := fs.Uint64("seed", 1, "suite `seed`; with the cell and the episode index it fixes every episode")
 	conc := fs.Int("concurrency", runtime.GOMAXPROCS(0), "episodes run at once; the records do not depend on it")
@@ -83,14 +84,11 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 	fresh := fs.Bool("fresh", false, "with --out, discard the run already in the directory (records, run.json, summary, transcripts) and start afresh")
 	transcripts := fs.Bool("transcripts", false, "with --out, write every model call to DIR/transcripts.jsonl (request, reply, usage, latency, episode)")
 	fs.Usage = func() {
-		fmt.Fprint(stderr, runUsage)
+		fmt.Fprint(fs.Output(), runUsage)
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
-		return errUsage
+	if done, err := parseFlags(fs, stdout, stderr, func() error { return fs.Parse(args) }); done {
+		return err
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("run: unexpected arguments %q", fs.Args())
@@ -98,15 +96,17 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 	if *track != bench.Track && *track != bench.HouseholdTrack && *track != bench.SemmapTrack {
 		return fmt.Errorf("run: --track %q: unknown track (have %s, %s, %s)", *track, bench.Track, bench.HouseholdTrack, bench.SemmapTrack)
 	}
+	if err := checkTrackFlags(fs, *track); err != nil {
+		return err
+	}
 	var dataset *tsm.Dataset
 	if *track == bench.SemmapTrack {
 		var err error
 		if dataset, err = loadDataset(*data); err != nil {
 			return fmt.Errorf("run: --data: %w", err)
 		}
-	} else if *data != "" || *modes != "" {
-		return fmt.Errorf("run: --data and --modes belong to --track semmap")
 	}
+	warnings := datasetWarnings(stderr, dataset)
 	if *trials < 1 {
 		return fmt.Errorf("run: --trials %d: must be at least 1", *trials)
 	}
@@ -116,8 +116,8 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 	if *feedback != "" && *feedback != "explain" {
 		return fmt.Errorf("run: --feedback %q: want explain or nothing", *feedback)
 	}
-	if *episodes < 1 {
-		return fmt.Errorf("run: --episodes %d: must be at least 1", *episodes)
+	if *episodes < 0 || *episodes == 0 && flagGiven(fs, "episodes") {
+		return fmt.Errorf("run: --episodes %d: must be at least 1 (leave it out for the track's default)", *episodes)
 	}
 	if *conc < 1 {
 		return fmt.Errorf("run: --concurrency %d: must be at least 1", *conc)
@@ -136,7 +136,7 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 		Perturbations:  perturbationsFlag(*perturbList, *modes, *track),
 		Agents:         agentsFlag(*agentList, *track),
 		SceneSizes:     sizes,
-		Episodes:       *episodes,
+		Episodes:       episodesFlag(*episodes, *track),
 		Concurrency:    *conc,
 	}
 	if *routerFile != "" {
@@ -229,6 +229,12 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 				opts.Members[i] = b.wrap(opts.Members[i])
 			}
 		}
+	} else if err := checkUnusedModel(fs, stderr, *modelSpec); err != nil {
+		return err
+	}
+	episodesRun, cut := episodesLine(opts)
+	if cut {
+		fmt.Fprintf(stderr, "ambibench: note: %s\n", episodesRun)
 	}
 	want := map[string]bool{}
 	for _, j := range jobs {
@@ -297,14 +303,17 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 	if *out != "" {
 		var sum strings.Builder
 		fmt.Fprintf(&sum, "# ambibench %s summary\n\n", *track)
-		fmt.Fprintf(&sum, "Suite version %d. Seed %d, %d episodes per cell and agent, step limit %d.\n\n", bench.SuiteVersion, opts.Seed, opts.Episodes, *stepLimit)
+		fmt.Fprintf(&sum, "Suite version %d. Seed %d, %s, step limit %d.\n\n", bench.SuiteVersion, opts.Seed, episodesRun, *stepLimit)
 		if err := summarize(&sum, recs, opts, false); err != nil {
 			return err
 		}
-		sum.WriteString("\n## By task family\n\n")
-		if err := summarize(&sum, recs, opts, true); err != nil {
-			return err
+		if *track != bench.SemmapTrack { // the semmap table has a row per query type already
+			sum.WriteString("\n## By task family\n\n")
+			if err := summarize(&sum, recs, opts, true); err != nil {
+				return err
+			}
 		}
+		sum.WriteString(warnings)
 		if err := os.WriteFile(filepath.Join(*out, "summary.md"), []byte(sum.String()), 0o644); err != nil {
 			return fmt.Errorf("run: %w", err)
 		}

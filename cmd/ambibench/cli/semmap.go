@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -17,21 +16,22 @@ func semmapCmd(stdout, stderr io.Writer, args []string) error {
 	fs.SetOutput(stderr)
 	seed := fs.Uint64("seed", builtinSeed, "`seed` of the built-in dataset")
 	fs.Usage = func() {
-		fmt.Fprint(stderr, "Usage: ambibench semmap export [flags] DIR\n\nWrites the built-in semantic-map dataset to DIR in the public layout:\nsemantic_maps/<map>.json, queries.yaml, responses/<map>.json.\n\nFlags:\n")
+		fmt.Fprint(fs.Output(), "Usage: ambibench semmap export [flags] DIR\n\nWrites the built-in semantic-map dataset to DIR in the public layout:\nsemantic_maps/<map>.json, queries.yaml, responses/<map>.json.\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
-	if len(args) == 0 || args[0] != "export" {
+	switch {
+	case len(args) == 0:
 		fs.Usage()
-		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
-			return nil
-		}
 		return errUsage
+	case isHelp(args[0]):
+		fs.SetOutput(stdout)
+		fs.Usage()
+		return nil
+	case args[0] != "export":
+		return fmt.Errorf("semmap: unknown subcommand %q (have export; see ambibench semmap --help)", args[0])
 	}
-	if err := fs.Parse(args[1:]); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
-		return errUsage
+	if done, err := parseFlags(fs, stdout, stderr, func() error { return fs.Parse(args[1:]) }); done {
+		return err
 	}
 	if fs.NArg() != 1 {
 		return fmt.Errorf("semmap export: want one DIR, got %d arguments", fs.NArg())

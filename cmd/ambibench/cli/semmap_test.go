@@ -8,6 +8,7 @@ import (
 
 	"github.com/ambibench/ambibench/agents"
 	"github.com/ambibench/ambibench/results"
+	tsm "github.com/ambibench/ambibench/tasks/semmap"
 )
 
 // A dataset in the public layout, written by hand: evidence scores that
@@ -76,4 +77,96 @@ queries:
 			t.Errorf("query_21 has type %q, want negation from its id", r.Family)
 		}
 	}
+}
+
+// writeFiles writes each file of files (path relative to dir: contents).
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, body := range files {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// The faults a dataset was loaded with despite them (here a truth id that
+// its map lacks) are printed to stderr and kept in the summary, so that a
+// table made from a flawed dataset says so where it is read.
+func TestSemmapDatasetWarningsAreReported(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"semantic_maps/flat.json": `{"instances": {
+ "obj1": {"bbox": {"center": [0.0, 0.0, 0.45], "size": [0.5, 0.5, 0.9]}, "n_observations": 40, "results": {"chair": 312.5}}
+}}`,
+		"queries.yaml":        "queries:\n  query_01: \"Is there a chair?\"\n",
+		"responses/flat.json": `{"responses": {"query_01": ["obj1", "obj7"]}}`,
+	})
+	out := t.TempDir()
+	_, stderr, err := runCLI(t, "run", "--track", "semmap", "--data", dir, "--agents", "rules", "--out", out)
+	if err != nil {
+		t.Fatalf("run: %v\n%s", err, stderr)
+	}
+	const want = `responses/flat.json: query "query_01": "obj7" is not an instance of the map`
+	if !strings.Contains(stderr, "warning: dataset "+filepath.Base(dir)+": "+want) {
+		t.Errorf("stderr %q lacks the warning %q", stderr, want)
+	}
+	sum, err := os.ReadFile(filepath.Join(out, "summary.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(sum), "## Dataset warnings") || !strings.Contains(string(sum), "- "+want) {
+		t.Errorf("summary.md lacks the warning:\n%s", sum)
+	}
+	// The built-in dataset has none, and its summary no such section.
+	out2 := t.TempDir()
+	if _, stderr, err := runCLI(t, "run", "--track", "semmap", "--agents", "rules", "--out", out2); err != nil || strings.Contains(stderr, "warning") {
+		t.Fatalf("run: %v\n%s", err, stderr)
+	}
+	if sum, _ := os.ReadFile(filepath.Join(out2, "summary.md")); strings.Contains(string(sum), "Dataset warnings") {
+		t.Errorf("a warnings section without warnings:\n%s", sum)
+	}
+}
+
+// A semmap run plays every pair of each cell unless --episodes says
+// fewer, and then the summary and stderr say how many of how many; the
+// summary's table has a block of rows per input mode (golden file).
+func TestSemmapEpisodesNeverDropPairsSilently(t *testing.T) {
+	all := t.TempDir()
+	if _, stderr, err := runCLI(t, "run", "--track", "semmap", "--agents", "rules", "--out", all); err != nil {
+		t.Fatalf("run: %v\n%s", err, stderr)
+	}
+	d := tsm.Builtin(builtinSeed)
+	pairs := 0
+	for _, m := range d.Maps {
+		pairs += len(d.Truth[m.Name])
+	}
+	if recs := readRecords(t, all); len(recs) != pairs {
+		t.Errorf("the default ran %d records, the dataset has %d pairs", len(recs), pairs)
+	}
+	sum, _ := os.ReadFile(filepath.Join(all, "summary.md"))
+	if !strings.Contains(string(sum), "every pair of each cell, per agent (") {
+		t.Errorf("the summary does not say every pair ran:\n%s", sum)
+	}
+
+	cut := t.TempDir()
+	_, stderr, err := runCLI(t, "run", "--track", "semmap", "--agents", "oracle,rules,random", "--modes", "certainty,uncertainty", "--episodes", "5", "--out", cut)
+	if err != nil {
+		t.Fatalf("run: %v\n%s", err, stderr)
+	}
+	const want = "pairs per cell and agent: descriptive 5 of 80, affordance 5 of 80, negation 5 of 80 (--episodes 5; the rest not run)"
+	if !strings.Contains(stderr, want) {
+		t.Errorf("stderr %q does not say %q", stderr, want)
+	}
+	sum, err = os.ReadFile(filepath.Join(cut, "summary.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(sum), want) {
+		t.Errorf("the summary does not say %q", want)
+	}
+	golden(t, "run_semmap_summary.golden", sum)
 }

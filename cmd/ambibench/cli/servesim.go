@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -31,14 +30,11 @@ func serveSim(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 	addr := fs.String("addr", "127.0.0.1:8088", "`host:port` to listen on (port 0 picks a free one)")
 	spec := fs.String("model", "sim", "simulated model `spec` to serve: sim, sim:perfect, sim:weak or sim:RATES")
 	fs.Usage = func() {
-		fmt.Fprint(stderr, "Usage: ambibench serve-sim [flags]\n\nServes the simulated model at an OpenAI-compatible /v1/chat/completions\nendpoint (tool calls included) and at Gemini's\n/v1beta/models/MODEL:generateContent, so any OpenAI or Gemini client can\nuse a free, deterministic model: point it at the printed base URL.\n\nFlags:\n")
+		fmt.Fprint(fs.Output(), "Usage: ambibench serve-sim [flags]\n\nServes the simulated model at an OpenAI-compatible /v1/chat/completions\nendpoint (tool calls included) and at Gemini's\n/v1beta/models/MODEL:generateContent, so any OpenAI or Gemini client can\nuse a free, deterministic model: point it at the printed base URL.\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
-		return errUsage
+	if done, err := parseFlags(fs, stdout, stderr, func() error { return fs.Parse(args) }); done {
+		return err
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("serve-sim: unexpected arguments %q", fs.Args())

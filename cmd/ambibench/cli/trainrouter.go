@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -34,7 +33,7 @@ func trainRouterCmd(stdout, stderr io.Writer, args []string) error {
 	grammar := fs.String("grammar", "v0.3", "the wording of the texts, ALFWorld's v0.3 or v0.4")
 	out := fs.String("out", "", "write the weights to this `file` (default: stdout); run --router FILE uses them")
 	fs.Usage = func() {
-		fmt.Fprint(stderr, `Usage: ambibench train-router [flags]
+		fmt.Fprint(fs.Output(), `Usage: ambibench train-router [flags]
 
 Trains dyref's routing policy for a model. Each training-split game is
 played once per subset of the four reflection tools (key_rules,
@@ -49,11 +48,8 @@ Flags:
 `)
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
-		return errUsage
+	if done, err := parseFlags(fs, stdout, stderr, func() error { return fs.Parse(args) }); done {
+		return err
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("train-router: unexpected arguments %q", fs.Args())

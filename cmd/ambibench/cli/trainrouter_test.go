@@ -91,8 +91,8 @@ func TestTrainRouterErrors(t *testing.T) {
 			t.Errorf("%s: error %v, want one containing %q", c.why, err, c.want)
 		}
 	}
-	_, stderr, err := runCLI(t, "train-router", "--help")
-	if err != nil || !strings.Contains(stderr, "Usage: ambibench train-router") || !strings.Contains(stderr, "-alpha") {
-		t.Errorf("--help: %v\n%s", err, stderr)
+	stdout, _, err := runCLI(t, "train-router", "--help")
+	if err != nil || !strings.Contains(stdout, "Usage: ambibench train-router") || !strings.Contains(stdout, "-alpha") {
+		t.Errorf("--help: %v\n%s", err, stdout)
 	}
 }

@@ -1,0 +1,46 @@
+package models
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ambibench/ambibench/agents/llm/sim"
+)
+
+// Check reads a spec as Open would, without opening anything: no key is
+// looked up, no cassette directory is touched, nothing is dialled. It is
+// for a spec that a run will not open (no agent of it uses a model), so
+// that a spec Open would refuse is refused there too instead of passing
+// unseen. Keys and endpoints are Open's to check.
+func Check(spec string) error {
+	spec = strings.TrimSpace(spec)
+	kind, rest, _ := strings.Cut(spec, ":")
+	bad := func(why string) error {
+		return fmt.Errorf("model spec %q: %s; valid forms: %s", spec, why, Forms)
+	}
+	switch kind {
+	case "":
+		return bad("empty")
+	case "sim":
+		if _, err := sim.ParseProfile(rest); err != nil {
+			return bad(err.Error())
+		}
+	case "openai", "gemini":
+		if rest == "" {
+			return bad(kind + " needs a model name, as in " + map[string]string{"openai": "openai:gpt-4o-mini", "gemini": "gemini:gemini-2.5-flash"}[kind])
+		}
+	case "record":
+		dir, inner, ok := strings.Cut(rest, "=")
+		if !ok || dir == "" || inner == "" {
+			return bad("record takes DIR=SPEC, as in record:cassettes=openai:gpt-4o-mini")
+		}
+		return Check(inner)
+	case "replay":
+		if rest == "" {
+			return bad("replay takes a directory, as in replay:cassettes")
+		}
+	default:
+		return bad(fmt.Sprintf("unknown kind %q", kind))
+	}
+	return nil
+}
