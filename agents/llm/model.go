@@ -57,6 +57,11 @@ type Request struct {
 	MaxOutputTokens int `json:"max_output_tokens,omitempty"`
 	// ResponseSchema, if set, asks for JSON that fits it.
 	ResponseSchema json.RawMessage `json:"response_schema,omitempty"`
+	// Context states the call's context for the simulated model (see
+	// CallContext). It is not part of what a model is sent: no backend
+	// sends it (but openai's, to serve-sim, when told to), Hash ignores it,
+	// and it is never encoded with the request.
+	Context *CallContext `json:"-"`
 }
 
 // Finish reasons.

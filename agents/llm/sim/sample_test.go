@@ -34,10 +34,10 @@ func TestSampledPlansDisagreeOnlyWhenAmbiguous(t *testing.T) {
 		{"two green blocks: the samples split between them", "Put the green block in the blue bowl.", 0.8, 2},
 		{"temperature 0: one most likely reply", "Put the green block in the blue bowl.", 0, 1},
 	} {
-		b := llm.Block{Role: llm.CallPlan, Track: "tabletop", Instruction: tc.instruction, Graph: sampleTable(), Format: llm.FormatJSON}
+		b := &llm.CallContext{Role: llm.CallPlan, Track: "tabletop", Instruction: tc.instruction, Graph: sampleTable(), Format: llm.FormatJSON}
 		plans := map[string]bool{}
 		for i := range 5 {
-			r, err := m.Generate(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: b.Render()}},
+			r, err := m.Generate(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: "Prompt."}}, Context: b,
 				Temperature: tc.temperature, Sample: i})
 			if err != nil {
 				t.Fatal(err)
@@ -66,8 +66,8 @@ func TestClassify(t *testing.T) {
 		{"two green blocks", "Put the green block in the blue bowl.", "ask", "multiplicity", true},
 		{"no yellow block", "Put the yellow block in the blue bowl.", "ask", "absence", false},
 	} {
-		b := llm.Block{Role: llm.CallClassify, Track: "tabletop", Instruction: tc.instruction, Graph: sampleTable(), Format: llm.FormatJSON}
-		r, err := m.Generate(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: b.Render()}}})
+		b := &llm.CallContext{Role: llm.CallClassify, Track: "tabletop", Instruction: tc.instruction, Graph: sampleTable(), Format: llm.FormatJSON}
+		r, err := m.Generate(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: "Prompt."}}, Context: b})
 		if err != nil {
 			t.Fatal(err)
 		}
