@@ -45,7 +45,7 @@ func directTools(env Env, names ...string) []llm.ToolDecl {
 }
 
 type promptData struct {
-	Instruction, Robot, Partner, GraphJSON, Places, Message, Block string
+	Instruction, Robot, Partner, GraphJSON, Places, Message string
 }
 
 // observe returns the robot's scene graph, through the get_scene_graph
@@ -80,10 +80,10 @@ func graphRequest(ctx context.Context, env Env, systemTmpl, userTmpl string) (ll
 	if err != nil {
 		return llm.Request{}, err
 	}
-	block := llm.Block{Role: llm.CallPlan, Track: "tabletop", Instruction: env.Instruction(), Robot: env.Robot(),
+	cc := &llm.CallContext{Role: llm.CallPlan, Track: "tabletop", Instruction: env.Instruction(), Robot: env.Robot(),
 		Partner: env.Partner(), Graph: g, Places: scenes.PlaceNames, Tags: AskTags, Format: llm.FormatToolCalls}
 	data := promptData{Instruction: env.Instruction(), Robot: env.Robot(), Partner: env.Partner(),
-		GraphJSON: graphJSON, Places: strings.Join(scenes.PlaceNames, ", "), Block: block.Render()}
+		GraphJSON: graphJSON, Places: strings.Join(scenes.PlaceNames, ", ")}
 	system, err := render(systemTmpl, data)
 	if err != nil {
 		return llm.Request{}, err
@@ -96,7 +96,7 @@ func graphRequest(ctx context.Context, env Env, systemTmpl, userTmpl string) (ll
 	if env.Partner() != "" {
 		tools = append(tools, ToolAskRobot)
 	}
-	return llm.Request{System: system, Messages: []llm.Message{{Role: llm.RoleUser, Text: user}}, Tools: directTools(env, tools...)}, nil
+	return llm.Request{System: system, Messages: []llm.Message{{Role: llm.RoleUser, Text: user}}, Tools: directTools(env, tools...), Context: cc}, nil
 }
 
 // takeTurns runs turn until it says the episode ended or fails, at most
@@ -127,15 +127,15 @@ func answerPartner(ctx context.Context, model llm.Model, env Env, message string
 	if err != nil {
 		return "", finish(err)
 	}
-	block := llm.Block{Role: llm.CallAnswer, Track: "tabletop", Robot: env.Robot(), Partner: env.Partner(),
+	cc := &llm.CallContext{Role: llm.CallAnswer, Track: "tabletop", Robot: env.Robot(), Partner: env.Partner(),
 		Graph: g, Message: message, Format: llm.FormatToolCalls}
 	user, err := render("answer_user.tmpl", promptData{Robot: env.Robot(), Partner: env.Partner(), Message: message,
-		GraphJSON: graphJSON, Block: block.Render()})
+		GraphJSON: graphJSON})
 	if err != nil {
 		return "", err
 	}
 	conv := &conversation{model: model, env: env, req: llm.Request{
-		Messages: []llm.Message{{Role: llm.RoleUser, Text: user}}, Tools: directTools(env, ToolPickAndPlace),
+		Messages: []llm.Message{{Role: llm.RoleUser, Text: user}}, Tools: directTools(env, ToolPickAndPlace), Context: cc,
 	}, textEnds: true}
 	for range answerMaxTurns {
 		ended, err := conv.turn(ctx)

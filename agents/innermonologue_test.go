@@ -150,7 +150,7 @@ func TestInnerMonologueFeedbackLoop(t *testing.T) {
 		t.Errorf("calls %v, %d results; want every call answered", ids, len(results))
 	}
 
-	b, err := llm.FindBlock(model.reqs[0])
+	b, err := contextOf(model.reqs[0])
 	if err != nil {
 		t.Fatal(err)
 	}

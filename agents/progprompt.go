@@ -93,8 +93,8 @@ func (a *progprompt) Respond(ctx context.Context, env Env, message string) (stri
 }
 
 // prompt fills the templates' data from the robot's graph and the episode
-// so far.
-func (a *progprompt) prompt(env Env, g *scenes.Graph, st *progState) progPromptData {
+// so far, and states the call's context.
+func (a *progprompt) prompt(env Env, g *scenes.Graph, st *progState) (progPromptData, *llm.CallContext) {
 	imports := []string{program.PickAndPlace, program.Ask}
 	if env.Partner() != "" {
 		imports = append(imports, program.AskRobot)
@@ -116,23 +116,23 @@ func (a *progprompt) prompt(env Env, g *scenes.Graph, st *progState) progPromptD
 	for _, e := range g.Edges {
 		relations = append(relations, e.String())
 	}
-	block := llm.Block{Role: llm.CallPlan, Track: "tabletop", Instruction: env.Instruction(), Robot: env.Robot(),
+	cc := &llm.CallContext{Role: llm.CallPlan, Track: "tabletop", Instruction: env.Instruction(), Robot: env.Robot(),
 		Partner: env.Partner(), Graph: g, Places: scenes.PlaceNames, Tags: AskTags,
 		Exchanges: st.exchanges, Done: st.done, Format: llm.FormatProgram}
 	return progPromptData{
 		promptData: promptData{Instruction: env.Instruction(), Robot: env.Robot(), Partner: env.Partner(),
-			Places: strings.Join(places, ", "), Block: block.Render()},
+			Places: strings.Join(places, ", ")},
 		Imports: strings.Join(imports, ", "), Objects: strings.Join(objects, ", "),
 		FuncName: program.FuncName(env.Instruction()), Workspaces: workspaces, Relations: relations,
 		SoFar: slices.Clone(st.soFar),
-	}
+	}, cc
 }
 
 // write has the model complete the task function. A program that does not
 // parse is sent back once with the parse error; a second one fails the
 // episode with that error, which names the line.
 func (a *progprompt) write(ctx context.Context, env Env, g *scenes.Graph, st *progState) (program.Program, error) {
-	data := a.prompt(env, g, st)
+	data, cc := a.prompt(env, g, st)
 	system, err := render("progprompt_system.tmpl", data)
 	if err != nil {
 		return program.Program{}, err
@@ -141,7 +141,7 @@ func (a *progprompt) write(ctx context.Context, env Env, g *scenes.Graph, st *pr
 	if err != nil {
 		return program.Program{}, err
 	}
-	req := llm.Request{System: system, Messages: []llm.Message{{Role: llm.RoleUser, Text: user}}}
+	req := llm.Request{System: system, Messages: []llm.Message{{Role: llm.RoleUser, Text: user}}, Context: cc}
 	var parseErr error
 	for range 2 {
 		reply, err := a.model.Generate(ctx, req)

@@ -170,7 +170,6 @@ type reactPrompt struct {
 	Tags        string
 	// Retry is set when the previous reply had no tool call.
 	Retry bool
-	Block string
 }
 
 // stepView is a step as the prompt writes it: "> go to fridge 1" and the
@@ -235,10 +234,10 @@ func reflectionViews(rs []ReflectionRecord) []reflectionView {
 	return out
 }
 
-// householdBlock is the block of a household call: the task, the trial's
-// number and trajectory, and the reflections the prompt holds.
-func householdBlock(env Env, role, format, opening string, trial int, steps []householdStep, reflections []ReflectionRecord) llm.Block {
-	b := llm.Block{Role: role, Track: TrackHousehold, Instruction: env.Instruction(), Tags: AskTags, Format: format}
+// householdContext is the context of a household call: the task, the
+// trial's number and trajectory, and the reflections the prompt holds.
+func householdContext(env Env, role, format, opening string, trial int, steps []householdStep, reflections []ReflectionRecord) *llm.CallContext {
+	b := &llm.CallContext{Role: role, Track: TrackHousehold, Instruction: env.Instruction(), Tags: AskTags, Format: format}
 	b.Opening, b.Trial = opening, trial
 	for _, s := range steps {
 		b.Trajectory = append(b.Trajectory, llm.HouseStep{Tool: s.Tool, Command: s.Command, Question: s.Question, Result: s.Result})
@@ -265,13 +264,13 @@ func (p *reactPlayer) play(ctx context.Context, opening string, trial int, refle
 	}
 	malformed := 0
 	for range reactMaxCalls {
-		block := householdBlock(p.env, llm.CallPlan, llm.FormatToolCalls, opening, trial, tr.Steps, reflections)
+		cc := householdContext(p.env, llm.CallPlan, llm.FormatToolCalls, opening, trial, tr.Steps, reflections)
 		user, err := render("react_user.tmpl", reactPrompt{Instruction: p.env.Instruction(), Opening: opening,
-			Steps: views(tr.Steps), Reflections: reflectionViews(reflections), Retry: malformed > 0, Block: block.Render()})
+			Steps: views(tr.Steps), Reflections: reflectionViews(reflections), Retry: malformed > 0})
 		if err != nil {
 			return tr, err
 		}
-		reply, err := p.model.Generate(ctx, llm.Request{System: p.system, Messages: []llm.Message{{Role: llm.RoleUser, Text: user}}, Tools: p.tools})
+		reply, err := p.model.Generate(ctx, llm.Request{System: p.system, Messages: []llm.Message{{Role: llm.RoleUser, Text: user}}, Tools: p.tools, Context: cc})
 		if err != nil {
 			return tr, fmt.Errorf("model %s: %w", p.model.Name(), err)
 		}

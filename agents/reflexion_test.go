@@ -43,7 +43,7 @@ func TestReflexionRepeatThenWin(t *testing.T) {
 			t.Errorf("the reflection prompt lacks %q:\n%s", want, reflectReq)
 		}
 	}
-	rb, err := llm.FindBlock(model.reqs[2])
+	rb, err := contextOf(model.reqs[2])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func TestReflexionRepeatThenWin(t *testing.T) {
 	if text := userText(next); !strings.Contains(text, "Attempt 1: "+note+"\n") || !strings.Contains(text, "(trial 2)") {
 		t.Errorf("trial 2's first prompt lacks the reflection or the new opening:\n%s", text)
 	}
-	b, err := llm.FindBlock(next)
+	b, err := contextOf(next)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +127,7 @@ func TestReflexionMemoryAndTrials(t *testing.T) {
 		t.Fatalf("%d trials started, want 5", len(firsts))
 	}
 	last := firsts[4]
-	b, err := llm.FindBlock(last)
+	b, err := contextOf(last)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -110,8 +110,7 @@ type semmapPrompt struct {
 	// Responses are a choose prompt's options.
 	Responses []semmapResponse
 	// Near is the distance within which objects count as near, in metres.
-	Near  string
-	Block string
+	Near string
 }
 
 type semmapRound struct {
@@ -128,20 +127,19 @@ func (s *semmapSession) prompt(examples int) semmapPrompt {
 		Near:     strconv.FormatFloat(scenes.MapNearDistance, 'f', -1, 64)}
 }
 
-// block is a call's machine-readable context.
-func (s *semmapSession) block(role, format string, answers, feedback []string) llm.Block {
-	return llm.Block{Role: role, Track: TrackSemmap, Instruction: s.env.Instruction(), SemanticMap: s.m, Mode: s.mode,
+// context is a call's context for the simulated model.
+func (s *semmapSession) context(role, format string, answers, feedback []string) *llm.CallContext {
+	return &llm.CallContext{Role: role, Track: TrackSemmap, Instruction: s.env.Instruction(), SemanticMap: s.m, Mode: s.mode,
 		Answers: answers, Feedback: feedback, Format: format}
 }
 
 // generate renders a template and sends it as one user message.
-func (s *semmapSession) generate(ctx context.Context, step, tmpl string, data semmapPrompt, b llm.Block, temperature float64, sample int) (llm.Reply, error) {
-	data.Block = b.Render()
+func (s *semmapSession) generate(ctx context.Context, step, tmpl string, data semmapPrompt, cc *llm.CallContext, temperature float64, sample int) (llm.Reply, error) {
 	text, err := render(tmpl, data)
 	if err != nil {
 		return llm.Reply{}, fmt.Errorf("%s: %s prompt: %w", s.agent, step, err)
 	}
-	req := llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: text}}, Temperature: temperature, Sample: sample}
+	req := llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: text}}, Temperature: temperature, Sample: sample, Context: cc}
 	reply, err := s.model.Generate(ctx, req)
 	if err != nil {
 		return llm.Reply{}, fmt.Errorf("%s: %s: model %s: %w", s.agent, step, s.model.Name(), err)

@@ -17,6 +17,11 @@ import (
 // serve-sim's extension field carries over the wire.
 const ContextVersion = 1
 
+// ContextField is the extension field of an OpenAI chat request body in
+// which ambibench's openai backend sends the context to serve-sim, when
+// its options ask for it, and nowhere else (see openai.Options).
+const ContextField = "ambibench_context"
+
 // Roles of a call.
 const (
 	CallPlan     = "plan"     // decide the next action(s) with the tools

@@ -11,6 +11,10 @@ import (
 	"github.com/ambibench/ambibench/agents/llm/openai"
 )
 
+// optContext is the openai option that sends the call context, for
+// serve-sim: "openai:sim?context=1".
+const optContext = "context"
+
 // CallTimeout bounds one call to a live model, each attempt counted apart.
 const CallTimeout = 2 * time.Minute
 
@@ -18,19 +22,33 @@ const CallTimeout = 2 * time.Minute
 func openLive(kind, rest, spec string, getenv func(string) string, bad func(string) error) (llm.Model, error) {
 	switch kind {
 	case "openai":
-		if rest == "" {
+		name, opts, err := cutOptions(spec, rest, optContext)
+		if err != nil {
+			return nil, err
+		}
+		if name == "" {
 			return nil, bad("openai needs a model name, as in openai:gpt-4o-mini")
 		}
-		m, err := openai.New(rest, openai.Options{APIKey: getenv("OPENAI_API_KEY"), BaseURL: getenv("OPENAI_BASE_URL")})
+		// context=1 is for serve-sim only: it sends the call context that
+		// the simulated model behind it reads (see openai.Options).
+		sendContext, err := opts.boolean(optContext)
+		if err != nil {
+			return nil, err
+		}
+		m, err := openai.New(name, openai.Options{APIKey: getenv("OPENAI_API_KEY"), BaseURL: getenv("OPENAI_BASE_URL"), SendContext: sendContext})
 		if err != nil {
 			return nil, err
 		}
 		return live(m), nil
 	case "gemini":
-		if rest == "" {
+		name, _, err := cutOptions(spec, rest)
+		if err != nil {
+			return nil, err
+		}
+		if name == "" {
 			return nil, bad("gemini needs a model name, as in gemini:gemini-2.5-flash")
 		}
-		return openGemini(rest, getenv)
+		return openGemini(name, getenv)
 	case "record":
 		dir, inner, ok := strings.Cut(rest, "=")
 		if !ok || dir == "" || inner == "" {

@@ -8,6 +8,7 @@
 //	gemini:MODEL                 Gemini (GEMINI_API_KEY or GOOGLE_API_KEY; Vertex AI
 //	                             with GOOGLE_GENAI_USE_VERTEXAI, GOOGLE_CLOUD_PROJECT, GOOGLE_CLOUD_LOCATION)
 //	openai:MODEL                 OpenAI, or any OpenAI-compatible server at OPENAI_BASE_URL
+//	openai:MODEL?context=1       the same, sending each call's context for ambibench serve-sim
 //	record:DIR=SPEC              SPEC, with every call stored in DIR (and served from it when stored)
 //	replay:DIR                   only what DIR holds; never calls out
 //
@@ -27,7 +28,7 @@ import (
 )
 
 // Forms lists the valid spec forms, for error messages and help.
-const Forms = "sim, sim:perfect, sim:weak, sim:NAME=RATE,… (rates: hallucinate, multiplicity, absence, vague, negation, tag, malformed, skip, loop, growth), gemini:MODEL, openai:MODEL, record:DIR=SPEC, replay:DIR"
+const Forms = "sim, sim:perfect, sim:weak, sim:NAME=RATE,… (rates: hallucinate, multiplicity, absence, vague, negation, tag, malformed, skip, loop, growth), gemini:MODEL, openai:MODEL, openai:MODEL?context=1 (for serve-sim), record:DIR=SPEC, replay:DIR"
 
 // Default is the spec used when none is given.
 const Default = "sim"

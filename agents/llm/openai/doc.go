@@ -26,6 +26,11 @@
 //     schemas that strict mode would refuse still work.
 //   - Request.Sample is not sent: the API has no such field (it only tells
 //     the draws of the simulated model and of cassettes apart).
+//   - Request.Context, the call context for the simulated model, is not
+//     sent, unless Options.SendContext asks for it: then it goes out as the
+//     extension field "ambibench_context" (llm.ContextField), which only
+//     ambibench's serve-sim reads. The model spec "openai:MODEL?context=1"
+//     sets it; nothing sets it by default.
 //
 // A reply's tool-call arguments are kept exactly as the server sent them,
 // even when they are not valid JSON; the caller decides what to do with

@@ -17,7 +17,7 @@ const ResponseFormatName = "response"
 
 // buildParams maps an llm.Request to chat completion parameters, as the
 // package comment describes.
-func buildParams(model string, req llm.Request, legacyMaxTokens bool) (oa.ChatCompletionNewParams, error) {
+func buildParams(model string, req llm.Request, legacyMaxTokens, sendContext bool) (oa.ChatCompletionNewParams, error) {
 	p := oa.ChatCompletionNewParams{
 		Model:       shared.ChatModel(model),
 		Temperature: param.NewOpt(req.Temperature),
@@ -62,6 +62,11 @@ func buildParams(model string, req llm.Request, legacyMaxTokens bool) (oa.ChatCo
 				},
 			},
 		}
+	}
+	if sendContext && req.Context != nil {
+		cc := *req.Context
+		cc.Version = llm.ContextVersion
+		p.SetExtraFields(map[string]any{llm.ContextField: cc})
 	}
 	return p, nil
 }
