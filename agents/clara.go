@@ -67,7 +67,7 @@ var claraExamples = []claraExample{
 
 type claraPrompt struct {
 	Instruction, Robot, Partner, Objects, Relations, Places, Plans string
-	Examples                                                              []claraExample
+	Examples                                                       []claraExample
 }
 
 // claraStep is one step of a sampled plan, as the sampling prompt asks
