@@ -205,7 +205,7 @@ func (a *clara) uncertainty(ctx context.Context, env Env, g *scenes.Graph) (floa
 		rng.Shuffle(len(shots), func(i, j int) { shots[i], shots[j] = shots[j], shots[i] })
 		shots = shots[:claraShots]
 		cc := &llm.CallContext{Role: llm.CallPlan, Track: "tabletop", Instruction: env.Instruction(), Robot: env.Robot(),
-			Partner: env.Partner(), Graph: v.g, Places: scenes.PlaceNames, Format: llm.FormatJSON}
+			Partner: env.Partner(), Graph: shownGraph(v.g), Format: llm.FormatJSON}
 		user, err := render("clara_sample.tmpl", claraPrompt{Instruction: env.Instruction(), Robot: env.Robot(),
 			Partner: env.Partner(), Objects: v.objects, Relations: v.relations, Places: strings.Join(scenes.PlaceNames, ", "),
 			Examples: shots})
@@ -317,7 +317,7 @@ func (a *clara) Run(ctx context.Context, env Env) error {
 // classify asks the model why the samples disagree.
 func (a *clara) classify(ctx context.Context, env Env, g *scenes.Graph, data claraPrompt) (claraClass, error) {
 	cc := &llm.CallContext{Role: llm.CallClassify, Track: "tabletop", Instruction: env.Instruction(), Robot: env.Robot(),
-		Partner: env.Partner(), Graph: g, Tags: AskTags, Format: llm.FormatJSON}
+		Partner: env.Partner(), Graph: shownGraph(g), Format: llm.FormatJSON}
 	user, err := render("clara_classify.tmpl", data)
 	if err != nil {
 		return claraClass{}, err
@@ -338,7 +338,7 @@ func (a *clara) classify(ctx context.Context, env Env, g *scenes.Graph, data cla
 // a model that takes over sees everything done so far.
 func (a *clara) actConversation(env Env, g *scenes.Graph, data claraPrompt) (*conversation, error) {
 	cc := &llm.CallContext{Role: llm.CallPlan, Track: "tabletop", Instruction: env.Instruction(), Robot: env.Robot(),
-		Partner: env.Partner(), Graph: g, Places: scenes.PlaceNames, Tags: AskTags, Format: llm.FormatToolCalls}
+		Partner: env.Partner(), Graph: shownGraph(g), Format: llm.FormatToolCalls}
 	user, err := render("clara_act.tmpl", data)
 	if err != nil {
 		return nil, err

@@ -117,7 +117,7 @@ func (a *progprompt) prompt(env Env, g *scenes.Graph, st *progState) (progPrompt
 		relations = append(relations, e.String())
 	}
 	cc := &llm.CallContext{Role: llm.CallPlan, Track: "tabletop", Instruction: env.Instruction(), Robot: env.Robot(),
-		Partner: env.Partner(), Graph: g, Places: scenes.PlaceNames, Tags: AskTags,
+		Partner: env.Partner(), Graph: shownGraph(g),
 		Exchanges: st.exchanges, Done: st.done, Format: llm.FormatProgram}
 	return progPromptData{
 		promptData: promptData{Instruction: env.Instruction(), Robot: env.Robot(), Partner: env.Partner(),
@@ -220,17 +220,21 @@ func (st *progState) run(ctx context.Context, env Env, c program.Call, lead stri
 		return c.Name != program.PickAndPlace, nil
 	}
 	st.soFar = append(st.soFar, line)
-	switch c.Name {
-	case program.PickAndPlace:
+	if c.Name == program.PickAndPlace {
 		st.done = append(st.done, llm.Move{Pick: c.Args[0], Place: c.Args[1]})
 		st.lastPlace[c.Args[0]] = c.Args[1]
 		return false, nil
-	case program.Ask:
-		st.exchanges = append(st.exchanges, llm.Exchange{Kind: ToolAsk, Tag: c.Args[0], Text: c.Args[1], Reply: r.Text})
-	default:
-		st.exchanges = append(st.exchanges, llm.Exchange{Kind: ToolAskRobot, Text: c.Args[0], Reply: r.Text})
 	}
-	st.soFar = append(st.soFar, strings.Repeat(" ", len(lead))+"# reply: "+commentLine(r.Text))
+	// The context keeps the reply as the prompt's comment shows it, on
+	// one line.
+	reply := commentLine(r.Text)
+	switch c.Name {
+	case program.Ask:
+		st.exchanges = append(st.exchanges, llm.Exchange{Kind: ToolAsk, Tag: c.Args[0], Text: c.Args[1], Reply: reply})
+	default:
+		st.exchanges = append(st.exchanges, llm.Exchange{Kind: ToolAskRobot, Text: c.Args[0], Reply: reply})
+	}
+	st.soFar = append(st.soFar, strings.Repeat(" ", len(lead))+"# reply: "+reply)
 	return true, nil
 }
 

@@ -170,6 +170,9 @@ type reactPrompt struct {
 	Tags        string
 	// Retry is set when the previous reply had no tool call.
 	Retry bool
+	// Trial is the attempt's number, which the prompt states when it
+	// shows reflections on earlier attempts.
+	Trial int
 }
 
 // stepView is a step as the prompt writes it: "> go to fridge 1" and the
@@ -235,11 +238,21 @@ func reflectionViews(rs []ReflectionRecord) []reflectionView {
 }
 
 // householdContext is the context of a household call: the task, the
-// trial's number and trajectory, and the reflections the prompt holds.
+// trial's acts and asks, and the reflections the prompt holds; for a
+// planning call with reflections, whose prompt then says which attempt
+// it is, the trial's number too. Listings of the admissible commands are left out: the
+// prompt shows only the latest in full, and the simulated model reads
+// none of them.
 func householdContext(env Env, role, format, opening string, trial int, steps []householdStep, reflections []ReflectionRecord) *llm.CallContext {
-	b := &llm.CallContext{Role: role, Track: TrackHousehold, Instruction: env.Instruction(), Tags: AskTags, Format: format}
-	b.Opening, b.Trial = opening, trial
+	b := &llm.CallContext{Role: role, Track: TrackHousehold, Instruction: env.Instruction(), Format: format}
+	b.Opening = opening
+	if role == llm.CallPlan && len(reflections) > 0 {
+		b.Trial = trial
+	}
 	for _, s := range steps {
+		if s.Tool == ToolAdmissible {
+			continue
+		}
 		b.Trajectory = append(b.Trajectory, llm.HouseStep{Tool: s.Tool, Command: s.Command, Question: s.Question, Result: s.Result})
 	}
 	for _, r := range reflections {
@@ -266,7 +279,7 @@ func (p *reactPlayer) play(ctx context.Context, opening string, trial int, refle
 	for range reactMaxCalls {
 		cc := householdContext(p.env, llm.CallPlan, llm.FormatToolCalls, opening, trial, tr.Steps, reflections)
 		user, err := render("react_user.tmpl", reactPrompt{Instruction: p.env.Instruction(), Opening: opening,
-			Steps: views(tr.Steps), Reflections: reflectionViews(reflections), Retry: malformed > 0})
+			Steps: views(tr.Steps), Reflections: reflectionViews(reflections), Retry: malformed > 0, Trial: trial})
 		if err != nil {
 			return tr, err
 		}

@@ -339,7 +339,7 @@ func FuzzStepOf(f *testing.F) {
 func reactGolden(withSteps, retry bool) reactPrompt {
 	env := newFakeHouse(5)
 	env.trial = 3
-	p := reactPrompt{Instruction: env.Instruction(), Opening: env.Opening(), Tags: strings.Join(AskTags, ", "), Retry: retry}
+	p := reactPrompt{Instruction: env.Instruction(), Opening: env.Opening(), Tags: strings.Join(AskTags, ", "), Retry: retry, Trial: env.trial}
 	var steps []householdStep
 	var refl []ReflectionRecord
 	if withSteps {

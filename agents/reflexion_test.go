@@ -58,8 +58,13 @@ func TestReflexionRepeatThenWin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(b.Reflections, []string{note}) || len(b.Trajectory) != 0 || !strings.Contains(b.Opening, "(trial 2)") || b.Trial != 2 || rb.Trial != 1 {
-		t.Errorf("trial 2's block: reflections %q, %d steps, opening %q, trial %d (reflection's %d)", b.Reflections, len(b.Trajectory), b.Opening, b.Trial, rb.Trial)
+	if !slices.Equal(b.Reflections, []string{note}) || len(b.Trajectory) != 0 || !strings.Contains(b.Opening, "(trial 2)") || b.Trial != 2 || rb.Trial != 0 {
+		// The reflection's prompt does not say which attempt it was, so
+		// its context does not either.
+		t.Errorf("trial 2's context: reflections %q, %d steps, opening %q, trial %d (reflection's %d, want 0)", b.Reflections, len(b.Trajectory), b.Opening, b.Trial, rb.Trial)
+	}
+	if text := userText(next); !strings.Contains(text, "This is attempt 2.") {
+		t.Errorf("trial 2's prompt does not say which attempt it is, though its context does:\n%s", text)
 	}
 	got := agent.(Reflective).Reflections()
 	want := []ReflectionRecord{{Trial: 1, Text: note, Tokens: 100 + len(note) + 3, PlanChanged: true}}

@@ -129,8 +129,55 @@ func (s *semmapSession) prompt(examples int) semmapPrompt {
 
 // context is a call's context for the simulated model.
 func (s *semmapSession) context(role, format string, answers, feedback []string) *llm.CallContext {
-	return &llm.CallContext{Role: role, Track: TrackSemmap, Instruction: s.env.Instruction(), SemanticMap: s.m, Mode: s.mode,
+	return &llm.CallContext{Role: role, Track: TrackSemmap, Instruction: s.env.Instruction(), SemanticMap: shownMap(s.m, s.mode), Mode: s.mode,
 		Answers: answers, Feedback: feedback, Format: format}
+}
+
+// Render's limits on the class distributions it writes (scenes'
+// semmap_render.go): at most shownClasses classes, and after the first
+// none below shownMinP. bench's TestContextIsInThePrompt fails if these
+// drift from what Render writes.
+const (
+	shownClasses = 5
+	shownMinP    = 0.005
+)
+
+// shownMap is the map as the prompt's text shows it (scenes.SemanticMap.
+// Render in the mode), for the call's context: ids, boxes and
+// probabilities at the two decimals the text writes; in the certainty
+// input, each object's most probable class alone (taken as certain); in
+// the uncertainty input, the classes the text lists. The map's name, the
+// observation counts and the evidence, which the text does not show, are
+// left out, so the simulated model reads no more than a real one.
+func shownMap(m *scenes.SemanticMap, mode string) *scenes.SemanticMap {
+	if m == nil {
+		return nil
+	}
+	out := &scenes.SemanticMap{Instances: make([]scenes.Instance, len(m.Instances))}
+	for i, in := range m.Instances {
+		shown := scenes.Instance{ID: in.ID}
+		for j := range 3 {
+			shown.Center[j], shown.Size[j] = asShown(in.Center[j]), asShown(in.Size[j])
+		}
+		for j, c := range in.Classes {
+			if mode != ModeUncertainty {
+				shown.Classes = []scenes.ClassScore{{Class: c.Class, P: 1}}
+				break
+			}
+			if j == shownClasses || (j > 0 && c.P < shownMinP) {
+				break
+			}
+			shown.Classes = append(shown.Classes, scenes.ClassScore{Class: c.Class, P: asShown(c.P)})
+		}
+		out.Instances[i] = shown
+	}
+	return out
+}
+
+// asShown is x as the map text writes it, to two decimals.
+func asShown(x float64) float64 {
+	v, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'f', 2, 64), 64) // a formatted float always parses
+	return v
 }
 
 // generate renders a template and sends it as one user message.

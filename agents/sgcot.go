@@ -74,7 +74,7 @@ func (a *sgcot) Run(ctx context.Context, env Env) error {
 		rels = nil
 	}
 	cc := &llm.CallContext{Role: llm.CallPlan, Track: "tabletop", Instruction: env.Instruction(), Robot: env.Robot(),
-		Partner: env.Partner(), Objects: objects, Places: scenes.PlaceNames, Tags: AskTags, Format: llm.FormatToolCalls}
+		Partner: env.Partner(), Objects: objects, Format: llm.FormatToolCalls}
 	tools := []string{ToolRetrieveNode, ToolRetrieveEdge, ToolAsk, ToolPickAndPlace, ToolDone}
 	if a.mode == sgcotFullGraph {
 		cc.Graph, cc.Objects = g, nil

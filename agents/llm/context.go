@@ -73,8 +73,6 @@ type CallContext struct {
 	// Objects are the detected objects, when the prompt lists objects but
 	// not their graph.
 	Objects []string `json:"objects,omitempty"`
-	Places  []string `json:"places,omitempty"`
-	Tags    []string `json:"tags,omitempty"`
 	// Message is what the other robot asked, for CallAnswer.
 	Message string `json:"message,omitempty"`
 	// Exchanges and Done are the episode so far, for workflows that write

@@ -27,7 +27,7 @@ func table() *scenes.Graph {
 // the graph, and its context.
 func firstPlanCall(g *scenes.Graph) llm.Request {
 	cc := &llm.CallContext{Role: llm.CallPlan, Track: "tabletop", Instruction: "Put the red block in the blue bowl.",
-		Robot: "robot1", Graph: g, Places: scenes.PlaceNames, Format: llm.FormatToolCalls}
+		Robot: "robot1", Graph: g, Format: llm.FormatToolCalls}
 	graph, _ := json.MarshalIndent(g, "", " ") // a graph of strings always encodes
 	return llm.Request{System: "You plan actions for a robot arm.", Context: cc,
 		Messages: []llm.Message{{Role: llm.RoleUser, Text: "Instruction: " + cc.Instruction + "\n\nScene graph:\n" + string(graph)}},

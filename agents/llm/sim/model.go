@@ -95,9 +95,11 @@ func (c *call) situation() []byte {
 		for _, in := range b.SemanticMap.Instances {
 			ids = append(ids, in.ID)
 		}
-		// The same query over the same map in the other input is another
+		// The map is told from others by its text, which the context
+		// restates (it carries no name: the prompt shows none). The same
+		// query over the same map in the other input is another
 		// situation: the model reads different text.
-		ids = append(ids, "\x00map="+b.SemanticMap.Name+"\x00mode="+b.Mode)
+		ids = append(ids, "\x00map="+b.SemanticMap.Render(b.Mode)+"\x00mode="+b.Mode)
 	}
 	slices.Sort(ids)
 	o := sha256.New()

@@ -126,7 +126,11 @@ func TestSemmapOverReflectionRate(t *testing.T) {
 	queries := []string{"Where can I sit?", "What can I sit on that is near a book?", "Is there a microwave?"}
 	spoiled := 0
 	for i := range n {
+		// Each room differs in what its text shows (a far lamp's place),
+		// since the model tells maps apart by their text alone.
 		m := semmapMap(fmt.Sprintf("room%d", i))
+		m.Instances = append(m.Instances, scenes.Instance{ID: "obj99", Center: [3]float64{100 + float64(i), 50, 1},
+			Size: [3]float64{0.3, 0.3, 0.5}, Classes: []scenes.ClassScore{{Class: "lamp", P: 1}}})
 		q := queries[i%len(queries)]
 		right, _ := semquery.Answer(m, q)
 		b := &llm.CallContext{Role: llm.CallReflect, Instruction: q, SemanticMap: m, Mode: "certainty", Answers: []string{answerJSON(right...)}, Format: llm.FormatText}
