@@ -60,6 +60,28 @@ func recordCalls(t *testing.T, opts Options) []llm.Request {
 	return rec.reqs
 }
 
+var (
+	callsOnce sync.Once
+	calls     []llm.Request
+)
+
+// workflowCalls are the requests of a few episodes of every workflow of
+// every track, recorded once per test binary.
+func workflowCalls(t *testing.T) []llm.Request {
+	t.Helper()
+	callsOnce.Do(func() {
+		calls = append(calls, recordCalls(t, Options{Track: Track, Episodes: 2})...)
+		calls = append(calls, recordCalls(t, Options{Track: HouseholdTrack, Episodes: 2,
+			EpisodeOptions: EpisodeOptions{Trials: 3}})...)
+		calls = append(calls, recordCalls(t, Options{Track: SemmapTrack, Perturbations: SemmapModes, Episodes: 3,
+			EpisodeOptions: EpisodeOptions{Dataset: tsm.Builtin(1)}})...)
+	})
+	if len(calls) == 0 {
+		t.Fatal("no workflow calls were recorded")
+	}
+	return calls
+}
+
 // sent is everything a request sends a model, as one text: the system
 // prompt, every message's text and tool calls, and the tool declarations.
 func sent(req llm.Request) string {
@@ -204,12 +226,7 @@ func TestContextIsInThePrompt(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays every workflow of every track")
 	}
-	var reqs []llm.Request
-	reqs = append(reqs, recordCalls(t, Options{Track: Track, Episodes: 2})...)
-	reqs = append(reqs, recordCalls(t, Options{Track: HouseholdTrack, Episodes: 2,
-		EpisodeOptions: EpisodeOptions{Trials: 3}})...)
-	reqs = append(reqs, recordCalls(t, Options{Track: SemmapTrack, Perturbations: SemmapModes, Episodes: 3,
-		EpisodeOptions: EpisodeOptions{Dataset: tsm.Builtin(1)}})...)
+	reqs := workflowCalls(t)
 	kinds := map[string]int{}
 	bad := map[string][]string{} // kind → first problems
 	for i, req := range reqs {
