@@ -100,7 +100,10 @@ type semmapPrompt struct {
 	Query     string
 	Uncertain bool // the map shows class distributions
 	Map       string
-	Examples  []semmapExample
+	// MapName names the map, as its file does ("scene0011_00"): the
+	// prompt says which map it shows, and the context names it too.
+	MapName  string
+	Examples []semmapExample
 	// History are the earlier rounds a prompt with memory recalls: each
 	// answer with the critique of it, oldest first.
 	History []semmapRound
@@ -122,7 +125,11 @@ type semmapResponse struct{ Letter, Answer string }
 
 // prompt fills the data every template needs.
 func (s *semmapSession) prompt(examples int) semmapPrompt {
-	return semmapPrompt{Query: s.env.Instruction(), Uncertain: s.mode == ModeUncertainty, Map: s.mapText,
+	name := ""
+	if s.m != nil {
+		name = s.m.Name
+	}
+	return semmapPrompt{Query: s.env.Instruction(), Uncertain: s.mode == ModeUncertainty, Map: s.mapText, MapName: name,
 		Examples: semmapExamplesFor(s.mode, examples),
 		Near:     strconv.FormatFloat(scenes.MapNearDistance, 'f', -1, 64)}
 }
@@ -146,14 +153,15 @@ const (
 // Render in the mode), for the call's context: ids, boxes and
 // probabilities at the two decimals the text writes; in the certainty
 // input, each object's most probable class alone (taken as certain); in
-// the uncertainty input, the classes the text lists. The map's name, the
-// observation counts and the evidence, which the text does not show, are
-// left out, so the simulated model reads no more than a real one.
+// the uncertainty input, the classes the text lists; and the map's name,
+// which the prompt gives. The observation counts and the evidence, which
+// the text does not show, are left out, so the simulated model reads no
+// more than a real one.
 func shownMap(m *scenes.SemanticMap, mode string) *scenes.SemanticMap {
 	if m == nil {
 		return nil
 	}
-	out := &scenes.SemanticMap{Instances: make([]scenes.Instance, len(m.Instances))}
+	out := &scenes.SemanticMap{Name: m.Name, Instances: make([]scenes.Instance, len(m.Instances))}
 	for i, in := range m.Instances {
 		shown := scenes.Instance{ID: in.ID}
 		for j := range 3 {

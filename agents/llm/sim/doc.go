@@ -9,8 +9,10 @@
 // housework.Decide in the household (the same procedures the rules agent
 // follows; household.go documents that track's reply formats), and
 // answers in the format the context asks for. A request without a context
-// gets NoContextReply. Input tokens, and the growth of the error rates
-// with them, count only what the request sends, not the context.
+// gets NoContextReply. Input tokens count only what the request sends;
+// the error rates grow with those and with the context's tokens, as they
+// did when the context rode in the prompt, so that a rate means what it
+// meant.
 // It then errs at the rates of its [Profile]:
 //
 //   - hallucinate: an action names an object that is not there;

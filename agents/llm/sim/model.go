@@ -37,9 +37,12 @@ type call struct {
 	opening []byte // hash of the conversation's opening, once computed
 	p       Profile
 	rng     *rand.Rand
-	tokens  int
-	cc      llm.CallContext // the request's context
-	req     llm.Request
+	tokens  int // the request's input tokens: what it sends
+	// read is what the error rates grow with: the tokens sent and those
+	// of the context (see readTokens).
+	read int
+	cc   llm.CallContext // the request's context
+	req  llm.Request
 }
 
 // happens draws whether an error of base rate r occurs in this call.
@@ -50,9 +53,9 @@ func (c *call) happens(r float64) bool {
 	return c.rng.Float64() < c.effective(r)
 }
 
-// effective scales a rate by the prompt's length.
+// effective scales a rate by the length of what the model reads.
 func (c *call) effective(r float64) float64 {
-	return min(r*(1+c.p.Growth*float64(c.tokens)/1000), 1)
+	return min(r*(1+c.p.Growth*float64(c.read)/1000), 1)
 }
 
 // persists draws whether a misreading of base rate r happens at a
@@ -95,11 +98,9 @@ func (c *call) situation() []byte {
 		for _, in := range b.SemanticMap.Instances {
 			ids = append(ids, in.ID)
 		}
-		// The map is told from others by its text, which the context
-		// restates (it carries no name: the prompt shows none). The same
-		// query over the same map in the other input is another
+		// The same query over the same map in the other input is another
 		// situation: the model reads different text.
-		ids = append(ids, "\x00map="+b.SemanticMap.Render(b.Mode)+"\x00mode="+b.Mode)
+		ids = append(ids, "\x00map="+b.SemanticMap.Name+"\x00mode="+b.Mode)
 	}
 	slices.Sort(ids)
 	o := sha256.New()
@@ -133,6 +134,7 @@ func (m *Model) Generate(ctx context.Context, req llm.Request) (llm.Reply, error
 		tokens: CountTokens(req),
 		req:    req,
 	}
+	c.read = c.tokens + readTokens(req.Context)
 	var reply llm.Reply
 	switch {
 	case req.Context == nil:
