@@ -66,8 +66,8 @@ var claraExamples = []claraExample{
 }
 
 type claraPrompt struct {
-	Instruction, Robot, Partner, Objects, Relations, Places, Plans, Block string
-	Examples                                                              []claraExample
+	Instruction, Robot, Partner, Objects, Relations, Places, Plans string
+	Examples                                                       []claraExample
 }
 
 // claraStep is one step of a sampled plan, as the sampling prompt asks
@@ -204,16 +204,16 @@ func (a *clara) uncertainty(ctx context.Context, env Env, g *scenes.Graph) (floa
 		shots := slices.Clone(claraExamples)
 		rng.Shuffle(len(shots), func(i, j int) { shots[i], shots[j] = shots[j], shots[i] })
 		shots = shots[:claraShots]
-		block := llm.Block{Role: llm.CallPlan, Track: "tabletop", Instruction: env.Instruction(), Robot: env.Robot(),
-			Partner: env.Partner(), Graph: v.g, Places: scenes.PlaceNames, Format: llm.FormatJSON}
+		cc := &llm.CallContext{Role: llm.CallPlan, Track: "tabletop", Instruction: env.Instruction(), Robot: env.Robot(),
+			Partner: env.Partner(), Graph: shownGraph(v.g), Format: llm.FormatJSON}
 		user, err := render("clara_sample.tmpl", claraPrompt{Instruction: env.Instruction(), Robot: env.Robot(),
 			Partner: env.Partner(), Objects: v.objects, Relations: v.relations, Places: strings.Join(scenes.PlaceNames, ", "),
-			Examples: shots, Block: block.Render()})
+			Examples: shots})
 		if err != nil {
 			return 0, nil, nil, err
 		}
 		reply, err := a.model.Generate(ctx, llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: user}},
-			Temperature: a.temperature, Sample: i})
+			Temperature: a.temperature, Sample: i, Context: cc})
 		if err != nil {
 			return 0, nil, nil, fmt.Errorf("model %s: %w", a.model.Name(), err)
 		}
@@ -316,14 +316,13 @@ func (a *clara) Run(ctx context.Context, env Env) error {
 
 // classify asks the model why the samples disagree.
 func (a *clara) classify(ctx context.Context, env Env, g *scenes.Graph, data claraPrompt) (claraClass, error) {
-	block := llm.Block{Role: llm.CallClassify, Track: "tabletop", Instruction: env.Instruction(), Robot: env.Robot(),
-		Partner: env.Partner(), Graph: g, Tags: AskTags, Format: llm.FormatJSON}
-	data.Block = block.Render()
+	cc := &llm.CallContext{Role: llm.CallClassify, Track: "tabletop", Instruction: env.Instruction(), Robot: env.Robot(),
+		Partner: env.Partner(), Graph: shownGraph(g), Format: llm.FormatJSON}
 	user, err := render("clara_classify.tmpl", data)
 	if err != nil {
 		return claraClass{}, err
 	}
-	reply, err := a.model.Generate(ctx, llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: user}}})
+	reply, err := a.model.Generate(ctx, llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: user}}, Context: cc})
 	if err != nil {
 		return claraClass{}, fmt.Errorf("model %s: %w", a.model.Name(), err)
 	}
@@ -338,9 +337,8 @@ func (a *clara) classify(ctx context.Context, env Env, g *scenes.Graph, data cla
 // the steps it takes itself are written into it as the model's calls, so
 // a model that takes over sees everything done so far.
 func (a *clara) actConversation(env Env, g *scenes.Graph, data claraPrompt) (*conversation, error) {
-	block := llm.Block{Role: llm.CallPlan, Track: "tabletop", Instruction: env.Instruction(), Robot: env.Robot(),
-		Partner: env.Partner(), Graph: g, Places: scenes.PlaceNames, Tags: AskTags, Format: llm.FormatToolCalls}
-	data.Block = block.Render()
+	cc := &llm.CallContext{Role: llm.CallPlan, Track: "tabletop", Instruction: env.Instruction(), Robot: env.Robot(),
+		Partner: env.Partner(), Graph: shownGraph(g), Format: llm.FormatToolCalls}
 	user, err := render("clara_act.tmpl", data)
 	if err != nil {
 		return nil, err
@@ -350,7 +348,7 @@ func (a *clara) actConversation(env Env, g *scenes.Graph, data claraPrompt) (*co
 		tools = append(tools, ToolAskRobot)
 	}
 	return &conversation{model: a.model, env: env, req: llm.Request{
-		Messages: []llm.Message{{Role: llm.RoleUser, Text: user}}, Tools: directTools(env, tools...),
+		Messages: []llm.Message{{Role: llm.RoleUser, Text: user}}, Tools: directTools(env, tools...), Context: cc,
 	}}, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/ambibench/ambibench/agents/llm"
@@ -45,7 +46,30 @@ func directTools(env Env, names ...string) []llm.ToolDecl {
 }
 
 type promptData struct {
-	Instruction, Robot, Partner, GraphJSON, Places, Message, Block string
+	Instruction, Robot, Partner, GraphJSON, Places, Message string
+}
+
+// shownGraph is the scene graph as a prompt that lists object ids (and
+// workspaces) and relations shows it, for the call's context: each node
+// keeps the attributes its id names (colour and type, as in "red block 1")
+// and its workspace, and loses the rest (size), which the prompt does not
+// show; the edges are kept, since the prompt lists every relation.
+func shownGraph(g *scenes.Graph) *scenes.Graph {
+	if g == nil {
+		return nil
+	}
+	out := &scenes.Graph{Nodes: make([]scenes.Node, len(g.Nodes)), Edges: g.Edges}
+	for i, n := range g.Nodes {
+		words := strings.Fields(n.ID)
+		attrs := map[string]string{}
+		for k, v := range n.Attributes {
+			if k == scenes.AttrWorkspace || slices.Contains(words, v) {
+				attrs[k] = v
+			}
+		}
+		out.Nodes[i] = scenes.Node{ID: n.ID, Attributes: attrs}
+	}
+	return out
 }
 
 // observe returns the robot's scene graph, through the get_scene_graph
@@ -80,10 +104,10 @@ func graphRequest(ctx context.Context, env Env, systemTmpl, userTmpl string) (ll
 	if err != nil {
 		return llm.Request{}, err
 	}
-	block := llm.Block{Role: llm.CallPlan, Track: "tabletop", Instruction: env.Instruction(), Robot: env.Robot(),
-		Partner: env.Partner(), Graph: g, Places: scenes.PlaceNames, Tags: AskTags, Format: llm.FormatToolCalls}
+	cc := &llm.CallContext{Role: llm.CallPlan, Track: "tabletop", Instruction: env.Instruction(), Robot: env.Robot(),
+		Partner: env.Partner(), Graph: g, Format: llm.FormatToolCalls}
 	data := promptData{Instruction: env.Instruction(), Robot: env.Robot(), Partner: env.Partner(),
-		GraphJSON: graphJSON, Places: strings.Join(scenes.PlaceNames, ", "), Block: block.Render()}
+		GraphJSON: graphJSON, Places: strings.Join(scenes.PlaceNames, ", ")}
 	system, err := render(systemTmpl, data)
 	if err != nil {
 		return llm.Request{}, err
@@ -96,7 +120,7 @@ func graphRequest(ctx context.Context, env Env, systemTmpl, userTmpl string) (ll
 	if env.Partner() != "" {
 		tools = append(tools, ToolAskRobot)
 	}
-	return llm.Request{System: system, Messages: []llm.Message{{Role: llm.RoleUser, Text: user}}, Tools: directTools(env, tools...)}, nil
+	return llm.Request{System: system, Messages: []llm.Message{{Role: llm.RoleUser, Text: user}}, Tools: directTools(env, tools...), Context: cc}, nil
 }
 
 // takeTurns runs turn until it says the episode ended or fails, at most
@@ -127,15 +151,15 @@ func answerPartner(ctx context.Context, model llm.Model, env Env, message string
 	if err != nil {
 		return "", finish(err)
 	}
-	block := llm.Block{Role: llm.CallAnswer, Track: "tabletop", Robot: env.Robot(), Partner: env.Partner(),
+	cc := &llm.CallContext{Role: llm.CallAnswer, Track: "tabletop", Robot: env.Robot(), Partner: env.Partner(),
 		Graph: g, Message: message, Format: llm.FormatToolCalls}
 	user, err := render("answer_user.tmpl", promptData{Robot: env.Robot(), Partner: env.Partner(), Message: message,
-		GraphJSON: graphJSON, Block: block.Render()})
+		GraphJSON: graphJSON})
 	if err != nil {
 		return "", err
 	}
 	conv := &conversation{model: model, env: env, req: llm.Request{
-		Messages: []llm.Message{{Role: llm.RoleUser, Text: user}}, Tools: directTools(env, ToolPickAndPlace),
+		Messages: []llm.Message{{Role: llm.RoleUser, Text: user}}, Tools: directTools(env, ToolPickAndPlace), Context: cc,
 	}, textEnds: true}
 	for range answerMaxTurns {
 		ended, err := conv.turn(ctx)

@@ -47,7 +47,7 @@ func TestDyRefRunsTheRoutedToolsThenPlan(t *testing.T) {
 	}
 	var tools []string
 	for _, req := range model.reqs {
-		b, _ := llm.FindBlock(req)
+		b, _ := contextOf(req)
 		if b.Role != llm.CallReflect {
 			continue
 		}
@@ -83,9 +83,9 @@ func TestDyRefRunsTheRoutedToolsThenPlan(t *testing.T) {
 		t.Errorf("the route was told the tools tried %v, want none then %v", tried, sub)
 	}
 	// The next trial's prompt carries the plan, not the analyses.
-	var lastPlan llm.Block
+	var lastPlan llm.CallContext
 	for _, req := range model.reqs {
-		if b, _ := llm.FindBlock(req); b.Role == llm.CallPlan {
+		if b, _ := contextOf(req); b.Role == llm.CallPlan {
 			lastPlan = b
 		}
 	}

@@ -112,7 +112,6 @@ type toolPrompt struct {
 	Steps                              []stepView
 	Lessons                            []string
 	Outputs                            []toolOutput
-	Block                              string
 }
 
 type toolOutput struct{ Tool, Text string }
@@ -152,36 +151,35 @@ func (k *toolkit) reflect(ctx context.Context, env Env, tr trialRecord, tools []
 // pay for the trial twice.
 func (k *toolkit) call(ctx context.Context, env Env, tr trialRecord, tool string, outputs []toolOutput) (string, int, error) {
 	data := toolPrompt{Instruction: env.Instruction(), Opening: tr.Opening, Tags: strings.Join(AskTags, ", ")}
-	var block llm.Block
+	var cc *llm.CallContext
 	switch tool {
 	case ReflectKeyRules:
-		block = llm.Block{Role: llm.CallReflect, Track: TrackHousehold, Instruction: env.Instruction(), Format: llm.FormatText}
+		cc = &llm.CallContext{Role: llm.CallReflect, Track: TrackHousehold, Instruction: env.Instruction(), Format: llm.FormatText}
 		if c, ok := k.caseFor(env); ok {
 			data.CaseTask, data.Case = c.Task, c.Steps
 			for _, s := range c.Steps {
-				block.Case = append(block.Case, llm.HouseStep{Tool: ToolAct, Command: s.Command, Result: s.Observation})
+				cc.Case = append(cc.Case, llm.HouseStep{Tool: ToolAct, Command: s.Command, Result: s.Observation})
 			}
 		}
 	case ReflectPlan:
-		block = llm.Block{Role: llm.CallReflect, Track: TrackHousehold, Instruction: env.Instruction(), Opening: tr.Opening, Format: llm.FormatText}
+		cc = &llm.CallContext{Role: llm.CallReflect, Track: TrackHousehold, Instruction: env.Instruction(), Opening: tr.Opening, Format: llm.FormatText}
 		data.Outputs = outputs
 		for _, o := range outputs {
-			block.Reflections = append(block.Reflections, o.Text)
+			cc.Reflections = append(cc.Reflections, o.Text)
 		}
 	default:
-		block = householdBlock(env, llm.CallReflect, llm.FormatText, tr.Opening, tr.Trial, tr.Steps, nil)
+		cc = householdContext(env, llm.CallReflect, llm.FormatText, tr.Opening, tr.Trial, tr.Steps, nil)
 		data.Steps, data.Reason = views(tr.Steps), tr.reason()
 		if tool == ReflectLesson {
 			data.Lessons = lessonPool
 		}
 	}
-	block.Tool = tool
-	data.Block = block.Render()
+	cc.Tool = tool
 	text, err := render("dyref_"+tool+".tmpl", data)
 	if err != nil {
 		return "", 0, err
 	}
-	reply, err := k.model.Generate(ctx, llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: text}}})
+	reply, err := k.model.Generate(ctx, llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: text}}, Context: cc})
 	if err != nil {
 		return "", 0, fmt.Errorf("model %s: reflection tool %s on trial %d: %w", k.model.Name(), tool, tr.Trial, err)
 	}

@@ -150,13 +150,13 @@ func TestInnerMonologueFeedbackLoop(t *testing.T) {
 		t.Errorf("calls %v, %d results; want every call answered", ids, len(results))
 	}
 
-	b, err := llm.FindBlock(model.reqs[0])
+	b, err := contextOf(model.reqs[0])
 	if err != nil {
 		t.Fatal(err)
 	}
 	if b.Role != llm.CallPlan || b.Format != llm.FormatToolCalls || b.Graph == nil || len(b.Graph.Nodes) != 4 ||
-		!slices.Equal(b.Tags, AskTags) || b.Instruction != env.Instruction() {
-		t.Errorf("block %+v; want a planning block with the starting graph, the tags and the instruction", b)
+		b.Instruction != env.Instruction() {
+		t.Errorf("context %+v; want a planning context with the starting graph and the instruction", b)
 	}
 	var offered []string
 	for _, d := range model.reqs[0].Tools {

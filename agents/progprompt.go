@@ -93,8 +93,8 @@ func (a *progprompt) Respond(ctx context.Context, env Env, message string) (stri
 }
 
 // prompt fills the templates' data from the robot's graph and the episode
-// so far.
-func (a *progprompt) prompt(env Env, g *scenes.Graph, st *progState) progPromptData {
+// so far, and states the call's context.
+func (a *progprompt) prompt(env Env, g *scenes.Graph, st *progState) (progPromptData, *llm.CallContext) {
 	imports := []string{program.PickAndPlace, program.Ask}
 	if env.Partner() != "" {
 		imports = append(imports, program.AskRobot)
@@ -116,23 +116,23 @@ func (a *progprompt) prompt(env Env, g *scenes.Graph, st *progState) progPromptD
 	for _, e := range g.Edges {
 		relations = append(relations, e.String())
 	}
-	block := llm.Block{Role: llm.CallPlan, Track: "tabletop", Instruction: env.Instruction(), Robot: env.Robot(),
-		Partner: env.Partner(), Graph: g, Places: scenes.PlaceNames, Tags: AskTags,
+	cc := &llm.CallContext{Role: llm.CallPlan, Track: "tabletop", Instruction: env.Instruction(), Robot: env.Robot(),
+		Partner: env.Partner(), Graph: shownGraph(g),
 		Exchanges: st.exchanges, Done: st.done, Format: llm.FormatProgram}
 	return progPromptData{
 		promptData: promptData{Instruction: env.Instruction(), Robot: env.Robot(), Partner: env.Partner(),
-			Places: strings.Join(places, ", "), Block: block.Render()},
+			Places: strings.Join(places, ", ")},
 		Imports: strings.Join(imports, ", "), Objects: strings.Join(objects, ", "),
 		FuncName: program.FuncName(env.Instruction()), Workspaces: workspaces, Relations: relations,
 		SoFar: slices.Clone(st.soFar),
-	}
+	}, cc
 }
 
 // write has the model complete the task function. A program that does not
 // parse is sent back once with the parse error; a second one fails the
 // episode with that error, which names the line.
 func (a *progprompt) write(ctx context.Context, env Env, g *scenes.Graph, st *progState) (program.Program, error) {
-	data := a.prompt(env, g, st)
+	data, cc := a.prompt(env, g, st)
 	system, err := render("progprompt_system.tmpl", data)
 	if err != nil {
 		return program.Program{}, err
@@ -141,7 +141,7 @@ func (a *progprompt) write(ctx context.Context, env Env, g *scenes.Graph, st *pr
 	if err != nil {
 		return program.Program{}, err
 	}
-	req := llm.Request{System: system, Messages: []llm.Message{{Role: llm.RoleUser, Text: user}}}
+	req := llm.Request{System: system, Messages: []llm.Message{{Role: llm.RoleUser, Text: user}}, Context: cc}
 	var parseErr error
 	for range 2 {
 		reply, err := a.model.Generate(ctx, req)
@@ -220,17 +220,21 @@ func (st *progState) run(ctx context.Context, env Env, c program.Call, lead stri
 		return c.Name != program.PickAndPlace, nil
 	}
 	st.soFar = append(st.soFar, line)
-	switch c.Name {
-	case program.PickAndPlace:
+	if c.Name == program.PickAndPlace {
 		st.done = append(st.done, llm.Move{Pick: c.Args[0], Place: c.Args[1]})
 		st.lastPlace[c.Args[0]] = c.Args[1]
 		return false, nil
-	case program.Ask:
-		st.exchanges = append(st.exchanges, llm.Exchange{Kind: ToolAsk, Tag: c.Args[0], Text: c.Args[1], Reply: r.Text})
-	default:
-		st.exchanges = append(st.exchanges, llm.Exchange{Kind: ToolAskRobot, Text: c.Args[0], Reply: r.Text})
 	}
-	st.soFar = append(st.soFar, strings.Repeat(" ", len(lead))+"# reply: "+commentLine(r.Text))
+	// The context keeps the reply as the prompt's comment shows it, on
+	// one line.
+	reply := commentLine(r.Text)
+	switch c.Name {
+	case program.Ask:
+		st.exchanges = append(st.exchanges, llm.Exchange{Kind: ToolAsk, Tag: c.Args[0], Text: c.Args[1], Reply: reply})
+	default:
+		st.exchanges = append(st.exchanges, llm.Exchange{Kind: ToolAskRobot, Text: c.Args[0], Reply: reply})
+	}
+	st.soFar = append(st.soFar, strings.Repeat(" ", len(lead))+"# reply: "+reply)
 	return true, nil
 }
 

@@ -143,7 +143,7 @@ func TestProgPromptRepromptCarriesTheReply(t *testing.T) {
 	if !strings.Contains(second, want) {
 		t.Errorf("the second prompt lacks the question and its reply:\n%s", second)
 	}
-	b, err := llm.FindBlock(m.reqs[1])
+	b, err := contextOf(m.reqs[1])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,7 +222,8 @@ func progPromptGolden(t *testing.T, partner bool) progPromptData {
 		st.exchanges = []llm.Exchange{{Kind: ToolAskRobot, Text: "Please put red block 1 in the shared workspace.", Reply: "I put red block 1 in the shared workspace."}}
 		st.soFar = []string{`ask_robot("Please put red block 1 in the shared workspace.")`, "# reply: I put red block 1 in the shared workspace."}
 	}
-	return (&progprompt{}).prompt(env, scenes.BuildGraph(objs), st)
+	data, _ := (&progprompt{}).prompt(env, scenes.BuildGraph(objs), st)
+	return data
 }
 
 type goldenEnv struct{ partner string }

@@ -2,6 +2,7 @@ package agents
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,15 +18,9 @@ var update = flag.Bool("update", false, "rewrite golden files")
 // under testdata/ (rewrite with -update). A prompt change shows in review
 // as a diff of the text a model reads.
 func TestPromptsGolden(t *testing.T) {
-	g := scenes.BuildGraph([]scenes.Object{
-		scenes.NewBlock("red block 1", "red", -0.2, -0.3),
-		scenes.NewBowl("blue bowl 1", "blue", 0.1, -0.6),
-	})
-	block := llm.Block{Role: llm.CallPlan, Track: "tabletop", Instruction: "Put the red block in the blue bowl.",
-		Robot: "robot1", Partner: "robot2", Graph: g, Format: llm.FormatToolCalls}
 	base := promptData{Instruction: "Put the red block in the blue bowl.", Robot: "robot1", Partner: "robot2",
 		GraphJSON: `{"nodes":[…],"edges":[…]}`, Places: strings.Join(scenes.PlaceNames, ", "),
-		Message: "Please put red block 1 in the shared workspace.", Block: block.Render()}
+		Message: "Please put red block 1 in the shared workspace."}
 	alone := base
 	alone.Partner = ""
 	noGraph := base
@@ -39,7 +34,7 @@ func TestPromptsGolden(t *testing.T) {
 	cl := claraPrompt{Instruction: base.Instruction, Robot: "robot1", Partner: "robot2",
 		Objects: "red block 1, blue bowl 1 (in robot2's workspace)", Relations: "- the red block 1 is left_of the blue bowl 1",
 		Places: base.Places, Plans: `3× [{"pick":"red block 1","place":"blue bowl 1"}]` + "\n" + `2× [{"pick":"red block 1","place":"middle"}]`,
-		Examples: claraExamples[:claraShots], Block: base.Block}
+		Examples: claraExamples[:claraShots]}
 	clAlone := cl
 	clAlone.Partner = ""
 	for _, tc := range []struct {
@@ -104,6 +99,36 @@ func TestPromptsGolden(t *testing.T) {
 		}
 		if strings.Contains(got, "<no value>") {
 			t.Errorf("%s: a template field is missing", tc.template)
+		}
+	}
+}
+
+// contextOf is the context a workflow stated for a request, for tests that
+// check what a workflow told the simulated model.
+func contextOf(req llm.Request) (llm.CallContext, error) {
+	if req.Context == nil {
+		return llm.CallContext{}, fmt.Errorf("the request carries no context")
+	}
+	return *req.Context, nil
+}
+
+// The golden prompts are what a real model reads, byte for byte; none of
+// them may carry a machine-readable copy of the context (the fenced
+// "```ambibench" block the prompts once ended in) or mention one.
+func TestGoldenPromptsHoldNoBlock(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "*.txt"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no golden prompts: %v", err)
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, bad := range []string{"```ambibench", "ambibench block", `{"v":1,`} {
+			if strings.Contains(string(data), bad) {
+				t.Errorf("%s holds %q", f, bad)
+			}
 		}
 	}
 }

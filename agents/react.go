@@ -170,7 +170,9 @@ type reactPrompt struct {
 	Tags        string
 	// Retry is set when the previous reply had no tool call.
 	Retry bool
-	Block string
+	// Trial is the attempt's number, which the prompt states when it
+	// shows reflections on earlier attempts.
+	Trial int
 }
 
 // stepView is a step as the prompt writes it: "> go to fridge 1" and the
@@ -235,12 +237,22 @@ func reflectionViews(rs []ReflectionRecord) []reflectionView {
 	return out
 }
 
-// householdBlock is the block of a household call: the task, the trial's
-// number and trajectory, and the reflections the prompt holds.
-func householdBlock(env Env, role, format, opening string, trial int, steps []householdStep, reflections []ReflectionRecord) llm.Block {
-	b := llm.Block{Role: role, Track: TrackHousehold, Instruction: env.Instruction(), Tags: AskTags, Format: format}
-	b.Opening, b.Trial = opening, trial
+// householdContext is the context of a household call: the task, the
+// trial's acts and asks, and the reflections the prompt holds; for a
+// planning call with reflections, whose prompt then says which attempt
+// it is, the trial's number too. Listings of the admissible commands are left out: the
+// prompt shows only the latest in full, and the simulated model reads
+// none of them.
+func householdContext(env Env, role, format, opening string, trial int, steps []householdStep, reflections []ReflectionRecord) *llm.CallContext {
+	b := &llm.CallContext{Role: role, Track: TrackHousehold, Instruction: env.Instruction(), Format: format}
+	b.Opening = opening
+	if role == llm.CallPlan && len(reflections) > 0 {
+		b.Trial = trial
+	}
 	for _, s := range steps {
+		if s.Tool == ToolAdmissible {
+			continue
+		}
 		b.Trajectory = append(b.Trajectory, llm.HouseStep{Tool: s.Tool, Command: s.Command, Question: s.Question, Result: s.Result})
 	}
 	for _, r := range reflections {
@@ -265,13 +277,13 @@ func (p *reactPlayer) play(ctx context.Context, opening string, trial int, refle
 	}
 	malformed := 0
 	for range reactMaxCalls {
-		block := householdBlock(p.env, llm.CallPlan, llm.FormatToolCalls, opening, trial, tr.Steps, reflections)
+		cc := householdContext(p.env, llm.CallPlan, llm.FormatToolCalls, opening, trial, tr.Steps, reflections)
 		user, err := render("react_user.tmpl", reactPrompt{Instruction: p.env.Instruction(), Opening: opening,
-			Steps: views(tr.Steps), Reflections: reflectionViews(reflections), Retry: malformed > 0, Block: block.Render()})
+			Steps: views(tr.Steps), Reflections: reflectionViews(reflections), Retry: malformed > 0, Trial: trial})
 		if err != nil {
 			return tr, err
 		}
-		reply, err := p.model.Generate(ctx, llm.Request{System: p.system, Messages: []llm.Message{{Role: llm.RoleUser, Text: user}}, Tools: p.tools})
+		reply, err := p.model.Generate(ctx, llm.Request{System: p.system, Messages: []llm.Message{{Role: llm.RoleUser, Text: user}}, Tools: p.tools, Context: cc})
 		if err != nil {
 			return tr, fmt.Errorf("model %s: %w", p.model.Name(), err)
 		}

@@ -126,7 +126,7 @@ type houseModel struct {
 func (m *houseModel) Name() string { return "scripted" }
 
 func (m *houseModel) Generate(_ context.Context, req llm.Request) (llm.Reply, error) {
-	b, err := llm.FindBlock(req)
+	b, err := contextOf(req)
 	if err != nil {
 		return llm.Reply{}, err
 	}
@@ -197,7 +197,7 @@ func TestReactOneCommandPerCall(t *testing.T) {
 		t.Fatalf("%d model calls, %d new trials; want %d and none", len(model.reqs), env.newTrials, len(want))
 	}
 	for i, req := range model.reqs {
-		b, err := llm.FindBlock(req)
+		b, err := contextOf(req)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -339,7 +339,7 @@ func FuzzStepOf(f *testing.F) {
 func reactGolden(withSteps, retry bool) reactPrompt {
 	env := newFakeHouse(5)
 	env.trial = 3
-	p := reactPrompt{Instruction: env.Instruction(), Opening: env.Opening(), Tags: strings.Join(AskTags, ", "), Retry: retry}
+	p := reactPrompt{Instruction: env.Instruction(), Opening: env.Opening(), Tags: strings.Join(AskTags, ", "), Retry: retry, Trial: env.trial}
 	var steps []householdStep
 	var refl []ReflectionRecord
 	if withSteps {
@@ -356,20 +356,18 @@ func reactGolden(withSteps, retry bool) reactPrompt {
 		}
 	}
 	p.Steps, p.Reflections = views(steps), reflectionViews(refl)
-	p.Block = householdBlock(env, llm.CallPlan, llm.FormatToolCalls, p.Opening, 3, steps, refl).Render()
 	return p
 }
 
 func reflectGolden() reflectPrompt {
 	p := reactGolden(true, false)
-	env := newFakeHouse(5)
 	tr := trialRecord{Trial: 2, Opening: p.Opening, End: endRepeat, Steps: []householdStep{
 		{Tool: ToolAct, Command: "go to fridge 1", Result: "You arrive at loc 5. The fridge 1 is closed."},
 		{Tool: ToolAct, Command: "go to fridge 1", Result: "You arrive at loc 5. The fridge 1 is closed."},
 	}}
 	past := []ReflectionRecord{{Trial: 1, Text: "Start at the countertop 1."}}
 	return reflectPrompt{Instruction: p.Instruction, Opening: tr.Opening, Steps: views(tr.Steps), Reason: tr.reason(),
-		Reflections: reflectionViews(past), Block: householdBlock(env, llm.CallReflect, llm.FormatText, tr.Opening, tr.Trial, tr.Steps, past).Render()}
+		Reflections: reflectionViews(past)}
 }
 
 // On a tabletop episode both workflows stop at once with an error that

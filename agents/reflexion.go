@@ -70,7 +70,6 @@ type reflectPrompt struct {
 	Steps       []stepView
 	Reason      string
 	Reflections []reflectionView
-	Block       string
 }
 
 // reflect asks the model what went wrong in a failed trial. An empty
@@ -78,13 +77,13 @@ type reflectPrompt struct {
 // (with no text) so the harness counts it.
 func (a *reflexion) reflect(ctx context.Context, env Env, tr trialRecord) (ReflectionRecord, error) {
 	past := a.memory()
-	block := householdBlock(env, llm.CallReflect, llm.FormatText, tr.Opening, tr.Trial, tr.Steps, past)
+	cc := householdContext(env, llm.CallReflect, llm.FormatText, tr.Opening, tr.Trial, tr.Steps, past)
 	text, err := render("reflexion_reflect.tmpl", reflectPrompt{Instruction: env.Instruction(), Opening: tr.Opening,
-		Steps: views(tr.Steps), Reason: tr.reason(), Reflections: reflectionViews(past), Block: block.Render()})
+		Steps: views(tr.Steps), Reason: tr.reason(), Reflections: reflectionViews(past)})
 	if err != nil {
 		return ReflectionRecord{}, err
 	}
-	reply, err := a.model.Generate(ctx, llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: text}}})
+	reply, err := a.model.Generate(ctx, llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: text}}, Context: cc})
 	if err != nil {
 		return ReflectionRecord{}, fmt.Errorf("model %s: reflection on trial %d: %w", a.model.Name(), tr.Trial, err)
 	}

@@ -43,7 +43,7 @@ func TestReflexionRepeatThenWin(t *testing.T) {
 			t.Errorf("the reflection prompt lacks %q:\n%s", want, reflectReq)
 		}
 	}
-	rb, err := llm.FindBlock(model.reqs[2])
+	rb, err := contextOf(model.reqs[2])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,12 +54,17 @@ func TestReflexionRepeatThenWin(t *testing.T) {
 	if text := userText(next); !strings.Contains(text, "Attempt 1: "+note+"\n") || !strings.Contains(text, "(trial 2)") {
 		t.Errorf("trial 2's first prompt lacks the reflection or the new opening:\n%s", text)
 	}
-	b, err := llm.FindBlock(next)
+	b, err := contextOf(next)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(b.Reflections, []string{note}) || len(b.Trajectory) != 0 || !strings.Contains(b.Opening, "(trial 2)") || b.Trial != 2 || rb.Trial != 1 {
-		t.Errorf("trial 2's block: reflections %q, %d steps, opening %q, trial %d (reflection's %d)", b.Reflections, len(b.Trajectory), b.Opening, b.Trial, rb.Trial)
+	if !slices.Equal(b.Reflections, []string{note}) || len(b.Trajectory) != 0 || !strings.Contains(b.Opening, "(trial 2)") || b.Trial != 2 || rb.Trial != 0 {
+		// The reflection's prompt does not say which attempt it was, so
+		// its context does not either.
+		t.Errorf("trial 2's context: reflections %q, %d steps, opening %q, trial %d (reflection's %d, want 0)", b.Reflections, len(b.Trajectory), b.Opening, b.Trial, rb.Trial)
+	}
+	if text := userText(next); !strings.Contains(text, "This is attempt 2.") {
+		t.Errorf("trial 2's prompt does not say which attempt it is, though its context does:\n%s", text)
 	}
 	got := agent.(Reflective).Reflections()
 	want := []ReflectionRecord{{Trial: 1, Text: note, Tokens: 100 + len(note) + 3, PlanChanged: true}}
@@ -127,7 +132,7 @@ func TestReflexionMemoryAndTrials(t *testing.T) {
 		t.Fatalf("%d trials started, want 5", len(firsts))
 	}
 	last := firsts[4]
-	b, err := llm.FindBlock(last)
+	b, err := contextOf(last)
 	if err != nil {
 		t.Fatal(err)
 	}

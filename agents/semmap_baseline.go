@@ -46,7 +46,7 @@ func (a *semmapBaseline) Run(ctx context.Context, env Env) error {
 // the reply. perr is the reason a reply could not be read; err a failed
 // call.
 func (s *semmapSession) plan(ctx context.Context, tmpl string, examples int, temperature float64, sample int) (ans AnswerArgs, perr, err error) {
-	reply, err := s.generate(ctx, "plan", tmpl, s.prompt(examples), s.block(llm.CallPlan, llm.FormatJSON, nil, nil), temperature, sample)
+	reply, err := s.generate(ctx, "plan", tmpl, s.prompt(examples), s.context(llm.CallPlan, llm.FormatJSON, nil, nil), temperature, sample)
 	if err != nil {
 		return AnswerArgs{}, nil, err
 	}

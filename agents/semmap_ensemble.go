@@ -123,7 +123,7 @@ func (a *ensemble) choose(ctx context.Context, s *semmapSession, options []Answe
 		texts = append(texts, t)
 		data.Responses = append(data.Responses, semmapResponse{Letter: letterOf(i), Answer: t})
 	}
-	reply, err := s.generate(ctx, "choose", "semmap_choose.tmpl", data, s.block(llm.CallChoose, llm.FormatText, texts, nil), 0, 0)
+	reply, err := s.generate(ctx, "choose", "semmap_choose.tmpl", data, s.context(llm.CallChoose, llm.FormatText, texts, nil), 0, 0)
 	if err != nil {
 		return 0, nil, err
 	}

@@ -19,7 +19,7 @@ type namedModel struct {
 
 func (m *namedModel) Name() string { return m.name }
 func (m *namedModel) Generate(_ context.Context, req llm.Request) (llm.Reply, error) {
-	b, err := llm.FindBlock(req)
+	b, err := contextOf(req)
 	if err != nil {
 		return llm.Reply{}, err
 	}

@@ -152,7 +152,7 @@ func (a *semmapReflector) reflect(ctx context.Context, s *semmapSession, answers
 	data := s.prompt(0)
 	data.History = rounds(ans, fbs)
 	data.Answer = ans[len(ans)-1]
-	reply, err := s.generate(ctx, "reflect", a.tmpl.reflect, data, s.block(llm.CallReflect, llm.FormatText, ans, fbs), 0, 0)
+	reply, err := s.generate(ctx, "reflect", a.tmpl.reflect, data, s.context(llm.CallReflect, llm.FormatText, ans, fbs), 0, 0)
 	if err != nil {
 		return "", 0, err
 	}
@@ -166,7 +166,7 @@ func (a *semmapReflector) refine(ctx context.Context, s *semmapSession, answers,
 	data := s.prompt(0)
 	data.History = rounds(ans, fbs)
 	data.Answer, data.Feedback = ans[len(ans)-1], fbs[len(fbs)-1]
-	reply, err := s.generate(ctx, "refine", a.tmpl.refine, data, s.block(llm.CallRefine, llm.FormatJSON, ans, fbs), 0, 0)
+	reply, err := s.generate(ctx, "refine", a.tmpl.refine, data, s.context(llm.CallRefine, llm.FormatJSON, ans, fbs), 0, 0)
 	if err != nil {
 		return AnswerArgs{}, 0, nil, err
 	}

@@ -104,11 +104,11 @@ var semmapWorkflows = []struct {
 // countingModel records every request it passes on.
 type countingModel struct {
 	llm.Model
-	blocks []llm.Block
+	blocks []llm.CallContext
 }
 
 func (m *countingModel) Generate(ctx context.Context, req llm.Request) (llm.Reply, error) {
-	b, err := llm.FindBlock(req)
+	b, err := contextOf(req)
 	if err != nil {
 		return llm.Reply{}, err
 	}
@@ -254,14 +254,14 @@ func TestSemmapReflectionFixesHallucination(t *testing.T) {
 
 // replyModel answers every call with text from a function of its block.
 type replyModel struct {
-	reply func(b llm.Block) string
+	reply func(b llm.CallContext) string
 	n     int
 }
 
 func (m *replyModel) Name() string { return "scripted" }
 func (m *replyModel) Generate(_ context.Context, req llm.Request) (llm.Reply, error) {
 	m.n++
-	b, err := llm.FindBlock(req)
+	b, err := contextOf(req)
 	if err != nil {
 		return llm.Reply{}, err
 	}
@@ -280,9 +280,9 @@ func TestSemmapUnreadableReplies(t *testing.T) {
 	// readableRefinements answers the plan readably, the refinements
 	// numbered in ok (from 1) readably, the n-th with obj<n+1>, and every
 	// other refinement in prose.
-	readableRefinements := func(ok ...int) func(b llm.Block) string {
+	readableRefinements := func(ok ...int) func(b llm.CallContext) string {
 		refines := 0
-		return func(b llm.Block) string {
+		return func(b llm.CallContext) string {
 			switch b.Role {
 			case llm.CallPlan:
 				return goodReply
@@ -298,16 +298,16 @@ func TestSemmapUnreadableReplies(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		why, agent string
-		reply      func(b llm.Block) string
+		reply      func(b llm.CallContext) string
 		want       []string
 		errHas     string
 	}{
 		{"the baseline's only reply is prose", "baseline",
-			func(llm.Block) string { return "I would pick the chair, obj1." }, nil, "plan reply"},
+			func(llm.CallContext) string { return "I would pick the chair, obj1." }, nil, "plan reply"},
 		{"every ensemble sample is prose", "ensemble",
-			func(llm.Block) string { return "obj1 I guess" }, nil, "no sampled answer could be read"},
+			func(llm.CallContext) string { return "obj1 I guess" }, nil, "no sampled answer could be read"},
 		{"the chooser names no letter", "ensemble",
-			func(b llm.Block) string {
+			func(b llm.CallContext) string {
 				if b.Role == llm.CallChoose {
 					return "They are all fine."
 				}
@@ -322,7 +322,7 @@ func TestSemmapUnreadableReplies(t *testing.T) {
 		{"the same for multi-agent reflection", "multi-agent-reflect",
 			readableRefinements(1), nil, "last refinement"},
 		{"relevant_objects is not a list", "baseline",
-			func(llm.Block) string { return `{"relevant_objects": "obj1"}` }, nil, `field "relevant_objects"`},
+			func(llm.CallContext) string { return `{"relevant_objects": "obj1"}` }, nil, `field "relevant_objects"`},
 	} {
 		env := &semmapEnv{query: "Where can I sit?", m: semmapTestMap()}
 		err := runSemmap(t, tc.agent, &replyModel{reply: tc.reply}, env)
@@ -345,7 +345,7 @@ func TestSemmapUnreadableReplies(t *testing.T) {
 // by their sample number, and the chooser taking the third.
 func TestSemmapEnsembleAnswersTheChosen(t *testing.T) {
 	samples := 0
-	model := &replyModel{reply: func(b llm.Block) string {
+	model := &replyModel{reply: func(b llm.CallContext) string {
 		if b.Role == llm.CallChoose {
 			if len(b.Answers) != 4 || !strings.Contains(b.Answers[2], "obj3") {
 				return fmt.Sprintf("bad options %q", b.Answers)
@@ -412,7 +412,7 @@ func TestSemmapMemoryAndStop(t *testing.T) {
 // and call no model.
 func TestSemmapWorkflowsRefuseTabletop(t *testing.T) {
 	for _, w := range semmapWorkflows {
-		model := &replyModel{reply: func(llm.Block) string { return goodReply }}
+		model := &replyModel{reply: func(llm.CallContext) string { return goodReply }}
 		info, _ := Lookup(w.name)
 		a, err := info.New(Config{Model: model})
 		if err != nil {
@@ -467,17 +467,6 @@ func semmapGolden(role, mode string, examples int, memory bool) semmapPrompt {
 	}
 	if memory {
 		p.History = rounds(answers, feedback)
-	} else if len(answers) > 0 && role != llm.CallChoose {
-		answers = answers[len(answers)-1:]
-		feedback = feedback[len(feedback)-1:]
-		if role == llm.CallReflect {
-			feedback = nil
-		}
 	}
-	format := llm.FormatJSON
-	if role == llm.CallReflect || role == llm.CallChoose {
-		format = llm.FormatText
-	}
-	p.Block = s.block(role, format, answers, feedback).Render()
 	return p
 }

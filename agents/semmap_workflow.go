@@ -100,7 +100,10 @@ type semmapPrompt struct {
 	Query     string
 	Uncertain bool // the map shows class distributions
 	Map       string
-	Examples  []semmapExample
+	// MapName names the map, as its file does ("scene0011_00"): the
+	// prompt says which map it shows, and the context names it too.
+	MapName  string
+	Examples []semmapExample
 	// History are the earlier rounds a prompt with memory recalls: each
 	// answer with the critique of it, oldest first.
 	History []semmapRound
@@ -110,8 +113,7 @@ type semmapPrompt struct {
 	// Responses are a choose prompt's options.
 	Responses []semmapResponse
 	// Near is the distance within which objects count as near, in metres.
-	Near  string
-	Block string
+	Near string
 }
 
 type semmapRound struct {
@@ -123,14 +125,18 @@ type semmapResponse struct{ Letter, Answer string }
 
 // prompt fills the data every template needs.
 func (s *semmapSession) prompt(examples int) semmapPrompt {
-	return semmapPrompt{Query: s.env.Instruction(), Uncertain: s.mode == ModeUncertainty, Map: s.mapText,
+	name := ""
+	if s.m != nil {
+		name = s.m.Name
+	}
+	return semmapPrompt{Query: s.env.Instruction(), Uncertain: s.mode == ModeUncertainty, Map: s.mapText, MapName: name,
 		Examples: semmapExamplesFor(s.mode, examples),
 		Near:     strconv.FormatFloat(scenes.MapNearDistance, 'f', -1, 64)}
 }
 
-// block is a call's machine-readable context.
-func (s *semmapSession) block(role, format string, answers, feedback []string) llm.Block {
-	return llm.Block{Role: role, Track: TrackSemmap, Instruction: s.env.Instruction(), SemanticMap: s.m, Mode: s.mode,
+// context is a call's context for the simulated model.
+func (s *semmapSession) context(role, format string, answers, feedback []string) *llm.CallContext {
+	return &llm.CallContext{Role: role, Track: TrackSemmap, Instruction: s.env.Instruction(), SemanticMap: shownMap(s.m, s.mode), Mode: s.mode,
 		Answers: answers, Feedback: feedback, Format: format}
 }
 
@@ -140,15 +146,62 @@ func (s *semmapSession) block(role, format string, answers, feedback []string) l
 // asks for it, as in paper 000.
 var semmapAnswerSchema = json.RawMessage(`{"type":"object","properties":{"inferred_query":{"type":"string"},"query_achievable":{"type":"boolean"},"relevant_objects":{"type":"array","items":{"type":"string"}},"explanation":{"type":"string"}},"required":["inferred_query","query_achievable","relevant_objects","explanation"]}`)
 
+// Render's limits on the class distributions it writes (scenes'
+// semmap_render.go): at most shownClasses classes, and after the first
+// none below shownMinP. bench's TestContextIsInThePrompt fails if these
+// drift from what Render writes.
+const (
+	shownClasses = 5
+	shownMinP    = 0.005
+)
+
+// shownMap is the map as the prompt's text shows it (scenes.SemanticMap.
+// Render in the mode), for the call's context: ids, boxes and
+// probabilities at the two decimals the text writes; in the certainty
+// input, each object's most probable class alone (taken as certain); in
+// the uncertainty input, the classes the text lists; and the map's name,
+// which the prompt gives. The observation counts and the evidence, which
+// the text does not show, are left out, so the simulated model reads no
+// more than a real one.
+func shownMap(m *scenes.SemanticMap, mode string) *scenes.SemanticMap {
+	if m == nil {
+		return nil
+	}
+	out := &scenes.SemanticMap{Name: m.Name, Instances: make([]scenes.Instance, len(m.Instances))}
+	for i, in := range m.Instances {
+		shown := scenes.Instance{ID: in.ID}
+		for j := range 3 {
+			shown.Center[j], shown.Size[j] = asShown(in.Center[j]), asShown(in.Size[j])
+		}
+		for j, c := range in.Classes {
+			if mode != ModeUncertainty {
+				shown.Classes = []scenes.ClassScore{{Class: c.Class, P: 1}}
+				break
+			}
+			if j == shownClasses || (j > 0 && c.P < shownMinP) {
+				break
+			}
+			shown.Classes = append(shown.Classes, scenes.ClassScore{Class: c.Class, P: asShown(c.P)})
+		}
+		out.Instances[i] = shown
+	}
+	return out
+}
+
+// asShown is x as the map text writes it, to two decimals.
+func asShown(x float64) float64 {
+	v, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'f', 2, 64), 64) // a formatted float always parses
+	return v
+}
+
 // generate renders a template and sends it as one user message.
-func (s *semmapSession) generate(ctx context.Context, step, tmpl string, data semmapPrompt, b llm.Block, temperature float64, sample int) (llm.Reply, error) {
-	data.Block = b.Render()
+func (s *semmapSession) generate(ctx context.Context, step, tmpl string, data semmapPrompt, cc *llm.CallContext, temperature float64, sample int) (llm.Reply, error) {
 	text, err := render(tmpl, data)
 	if err != nil {
 		return llm.Reply{}, fmt.Errorf("%s: %s prompt: %w", s.agent, step, err)
 	}
-	req := llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: text}}, Temperature: temperature, Sample: sample}
-	if b.Format == llm.FormatJSON {
+	req := llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: text}}, Temperature: temperature, Sample: sample, Context: cc}
+	if cc != nil && cc.Format == llm.FormatJSON {
 		req.ResponseSchema = semmapAnswerSchema
 	}
 	reply, err := s.model.Generate(ctx, req)

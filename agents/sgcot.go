@@ -73,18 +73,18 @@ func (a *sgcot) Run(ctx context.Context, env Env) error {
 	if a.mode == sgcotNoEdges {
 		rels = nil
 	}
-	block := llm.Block{Role: llm.CallPlan, Track: "tabletop", Instruction: env.Instruction(), Robot: env.Robot(),
-		Partner: env.Partner(), Objects: objects, Places: scenes.PlaceNames, Tags: AskTags, Format: llm.FormatToolCalls}
+	cc := &llm.CallContext{Role: llm.CallPlan, Track: "tabletop", Instruction: env.Instruction(), Robot: env.Robot(),
+		Partner: env.Partner(), Objects: objects, Format: llm.FormatToolCalls}
 	tools := []string{ToolRetrieveNode, ToolRetrieveEdge, ToolAsk, ToolPickAndPlace, ToolDone}
 	if a.mode == sgcotFullGraph {
-		block.Graph, block.Objects = g, nil
+		cc.Graph, cc.Objects = g, nil
 		tools = []string{ToolAsk, ToolPickAndPlace, ToolDone}
 	} else {
 		graphJSON = ""
 	}
 	data := sgcotPrompt{
 		promptData: promptData{Instruction: env.Instruction(), Robot: env.Robot(), Partner: env.Partner(),
-			Places: strings.Join(scenes.PlaceNames, ", "), GraphJSON: graphJSON, Block: block.Render()},
+			Places: strings.Join(scenes.PlaceNames, ", "), GraphJSON: graphJSON},
 		Objects: strings.Join(objects, ", "), AttrKeys: strings.Join(keys, ", "), Relations: strings.Join(rels, ", "),
 		MaxTurns: a.maxTurns,
 	}
@@ -100,7 +100,7 @@ func (a *sgcot) Run(ctx context.Context, env Env) error {
 		tools = append(tools, ToolAskRobot)
 	}
 	conv := &conversation{model: a.model, env: env, req: llm.Request{
-		System: system, Messages: []llm.Message{{Role: llm.RoleUser, Text: user}}, Tools: directTools(env, tools...),
+		System: system, Messages: []llm.Message{{Role: llm.RoleUser, Text: user}}, Tools: directTools(env, tools...), Context: cc,
 	}}
 	for turn := range a.maxTurns {
 		ended, err := conv.turn(ctx)

@@ -1,7 +1,7 @@
 // Package llm is ambibench's model layer: the [Model] interface every
 // language-model workflow talks through, its request and reply types, the
-// error kinds backends map their failures to, and the machine-readable
-// [Block] that every prompt of the project carries.
+// error kinds backends map their failures to, and the [CallContext] a
+// workflow states beside its prompt for the simulated model.
 //
 // Backends live in sub-packages (sim, openai, gemini), as do the cassettes
 // that record and replay calls and the middleware that retries, rate

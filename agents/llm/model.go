@@ -61,8 +61,16 @@ type Request struct {
 	// and from a cassette.
 	Sample          int `json:"sample,omitempty"`
 	MaxOutputTokens int `json:"max_output_tokens,omitempty"`
-	// ResponseSchema, if set, asks for JSON that fits it.
+	// ResponseSchema, if set, is the schema of the JSON the prompt asks
+	// for. A backend sends it as structured output only when its model
+	// spec says so (llm.GenParams.ResponseSchema, "?schema=1"); by default
+	// the prompt alone asks for the JSON, as in the papers.
 	ResponseSchema json.RawMessage `json:"response_schema,omitempty"`
+	// Context states the call's context for the simulated model (see
+	// CallContext). It is not part of what a model is sent: no backend
+	// sends it (but openai's, to serve-sim, when told to), Hash ignores it,
+	// and it is never encoded with the request.
+	Context *CallContext `json:"-"`
 }
 
 // Finish reasons.

@@ -88,7 +88,7 @@ func TestLiveChainAgainstFaults(t *testing.T) {
 	} {
 		t.Run(tc.why, func(t *testing.T) {
 			srv, attempts := faultServer(t, tc.script...)
-			backend, err := openai.New("sim", openai.Options{BaseURL: srv.URL + "/v1"})
+			backend, err := openai.New("sim", openai.Options{BaseURL: srv.URL + "/v1", SendContext: true})
 			if err != nil {
 				t.Fatal(err)
 			}

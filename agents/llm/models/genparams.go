@@ -2,8 +2,9 @@ package models
 
 import (
 	"fmt"
+	"maps"
 	"math"
-	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -71,40 +72,50 @@ func applyGenParams(p *llm.GenParams, key, value string) (handled bool, err erro
 	return true, nil
 }
 
-// genParamsOf reads "MODEL?key=value&…" with applyGenParams alone. It is
-// a stand-in for the model spec's option parser, which calls
-// applyGenParams for the keys it does not know itself; once that parser
-// is in place, it replaces this function.
+// genKeys are the keys of the generation settings, which every live
+// backend takes.
+var genKeys = []string{"temperature", "seed", "schema", "max_tokens"}
+
+// liveOptions reads the options of a live spec ("MODEL?key=value&…"):
+// the generation settings, and the keys in extra, which are the backend's
+// own and are left in opts for it to read. spec is the whole spec, for
+// errors.
+func liveOptions(spec, rest string, extra ...string) (model string, gen llm.GenParams, opts specOptions, err error) {
+	model, opts, err = cutOptions(spec, rest, append(slices.Clone(genKeys), extra...)...)
+	if err != nil {
+		return "", gen, opts, err
+	}
+	for _, key := range slices.Sorted(maps.Keys(opts.values)) {
+		if _, err := applyGenParams(&gen, key, opts.values[key]); err != nil {
+			return "", gen, opts, fmt.Errorf("model spec %q: %w", spec, err)
+		}
+	}
+	return model, gen, opts, nil
+}
+
+// genParamsOf reads "MODEL?key=value&…" with the generation settings'
+// keys alone.
 func genParamsOf(rest string) (model string, p llm.GenParams, err error) {
-	model, query, ok := strings.Cut(rest, "?")
-	if !ok {
-		return model, p, nil
-	}
-	for _, kv := range strings.Split(query, "&") {
-		if kv == "" {
-			continue
-		}
-		key, value, _ := strings.Cut(kv, "=")
-		if value, err = url.QueryUnescape(value); err != nil {
-			return "", p, fmt.Errorf("option %q: %v", kv, err)
-		}
-		handled, err := applyGenParams(&p, key, value)
-		if err != nil {
-			return "", p, err
-		}
-		if !handled {
-			return "", p, fmt.Errorf("unknown option %q (known: temperature, seed, schema, max_tokens)", key)
-		}
-	}
-	return model, p, nil
+	model, p, _, err = liveOptions(rest, rest)
+	return model, p, err
 }
 
 // specName is the name a live model is recorded under: the spec as given
 // when it has options, so that records and cassette keys tell settings
 // apart, and kind:model otherwise.
+// The context option is left out: it says how a request reaches
+// serve-sim, not what the model is asked, and a record over serve-sim is
+// the record of the model behind it.
 func specName(kind, model, rest string) string {
-	if rest == model {
+	_, query, _ := strings.Cut(rest, "?")
+	var kept []string
+	for _, kv := range strings.Split(query, "&") {
+		if key, _, _ := strings.Cut(kv, "="); kv != "" && key != optContext {
+			kept = append(kept, kv)
+		}
+	}
+	if len(kept) == 0 {
 		return ""
 	}
-	return kind + ":" + rest
+	return kind + ":" + model + "?" + strings.Join(kept, "&")
 }

@@ -12,6 +12,10 @@ import (
 	"github.com/ambibench/ambibench/agents/llm/openai"
 )
 
+// optContext is the openai option that sends the call context, for
+// serve-sim: "openai:sim?context=1".
+const optContext = "context"
+
 // CallTimeout bounds one call to a live model, each attempt counted apart.
 const CallTimeout = 2 * time.Minute
 
@@ -19,23 +23,29 @@ const CallTimeout = 2 * time.Minute
 func openLive(kind, rest, spec string, getenv func(string) string, bad func(string) error, opts Options) (llm.Model, error) {
 	switch kind {
 	case "openai":
-		model, gen, err := genParamsOf(rest)
+		model, gen, spo, err := liveOptions(spec, rest, optContext)
 		if err != nil {
-			return nil, bad(err.Error())
+			return nil, err
 		}
 		if model == "" {
 			return nil, bad("openai needs a model name, as in openai:gpt-4o-mini")
 		}
+		// context=1 is for serve-sim only: it sends the call context that
+		// the simulated model behind it reads (see openai.Options).
+		sendContext, err := spo.boolean(optContext)
+		if err != nil {
+			return nil, err
+		}
 		m, err := openai.New(model, openai.Options{APIKey: getenv("OPENAI_API_KEY"), BaseURL: getenv("OPENAI_BASE_URL"),
-			GenParams: gen, MaxReplyBytes: opts.MaxReplyBytes, Name: specName(kind, model, rest)})
+			GenParams: gen, MaxReplyBytes: opts.MaxReplyBytes, Name: specName(kind, model, rest), SendContext: sendContext})
 		if err != nil {
 			return nil, err
 		}
 		return live(m, opts), nil
 	case "gemini":
-		model, gen, err := genParamsOf(rest)
+		model, gen, _, err := liveOptions(spec, rest)
 		if err != nil {
-			return nil, bad(err.Error())
+			return nil, err
 		}
 		if model == "" {
 			return nil, bad("gemini needs a model name, as in gemini:gemini-2.5-flash")

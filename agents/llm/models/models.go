@@ -10,6 +10,7 @@
 //	openai:MODEL                 OpenAI, or any OpenAI-compatible server at OPENAI_BASE_URL
 //	openai:MODEL?temperature=&seed=7&schema=1&max_tokens=N
 //	                             generation settings, for gemini: too (see genparams.go)
+//	openai:MODEL?context=1       the same, sending each call's context for ambibench serve-sim
 //	record:DIR=SPEC              SPEC, with every call stored in DIR (and served from it when stored)
 //	replay:DIR                   only what DIR holds; never calls out
 //
@@ -31,7 +32,7 @@ import (
 )
 
 // Forms lists the valid spec forms, for error messages and help.
-const Forms = "sim, sim:perfect, sim:weak, sim:NAME=RATE,… (rates: hallucinate, multiplicity, absence, vague, negation, tag, malformed, skip, loop, growth), gemini:MODEL, openai:MODEL, record:DIR=SPEC, replay:DIR"
+const Forms = "sim, sim:perfect, sim:weak, sim:NAME=RATE,… (rates: hallucinate, multiplicity, absence, vague, negation, tag, malformed, skip, loop, growth), gemini:MODEL, openai:MODEL, openai:MODEL?context=1 (for serve-sim), record:DIR=SPEC, replay:DIR"
 
 // Default is the spec used when none is given.
 const Default = "sim"

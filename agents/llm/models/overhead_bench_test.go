@@ -2,6 +2,7 @@ package models
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"testing"
 
@@ -22,12 +23,14 @@ func table() *scenes.Graph {
 	})
 }
 
-// firstPlanCall renders the first call of the direct workflow: prose, the
-// graph and the block.
+// firstPlanCall renders the first call of the direct workflow: prose with
+// the graph, and its context.
 func firstPlanCall(g *scenes.Graph) llm.Request {
-	b := llm.Block{Role: llm.CallPlan, Track: "tabletop", Instruction: "Put the red block in the blue bowl.",
-		Robot: "robot1", Graph: g, Places: scenes.PlaceNames, Format: llm.FormatToolCalls}
-	return llm.Request{System: "You plan actions for a robot arm.", Messages: []llm.Message{{Role: llm.RoleUser, Text: "Instruction: …\n" + b.Render()}},
+	cc := &llm.CallContext{Role: llm.CallPlan, Track: "tabletop", Instruction: "Put the red block in the blue bowl.",
+		Robot: "robot1", Graph: g, Format: llm.FormatToolCalls}
+	graph, _ := json.MarshalIndent(g, "", " ") // a graph of strings always encodes
+	return llm.Request{System: "You plan actions for a robot arm.", Context: cc,
+		Messages: []llm.Message{{Role: llm.RoleUser, Text: "Instruction: " + cc.Instruction + "\n\nScene graph:\n" + string(graph)}},
 		Tools: []llm.ToolDecl{
 			{Name: "pick_and_place", Description: "Pick up a block and put it at place.", Schema: []byte(`{"type":"object","properties":{"pick":{"type":"string"},"place":{"type":"string"}},"required":["pick","place"],"additionalProperties":false}`)},
 			{Name: "ask", Description: "Ask the user, with a tag.", Schema: []byte(`{"type":"object","properties":{"tag":{"type":"string","enum":["absence","multiplicity","underspecified"]},"question":{"type":"string"}},"required":["tag","question"],"additionalProperties":false}`)},
@@ -36,7 +39,7 @@ func firstPlanCall(g *scenes.Graph) llm.Request {
 }
 
 // BenchmarkModelLayerOverhead is one call through the layer with the
-// simulated model: rendering the block, hashing the request, the simulated
+// simulated model: encoding the graph, hashing the request, the simulated
 // model's planning, accounting into a tally, and a transcript line. The
 // scene graph, the environment's part, is built once.
 func BenchmarkModelLayerOverhead(b *testing.B) {

@@ -30,6 +30,11 @@
 //     "response","schema":...}} without "strict", so schemas that strict
 //     mode would refuse still work. Off, the prompt alone asks for JSON.
 //   - Request.Sample has no field of its own: it moves the seed.
+//   - Request.Context, the call context for the simulated model, is not
+//     sent, unless Options.SendContext asks for it: then it goes out as the
+//     extension field "ambibench_context" (llm.ContextField), which only
+//     ambibench's serve-sim reads. The model spec "openai:MODEL?context=1"
+//     sets it; nothing sets it by default.
 //
 // A reply's tool-call arguments are kept exactly as the server sent them,
 // even when they are not valid JSON; the caller decides what to do with

@@ -44,6 +44,13 @@ type Options struct {
 	// included, so that records and cassette keys tell settings apart.
 	// Empty means "openai:" and the model name.
 	Name string
+	// SendContext adds each request's call context (llm.Request.Context)
+	// to the body as the extension field llm.ContextField, for ambibench's
+	// own serve-sim, which answers from it. It is for serve-sim only: a
+	// real provider has no use for the context (a real model reads the
+	// prompt), would bill or refuse the unknown field, and must never see
+	// it, so it is off unless the model spec says "?context=1".
+	SendContext bool
 }
 
 // Model is an OpenAI chat completions model. It is safe for concurrent use.
@@ -56,6 +63,7 @@ type Model struct {
 	// legacyMaxTokens sends MaxOutputTokens as "max_tokens" rather than
 	// "max_completion_tokens" (see the package comment).
 	legacyMaxTokens bool
+	sendContext     bool
 }
 
 var _ llm.Model = (*Model)(nil)
@@ -105,6 +113,7 @@ func New(model string, opts Options) (*Model, error) {
 		gen:             opts.GenParams,
 		client:          oa.NewClient(copts...),
 		legacyMaxTokens: u.Hostname() != "api.openai.com",
+		sendContext:     opts.SendContext,
 	}, nil
 }
 
@@ -113,7 +122,7 @@ func (m *Model) Name() string { return m.name }
 
 // Generate sends req as one chat completion.
 func (m *Model) Generate(ctx context.Context, req llm.Request) (llm.Reply, error) {
-	params, err := buildParams(m.model, req, m.gen, m.legacyMaxTokens)
+	params, err := buildParams(m.model, req, m.gen, m.legacyMaxTokens, m.sendContext)
 	if err != nil {
 		return llm.Reply{}, &llm.Error{Kind: llm.KindBadRequest, Err: fmt.Errorf("openai: %w", err)}
 	}

@@ -17,7 +17,7 @@ const ResponseFormatName = "response"
 
 // buildParams maps an llm.Request to chat completion parameters, as the
 // package comment describes.
-func buildParams(model string, req llm.Request, gen llm.GenParams, legacyMaxTokens bool) (oa.ChatCompletionNewParams, error) {
+func buildParams(model string, req llm.Request, gen llm.GenParams, legacyMaxTokens, sendContext bool) (oa.ChatCompletionNewParams, error) {
 	p := oa.ChatCompletionNewParams{Model: shared.ChatModel(model)}
 	if t, ok := gen.TemperatureFor(req); ok {
 		p.Temperature = param.NewOpt(t)
@@ -67,6 +67,11 @@ func buildParams(model string, req llm.Request, gen llm.GenParams, legacyMaxToke
 				},
 			},
 		}
+	}
+	if sendContext && req.Context != nil {
+		cc := *req.Context
+		cc.Version = llm.ContextVersion
+		p.SetExtraFields(map[string]any{llm.ContextField: cc})
 	}
 	return p, nil
 }

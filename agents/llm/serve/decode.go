@@ -44,6 +44,9 @@ type chatRequest struct {
 	ResponseFormat      json.RawMessage   `json:"response_format"`
 	Stream              *bool             `json:"stream"`
 	N                   *int              `json:"n"`
+	// Context is ambibench's extension field (llm.ContextField), which
+	// its openai backend adds only when told to.
+	Context json.RawMessage `json:"ambibench_context"`
 }
 
 type chatMessage struct {
@@ -184,6 +187,13 @@ func DecodeRequest(data []byte) (llm.Request, error) {
 			Schema:      nonNull(ct.Function.Parameters),
 		})
 	}
+	if raw := nonNull(cr.Context); raw != nil {
+		cc, err := decodeContext(raw)
+		if err != nil {
+			return llm.Request{}, err
+		}
+		req.Context = cc
+	}
 	if rf := nonNull(cr.ResponseFormat); rf != nil {
 		var f responseFormat
 		if err := decode(rf, &f, "response_format"); err != nil {
@@ -204,6 +214,25 @@ func DecodeRequest(data []byte) (llm.Request, error) {
 		}
 	}
 	return req, nil
+}
+
+// decodeContext reads the extension field into a call context. It is
+// strict, unknown fields included, since a client that writes it is
+// ambibench itself, and a mismatch means two builds of different ages.
+func decodeContext(raw json.RawMessage) (*llm.CallContext, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	var cc llm.CallContext
+	if err := dec.Decode(&cc); err != nil {
+		return nil, fieldErr(llm.ContextField, "not an ambibench call context (version %d): %v", llm.ContextVersion, err)
+	}
+	if dec.More() {
+		return nil, fieldErr(llm.ContextField, "trailing data after the call context")
+	}
+	if cc.Version != llm.ContextVersion {
+		return nil, fieldErr(llm.ContextField+".v", "version %d, this server reads version %d; run serve-sim and the client from the same build", cc.Version, llm.ContextVersion)
+	}
+	return &cc, nil
 }
 
 // content reads a message's content: absent or null, a string, or an

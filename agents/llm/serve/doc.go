@@ -25,6 +25,14 @@
 // serves one model whatever the client names. Fields the model layer has no
 // place for (tool_choice, top_p, stop, user, …) are ignored.
 //
+// One extension field is read: "ambibench_context" (llm.ContextField), the
+// call context that ambibench's openai backend adds when its spec says
+// "?context=1", decoded into Request.Context so that the simulated model
+// behind serve-sim answers ambibench's workflows as it does in process. A
+// client that does not send it (any plain OpenAI client) gets the
+// simulated model's answer to a request without a context. The field is
+// strict: unknown keys or another version are a 400 naming it.
+//
 // A body that cannot be read gets a 400 in OpenAI's error shape naming the
 // field, such as "messages[2].role". Model failures map back to statuses by
 // their llm.ErrorKind: rate limited 429 (with Retry-After), bad request 400,

@@ -2,12 +2,17 @@
 // language model, so that every workflow runs end to end with no network
 // and no key.
 //
-// It reads only the request. Every prompt of the project carries a fenced
-// machine-readable block ([llm.Block]); sim reads that block and the
-// conversation after it, plans with grounding.Decide on the tabletop and
+// It reads only the request. A workflow states the context of each call
+// in the request's typed Context ([llm.CallContext]), which restates what
+// the prompt shows and which no real backend sends; sim reads that context
+// and the conversation, plans with grounding.Decide on the tabletop and
 // housework.Decide in the household (the same procedures the rules agent
 // follows; household.go documents that track's reply formats), and
-// answers in the format the block asks for.
+// answers in the format the context asks for. A request without a context
+// gets NoContextReply. Input tokens count only what the request sends;
+// the error rates grow with those and with the context's tokens, as they
+// did when the context rode in the prompt, so that a rate means what it
+// meant.
 // It then errs at the rates of its [Profile]:
 //
 //   - hallucinate: an action names an object that is not there;

@@ -36,7 +36,7 @@ func FuzzGenerateFormats(f *testing.F) {
 			{llm.CallPlan, llm.FormatProgram},
 			{llm.CallClassify, llm.FormatJSON},
 		} {
-			b := llm.Block{Role: format.role, Track: "tabletop", Instruction: instruction, Robot: scenes.Robot1,
+			b := &llm.CallContext{Role: format.role, Track: "tabletop", Instruction: instruction, Robot: scenes.Robot1,
 				Exchanges: []llm.Exchange{{Kind: "ask", Tag: tag, Text: question, Reply: reply}},
 				Done:      []llm.Move{{Pick: object, Place: "blue bowl 1"}},
 				Format:    format.format}
@@ -49,7 +49,7 @@ func FuzzGenerateFormats(f *testing.F) {
 			} else {
 				b.Objects = []string{"red block 1", object, "blue bowl 1"}
 			}
-			req := llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: b.Render()}}, Temperature: temp, Sample: sample}
+			req := llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: "Prompt."}}, Context: b, Temperature: temp, Sample: sample}
 			_, err := m.Generate(context.Background(), req)
 			switch {
 			case sample < 0 && (err == nil || !strings.Contains(err.Error(), "sample")):

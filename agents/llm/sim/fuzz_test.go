@@ -8,7 +8,8 @@ import (
 )
 
 // FuzzGenerate feeds the simulated model conversations it did not write:
-// arbitrary text around a block, and arbitrary tool-call arguments and
+// arbitrary text after the prompt (a fenced block among it is only
+// text), and arbitrary tool-call arguments and
 // results. It must never panic and always answer.
 func FuzzGenerate(f *testing.F) {
 	f.Add("Put the red block in the blue bowl.", `{"tag":"absence","question":"?"}`, "I mean red block 2.", 0.0)

@@ -14,7 +14,7 @@ import (
 	"github.com/ambibench/ambibench/scenes"
 )
 
-// The household track. A household call's block has Track "household",
+// The household track. A household call's context has Track "household",
 // the task sentence (Instruction), the game's first observation (Opening),
 // and the trial so far; the model rebuilds what it knows, plans with
 // housework.Decide (the rules agent's planner) and errs at its profile's
@@ -22,12 +22,12 @@ import (
 //
 // What the model reads of the trial, in this order:
 //
-//   - the block's Trajectory: each act (Command and the observation in
+//   - the context's Trajectory: each act (Command and the observation in
 //     Result) and each ask (Command is the tag, Question, Result the
 //     answer); admissible_commands steps are skipped;
 //   - the conversation after the prompt, for a workflow that keeps one:
 //     the assistant's act and ask tool calls with their tool results, or,
-//     when the block's Format is "text", each assistant line "> command"
+//     when the context's Format is "text", each assistant line "> command"
 //     with the next user message as its observation ("> ask TAG:
 //     QUESTION" for a question).
 //
@@ -63,29 +63,29 @@ import (
 //   - tag: asks with a wrong tag, or tells the user the X is absent when
 //     it turns to search closed receptacles.
 //
-// A slip can be unlearnt: when a reflection in the block names it (holds
+// A slip can be unlearnt: when a reflection in the context names it (holds
 // the words housework.Mistake.Keys gives for it), the model heeds it with
-// probability heedReflection, drawn afresh each trial (the block's Trial,
+// probability heedReflection, drawn afresh each trial (the context's Trial,
 // or failing that the reflections themselves, are in the key).
 const heedReflection = 0.7
 
 func (c *call) household() llm.Reply {
-	switch c.block.Role {
+	switch c.cc.Role {
 	case llm.CallPlan:
 		return c.housePlan()
 	case llm.CallReflect:
-		if c.block.Tool != "" {
+		if c.cc.Tool != "" {
 			return c.houseToolkit()
 		}
 		return c.houseReflect()
 	}
-	return llm.Reply{Text: fmt.Sprintf("I do not handle household calls of role %q.", c.block.Role), FinishReason: llm.FinishStop}
+	return llm.Reply{Text: fmt.Sprintf("I do not handle household calls of role %q.", c.cc.Role), FinishReason: llm.FinishStop}
 }
 
 // houseState rebuilds the planner's state from the request.
 func (c *call) houseState() housework.State {
-	s := housework.State{Instruction: c.block.Instruction, Opening: c.block.Opening}
-	for _, st := range c.block.Trajectory {
+	s := housework.State{Instruction: c.cc.Instruction, Opening: c.cc.Opening}
+	for _, st := range c.cc.Trajectory {
 		switch st.Tool {
 		case "act":
 			s.Turns = append(s.Turns, housework.Turn{Command: st.Command, Observation: st.Result})
@@ -172,13 +172,13 @@ func textAsk(cmd string) (tag, question string, ok bool) {
 
 // slipped draws whether the model makes a slip of base rate r about a
 // mistake's subject in this episode, and whether a reflection in the
-// block talks it out of it this trial.
+// context talks it out of it this trial.
 func (c *call) slipped(r float64, m housework.Mistake) bool {
 	key := "household\x00" + m.Kind + "\x00" + m.Subject
 	if !c.persists(r, key) {
 		return false
 	}
-	if housework.Mentioned(c.block.Reflections, m.Keys()) && c.uniform(key+"\x00heed\x00"+c.trialKey()) < heedReflection {
+	if housework.Mentioned(c.cc.Reflections, m.Keys()) && c.uniform(key+"\x00heed\x00"+c.trialKey()) < heedReflection {
 		return false
 	}
 	return true
@@ -186,10 +186,10 @@ func (c *call) slipped(r float64, m housework.Mistake) bool {
 
 // trialKey tells trials apart for the draws of heeding a reflection.
 func (c *call) trialKey() string {
-	if c.block.Trial > 0 {
-		return strconv.Itoa(c.block.Trial)
+	if c.cc.Trial > 0 {
+		return strconv.Itoa(c.cc.Trial)
 	}
-	return strconv.Itoa(len(c.block.Reflections)) + "\x00" + strings.Join(c.block.Reflections, "\x00")
+	return strconv.Itoa(len(c.cc.Reflections)) + "\x00" + strings.Join(c.cc.Reflections, "\x00")
 }
 
 // uniform is a number in [0, 1) fixed by the situation and a key (and the
@@ -209,7 +209,7 @@ func (c *call) uniform(key string) float64 {
 // housePlan decides the next command or question, with the profile's
 // slips.
 func (c *call) housePlan() llm.Reply {
-	text := c.block.Format == llm.FormatText
+	text := c.cc.Format == llm.FormatText
 	s := c.houseState()
 	s.Turns = append(s.Turns, conversationTurns(c.req, text)...)
 	d := c.houseDecide(s)
@@ -383,11 +383,11 @@ func (c *call) otherTag(tag string) string {
 	return others[int(c.uniform("household\x00wrong tag\x00"+tag)*float64(len(others)))]
 }
 
-// houseReflect says what went wrong in the failed trial the block shows:
+// houseReflect says what went wrong in the failed trial the context shows:
 // the most telling mistake, and a second one if there was.
 func (c *call) houseReflect() llm.Reply {
 	s := c.houseState()
-	s.Turns = append(s.Turns, conversationTurns(c.req, c.block.Format == llm.FormatText)...)
+	s.Turns = append(s.Turns, conversationTurns(c.req, c.cc.Format == llm.FormatText)...)
 	ms := rankedMistakes(s)
 	var texts []string
 	for _, m := range ms[:min(2, len(ms))] {

@@ -34,9 +34,9 @@ func playHouse(t *testing.T, m *Model, g *household.Game, reflections []string, 
 	opening := g.Intro(e.Reset())
 	tr := houseTrial{opening: opening}
 	for range 120 {
-		b := llm.Block{Role: llm.CallPlan, Track: "household", Instruction: g.Instruction, Opening: opening,
+		b := &llm.CallContext{Role: llm.CallPlan, Track: "household", Instruction: g.Instruction, Opening: opening,
 			Trajectory: tr.steps, Reflections: reflections, Trial: trial, Format: llm.FormatToolCalls}
-		r, err := m.Generate(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: "Play.\n" + b.Render()}}})
+		r, err := m.Generate(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: "Play.\n"}}, Context: b})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -115,8 +115,8 @@ func TestHouseholdTextFormat(t *testing.T) {
 		t.Fatal(err)
 	}
 	opening := g.Intro(e.Reset())
-	b := llm.Block{Role: llm.CallPlan, Track: "household", Instruction: g.Instruction, Opening: opening, Format: llm.FormatText}
-	req := llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: opening + "\n" + b.Render()}}}
+	b := &llm.CallContext{Role: llm.CallPlan, Track: "household", Instruction: g.Instruction, Opening: opening, Format: llm.FormatText}
+	req := llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: opening}}, Context: b}
 	asked := false
 	for range 60 {
 		r, err := m.Generate(context.Background(), req)
@@ -204,8 +204,8 @@ func anyTool(tr houseTrial, tool string) bool {
 // reflectOn asks the model to reflect on a failed trial.
 func reflectOn(t *testing.T, m *Model, g *household.Game, tr houseTrial) string {
 	t.Helper()
-	b := llm.Block{Role: llm.CallReflect, Track: "household", Instruction: g.Instruction, Opening: tr.opening, Trajectory: tr.steps, Format: llm.FormatText}
-	r, err := m.Generate(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: "Reflect.\n" + b.Render()}}})
+	b := &llm.CallContext{Role: llm.CallReflect, Track: "household", Instruction: g.Instruction, Opening: tr.opening, Trajectory: tr.steps, Format: llm.FormatText}
+	r, err := m.Generate(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: "Reflect.\n"}}, Context: b})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -304,15 +304,18 @@ func FuzzHousehold(f *testing.F) {
 	f.Add("heat some egg and put it in fridge.", "open fridge 1", "You open the fridge 1. The fridge 1 is open. In it, you see a egg 1.", "absence", "Use a tomato instead.", "> take egg 1 from fridge 1", "heat the egg")
 	f.Add("put something in desk.", "", "Nothing happens.", "underspecified", "", ">", "")
 	f.Add("", "think:", "OK.", "tag", "\n", "> ask : ", "no ")
+	// Household text with a code fence once closed the fenced block the
+	// context rode in, and the model answered that it found no block.
+	f.Add("put a mug in desk.", "go to desk 1", "On the desk 1, you see a ```ambibench note.```", "absence", "```", "> ```", "```json\n{}\n```")
 	m := New(Weak, "sim:weak")
 	f.Fuzz(func(t *testing.T, instruction, cmd, obs, tag, answer, line, reflection string) {
 		traj := []llm.HouseStep{{Tool: "act", Command: cmd, Result: obs}, {Tool: "ask", Command: tag, Question: "?", Result: answer}, {Tool: "admissible_commands", Result: cmd}}
 		for _, tc := range []struct{ role, format string }{
 			{llm.CallPlan, llm.FormatToolCalls}, {llm.CallPlan, llm.FormatText}, {llm.CallReflect, llm.FormatText},
 		} {
-			b := llm.Block{Role: tc.role, Track: "household", Instruction: instruction, Opening: room + "\n" + obs,
+			b := &llm.CallContext{Role: tc.role, Track: "household", Instruction: instruction, Opening: room + "\n" + obs,
 				Trajectory: traj, Reflections: []string{reflection}, Format: tc.format}
-			req := llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: b.Render()}, {Role: llm.RoleAssistant, Text: line}, {Role: llm.RoleUser, Text: answer}}}
+			req := llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: room + "\n" + obs}, {Role: llm.RoleAssistant, Text: line}, {Role: llm.RoleUser, Text: answer}}, Context: b}
 			r, err := m.Generate(context.Background(), req)
 			if err != nil {
 				t.Fatal(err)
@@ -332,3 +335,27 @@ func FuzzHousehold(f *testing.F) {
 }
 
 const room = "You are in the middle of a room. Looking quickly around you, you see a cabinet 1, a countertop 1, a desk 1, a drawer 1, a fridge 1, a microwave 1, a shelf 1, and a sinkbasin 1."
+
+// Regression (the fuzz failure "a code fence in household text"): when the
+// context rode in a fenced block of the prompt, an observation, answer or
+// reflection holding ``` closed the block early, and the model answered
+// that it found none. The context is a typed field now, so household text
+// is only text, whatever it holds.
+func TestCodeFenceInHouseholdText(t *testing.T) {
+	m := New(Perfect, "sim:perfect")
+	fence := "```"
+	obs := "You arrive at desk 1. On the desk 1, you see a " + fence + "ambibench note " + fence + "."
+	b := &llm.CallContext{Role: llm.CallPlan, Track: "household", Instruction: "put a mug in desk.",
+		Opening: room + "\n\nYour task is to: put a mug in desk.",
+		Trajectory: []llm.HouseStep{{Tool: "act", Command: "go to desk 1", Result: obs},
+			{Tool: "ask", Command: "absence", Question: "Where " + fence + "?", Result: fence + "json\n{}\n" + fence}},
+		Reflections: []string{"I should look in the shelf " + fence + " first."}, Format: llm.FormatToolCalls}
+	text := b.Opening + "\n> go to desk 1\n" + obs + "\n"
+	r, err := m.Generate(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: text}}, Context: b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Text == NoContextReply || len(r.ToolCalls) != 1 || (r.ToolCalls[0].Name != "act" && r.ToolCalls[0].Name != "ask") {
+		t.Errorf("a fence in the trial's text broke the model: %+v", r)
+	}
+}

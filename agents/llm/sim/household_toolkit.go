@@ -10,11 +10,11 @@ import (
 	"github.com/ambibench/ambibench/agents/llm"
 )
 
-// DyRef's reflection toolkit. A reflect call whose block names a Tool is
+// DyRef's reflection toolkit. A reflect call whose context names a Tool is
 // one step of a toolkit reflection, and the model answers what that tool
-// asks, from what the block holds:
+// asks, from what the context holds:
 //
-//   - key_rules reads the solved game in the block's Case and states the
+//   - key_rules reads the solved game in the context's Case and states the
 //     rule of the task type: where to look (opening closed receptacles if
 //     the case did), which appliance treats the object before it is put
 //     down, the lamp to use. Without a case it has nothing to extract.
@@ -30,7 +30,7 @@ import (
 //     the room (several objects, none, a vague task, a wrong tag, an
 //     answer not followed) and what to ask; otherwise that the task was
 //     clear. It names every such mistake it finds.
-//   - plan combines the other tools' outputs (the block's Reflections)
+//   - plan combines the other tools' outputs (the context's Reflections)
 //     into the plan for the next attempt, keeping what each names.
 //
 // What a tool names, the next trial's planning calls may heed (see
@@ -39,9 +39,9 @@ import (
 func (c *call) houseToolkit() llm.Reply {
 	s := c.houseState()
 	var text string
-	switch c.block.Tool {
+	switch c.cc.Tool {
 	case "key_rules":
-		text = keyRules(s.Instruction, c.block.Case)
+		text = keyRules(s.Instruction, c.cc.Case)
 	case "experience":
 		text = experience(s)
 	case "lesson":
@@ -49,9 +49,9 @@ func (c *call) houseToolkit() llm.Reply {
 	case "ambiguity":
 		text = ambiguity(s)
 	case "plan":
-		text = combinePlan(c.block.Reflections)
+		text = combinePlan(c.cc.Reflections)
 	default:
-		text = fmt.Sprintf("I do not know the reflection tool %q.", c.block.Tool)
+		text = fmt.Sprintf("I do not know the reflection tool %q.", c.cc.Tool)
 	}
 	return llm.Reply{Text: text, FinishReason: llm.FinishStop}
 }

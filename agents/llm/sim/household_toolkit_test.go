@@ -42,9 +42,9 @@ func solvedCase(t *testing.T, taskType string) []llm.HouseStep {
 
 func toolReply(t *testing.T, m *Model, tool string, g *household.Game, tr houseTrial, solved []llm.HouseStep, outputs []string) string {
 	t.Helper()
-	b := llm.Block{Role: llm.CallReflect, Track: "household", Instruction: g.Instruction, Opening: tr.opening,
+	b := &llm.CallContext{Role: llm.CallReflect, Track: "household", Instruction: g.Instruction, Opening: tr.opening,
 		Trajectory: tr.steps, Tool: tool, Case: solved, Reflections: outputs, Format: llm.FormatText}
-	r, err := m.Generate(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: "Reflect.\n" + b.Render()}}})
+	r, err := m.Generate(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: "Reflect.\n"}}, Context: b})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,9 +152,9 @@ func FuzzToolkit(f *testing.F) {
 		traj := []llm.HouseStep{{Tool: "act", Command: cmd, Result: obs}, {Tool: "act", Command: cmd, Result: obs}, {Tool: "ask", Command: tag, Question: "?", Result: answer}}
 		solved := []llm.HouseStep{{Tool: "act", Command: caseCmd, Result: obs}}
 		for _, tool := range []string{"key_rules", "experience", "lesson", "ambiguity", "plan"} {
-			b := llm.Block{Role: llm.CallReflect, Track: "household", Instruction: instruction, Opening: room, Trajectory: traj,
+			b := &llm.CallContext{Role: llm.CallReflect, Track: "household", Instruction: instruction, Opening: room, Trajectory: traj,
 				Tool: tool, Case: solved, Reflections: []string{output}, Format: llm.FormatText}
-			r, err := m.Generate(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: b.Render()}}})
+			r, err := m.Generate(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: "Prompt."}}, Context: b})
 			if err != nil {
 				t.Fatal(err)
 			}

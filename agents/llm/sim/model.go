@@ -18,13 +18,11 @@ import (
 	"github.com/ambibench/ambibench/scenes"
 )
 
-// Model is the simulated model. It is safe for concurrent use; the only
-// state it keeps between calls is a cache of the blocks it has read, which
-// never changes a reply.
+// Model is the simulated model. It keeps no state between calls, so it is
+// safe for concurrent use.
 type Model struct {
 	profile Profile
 	name    string
-	blocks  blockCache
 }
 
 // New returns a simulated model with a profile; name is its spec, as
@@ -39,9 +37,12 @@ type call struct {
 	opening []byte // hash of the conversation's opening, once computed
 	p       Profile
 	rng     *rand.Rand
-	tokens  int
-	block   llm.Block
-	req     llm.Request
+	tokens  int // the request's input tokens: what it sends
+	// read is what the error rates grow with: the tokens sent and those
+	// of the context (see readTokens).
+	read int
+	cc   llm.CallContext // the request's context
+	req  llm.Request
 }
 
 // happens draws whether an error of base rate r occurs in this call.
@@ -52,14 +53,14 @@ func (c *call) happens(r float64) bool {
 	return c.rng.Float64() < c.effective(r)
 }
 
-// effective scales a rate by the prompt's length.
+// effective scales a rate by the length of what the model reads.
 func (c *call) effective(r float64) float64 {
-	return min(r*(1+c.p.Growth*float64(c.tokens)/1000), 1)
+	return min(r*(1+c.p.Growth*float64(c.read)/1000), 1)
 }
 
 // persists draws whether a misreading of base rate r happens at a
-// decision point named by key. The draw depends on the situation the block
-// describes and the key (and the sample at temperature > 0), not on the
+// decision point named by key. The draw depends on the situation the
+// context describes and the key (and the sample at temperature > 0), not on the
 // call, so a model that misreads a question at one turn misreads it at
 // every later turn of the episode; as the prompt grows the rate can only
 // rise, so the misreading stays.
@@ -79,12 +80,12 @@ func (c *call) persists(r float64, key string) bool {
 	return u < c.effective(r)
 }
 
-// situation names the episode as the block describes it — the
+// situation names the episode as the context describes it — the
 // instruction, the robot, the objects in view — and not by the prompt's
 // wording, so that every workflow, and every fresh prompt a workflow
 // writes within an episode, meets the same misreadings of it.
 func (c *call) situation() []byte {
-	b := c.block
+	b := c.cc
 	var ids []string
 	if b.Graph != nil {
 		for _, n := range b.Graph.Nodes {
@@ -108,7 +109,7 @@ func (c *call) situation() []byte {
 	}
 	if b.Opening != "" {
 		// A household game: its room tells it from others with the same
-		// task sentence. Tabletop blocks have none, so their draws stay.
+		// task sentence. Tabletop contexts have none, so their draws stay.
 		io.WriteString(o, b.Opening+"\x00")
 	}
 	return o.Sum(nil)
@@ -130,6 +131,11 @@ func (m *Model) Generate(ctx context.Context, req llm.Request) (llm.Reply, error
 	if keyed.Temperature == 0 {
 		keyed.Sample = 0
 	}
+	// A response schema is offered by the workflow and sent only when the
+	// model spec asks for structured output (schema=1); sim answers the
+	// same either way, so its draws do not depend on it, and serve-sim,
+	// which receives no schema from a default client, draws as sim does.
+	keyed.ResponseSchema = nil
 	seed, _ := hex.DecodeString(llm.Hash(m.name, keyed))
 	c := &call{
 		model:  m.name,
@@ -138,15 +144,17 @@ func (m *Model) Generate(ctx context.Context, req llm.Request) (llm.Reply, error
 		tokens: CountTokens(req),
 		req:    req,
 	}
+	c.read = c.tokens + readTokens(req.Context)
 	var reply llm.Reply
-	block, err := m.blocks.find(req)
 	switch {
-	case err != nil:
-		reply = llm.Reply{Text: "I can only answer requests that carry an ambibench block: " + err.Error(), FinishReason: llm.FinishStop}
+	case req.Context == nil:
+		// A plain chat client (serve-sim without the extension field) gets
+		// an answer that says why it gets nothing better.
+		reply = llm.Reply{Text: NoContextReply, FinishReason: llm.FinishStop}
 	case c.happens(c.p.Malformed):
 		reply = malformed()
 	default:
-		c.block = block
+		c.cc = *req.Context
 		reply = c.respond()
 	}
 	reply.InputTokens = c.tokens
@@ -155,6 +163,10 @@ func (m *Model) Generate(ctx context.Context, req llm.Request) (llm.Reply, error
 	return reply, nil
 }
 
+// NoContextReply is the reply to a request without a call context: the
+// simulated model reads the context, not the prose.
+const NoContextReply = "I can only answer requests that carry an ambibench call context (the request's Context; over HTTP, serve-sim's ambibench_context field), and this one carries none."
+
 // malformed is a reply that is not in the asked format: a half-written
 // call in prose.
 func malformed() llm.Reply {
@@ -162,15 +174,15 @@ func malformed() llm.Reply {
 }
 
 func (c *call) respond() llm.Reply {
-	if c.block.Track == "household" {
+	if c.cc.Track == "household" {
 		return c.household()
 	}
-	if c.block.Track == "semmap" {
+	if c.cc.Track == "semmap" {
 		return c.semmap()
 	}
-	switch c.block.Role {
+	switch c.cc.Role {
 	case llm.CallPlan:
-		switch c.block.Format {
+		switch c.cc.Format {
 		case llm.FormatJSON:
 			return c.sampledPlan()
 		case llm.FormatProgram:
@@ -182,7 +194,7 @@ func (c *call) respond() llm.Reply {
 	case llm.CallAnswer:
 		return c.answer()
 	}
-	return llm.Reply{Text: fmt.Sprintf("I do not handle calls of role %q yet.", c.block.Role), FinishReason: llm.FinishStop}
+	return llm.Reply{Text: fmt.Sprintf("I do not handle calls of role %q yet.", c.cc.Role), FinishReason: llm.FinishStop}
 }
 
 // history reads the conversation after the prompt: the questions asked
@@ -228,7 +240,7 @@ func history(req llm.Request) (ex []grounding.Exchange, placed []grounding.Bindi
 type decision struct {
 	grounding.Decision
 	// placed are the moves already carried out, by the conversation's
-	// tool results and the block's Done.
+	// tool results and the context's Done.
 	placed []grounding.Binding
 }
 
@@ -237,21 +249,21 @@ type decision struct {
 // planning format (tool calls, JSON, programs) writes out its result.
 func (c *call) decide() decision {
 	ex, placed := history(c.req)
-	for _, e := range c.block.Exchanges {
+	for _, e := range c.cc.Exchanges {
 		ex = append(ex, grounding.Exchange{Kind: e.Kind, Tag: e.Tag, Text: e.Text, Reply: e.Reply})
 	}
-	for _, m := range c.block.Done {
+	for _, m := range c.cc.Done {
 		placed = append(placed, grounding.Binding{Pick: m.Pick, Place: m.Place})
 	}
-	var view grounding.View = grounding.GraphView{G: c.block.Graph}
-	if c.block.Graph == nil {
+	var view grounding.View = grounding.GraphView{G: c.cc.Graph}
+	if c.cc.Graph == nil {
 		known := retrievals(c.req)
 		view = known
 		if !canRetrieve(c.req) {
-			view = newListView(known, c.block.Objects)
+			view = newListView(known, c.cc.Objects)
 		}
 	}
-	sit := grounding.Situation{Instruction: c.block.Instruction, Partner: c.block.Partner, View: view, History: ex}
+	sit := grounding.Situation{Instruction: c.cc.Instruction, Partner: c.cc.Partner, View: view, History: ex}
 	// Each slip is taken as an answer the model gives itself, in place of
 	// the question it should have asked; then it plans on.
 	var d grounding.Decision
@@ -398,12 +410,12 @@ func (c *call) slip(d grounding.Decision) (string, bool) {
 // objectsOf lists the objects of a class the prompt names: from its graph,
 // or from its list of detected objects.
 func (c *call) objectsOf(class string) []string {
-	if c.block.Graph != nil {
-		ids, _ := grounding.GraphView{G: c.block.Graph}.Nodes(scenes.NodeQuery{Attrs: map[string]string{scenes.AttrType: class}})
+	if c.cc.Graph != nil {
+		ids, _ := grounding.GraphView{G: c.cc.Graph}.Nodes(scenes.NodeQuery{Attrs: map[string]string{scenes.AttrType: class}})
 		return ids
 	}
 	var ids []string
-	for _, id := range c.block.Objects {
+	for _, id := range c.cc.Objects {
 		if strings.Contains(id, " "+class+" ") {
 			ids = append(ids, id)
 		}
@@ -465,11 +477,11 @@ func (c *call) answer() llm.Reply {
 	if len(placed) > 0 {
 		return llm.Reply{Text: grounding.HandReply(placed[len(placed)-1].Pick), FinishReason: llm.FinishStop}
 	}
-	ref, err := grounding.ParseHandRequest(c.block.Message)
+	ref, err := grounding.ParseHandRequest(c.cc.Message)
 	if err != nil {
 		return llm.Reply{Text: "I do not understand the request.", FinishReason: llm.FinishStop}
 	}
-	ids, _ := grounding.Resolve(grounding.GraphView{G: c.block.Graph}, ref)
+	ids, _ := grounding.Resolve(grounding.GraphView{G: c.cc.Graph}, ref)
 	if len(ids) != 1 {
 		return llm.Reply{Text: fmt.Sprintf("I see %d objects matching %s.", len(ids), ref.Phrase), FinishReason: llm.FinishStop}
 	}

@@ -25,7 +25,10 @@ type Profile struct {
 	// finds fault with it anyway, so that the refinement spoils it.
 	OverReflect float64
 	// Growth is the relative increase of every rate per 1,000 prompt
-	// tokens: a rate r becomes r·(1 + Growth·tokens/1000), at most 1.
+	// tokens: a rate r becomes r·(1 + Growth·tokens/1000), at most 1,
+	// tokens being those the request sends and those of its context as
+	// JSON (which the prompts carried in a fenced block when the rates
+	// were set).
 	Growth float64
 }
 

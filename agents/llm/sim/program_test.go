@@ -19,9 +19,9 @@ func programRequest(instruction string, ex []llm.Exchange, done []llm.Move) llm.
 		scenes.NewBlock("red block 2", "red", 0.2, -0.3),
 		scenes.NewBowl("blue bowl 1", "blue", 0, -0.6),
 	})
-	b := llm.Block{Role: llm.CallPlan, Track: "tabletop", Instruction: instruction, Robot: "robot1", Graph: g,
+	b := &llm.CallContext{Role: llm.CallPlan, Track: "tabletop", Instruction: instruction, Robot: "robot1", Graph: g,
 		Exchanges: ex, Done: done, Format: llm.FormatProgram}
-	return llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: "def task():\n" + b.Render()}}}
+	return llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: "def task():\n"}}, Context: b}
 }
 
 func parsed(t *testing.T, r llm.Reply) program.Program {

@@ -48,11 +48,11 @@ type Classification struct {
 // the same plan, but for the profile's errors, which are drawn per sample.
 func (c *call) sampledPlan() llm.Reply {
 	ex, placed := history(c.req)
-	for _, e := range c.block.Exchanges {
+	for _, e := range c.cc.Exchanges {
 		ex = append(ex, grounding.Exchange{Kind: e.Kind, Tag: e.Tag, Text: e.Text, Reply: e.Reply})
 	}
-	sit := grounding.Situation{Instruction: c.block.Instruction, Partner: c.block.Partner,
-		View: grounding.GraphView{G: c.block.Graph}, History: ex}
+	sit := grounding.Situation{Instruction: c.cc.Instruction, Partner: c.cc.Partner,
+		View: grounding.GraphView{G: c.cc.Graph}, History: ex}
 	var plan SampledPlan
 	for range 8 {
 		d := grounding.Decide(sit)

@@ -37,10 +37,10 @@ func TestSampledPlansDisagreeOnlyWhenAmbiguous(t *testing.T) {
 		{"two green blocks: the samples split between them", "Put the green block in the blue bowl.", 0.8, 2},
 		{"temperature 0: one most likely reply", "Put the green block in the blue bowl.", 0, 1},
 	} {
-		b := llm.Block{Role: llm.CallPlan, Track: "tabletop", Instruction: tc.instruction, Graph: sampleTable(), Format: llm.FormatJSON}
+		b := &llm.CallContext{Role: llm.CallPlan, Track: "tabletop", Instruction: tc.instruction, Graph: sampleTable(), Format: llm.FormatJSON}
 		plans := map[string]bool{}
 		for i := range 5 {
-			r, err := m.Generate(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: b.Render()}},
+			r, err := m.Generate(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: "Prompt."}}, Context: b,
 				Temperature: tc.temperature, Sample: i})
 			if err != nil {
 				t.Fatal(err)
@@ -69,8 +69,8 @@ func TestClassify(t *testing.T) {
 		{"two green blocks", "Put the green block in the blue bowl.", "ask", "multiplicity", true},
 		{"no yellow block", "Put the yellow block in the blue bowl.", "ask", "absence", false},
 	} {
-		b := llm.Block{Role: llm.CallClassify, Track: "tabletop", Instruction: tc.instruction, Graph: sampleTable(), Format: llm.FormatJSON}
-		r, err := m.Generate(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: b.Render()}}})
+		b := &llm.CallContext{Role: llm.CallClassify, Track: "tabletop", Instruction: tc.instruction, Graph: sampleTable(), Format: llm.FormatJSON}
+		r, err := m.Generate(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: "Prompt."}}, Context: b})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -91,7 +91,7 @@ func TestClassify(t *testing.T) {
 // below zero.
 func TestSampleIndexOutOfRange(t *testing.T) {
 	m := New(Perfect, "sim:perfect")
-	b := llm.Block{Role: llm.CallPlan, Track: "tabletop", Instruction: "Put the red block in the blue bowl.", Robot: scenes.Robot1, Format: llm.FormatJSON,
+	b := &llm.CallContext{Role: llm.CallPlan, Track: "tabletop", Instruction: "Put the red block in the blue bowl.", Robot: scenes.Robot1, Format: llm.FormatJSON,
 		Graph: scenes.BuildGraph([]scenes.Object{scenes.NewBlock("red block 1", "red", -0.2, -0.3), scenes.NewBlock("red block 2", "red", 0.2, -0.3), scenes.NewBowl("blue bowl 1", "blue", 0, -0.6)})}
 	for _, tc := range []struct {
 		why    string
@@ -107,7 +107,7 @@ func TestSampleIndexOutOfRange(t *testing.T) {
 		{"negative at temperature 0, where the sample is otherwise unused, is still no draw", -1, 0, false},
 		{"the largest, which wrapped in signed arithmetic", math.MaxInt, 0.8, true},
 	} {
-		reply, err := m.Generate(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: b.Render()}}, Temperature: tc.temp, Sample: tc.sample})
+		reply, err := m.Generate(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: "Prompt."}}, Context: b, Temperature: tc.temp, Sample: tc.sample})
 		switch {
 		case tc.ok && (err != nil || !strings.Contains(reply.Text, "red block")):
 			t.Errorf("%s (sample %d): %q, %v; want a plan", tc.why, tc.sample, reply.Text, err)

@@ -13,7 +13,7 @@ import (
 )
 
 // The semmap track (paper 000). The model reads the query and the map
-// from the block and answers with the reference resolver (semquery),
+// from the context and answers with the reference resolver (semquery),
 // erring at the profile's rates:
 //
 //   - negation: it drops the query's exclusion ("not a couch", "does not
@@ -54,10 +54,10 @@ type semmapAnswer struct {
 }
 
 func (c *call) semmap() llm.Reply {
-	if c.block.SemanticMap == nil {
+	if c.cc.SemanticMap == nil {
 		return llm.Reply{Text: "The prompt holds no semantic map, so I cannot name any object.", FinishReason: llm.FinishStop}
 	}
-	switch c.block.Role {
+	switch c.cc.Role {
 	case llm.CallPlan:
 		return c.semmapReply(c.semmapPlan(), "Here is my answer.")
 	case llm.CallReflect:
@@ -67,11 +67,11 @@ func (c *call) semmap() llm.Reply {
 	case llm.CallChoose:
 		return llm.Reply{Text: c.semmapChoose(), FinishReason: llm.FinishStop}
 	}
-	return llm.Reply{Text: fmt.Sprintf("I do not handle semmap calls of role %q.", c.block.Role), FinishReason: llm.FinishStop}
+	return llm.Reply{Text: fmt.Sprintf("I do not handle semmap calls of role %q.", c.cc.Role), FinishReason: llm.FinishStop}
 }
 
 func (c *call) semmapReply(ids []string, lead string) llm.Reply {
-	a := semmapAnswer{InferredQuery: c.block.Instruction, QueryAchievable: len(ids) > 0, RelevantObjects: ids,
+	a := semmapAnswer{InferredQuery: c.cc.Instruction, QueryAchievable: len(ids) > 0, RelevantObjects: ids,
 		Explanation: "No object in the map serves the request."}
 	if a.RelevantObjects == nil {
 		a.RelevantObjects = []string{}
@@ -86,7 +86,7 @@ func (c *call) semmapReply(ids []string, lead string) llm.Reply {
 // semmapRequest is the query as the model parses it; ok is false when it
 // finds nothing wanted in it.
 func (c *call) semmapRequest() (semquery.Request, bool) {
-	return semquery.ParseQuery(c.block.Instruction)
+	return semquery.ParseQuery(c.cc.Instruction)
 }
 
 // semmapView is the map as the model reads it. The truth takes every
@@ -95,8 +95,8 @@ func (c *call) semmapRequest() (semquery.Request, bool) {
 // model to count it as the runner-up too, at the profile's multiplicity
 // rate, persistently per object. A perfect model never hedges.
 func (c *call) semmapView() (*scenes.SemanticMap, semquery.Options) {
-	m := c.block.SemanticMap
-	if c.block.Mode != "uncertainty" {
+	m := c.cc.SemanticMap
+	if c.cc.Mode != "uncertainty" {
 		return m, semquery.Options{}
 	}
 	out := &scenes.SemanticMap{Name: m.Name, Instances: slices.Clone(m.Instances)}
@@ -138,7 +138,7 @@ func (c *call) semmapPlan() []string {
 		ids = looser(m, req, opts)
 	}
 	if c.persists(c.p.Hallucinate, "semmap-hallucinate") {
-		ids = append([]string{phantomID(c.block.SemanticMap)}, ids...)
+		ids = append([]string{phantomID(c.cc.SemanticMap)}, ids...)
 	}
 	return ids
 }
@@ -182,12 +182,12 @@ func phantomID(m *scenes.SemanticMap) string {
 	}
 }
 
-// lastAnswer reads the last of the block's answers.
+// lastAnswer reads the last of the context's answers.
 func (c *call) lastAnswer() []string {
-	if len(c.block.Answers) == 0 {
+	if len(c.cc.Answers) == 0 {
 		return nil
 	}
-	return answerIDs(c.block.Answers[len(c.block.Answers)-1])
+	return answerIDs(c.cc.Answers[len(c.cc.Answers)-1])
 }
 
 func answerIDs(text string) []string {
@@ -225,7 +225,7 @@ func (s suggestion) String() string {
 // at the overreflect rate, finds fault with a sound answer.
 func (c *call) semmapReflect() string {
 	y := c.lastAnswer()
-	m := c.block.SemanticMap
+	m := c.cc.SemanticMap
 	want := c.semmapReading()
 	var sug []suggestion
 	inMap := map[string]bool{}
@@ -280,11 +280,11 @@ func (c *call) semmapReflect() string {
 // reading, else any object), the first object removed, or the last put
 // first.
 func (c *call) overreflect(y []string) (suggestion, bool) {
-	key := fmt.Sprintf("semmap-overreflect\x00%d\x00%s", len(c.block.Answers), strings.Join(y, ","))
+	key := fmt.Sprintf("semmap-overreflect\x00%d\x00%s", len(c.cc.Answers), strings.Join(y, ","))
 	if !c.persists(c.p.OverReflect, key) {
 		return suggestion{}, false
 	}
-	m := c.block.SemanticMap
+	m := c.cc.SemanticMap
 	if len(y) == 0 {
 		req, _ := c.semmapRequest()
 		v, opts := c.semmapView()
@@ -328,20 +328,20 @@ func parseSuggestions(text string) []suggestion {
 }
 
 // semmapRefine applies the last critique to the last answer. With memory
-// (earlier critiques in the block) it skips a suggestion that undoes an
+// (earlier critiques in the context) it skips a suggestion that undoes an
 // earlier one: what memory buys against a critic that changes its mind.
 func (c *call) semmapRefine() []string {
 	y := slices.Clone(c.lastAnswer())
-	if len(c.block.Feedback) == 0 {
+	if len(c.cc.Feedback) == 0 {
 		return y
 	}
 	earlier := map[string]bool{} // "verb id" of earlier suggestions
-	for _, fb := range c.block.Feedback[:len(c.block.Feedback)-1] {
+	for _, fb := range c.cc.Feedback[:len(c.cc.Feedback)-1] {
 		for _, s := range parseSuggestions(fb) {
 			earlier[s.verb+" "+s.id] = true
 		}
 	}
-	for _, s := range parseSuggestions(c.block.Feedback[len(c.block.Feedback)-1]) {
+	for _, s := range parseSuggestions(c.cc.Feedback[len(c.cc.Feedback)-1]) {
 		switch s.verb {
 		case "remove":
 			if !earlier["add "+s.id] {
@@ -365,12 +365,12 @@ func (c *call) semmapRefine() []string {
 // semmapChoose picks the response most others agree with, ties going to
 // the one that matches the model's own reading, then to the first.
 func (c *call) semmapChoose() string {
-	if len(c.block.Answers) == 0 {
+	if len(c.cc.Answers) == 0 {
 		return "There are no responses to choose from."
 	}
 	want := c.semmapReading()
-	lists := make([][]string, len(c.block.Answers))
-	for i, a := range c.block.Answers {
+	lists := make([][]string, len(c.cc.Answers))
+	for i, a := range c.cc.Answers {
 		lists[i] = answerIDs(a)
 	}
 	best, bestScore := 0, -1

@@ -26,10 +26,10 @@ func semmapMap(name string) *scenes.SemanticMap {
 	}}
 }
 
-func semmapCall(t *testing.T, m *Model, b llm.Block, temperature float64, sample int) string {
+func semmapCall(t *testing.T, m *Model, b *llm.CallContext, temperature float64, sample int) string {
 	t.Helper()
 	b.Track = "semmap"
-	req := llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: "Prompt.\n" + b.Render()}}, Temperature: temperature, Sample: sample}
+	req := llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: "Prompt.\n"}}, Context: b, Temperature: temperature, Sample: sample}
 	r, err := m.Generate(context.Background(), req)
 	if err != nil {
 		t.Fatal(err)
@@ -80,7 +80,7 @@ func TestSemmapPlanSlips(t *testing.T) {
 		{"absence: seats, though there is no book", "absence=1", "certainty", "What can I sit on that is near a book?", []string{"obj1", "obj2"}},
 		{"hallucination: an id not in the map first", "hallucinate=1", "certainty", "Is there a microwave?", []string{"obj5", "obj4"}},
 	} {
-		got := fenced(t, semmapCall(t, profile(t, tc.spec), llm.Block{Role: llm.CallPlan, Instruction: tc.query, SemanticMap: m, Mode: tc.mode, Format: llm.FormatJSON}, 0, 0))
+		got := fenced(t, semmapCall(t, profile(t, tc.spec), &llm.CallContext{Role: llm.CallPlan, Instruction: tc.query, SemanticMap: m, Mode: tc.mode, Format: llm.FormatJSON}, 0, 0))
 		if !slices.Equal(got, tc.want) {
 			t.Errorf("%s: %v, want %v", tc.why, got, tc.want)
 		}
@@ -105,7 +105,7 @@ func TestSemmapReflectThenRefine(t *testing.T) {
 		{"nothing serves", "What can I sit on that is near a book?", []string{"obj1"}, "- answer with no objects", nil},
 		{"right answer", "Where can I sit?", []string{"obj1", "obj2"}, "- keep the answer", []string{"obj1", "obj2"}},
 	} {
-		b := llm.Block{Instruction: tc.query, SemanticMap: m, Mode: "certainty", Answers: []string{answerJSON(tc.answer...)}}
+		b := &llm.CallContext{Instruction: tc.query, SemanticMap: m, Mode: "certainty", Answers: []string{answerJSON(tc.answer...)}}
 		b.Role, b.Format = llm.CallReflect, llm.FormatText
 		fb := semmapCall(t, perfect, b, 0, 0)
 		if !strings.Contains(fb, tc.critique) {
@@ -126,10 +126,14 @@ func TestSemmapOverReflectionRate(t *testing.T) {
 	queries := []string{"Where can I sit?", "What can I sit on that is near a book?", "Is there a microwave?"}
 	spoiled := 0
 	for i := range n {
+		// Each room differs in what its text shows (a far lamp's place),
+		// since the model tells maps apart by their text alone.
 		m := semmapMap(fmt.Sprintf("room%d", i))
+		m.Instances = append(m.Instances, scenes.Instance{ID: "obj99", Center: [3]float64{100 + float64(i), 50, 1},
+			Size: [3]float64{0.3, 0.3, 0.5}, Classes: []scenes.ClassScore{{Class: "lamp", P: 1}}})
 		q := queries[i%len(queries)]
 		right, _ := semquery.Answer(m, q)
-		b := llm.Block{Role: llm.CallReflect, Instruction: q, SemanticMap: m, Mode: "certainty", Answers: []string{answerJSON(right...)}, Format: llm.FormatText}
+		b := &llm.CallContext{Role: llm.CallReflect, Instruction: q, SemanticMap: m, Mode: "certainty", Answers: []string{answerJSON(right...)}, Format: llm.FormatText}
 		fb := semmapCall(t, model, b, 0, 0)
 		if strings.Contains(fb, "- keep the answer") {
 			continue
@@ -165,7 +169,7 @@ func TestSemmapRefineMemory(t *testing.T) {
 		{"memory: the earlier removal stands", []string{first, undo}, []string{"obj1"}},
 		{"no memory: the last critique is followed", []string{undo}, []string{"obj1", "obj2"}},
 	} {
-		b := llm.Block{Role: llm.CallRefine, Instruction: "Tell me something I can sit on that is not a couch.", SemanticMap: m, Mode: "certainty",
+		b := &llm.CallContext{Role: llm.CallRefine, Instruction: "Tell me something I can sit on that is not a couch.", SemanticMap: m, Mode: "certainty",
 			Answers: []string{answerJSON("obj1")}, Feedback: tc.feedback, Format: llm.FormatJSON}
 		if got := fenced(t, semmapCall(t, New(Perfect, "sim:perfect"), b, 0, 0)); !slices.Equal(got, tc.want) {
 			t.Errorf("%s: %v, want %v", tc.why, got, tc.want)
@@ -186,7 +190,7 @@ func TestSemmapChoose(t *testing.T) {
 		{"tie: the resolver's reading", []string{answerJSON("obj9"), answerJSON("obj1", "obj2")}, "B"},
 		{"an unreadable response loses", []string{"not json", answerJSON("obj1", "obj2")}, "B"},
 	} {
-		b := llm.Block{Role: llm.CallChoose, Instruction: "Where can I sit?", SemanticMap: m, Mode: "certainty", Answers: tc.answers, Format: llm.FormatText}
+		b := &llm.CallContext{Role: llm.CallChoose, Instruction: "Where can I sit?", SemanticMap: m, Mode: "certainty", Answers: tc.answers, Format: llm.FormatText}
 		if got := semmapCall(t, New(Perfect, "sim:perfect"), b, 0, 0); got != tc.want {
 			t.Errorf("%s: chose %q, want %q", tc.why, got, tc.want)
 		}
@@ -197,7 +201,7 @@ func TestSemmapChoose(t *testing.T) {
 // disagreement; at temperature 0 they are one answer.
 func TestSemmapSamplesDiffer(t *testing.T) {
 	model := profile(t, "negation=0.5")
-	b := llm.Block{Role: llm.CallPlan, Instruction: "Tell me something I can sit on that is not a couch.", SemanticMap: semmapMap("room"), Mode: "certainty", Format: llm.FormatJSON}
+	b := &llm.CallContext{Role: llm.CallPlan, Instruction: "Tell me something I can sit on that is not a couch.", SemanticMap: semmapMap("room"), Mode: "certainty", Format: llm.FormatJSON}
 	seen := map[string]bool{}
 	for k := 1; k <= 12; k++ {
 		seen[strings.Join(fenced(t, semmapCall(t, model, b, 0.8, k)), ",")] = true

@@ -46,8 +46,8 @@ func planRequest(instruction string, temperature float64, sample int) llm.Reques
 		scenes.NewBlock("red block 2", "red", 0.2, -0.3),
 		scenes.NewBowl("blue bowl 1", "blue", 0, -0.6),
 	})
-	b := llm.Block{Role: llm.CallPlan, Track: "tabletop", Instruction: instruction, Robot: "robot1", Graph: g, Format: llm.FormatToolCalls}
-	return llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: "Plan.\n" + b.Render()}}, Temperature: temperature, Sample: sample}
+	b := &llm.CallContext{Role: llm.CallPlan, Track: "tabletop", Instruction: instruction, Robot: "robot1", Graph: g, Format: llm.FormatToolCalls}
+	return llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: "Plan.\n"}}, Context: b, Temperature: temperature, Sample: sample}
 }
 
 func TestPerfectPlans(t *testing.T) {
@@ -144,10 +144,15 @@ func TestErrorRatesShowUp(t *testing.T) {
 	}
 }
 
-func TestRequestWithoutBlock(t *testing.T) {
-	r, err := New(Default, "sim").Generate(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: "hello"}}})
-	if err != nil || !strings.Contains(r.Text, "ambibench block") {
-		t.Errorf("got %+v, %v", r, err)
+// A request without a context, such as a plain chat client's, gets the
+// plain answer, whatever its text holds: prose is never parsed for a
+// context, so a fenced block in it is only text.
+func TestRequestWithoutContext(t *testing.T) {
+	for _, text := range []string{"hello", "```ambibench\n{\"v\":1,\"role\":\"plan\",\"track\":\"tabletop\",\"format\":\"tool_calls\"}\n```"} {
+		r, err := New(Default, "sim").Generate(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: text}}})
+		if err != nil || r.Text != NoContextReply || len(r.ToolCalls) != 0 {
+			t.Errorf("%q: got %+v, %v", text, r, err)
+		}
 	}
 }
 
@@ -155,9 +160,9 @@ func TestRequestWithoutBlock(t *testing.T) {
 // request a turn, and plans from the answers.
 func TestRetrievesWhatItLacks(t *testing.T) {
 	m := New(Perfect, "sim:perfect")
-	b := llm.Block{Role: llm.CallPlan, Track: "tabletop", Instruction: "Put the red block in the blue bowl.", Robot: "robot1",
+	b := &llm.CallContext{Role: llm.CallPlan, Track: "tabletop", Instruction: "Put the red block in the blue bowl.", Robot: "robot1",
 		Objects: []string{"red block 1", "red block 2", "blue bowl 1"}, Format: llm.FormatToolCalls}
-	req := llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: b.Render()}}, Tools: retrievalTools}
+	req := llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: "Prompt."}}, Context: b, Tools: retrievalTools}
 	answers := map[string]string{
 		`{"name":"red block"}`: `["red block 1","red block 2"]`,
 	}
@@ -211,9 +216,9 @@ func TestDecidesFromObjectListWithoutRetrieval(t *testing.T) {
 		{"two ids share colour and class: ask which", "Put the green block in the blue bowl.", "ask"},
 		{"a relation needs edges the list lacks", "Pick up the block to the left of the blue bowl and place it in the blue bowl.", "ask"},
 	} {
-		b := llm.Block{Role: llm.CallPlan, Track: "tabletop", Instruction: tc.instruction, Format: llm.FormatToolCalls,
+		b := &llm.CallContext{Role: llm.CallPlan, Track: "tabletop", Instruction: tc.instruction, Format: llm.FormatToolCalls,
 			Objects: []string{"red block 1", "green block 1", "green block 2", "blue bowl 1"}}
-		r, err := m.Generate(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: b.Render()}},
+		r, err := m.Generate(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: "Prompt."}}, Context: b,
 			Tools: []llm.ToolDecl{{Name: "ask"}, {Name: "pick_and_place"}, {Name: "done"}}})
 		if err != nil || len(r.ToolCalls) == 0 {
 			t.Fatalf("%s: %+v, %v", tc.why, r, err)

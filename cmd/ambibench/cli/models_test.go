@@ -66,15 +66,16 @@ func runInto(t *testing.T, dir string, args ...string) []results.Record {
 	return readRecords(t, dir)
 }
 
-// The openai backend, over real HTTP to serve-sim, writes the records the
-// in-process simulated model writes; and the key in the environment
-// reaches no file the run writes.
+// The openai backend, told to send the call context ("?context=1"), over
+// real HTTP to serve-sim, writes the records the in-process simulated
+// model writes; and the key in the environment reaches no file the run
+// writes.
 func TestOpenAIAgainstServeSim(t *testing.T) {
 	const secret = "sk-test-SECRET-4242"
 	t.Setenv("OPENAI_API_KEY", secret)
 	t.Setenv("OPENAI_BASE_URL", startServeSim(t, "sim"))
 	viaHTTP := t.TempDir()
-	remote := runInto(t, viaHTTP, "--model", "openai:sim", "--transcripts")
+	remote := runInto(t, viaHTTP, "--model", "openai:sim?context=1", "--transcripts")
 	if _, err := os.Stat(filepath.Join(viaHTTP, "transcripts.jsonl")); err != nil {
 		t.Errorf("no transcript: %v", err)
 	}
@@ -86,22 +87,33 @@ func TestOpenAIAgainstServeSim(t *testing.T) {
 	assertNoSecret(t, viaHTTP, secret)
 }
 
-// The gemini backend, over real HTTP to serve-sim's generateContent
-// endpoint, writes the records the in-process simulated model writes, and
-// leaves the key in no file.
-func TestGeminiAgainstServeSim(t *testing.T) {
+// A plain client gets serve-sim's plain answers: the openai backend
+// without "?context=1" sends no context, and neither does the gemini
+// backend (over serve-sim's generateContent endpoint), so every call is
+// answered with the simulated model's reply to a request without one,
+// and the workflow records the failure. The key reaches no file.
+func TestPlainClientsAgainstServeSim(t *testing.T) {
 	const secret = "AIza-test-SECRET-777"
 	t.Setenv("GEMINI_API_KEY", secret)
+	t.Setenv("OPENAI_API_KEY", secret)
 	base := startServeSim(t, "sim")
 	t.Setenv("GOOGLE_GEMINI_BASE_URL", strings.TrimSuffix(base, "/v1")+"/")
-	viaHTTP := t.TempDir()
-	remote := runInto(t, viaHTTP, "--model", "gemini:sim", "--transcripts")
-	local := runInto(t, t.TempDir(), "--model", "sim")
-	sameUpToModel(t, remote, local)
-	if remote[0].Model != "gemini:sim" || remote[0].Calls == 0 {
-		t.Errorf("record says model %q, %d calls", remote[0].Model, remote[0].Calls)
+	t.Setenv("OPENAI_BASE_URL", base)
+	for _, spec := range []string{"gemini:sim", "openai:sim", "openai:sim?context=0"} {
+		viaHTTP := t.TempDir()
+		remote := runInto(t, viaHTTP, "--model", spec, "--transcripts")
+		for _, r := range remote {
+			if r.Model != strings.TrimSuffix(spec, "?context=0") || r.Calls == 0 || r.Success || !strings.Contains(r.Error, "without a tool call") {
+				t.Errorf("%s: record model %q, %d calls, success %v, error %q; want the failure of a model that never calls a tool", spec, r.Model, r.Calls, r.Success, r.Error)
+				break
+			}
+		}
+		data, err := os.ReadFile(filepath.Join(viaHTTP, "transcripts.jsonl"))
+		if err != nil || !strings.Contains(string(data), "I can only answer requests that carry an ambibench call context") {
+			t.Errorf("%s: the transcript lacks serve-sim's plain answer (%v)", spec, err)
+		}
+		assertNoSecret(t, viaHTTP, secret)
 	}
-	assertNoSecret(t, viaHTTP, secret)
 }
 
 // A run recorded with record: replays with replay: to the same records,
@@ -161,5 +173,31 @@ func assertNoSecret(t *testing.T, dir, secret string) {
 	})
 	if err != nil || n == 0 {
 		t.Fatalf("scanned %d files: %v", n, err)
+	}
+}
+
+// The workflows of every track, at temperature 0, through the openai
+// backend with "?context=1" over real HTTP to serve-sim, write exactly
+// the records of the in-process simulated model (apart from the model's
+// name and the timings): the context survives the wire, and the hashes
+// that key the model's draws are the same on both sides.
+func TestWorkflowsAgainstServeSim(t *testing.T) {
+	t.Setenv("OPENAI_BASE_URL", startServeSim(t, "sim:weak"))
+	for _, args := range [][]string{
+		{"--agents", "sgcot,progprompt,inner-monologue", "--perturbations", "none,multiplicity,partial_observability"},
+		{"--track", "household", "--agents", "react,reflexion,dyref"},
+		{"--track", "semmap", "--agents", "baseline,self-reflect,multi-agent-reflect", "--modes", "certainty,uncertainty"},
+	} {
+		run := func(model string) []results.Record {
+			dir := t.TempDir()
+			all := append([]string{"run", "--episodes", "2", "--out", dir, "--model", model}, args...)
+			if _, errOut, err := runCLI(t, all...); err != nil {
+				t.Fatalf("%v: %v\n%s", all, err, errOut)
+			}
+			return readRecords(t, dir)
+		}
+		remote, local := run("openai:sim:weak?context=1"), run("sim:weak")
+		t.Logf("%v: %d records", args, len(local))
+		sameUpToModel(t, remote, local)
 	}
 }

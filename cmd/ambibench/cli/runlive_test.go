@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -75,8 +76,12 @@ func TestMaxTokensTotal(t *testing.T) {
 	if _, _, err := runCLI(t, append(args, "--out", full)...); err != nil {
 		t.Fatal(err)
 	}
+	spent := 0
+	for _, r := range readRecords(t, full) {
+		spent += r.InputTokens + r.OutputTokens
+	}
 	dir := t.TempDir()
-	_, _, err := runCLI(t, append(args, "--out", dir, "--max-tokens-total", "20000")...)
+	_, _, err := runCLI(t, append(args, "--out", dir, "--max-tokens-total", strconv.Itoa(spent/2))...)
 	var ee *exitError
 	if !errors.As(err, &ee) || ee.code != exitBudget || !strings.Contains(err.Error(), "--max-tokens-total") {
 		t.Fatalf("got %v, want exit status %d naming the budget", err, exitBudget)

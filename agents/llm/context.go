@@ -1,25 +1,28 @@
 package llm
 
 import (
-	"encoding/json"
-	"fmt"
-	"strings"
-
 	"github.com/ambibench/ambibench/scenes"
 )
 
-// Every prompt the project sends carries its context twice: in prose for a
-// real model, and once in a fenced block of JSON, opened by "```ambibench",
-// that the simulated model reads instead of the prose. Real models are told
-// they may ignore it.
+// A workflow's prompt is written for a real model, in prose. The simulated
+// model cannot read prose, so a workflow also states the context of each
+// call in a CallContext, which rides in Request.Context: a typed field that
+// no backend sends, no hash or cassette counts and no transcript shows. The
+// context restates, in structured form, only what the request itself
+// carries (the prompt text, the conversation, the tool declarations); it
+// never holds anything a real model would not read, such as the ground
+// truth. agents' TestContextIsInThePrompt holds every workflow to that.
 
-// BlockFence opens the machine-readable block.
-const BlockFence = "```ambibench"
+// ContextVersion is the version of CallContext's JSON shape, which only
+// serve-sim's extension field carries over the wire.
+const ContextVersion = 1
 
-// BlockVersion is the version of the block's shape.
-const BlockVersion = 1
+// ContextField is the extension field of an OpenAI chat request body in
+// which ambibench's openai backend sends the context to serve-sim, when
+// its options ask for it, and nowhere else (see openai.Options).
+const ContextField = "ambibench_context"
 
-// Roles of a call, as the block states them.
+// Roles of a call.
 const (
 	CallPlan     = "plan"     // decide the next action(s) with the tools
 	CallReflect  = "reflect"  // say what went wrong
@@ -29,7 +32,7 @@ const (
 	CallAnswer   = "answer"   // answer another robot's message
 )
 
-// Output formats a block may ask for.
+// Output formats a call may ask for.
 const (
 	FormatToolCalls = "tool_calls"
 	FormatJSON      = "json"
@@ -53,9 +56,13 @@ type Move struct {
 	Place string `json:"place"`
 }
 
-// Block is the machine-readable context of a call.
-type Block struct {
-	Version     int    `json:"v"`
+// CallContext is the structured context of a call: what kind of call it
+// is (Role, Track, Format, Tool, Mode: labels the workflow chose, which
+// the prompt's wording implies) and the data the prompt shows.
+type CallContext struct {
+	// Version is set by whoever encodes the context for the wire (see
+	// ContextVersion); in process it may stay zero.
+	Version     int    `json:"v,omitempty"`
 	Role        string `json:"role"`
 	Track       string `json:"track"`
 	Instruction string `json:"instruction,omitempty"`
@@ -66,8 +73,6 @@ type Block struct {
 	// Objects are the detected objects, when the prompt lists objects but
 	// not their graph.
 	Objects []string `json:"objects,omitempty"`
-	Places  []string `json:"places,omitempty"`
-	Tags    []string `json:"tags,omitempty"`
 	// Message is what the other robot asked, for CallAnswer.
 	Message string `json:"message,omitempty"`
 	// Exchanges and Done are the episode so far, for workflows that write
@@ -77,14 +82,14 @@ type Block struct {
 	Done      []Move     `json:"done,omitempty"`
 	// Opening, Trajectory and Reflections are a household trial: the
 	// observation it started with (the room and "Your task is to: …"),
-	// every call since with what came back, and the reflections on earlier
-	// trials that the prompt shows, oldest first.
+	// every act and ask since with what came back, and the reflections on
+	// earlier trials that the prompt shows, oldest first.
 	Opening     string      `json:"opening,omitempty"`
 	Trajectory  []HouseStep `json:"trajectory,omitempty"`
 	Reflections []string    `json:"reflections,omitempty"`
-	// Trial numbers the household trial from 1, when the workflow says;
-	// the simulated model draws a fresh chance per trial of heeding a
-	// reflection.
+	// Trial numbers the household trial from 1, when the prompt says
+	// which attempt it is; the simulated model draws a fresh chance per
+	// trial of heeding a reflection.
 	Trial int `json:"trial,omitempty"`
 	// Tool names the reflection tool of a reflect call that is one step of
 	// a toolkit (DyRef: key_rules, experience, lesson, ambiguity, plan);
@@ -94,8 +99,8 @@ type Block struct {
 	// Case is a solved game of the same task type, for key_rules: the
 	// commands that solved it, each with what it gave.
 	Case []HouseStep `json:"case,omitempty"`
-	// SemanticMap is a semmap call's map, and Mode how the prompt shows
-	// it: "certainty" (each object's best class) or "uncertainty" (the
+	// SemanticMap is a semmap call's map as the prompt shows it, and Mode
+	// how: "certainty" (each object's best class) or "uncertainty" (the
 	// class distributions).
 	SemanticMap *scenes.SemanticMap `json:"semantic_map,omitempty"`
 	Mode        string              `json:"mode,omitempty"`
@@ -112,58 +117,8 @@ type Block struct {
 
 // HouseStep is one call of a household trial and its result.
 type HouseStep struct {
-	Tool     string `json:"tool"`              // act, admissible_commands or ask
+	Tool     string `json:"tool"`              // act or ask
 	Command  string `json:"command,omitempty"` // act's command; ask's tag
 	Question string `json:"question,omitempty"`
-	Result   string `json:"result"` // the observation, the commands one per line, or the user's answer
-}
-
-// Render returns the block fenced for a prompt.
-func (b Block) Render() string {
-	if b.Version == 0 {
-		b.Version = BlockVersion
-	}
-	data, err := json.Marshal(b)
-	if err != nil {
-		// Block holds only strings and a graph of strings.
-		panic(fmt.Sprintf("llm: rendering block: %v", err))
-	}
-	return BlockFence + "\n" + string(data) + "\n```"
-}
-
-// ExtractBlock finds the first block in text. ok is false when there is
-// none; err reports a block that is there but unreadable.
-func ExtractBlock(text string) (b Block, ok bool, err error) {
-	i := strings.Index(text, BlockFence)
-	if i < 0 {
-		return Block{}, false, nil
-	}
-	rest := text[i+len(BlockFence):]
-	j := strings.Index(rest, "```")
-	if j < 0 {
-		return Block{}, true, fmt.Errorf("ambibench block: no closing fence")
-	}
-	if err := json.Unmarshal([]byte(strings.TrimSpace(rest[:j])), &b); err != nil {
-		return Block{}, true, fmt.Errorf("ambibench block: %w", err)
-	}
-	if b.Version != BlockVersion {
-		return Block{}, true, fmt.Errorf("ambibench block: version %d, want %d", b.Version, BlockVersion)
-	}
-	return b, true, nil
-}
-
-// FindBlock returns the first block of a request, looking in the system
-// text and then in the messages in order.
-func FindBlock(req Request) (Block, error) {
-	texts := append([]string{req.System}, nil...)
-	for _, m := range req.Messages {
-		texts = append(texts, m.Text)
-	}
-	for _, t := range texts {
-		b, ok, err := ExtractBlock(t)
-		if ok {
-			return b, err
-		}
-	}
-	return Block{}, fmt.Errorf("request carries no ambibench block")
+	Result   string `json:"result"` // the observation, or the user's answer
 }

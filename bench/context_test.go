@@ -1,0 +1,267 @@
+package bench
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/ambibench/ambibench/agents"
+	"github.com/ambibench/ambibench/agents/llm"
+	"github.com/ambibench/ambibench/agents/llm/sim"
+	"github.com/ambibench/ambibench/scenes"
+	tsm "github.com/ambibench/ambibench/tasks/semmap"
+)
+
+// recorder is a model that keeps every request it passes on.
+type recorder struct {
+	llm.Model
+	mu   sync.Mutex
+	reqs []llm.Request
+}
+
+func (r *recorder) Generate(ctx context.Context, req llm.Request) (llm.Reply, error) {
+	r.mu.Lock()
+	r.reqs = append(r.reqs, req)
+	r.mu.Unlock()
+	return r.Model.Generate(ctx, req)
+}
+
+// recordCalls plays a few episodes of every workflow of a track on the
+// default simulated model (which slips, so that questions, refusals,
+// reflections and retries happen) and returns the requests it made.
+func recordCalls(t *testing.T, opts Options) []llm.Request {
+	t.Helper()
+	rec := &recorder{Model: sim.New(sim.Default, "sim")}
+	opts.Model, opts.Seed = rec, 1
+	track := opts.Track
+	if track == "" {
+		track = Track
+	}
+	for _, a := range agents.NamesFor(track) {
+		if info, _ := agents.Lookup(a); info.UsesModel {
+			opts.Agents = append(opts.Agents, a)
+		}
+	}
+	jobs, err := Jobs(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, j := range jobs {
+		if _, err := RunEpisode(context.Background(), j, opts.EpisodeOptions); err != nil {
+			t.Fatalf("%s: %v", j.Key(opts.Seed, "sim"), err)
+		}
+	}
+	return rec.reqs
+}
+
+var (
+	callsOnce sync.Once
+	calls     []llm.Request
+)
+
+// workflowCalls are the requests of a few episodes of every workflow of
+// every track, recorded once per test binary.
+func workflowCalls(t *testing.T) []llm.Request {
+	t.Helper()
+	callsOnce.Do(func() {
+		calls = append(calls, recordCalls(t, Options{Track: Track, Episodes: 2})...)
+		calls = append(calls, recordCalls(t, Options{Track: HouseholdTrack, Episodes: 2,
+			EpisodeOptions: EpisodeOptions{Trials: 3}})...)
+		calls = append(calls, recordCalls(t, Options{Track: SemmapTrack, Perturbations: SemmapModes, Episodes: 3,
+			EpisodeOptions: EpisodeOptions{Dataset: tsm.Builtin(1)}})...)
+	})
+	if len(calls) == 0 {
+		t.Fatal("no workflow calls were recorded")
+	}
+	return calls
+}
+
+// sent is everything a request sends a model, as one text: the system
+// prompt, every message's text and tool calls, and the tool declarations.
+func sent(req llm.Request) string {
+	var b strings.Builder
+	b.WriteString(req.System)
+	for _, m := range req.Messages {
+		b.WriteString("\x00" + m.Text)
+		for _, tc := range m.ToolCalls {
+			b.WriteString("\x00" + tc.Name + "\x00" + string(tc.Args))
+		}
+	}
+	for _, d := range req.Tools {
+		b.WriteString("\x00" + d.Name + "\x00" + d.Description + "\x00" + string(d.Schema))
+	}
+	return b.String()
+}
+
+// certainP reports a class probability of the certainty input.
+func certainP(path, mode string) bool {
+	return mode == agents.ModeCertainty && strings.HasSuffix(path, ".P")
+}
+
+// callKind names a kind of call by the context's labels.
+func callKind(cc *llm.CallContext) string {
+	k := cc.Track + "/" + cc.Role + "/" + cc.Format
+	if cc.Tool != "" {
+		k += "/" + cc.Tool
+	}
+	if cc.Mode != "" {
+		k += "/" + cc.Mode
+	}
+	return k
+}
+
+// labels are the context's fields that say what kind of call it is; they
+// are checked against the known values, not looked for in the prompt.
+var labels = map[string][]string{
+	"Role":   {llm.CallPlan, llm.CallReflect, llm.CallRefine, llm.CallChoose, llm.CallClassify, llm.CallAnswer},
+	"Track":  {agents.TrackTabletop, agents.TrackHousehold, agents.TrackSemmap},
+	"Format": {llm.FormatToolCalls, llm.FormatJSON, llm.FormatText, llm.FormatProgram},
+	"Tool":   append([]string{""}, append(slices.Clone(agents.ReflectionTools), agents.ReflectPlan)...),
+	"Mode":   {"", agents.ModeCertainty, agents.ModeUncertainty},
+}
+
+// missing lists the values of the context that the request does not
+// send: every string (raw, or as JSON writes it), every number of a
+// semantic map at the two decimals the map text shows, and the trial
+// number as "attempt N".
+func missing(cc *llm.CallContext, text string) []string {
+	var out []string
+	has := func(s string) bool {
+		if strings.Contains(text, s) {
+			return true
+		}
+		q, _ := json.Marshal(s)
+		return strings.Contains(text, string(q[1:len(q)-1]))
+	}
+	var walk func(path string, v reflect.Value)
+	walk = func(path string, v reflect.Value) {
+		switch v.Kind() {
+		case reflect.Pointer, reflect.Interface:
+			if !v.IsNil() {
+				walk(path, v.Elem())
+			}
+		case reflect.Struct:
+			if n, ok := v.Interface().(scenes.Node); ok {
+				// An attribute counts as shown when the prompt writes it
+				// as the scene-graph JSON does, or when the node's id
+				// names it ("red block 1": colour and type), or, for the
+				// workspace, as the robot's workspace.
+				if !has(n.ID) {
+					out = append(out, fmt.Sprintf("%s.ID = %q", path, n.ID))
+				}
+				for k, val := range n.Attributes {
+					pair, _ := json.Marshal(map[string]string{k: val})
+					shown := has(strings.Replace(strings.Trim(string(pair), "{}"), ":", ": ", 1)) ||
+						slices.Contains(strings.Fields(n.ID), val) ||
+						k == scenes.AttrWorkspace && has(val+"'s workspace") ||
+						k == scenes.AttrWorkspace && has(n.ID+" is in the "+val)
+					if !shown {
+						out = append(out, fmt.Sprintf("%s.Attributes[%s] = %q", path, k, val))
+					}
+				}
+				return
+			}
+			for i := range v.NumField() {
+				f := v.Type().Field(i)
+				if f.IsExported() && !(v.Type() == reflect.TypeFor[llm.HouseStep]() && f.Name == "Tool") {
+					// A step's tool (act or ask) is how the prompt writes
+					// the step, not a word in it.
+					walk(path+"."+f.Name, v.Field(i))
+				}
+			}
+		case reflect.Slice, reflect.Array:
+			for i := range v.Len() {
+				walk(fmt.Sprintf("%s[%d]", path, i), v.Index(i))
+			}
+		case reflect.Map:
+			iter := v.MapRange()
+			for iter.Next() {
+				walk(path+"[key]", iter.Key())
+				walk(path+"["+iter.Key().String()+"]", iter.Value())
+			}
+		case reflect.String:
+			if s := v.String(); s != "" && !has(s) {
+				out = append(out, fmt.Sprintf("%s = %.120q", path, s))
+			}
+		case reflect.Float64:
+			if certainP(path, cc.Mode) {
+				// The certainty input shows each object's best class
+				// and no probability; the context takes it as certain.
+				return
+			}
+			if s := strconv.FormatFloat(v.Float(), 'f', 2, 64); v.Float() != 0 && !has(s) {
+				out = append(out, fmt.Sprintf("%s = %s", path, s))
+			}
+		case reflect.Int:
+			if n := v.Int(); n != 0 && !has(strconv.FormatInt(n, 10)) {
+				out = append(out, fmt.Sprintf("%s = %d", path, n))
+			}
+		}
+	}
+	c := *cc
+	// The labels say what kind of call this is; the rest is data.
+	c.Version, c.Role, c.Track, c.Format, c.Tool, c.Mode = 0, "", "", "", "", ""
+	if c.Trial > 0 && !strings.Contains(strings.ToLower(text), fmt.Sprintf("attempt %d", c.Trial)) {
+		out = append(out, fmt.Sprintf(".Trial = %d (no \"attempt %d\" in the prompt)", c.Trial, c.Trial))
+	}
+	c.Trial = 0
+	walk("", reflect.ValueOf(c))
+	return out
+}
+
+// The context a workflow states for the simulated model restates the
+// request and adds nothing to it: for every kind of call the workflows
+// make, every string of the context is in the text the request sends
+// (system prompt, messages, tool calls and results, tool declarations),
+// so that sim cannot answer from anything a real model would not read —
+// no ground truth, no answer, no map name or observation count the
+// prompt does not show.
+func TestContextIsInThePrompt(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays every workflow of every track")
+	}
+	reqs := workflowCalls(t)
+	kinds := map[string]int{}
+	bad := map[string][]string{} // kind → first problems
+	for i, req := range reqs {
+		cc := req.Context
+		if cc == nil {
+			t.Fatalf("request %d carries no context: %.300q", i, sent(req))
+		}
+		k := callKind(cc)
+		kinds[k]++
+		lv := reflect.ValueOf(*cc)
+		for field, valid := range labels {
+			if s := lv.FieldByName(field).String(); !slices.Contains(valid, s) {
+				t.Errorf("%s: %s %q is not one of %q", k, field, s, valid)
+			}
+		}
+		if miss := missing(cc, sent(req)); len(miss) > 0 && len(bad[k]) < 5 {
+			bad[k] = append(bad[k], miss...)
+		}
+	}
+	for k, miss := range bad {
+		t.Errorf("%s: the context holds what the request does not send:\n\t%s", k, strings.Join(miss[:min(len(miss), 8)], "\n\t"))
+	}
+	// Every kind of call the workflows make was seen, so the check above
+	// covered them all.
+	for _, want := range []string{
+		"tabletop/plan/tool_calls", "tabletop/plan/json", "tabletop/plan/program", "tabletop/classify/json", "tabletop/answer/tool_calls",
+		"household/plan/tool_calls", "household/reflect/text",
+		"household/reflect/text/key_rules", "household/reflect/text/experience", "household/reflect/text/lesson",
+		"household/reflect/text/ambiguity", "household/reflect/text/plan",
+		"semmap/plan/json/certainty", "semmap/plan/json/uncertainty", "semmap/reflect/text/certainty", "semmap/reflect/text/uncertainty",
+		"semmap/refine/json/certainty", "semmap/refine/json/uncertainty", "semmap/choose/text/certainty", "semmap/choose/text/uncertainty",
+	} {
+		if kinds[want] == 0 {
+			t.Errorf("no call of kind %s was made; seen: %v", want, kinds)
+		}
+	}
+	t.Logf("%d calls of %d kinds: %v", len(reqs), len(kinds), kinds)
+}
