@@ -35,14 +35,9 @@ KEY names the episode as a record's key does, with or without its quotes:
 // showCmd prints one recorded episode and its model calls.
 func showCmd(stdout, stderr io.Writer, args []string) error {
 	flags := flag.NewFlagSet("ambibench show", flag.ContinueOnError)
-	flags.SetOutput(stderr)
 	flags.Usage = func() { fmt.Fprint(flags.Output(), showUsage) }
-	if err := flags.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(stdout, showUsage)
-			return nil
-		}
-		return errUsage
+	if done, err := parseFlags(flags, stdout, stderr, func() error { return flags.Parse(args) }); done {
+		return err
 	}
 	if flags.NArg() < 1 || flags.NArg() > 2 {
 		flags.Usage()
