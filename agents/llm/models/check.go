@@ -26,8 +26,19 @@ func Check(spec string) error {
 			return bad(err.Error())
 		}
 	case "openai", "gemini":
-		if rest == "" {
+		var extra []string
+		if kind == "openai" {
+			extra = append(extra, optContext)
+		}
+		model, _, opts, err := liveOptions(spec, rest, extra...)
+		if err != nil {
+			return err
+		}
+		if model == "" {
 			return bad(kind + " needs a model name, as in " + map[string]string{"openai": "openai:gpt-4o-mini", "gemini": "gemini:gemini-2.5-flash"}[kind])
+		}
+		if _, err := opts.boolean(optContext); err != nil {
+			return err
 		}
 	case "record":
 		dir, inner, ok := strings.Cut(rest, "=")
