@@ -68,3 +68,30 @@ func TestReportRefusesMixedSuites(t *testing.T) {
 		t.Errorf("got %v, want a refusal naming suite versions 1 and 2", err)
 	}
 }
+
+// Every public summary of records leaves an infrastructure failure out,
+// whoever calls it: a record that was never scored is no outcome.
+func TestSummariesLeaveInfraErrorsOut(t *testing.T) {
+	rec := func(agent string, ep int, outcome string, success bool) Record {
+		r := Record{Schema: SchemaVersion, Suite: 1, Outcome: outcome, Track: "household", Family: "put", Perturbation: "none",
+			Label: "none", Agent: agent, Episode: ep, Trials: 1, Success: success}
+		if success {
+			r.SolvedTrial = 1
+		}
+		if outcome == OutcomeInfraError {
+			r.ErrorKind, r.Error = "timeout", "timeout: no reply"
+		}
+		return r
+	}
+	a := []Record{rec("a", 0, OutcomeScored, true), rec("a", 1, OutcomeInfraError, false), rec("a", 2, OutcomeScored, false)}
+	b := []Record{rec("b", 0, OutcomeScored, false), rec("b", 1, OutcomeScored, true), rec("b", 2, OutcomeInfraError, false)}
+	if p := McNemar(a, b, func(r Record) bool { return r.Success }); p.Pairs != 1 {
+		t.Errorf("McNemar paired %d episodes, want 1 (the others have an infra error on one side)", p.Pairs)
+	}
+	if tr := SumTrials(a, 1); tr.Games != 2 || tr.SRAt[0] != (Rate{1, 2}) {
+		t.Errorf("SumTrials: %d games, SR@1 %v; want 2 games, 1/2", tr.Games, tr.SRAt[0])
+	}
+	if s := SummarizeReflections(a); s.Games != 2 {
+		t.Errorf("SummarizeReflections counts %d games, want 2", s.Games)
+	}
+}

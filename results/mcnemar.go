@@ -59,7 +59,10 @@ func McNemarP(b, c int) float64 {
 // of one side without a partner on the other are left out. If a side has
 // several records of one episode (records of several models under one
 // agent name, say), the last one counts: filter by agent and model first.
+// A record that ended in an infrastructure failure is no outcome: its
+// pair is left out.
 func McNemar(a, b []Record, outcome func(Record) bool) Paired {
+	a, b = ScoredOnly(a), ScoredOnly(b)
 	bySide := make(map[string]bool, len(b))
 	for _, r := range b {
 		bySide[episodeKey(r)] = outcome(r)

@@ -72,7 +72,10 @@ type ReflectionStats struct {
 // when fewer than 95% of the resamples hold a corrected game. The
 // intervals depend on the order of recs, since the resampled indices are
 // fixed; [Report] sorts each agent's records by key first.
+//
+// Records of an infrastructure failure are left out.
 func SummarizeReflections(recs []Record) ReflectionStats {
+	recs = ScoredOnly(recs)
 	n := len(recs)
 	t := SumTrials(recs, 1)
 	s := ReflectionStats{Games: n, RateRev: t.RateRev(), Tools: map[string]Estimate{}}

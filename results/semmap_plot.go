@@ -85,7 +85,7 @@ func mapSizeData(units []unit) (sizes []int, series []mapSizeSeries) {
 // returns false when the records hold semmap results for fewer than two
 // map sizes. The same records give the same bytes.
 func MapSizePlot(w io.Writer, recs []Record, opts ReportOptions) (bool, error) {
-	sizes, series := mapSizeData(groupUnits(recs, opts.Agents))
+	sizes, series := mapSizeData(groupUnits(ScoredOnly(recs), opts.Agents))
 	if len(series) == 0 {
 		return false, nil
 	}

@@ -268,8 +268,10 @@ func b2i(v bool) int {
 }
 
 // TopKMarkdown writes the Top-k table of semmap records, by agent and
-// query type: the run summary of the semmap track.
+// query type: the run summary of the semmap track. Records of an
+// infrastructure failure are left out (see [InfraMarkdown]).
 func TopKMarkdown(w io.Writer, recs []Record) error {
+	recs = ScoredOnly(recs)
 	rp := &reporter{
 		units:    groupUnits(recs, nil),
 		families: distinct(recs, func(r Record) string { return r.Family }, cmp.Compare[string]),

@@ -22,8 +22,10 @@ type Trials struct {
 	Solved, Steps, Optimal int
 }
 
-// SumTrials sums up recs over trials 1..k.
+// SumTrials sums up recs over trials 1..k, leaving out the records of an
+// infrastructure failure.
 func SumTrials(recs []Record, k int) Trials {
+	recs = ScoredOnly(recs)
 	t := Trials{SRAt: make([]Rate, k), Games: len(recs)}
 	for _, r := range recs {
 		for i := range k {
