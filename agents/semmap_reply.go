@@ -178,8 +178,15 @@ func ParseChoice(text string, n int) (int, error) {
 	}
 	// "Response C", "I choose response C because …": the letter after
 	// the first "response".
-	low := strings.ToLower(t)
-	if i := strings.Index(low, "response"); i >= 0 {
+	// Lowered byte by byte, ASCII only: strings.ToLower may change the
+	// length of text that is not valid UTF-8, and i indexes t.
+	low := []byte(t)
+	for j, c := range low {
+		if 'A' <= c && c <= 'Z' {
+			low[j] = c + 'a' - 'A'
+		}
+	}
+	if i := strings.Index(string(low), "response"); i >= 0 {
 		f := strings.Fields(t[i+len("response"):])
 		if len(f) > 0 {
 			if k, ok := letter(f[0]); ok {

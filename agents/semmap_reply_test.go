@@ -54,6 +54,8 @@ func TestParseChoice(t *testing.T) {
 		{`{"choice": "F"}`, 6, 5, true},
 		{"G", 6, 0, false},                  // past the responses
 		{"They are all fine.", 6, 0, false}, // no letter
+		{"\x99Response B", 6, 1, true},      // a byte that is not UTF-8 before the word: found, not a panic (fuzz)
+		{"\x99\x99RESPONSE", 6, 0, false},   // and with nothing after it
 		{"A", 0, 0, false},                  // nothing to choose from
 	} {
 		got, err := ParseChoice(tc.text, tc.n)
