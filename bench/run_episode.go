@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"github.com/ambibench/ambibench/agents/dyref"
 	"time"
@@ -184,10 +185,25 @@ func episodeContext(ctx context.Context, job Job, opts EpisodeOptions) (context.
 // recordOutcome); a cancelled context (stop) ends the run, and the episode
 // is not recorded, so that a resumed run plays it again. where names the
 // episode in the latter.
+//
+// A model call refused because the run is stopping (ErrStopped) stops the
+// episode too, unrecorded, even when the workflow carried on after it:
+// what followed was not the agent meeting the task.
 func runAgent(ctx context.Context, a agents.Agent, env agents.Env, where string) (runErr, stop error) {
 	runErr = a.Run(ctx, env)
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("%s: %w", where, err)
+	}
+	if errors.Is(runErr, ErrStopped) {
+		return nil, fmt.Errorf("%s: %w", where, runErr)
+	}
+	if t := llm.TallyFrom(ctx); t != nil {
+		_, failures := t.Failures()
+		for _, err := range failures {
+			if errors.Is(err, ErrStopped) {
+				return nil, fmt.Errorf("%s: %w", where, err)
+			}
+		}
 	}
 	return runErr, nil
 }

@@ -2,7 +2,9 @@ package bench
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"sync/atomic"
 
 	"golang.org/x/sync/errgroup"
 
@@ -35,6 +37,9 @@ type Options struct {
 	// written, in grid order, from one goroutine: what a progress display
 	// reads.
 	OnRecord func(Job, results.Record)
+	// onStart, if set, is called as each episode begins: what the tests
+	// of stopping read.
+	onStart func(Job)
 }
 
 // Jobs lists the run's jobs in grid order: cell, then agent, then episode
@@ -113,11 +118,20 @@ func CellEpisodes(opts Options, c Cell) (n int, bounded bool) {
 	return 0, false
 }
 
+// ErrStopped is wrapped by the error of a model call that a run refuses
+// because it is to stop (its token budget is spent, say). An episode that
+// meets it is not recorded, so that a later run plays it whole; the
+// episodes already running finish, no new one starts, and [Run] returns
+// the records written with an error that wraps ErrStopped.
+var ErrStopped = errors.New("the run is stopping")
+
 // Run plays every job not already in have (keyed by results.Record.Key)
 // and writes each record to w in grid order, whatever the concurrency:
 // a record is written once all before it are. It returns the new records.
-// A cancelled context stops the run; what was written stays written, and
-// those records are returned with the error.
+// A cancelled context stops the run at once: no episode starts, those
+// running are not recorded, what was written stays written, and those
+// records are returned with the error. ErrStopped stops it more gently
+// (see there).
 func Run(ctx context.Context, opts Options, w *results.Writer, have map[string]bool) ([]results.Record, error) {
 	jobs, err := Jobs(opts)
 	if err != nil {
@@ -134,13 +148,15 @@ func Run(ctx context.Context, opts Options, w *results.Writer, have map[string]b
 	}
 	conc := max(opts.Concurrency, 1)
 	out := make([]results.Record, len(todo))
+	skipped := make([]bool, len(todo)) // not played, or stopped: nothing to write
 	ready := make([]chan struct{}, len(todo))
 	for i := range ready {
 		ready[i] = make(chan struct{})
 	}
+	var stopping atomic.Bool
 	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(conc + 1) // the writer holds one slot
-	written := 0         // records written, read once the group is done
+	g.SetLimit(conc + 1)      // the writer holds one slot
+	var kept []results.Record // records written, read once the group is done
 	g.Go(func() error {
 		for i := range todo {
 			select {
@@ -148,12 +164,15 @@ func Run(ctx context.Context, opts Options, w *results.Writer, have map[string]b
 			case <-gctx.Done():
 				return gctx.Err()
 			}
+			if skipped[i] {
+				continue
+			}
 			if w != nil {
 				if err := w.Write(out[i]); err != nil {
 					return fmt.Errorf("writing record %d: %w", i, err)
 				}
 			}
-			written++
+			kept = append(kept, out[i])
 			if opts.OnRecord != nil {
 				opts.OnRecord(todo[i], out[i])
 			}
@@ -161,18 +180,42 @@ func Run(ctx context.Context, opts Options, w *results.Writer, have map[string]b
 		return nil
 	})
 	for i, j := range todo {
+		if gctx.Err() != nil {
+			break // the writer stops too
+		}
+		if stopping.Load() {
+			skipped[i] = true
+			close(ready[i])
+			continue
+		}
 		g.Go(func() error {
-			rec, err := RunEpisode(gctx, j, opts.EpisodeOptions)
-			if err != nil {
-				return err
+			if stopping.Load() || gctx.Err() != nil {
+				skipped[i] = true
+				close(ready[i])
+				return nil
 			}
-			out[i] = rec
+			if opts.onStart != nil {
+				opts.onStart(j)
+			}
+			rec, err := RunEpisode(gctx, j, opts.EpisodeOptions)
+			switch {
+			case errors.Is(err, ErrStopped):
+				stopping.Store(true)
+				skipped[i] = true
+			case err != nil:
+				return err
+			default:
+				out[i] = rec
+			}
 			close(ready[i])
 			return nil
 		})
 	}
 	if err := g.Wait(); err != nil {
-		return out[:written], err
+		return kept, err
+	}
+	if stopping.Load() {
+		return kept, fmt.Errorf("%d of %d episodes not played: %w", len(todo)-len(kept), len(todo), ErrStopped)
 	}
 	return out, nil
 }

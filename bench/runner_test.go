@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"sync/atomic"
 	"testing"
 
 	"github.com/ambibench/ambibench/results"
@@ -164,5 +165,40 @@ func TestEpisodeSeedSeparatesParts(t *testing.T) {
 	}
 	if EpisodeSeed(1, "x", 0) == EpisodeSeed(2, "x", 0) {
 		t.Error("suite seed is ignored")
+	}
+}
+
+// A cancelled run (Ctrl-C) starts no episode after the cancel: it returns
+// the records written so far with the context's error, and the few that
+// were running are not recorded.
+func TestRunStopsAtOnceWhenCancelled(t *testing.T) {
+	for _, conc := range []int{1, 3} {
+		ctx, cancel := context.WithCancel(context.Background())
+		var played int
+		var started, atCancel atomic.Int64
+		opts := Options{EpisodeOptions: EpisodeOptions{Seed: 7}, Agents: []string{"rules"}, Episodes: 200, Concurrency: conc,
+			OnRecord: func(Job, results.Record) {
+				played++
+				if played == 5 {
+					atCancel.Store(started.Load())
+					cancel()
+				}
+			},
+			onStart: func(Job) { started.Add(1) }}
+		var buf bytes.Buffer
+		recs, err := Run(ctx, opts, results.NewWriter(&buf), nil)
+		cancel()
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("concurrency %d: error %v, want context.Canceled", conc, err)
+		}
+		written := stripWall(t, buf.Bytes())
+		if len(recs) != len(written) || len(written) < 5 || len(written) > 5+conc {
+			t.Errorf("concurrency %d: %d records returned, %d written; want the 5 before the cancel and at most %d more that were under way",
+				conc, len(recs), len(written), conc)
+		}
+		// One episode may be starting as the cancel comes.
+		if after := started.Load() - atCancel.Load(); after > 1 {
+			t.Errorf("concurrency %d: %d episodes started after the cancel", conc, after)
+		}
 	}
 }

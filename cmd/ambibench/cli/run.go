@@ -80,7 +80,7 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 	routerFile := fs.String("router", "", "household: dyref's routing policy, a weights `file` written by ambibench train-router (default: the shipped one, trained for sim); records name it by a hash of its weights (model \"M; router ID\")")
 	quiet := fs.Bool("quiet", false, "print no progress on stderr while the run goes on")
 	dryRun := fs.Bool("dry-run", false, "print the grid (episodes per agent and cell) and an estimate of model calls and tokens per agent, measured by playing the same grid on the simulated model, and run nothing")
-	maxTokens := fs.Int64("max-tokens-total", 0, "stop the run cleanly once its model calls have spent this many input and output `tokens` (0: no cap); the episodes not finished are not recorded, and running the same command again continues")
+	maxTokens := fs.Int64("max-tokens-total", 0, "stop the run cleanly once its model calls have spent this many input and output `tokens` (0: no cap): no episode starts after that, an episode that would make another call is not recorded, and running the same command again continues, with a budget of its own")
 	fresh := fs.Bool("fresh", false, "with --out, discard the run already in the directory (records, run.json, summary, transcripts) and start afresh")
 	transcripts := fs.Bool("transcripts", false, "with --out, write every model call to DIR/transcripts.jsonl (request, reply, usage, latency, episode)")
 	fs.Usage = func() {
@@ -177,9 +177,8 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
 
+	var budget *tokenBudget // with --max-tokens-total
 	var dir *runDir
 	if *out != "" {
 		settings := bench.Settings(opts)
@@ -223,10 +222,10 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 		}
 		opts.Model, opts.Members = m, ms
 		if *maxTokens > 0 {
-			b := &tokenBudget{limit: *maxTokens, cancel: cancel}
-			opts.Model = b.wrap(opts.Model)
+			budget = &tokenBudget{limit: *maxTokens}
+			opts.Model = budget.wrap(opts.Model)
 			for i := range opts.Members {
-				opts.Members[i] = b.wrap(opts.Members[i])
+				opts.Members[i] = budget.wrap(opts.Members[i])
 			}
 		}
 	} else if err := checkUnusedModel(fs, stderr, *modelSpec); err != nil {
@@ -287,7 +286,7 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 	if prog != nil {
 		prog.end()
 	}
-	stopped := err != nil && errors.Is(context.Cause(ctx), errBudget)
+	stopped := errors.Is(err, bench.ErrStopped)
 	if err != nil && !stopped {
 		fmt.Fprintln(stderr, "ambibench:", tallyOutcomes(append(recs, newRecs...), time.Since(began)))
 		return fmt.Errorf("run: %w (records written so far are kept; run again to resume)", err)
@@ -321,7 +320,8 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 	end := tallyOutcomes(recs, wall)
 	fmt.Fprintln(stderr, "ambibench:", end)
 	if stopped {
-		return &exitError{code: exitBudget, err: fmt.Errorf("stopped: the run spent its --max-tokens-total of %d tokens; %d of %d episodes are recorded, and running the same command again continues", *maxTokens, len(recs), len(jobs))}
+		return &exitError{code: exitBudget, err: fmt.Errorf("stopped: this run's calls spent %d tokens, its --max-tokens-total of %d; %d of %d episodes are recorded (the calls of the episodes it stopped are not in them), and running the same command again continues with a budget of its own",
+			budget.spent.Load(), *maxTokens, len(recs), len(jobs))}
 	}
 	if end.infra > 0 {
 		return &exitError{code: exitInfra, err: fmt.Errorf("%d %s ended in infrastructure errors and %s not scored; fix the cause and run the same command again to run just those",

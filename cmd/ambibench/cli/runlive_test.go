@@ -69,32 +69,55 @@ func TestDryRun(t *testing.T) {
 
 // --max-tokens-total stops the run with its own status; what was recorded
 // is whole, and the same command again finishes the grid with the records
-// of a run that never stopped.
+// of a run that never stopped (in another order: a stopped run leaves
+// gaps), at any concurrency.
 func TestMaxTokensTotal(t *testing.T) {
-	args := []string{"run", "--agents", "direct", "--tasks", "pick_place", "--perturbations", "none", "--episodes", "12", "--concurrency", "1", "--quiet"}
+	base := []string{"run", "--agents", "direct", "--tasks", "pick_place", "--perturbations", "none", "--episodes", "12", "--quiet"}
 	full := t.TempDir()
-	if _, _, err := runCLI(t, append(args, "--out", full)...); err != nil {
+	if _, _, err := runCLI(t, append(base, "--out", full)...); err != nil {
 		t.Fatal(err)
 	}
+	want := canonical(t, timeless(readRecords(t, full)))
 	spent := 0
 	for _, r := range readRecords(t, full) {
 		spent += r.InputTokens + r.OutputTokens
 	}
-	dir := t.TempDir()
-	_, _, err := runCLI(t, append(args, "--out", dir, "--max-tokens-total", strconv.Itoa(spent/2))...)
-	var ee *exitError
-	if !errors.As(err, &ee) || ee.code != exitBudget || !strings.Contains(err.Error(), "--max-tokens-total") {
-		t.Fatalf("got %v, want exit status %d naming the budget", err, exitBudget)
-	}
-	part := readRecords(t, dir)
-	if len(part) == 0 || len(part) >= 12 {
-		t.Fatalf("%d records before the budget ran out, want some but not all", len(part))
-	}
-	if _, _, err := runCLI(t, append(args, "--out", dir)...); err != nil {
-		t.Fatal(err)
-	}
-	if got, want := canonical(t, readRecords(t, dir)), canonical(t, readRecords(t, full)); got != want {
-		t.Error("the run continued after the budget differs from one that never stopped")
+	for _, tc := range []struct {
+		why        string
+		conc       string
+		budget     int
+		atMostRuns int
+	}{
+		{"half the grid's tokens, one episode at a time", "1", spent / 2, 3},
+		{"half the grid's tokens, four at a time", "4", spent / 2, 6},
+	} {
+		t.Run(tc.why, func(t *testing.T) {
+			args := append(base, "--concurrency", tc.conc, "--max-tokens-total", strconv.Itoa(tc.budget))
+			dir := t.TempDir()
+			_, _, err := runCLI(t, append(args, "--out", dir)...)
+			var ee *exitError
+			if !errors.As(err, &ee) || ee.code != exitBudget || !strings.Contains(err.Error(), "--max-tokens-total") {
+				t.Fatalf("got %v, want exit status %d naming the budget", err, exitBudget)
+			}
+			if n := len(readRecords(t, dir)); n == 0 || n >= 12 {
+				t.Fatalf("%d records before the budget ran out, want some but not all", n)
+			}
+			for run := 2; ; run++ {
+				_, _, err := runCLI(t, append(args, "--out", dir)...)
+				if err == nil {
+					break
+				}
+				if !errors.As(err, &ee) || ee.code != exitBudget {
+					t.Fatalf("run %d: %v", run, err)
+				}
+				if run > tc.atMostRuns {
+					t.Fatalf("still not done after %d runs (%d records)", run, len(readRecords(t, dir)))
+				}
+			}
+			if got := canonical(t, timeless(readRecords(t, dir))); got != want {
+				t.Error("the run continued after the budget differs from one that never stopped")
+			}
+		})
 	}
 }
 
