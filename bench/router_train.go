@@ -9,6 +9,7 @@ import (
 	"github.com/ambibench/ambibench/agents"
 	"github.com/ambibench/ambibench/agents/dyref"
 	"github.com/ambibench/ambibench/agents/llm"
+	"github.com/ambibench/ambibench/results"
 	hh "github.com/ambibench/ambibench/tasks/household"
 	"golang.org/x/sync/errgroup"
 )
@@ -163,6 +164,11 @@ func routerOutcome(ctx context.Context, cfg RouterTraining, game *hh.Game, cell 
 		rec, err := playHousehold(ctx, job, EpisodeOptions{Model: cfg.Model, Trials: 2, Grammar: cfg.Grammar}, game, a, time.Now())
 		if err != nil {
 			return r, fmt.Errorf("train-router: %s: %w", game.ID, err)
+		}
+		if rec.Outcome == results.OutcomeInfraError {
+			// Not the reflection failing but the provider: training on it
+			// would teach the router that the tool did not help.
+			return r, fmt.Errorf("train-router: %s: infrastructure error (%s): %s", game.ID, rec.ErrorKind, rec.Error)
 		}
 		// A trial the model broke (replies without a command) is a failed
 		// trial, as in any run: it stays in the data.

@@ -3,6 +3,7 @@ package bench
 import (
 	"strconv"
 
+	"github.com/ambibench/ambibench/agents/dyref"
 	"github.com/ambibench/ambibench/results"
 )
 
@@ -40,10 +41,15 @@ func Settings(opts Options) map[string]string {
 		s["trials"] = strconv.Itoa(trials)
 		s["grammar"] = opts.Grammar
 		s["feedback"] = opts.Feedback
-		s["router"] = "shipped"
-		if opts.Router != nil {
-			s["router"] = opts.Router.ID()
+		r := opts.Router
+		if r == nil {
+			r, _ = dyref.Default() // the build's own file: it reads, or every dyref test fails
 		}
+		s["router"] = "unreadable"
+		if r != nil {
+			s["router"] = r.ID() // the weights, however the file is named
+		}
+
 	case SemmapTrack:
 		if opts.Dataset != nil {
 			s["dataset"] = opts.Dataset.Name

@@ -62,7 +62,7 @@ func InfraMarkdown(w io.Writer, recs []Record) error {
 		total += l.Episodes
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "\n**Not scored: %d %s lost to infrastructure errors** (the provider, the network or a cassette failed; they are in no rate above, and a rerun of the same command runs them again):\n\n",
+	fmt.Fprintf(&b, "\n**Not scored: %d %s lost to infrastructure errors** (the provider, the network or a cassette failed; they are in no rate of these tables, and a rerun of the same command runs them again):\n\n",
 		total, plural(total, "episode", "episodes"))
 	for _, l := range losses {
 		who := l.Agent

@@ -124,7 +124,9 @@ func (t *transcript) Generate(ctx context.Context, req llm.Request) (llm.Reply, 
 		linePool.Put(buf)
 	}
 	if merr != nil {
-		merr = fmt.Errorf("writing transcript line: %w", merr)
+		// The harness's failure, not the model's: an episode that cannot
+		// keep its transcript is not scored.
+		merr = &llm.Error{Kind: llm.KindUnknown, Err: fmt.Errorf("writing transcript line: %w", merr)}
 		if err != nil {
 			return reply, fmt.Errorf("%w (and %w)", err, merr)
 		}

@@ -186,6 +186,10 @@ func TestTranscriptWriteFailure(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "disk full") {
 		t.Errorf("error %v, want the write failure", err)
 	}
+	// The harness failed, not the model: the episode must not be scored.
+	if !llm.IsInfra(err) {
+		t.Errorf("error %v is not an infrastructure failure", err)
+	}
 	if reply.Text != okReply.Text {
 		t.Errorf("reply %+v, want the model's reply beside the error", reply)
 	}

@@ -11,6 +11,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 
@@ -36,7 +37,8 @@ DIR/run.json (the settings, which must not change, and the grid, which may
 grow) and DIR/summary.md. Running again on DIR resumes: it plays only the
 episodes not yet recorded, and again those that ended in an infrastructure
 error. A setting that differs from run.json (seed, step limit, trials,
-grammar, feedback, dataset, router, suite version) is refused and named.
+grammar, feedback, dataset, router, reply size cap, suite version) is
+refused and named.
 
 Exit status: 0 when every episode was scored (agent errors count as the
 agent's failures); 3 when some episodes ended in infrastructure errors
@@ -182,6 +184,9 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 	var dir *runDir
 	if *out != "" {
 		settings := bench.Settings(opts)
+		// A reply over the cap is the agent's failure, so the cap moves
+		// scores of a live model.
+		settings["max_reply_bytes"] = strconv.FormatInt(*maxReply, 10)
 		if *track == bench.SemmapTrack {
 			settings["data"] = "builtin"
 			if *data != "" {
@@ -302,7 +307,11 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 	if *out != "" {
 		var sum strings.Builder
 		fmt.Fprintf(&sum, "# ambibench %s summary\n\n", *track)
-		fmt.Fprintf(&sum, "Suite version %d. Seed %d, %s, step limit %d.\n\n", bench.SuiteVersion, opts.Seed, episodesRun, *stepLimit)
+		limit := "" // the tabletop's alone: the household's games have their own budgets
+		if *track == bench.Track {
+			limit = fmt.Sprintf(", step limit %d", *stepLimit)
+		}
+		fmt.Fprintf(&sum, "Suite version %d. Seed %d, %s%s.\n\n", bench.SuiteVersion, opts.Seed, episodesRun, limit)
 		if err := summarize(&sum, recs, opts, false); err != nil {
 			return err
 		}
@@ -324,8 +333,12 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 			budget.spent.Load(), *maxTokens, len(recs), len(jobs))}
 	}
 	if end.infra > 0 {
-		return &exitError{code: exitInfra, err: fmt.Errorf("%d %s ended in infrastructure errors and %s not scored; fix the cause and run the same command again to run just those",
-			end.infra, plural(end.infra, "episode", "episodes"), plural(end.infra, "is", "are"))}
+		again := "fix the cause and run the same command again to run just those"
+		if *out == "" {
+			again = "fix the cause and run again (with --out DIR a rerun plays just those)"
+		}
+		return &exitError{code: exitInfra, err: fmt.Errorf("%d %s ended in infrastructure errors and %s not scored; %s",
+			end.infra, plural(end.infra, "episode", "episodes"), plural(end.infra, "is", "are"), again)}
 	}
 	return nil
 }

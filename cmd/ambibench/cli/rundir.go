@@ -67,12 +67,17 @@ func openRunDir(dir string, settings map[string]string, grid results.Grid, fresh
 	if err != nil {
 		return fail(err)
 	}
-	if ok {
+	records, err := os.Stat(filepath.Join(dir, recordsFileName))
+	hasRecords := err == nil && records.Size() > 0
+	// A run.json without records is a run that stopped before its first
+	// episode (a bad flag, a model that would not open): nothing to keep
+	// apart from, so this run's settings replace it.
+	if ok && hasRecords {
 		if changes := rf.Changes(settings); len(changes) > 0 {
 			return fail(&results.SettingsError{Dir: dir, Changes: changes})
 		}
 		grid = rf.Grid.Union(grid)
-	} else if st, err := os.Stat(filepath.Join(dir, recordsFileName)); err == nil && st.Size() > 0 {
+	} else if !ok && hasRecords {
 		return fail(fmt.Errorf("%s holds records but no %s, so the settings they were made with are unknown; use a new --out, or pass --fresh to discard them", dir, results.RunFileName))
 	}
 	if err := results.WriteRunFile(dir, results.RunFile{Settings: settings, Grid: grid}); err != nil {

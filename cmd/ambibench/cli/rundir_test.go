@@ -31,6 +31,7 @@ func TestRunRefusesChangedSettings(t *testing.T) {
 	}{
 		{"the seed fixes every episode", tabletop, []string{"--seed", "2"}, "seed: 1 in the directory, 2 now"},
 		{"the issue's own case: a step limit of 1 on a run made with 40", tabletop, []string{"--step-limit", "1"}, "step_limit: 40 in the directory, 1 now"},
+		{"a reply over the cap is the agent's failure, so the cap moves scores", tabletop, []string{"--max-reply-bytes", "1000"}, "max_reply_bytes: 4194304 in the directory, 1000 now"},
 		{"another track is another run", tabletop, []string{"--track", "household", "--tasks", "pick_and_place"}, "track: tabletop in the directory, household now"},
 		{"household trials", household, []string{"--trials", "2"}, "trials: 5 in the directory, 2 now"},
 		{"household grammar", household, []string{"--grammar", "v0.4"}, "grammar: v0.3 in the directory, v0.4 now"},
@@ -146,5 +147,22 @@ func TestRunRefusesRecordsWithoutRunFile(t *testing.T) {
 	}
 	if _, _, err := runCLI(t, "run", "--episodes", "1", "--out", dir); err == nil || !strings.Contains(err.Error(), "no run.json") {
 		t.Errorf("got %v, want a refusal naming the missing run.json", err)
+	}
+}
+
+// A run.json left by a run that failed before its first episode (here a
+// model spec that does not open) holds nothing to keep apart from: the
+// next run's settings replace it.
+func TestRunFileWithoutRecordsIsReplaced(t *testing.T) {
+	dir := t.TempDir()
+	if _, _, err := runCLI(t, "run", "--agents", "direct", "--model", "openai:", "--out", dir); err == nil {
+		t.Fatal("a model spec without a model name was accepted")
+	}
+	if _, _, err := runCLI(t, "run", "--episodes", "1", "--step-limit", "10", "--out", dir); err != nil {
+		t.Fatalf("a new run on a directory without records: %v", err)
+	}
+	rf, _, err := results.ReadRunFile(dir)
+	if err != nil || rf.Settings["step_limit"] != "10" {
+		t.Errorf("run.json settings %v (%v), want the new run's step limit 10", rf.Settings, err)
 	}
 }
