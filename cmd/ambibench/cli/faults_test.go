@@ -195,7 +195,14 @@ func TestFaultsGemini(t *testing.T) {
 func checkFaultRun(t *testing.T, args []string, recover func(bool), kind string, infra bool, want []results.Record) {
 	t.Helper()
 	dir := t.TempDir()
-	out, _, err := runCLI(t, append(args, "--out", dir)...)
+	out, errOut, err := runCLI(t, append(args, "--out", dir)...)
+	// What went wrong is logged as it happens (log/slog, --log-level warn).
+	if infra && !strings.Contains(errOut, "infrastructure error; the episode is not scored") {
+		t.Errorf("stderr does not log the infrastructure errors:\n%s", errOut)
+	}
+	if retried := kind == "rate limited" || kind == "server error"; retried && !strings.Contains(errOut, "retrying") {
+		t.Errorf("stderr does not log the retries:\n%s", errOut)
+	}
 	var ee *exitError
 	switch {
 	case infra && (!errors.As(err, &ee) || ee.code != exitInfra):
@@ -236,7 +243,7 @@ func checkFaultRun(t *testing.T, args []string, recover func(bool), kind string,
 		}
 	}
 	recover(true)
-	_, errOut, err := runCLI(t, append(args, "--out", dir)...)
+	_, errOut, err = runCLI(t, append(args, "--out", dir)...)
 	if err != nil {
 		t.Fatalf("rerun after recovery: %v\n%s", err, errOut)
 	}
