@@ -41,7 +41,6 @@ func dryRunGrid(w io.Writer, jobs []bench.Job, opts bench.Options) error {
 			return err
 		}
 		est.Model, est.Members = m, nil
-		est.OnRecord = nil
 		recs, err := bench.Run(context.Background(), est, nil, nil)
 		if err != nil {
 			return fmt.Errorf("run: --dry-run: estimating on %s: %w", models.Default, err)
