@@ -73,10 +73,10 @@ func faultModes(body errorBody, replyStart, replyEnd string) []faultMode {
 	return []faultMode{
 		{"429 until the retries run out", fail(http.StatusTooManyRequests, "slow down"), "rate limited", true},
 		{"500s", fail(http.StatusInternalServerError, "boom"), "server error", true},
-		{"a hang past the call timeout", func(w http.ResponseWriter, r *http.Request) {
+		{"a hang past the call timeout (1 s, generous for a loaded CI machine)", func(w http.ResponseWriter, r *http.Request) {
 			select {
 			case <-r.Context().Done():
-			case <-time.After(time.Second):
+			case <-time.After(3 * time.Second):
 			}
 		}, "timeout", true},
 		{"400: the provider rejects a setting", fail(http.StatusBadRequest, "temperature is not supported with this model"), "bad request", true},
@@ -113,7 +113,7 @@ func faultModes(body errorBody, replyStart, replyEnd string) []faultMode {
 // of a run that never failed.
 func TestFaultsOpenAI(t *testing.T) {
 	args := []string{"run", "--agents", "rules,direct", "--tasks", "pick_place", "--perturbations", "none,absence",
-		"--episodes", "2", "--model", "openai:sim?context=1", "--retries", "2", "--call-timeout", "300ms", "--max-reply-bytes", "1048576", "--quiet"}
+		"--episodes", "2", "--model", "openai:sim?context=1", "--retries", "2", "--call-timeout", "1s", "--max-reply-bytes", "1048576", "--quiet"}
 	okHandler := serve.Handler(sim.New(sim.Default, "sim"))
 	t.Setenv("OPENAI_API_KEY", "sk-test")
 
@@ -163,7 +163,7 @@ func TestFaultsOpenAI(t *testing.T) {
 // run that never failed, which is what the rerun must match.
 func TestFaultsGemini(t *testing.T) {
 	args := []string{"run", "--agents", "rules,direct", "--tasks", "pick_place", "--perturbations", "none,absence",
-		"--episodes", "2", "--model", "gemini:sim", "--retries", "2", "--call-timeout", "300ms", "--max-reply-bytes", "1048576", "--quiet"}
+		"--episodes", "2", "--model", "gemini:sim", "--retries", "2", "--call-timeout", "1s", "--max-reply-bytes", "1048576", "--quiet"}
 	okHandler := serve.Handler(sim.New(sim.Default, "sim"))
 	t.Setenv("GEMINI_API_KEY", "test-key")
 	t.Setenv("GOOGLE_API_KEY", "")
