@@ -65,7 +65,7 @@ func recordOutcome(rec *results.Record, runErr error, tally *llm.Tally) {
 	rec.Calls, rec.Attempts, rec.InputTokens, rec.OutputTokens = u.Calls, u.Attempts, u.InputTokens, u.OutputTokens
 	rec.LatencyP50MS = float64(u.LatencyP50.Microseconds()) / 1000
 	rec.LatencyP95MS = float64(u.LatencyP95.Microseconds()) / 1000
-	_, failures := tally.Failures()
+	failures := tally.Failures()
 	for _, err := range append(failures, runErr) {
 		if kind, ok := infraKind(err); ok {
 			rec.Outcome, rec.ErrorKind, rec.Error = results.OutcomeInfraError, kind, err.Error()

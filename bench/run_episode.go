@@ -198,7 +198,7 @@ func runAgent(ctx context.Context, a agents.Agent, env agents.Env, where string)
 		return nil, fmt.Errorf("%s: %w", where, runErr)
 	}
 	if t := llm.TallyFrom(ctx); t != nil {
-		_, failures := t.Failures()
+		failures := t.Failures()
 		for _, err := range failures {
 			if errors.Is(err, ErrStopped) {
 				return nil, fmt.Errorf("%s: %w", where, err)

@@ -181,6 +181,26 @@ func (r Record) Key() string {
 	return string(b)
 }
 
+// PlainKey is [Record.Key] without the quotes, as a user types it on a
+// command line: tabletop/pick_place/absence/sgcot/sim/42/7, or with a
+// scene size tabletop/pick_place/absence/sgcot/sim/42/7/n=24. Unlike Key
+// it can collide for names that hold a "/"; ambibench's own never do.
+func (r Record) PlainKey() string {
+	b := make([]byte, 0, 64)
+	for _, s := range [...]string{r.Track, r.Family, r.Perturbation, r.Agent, r.Model} {
+		b = append(b, s...)
+		b = append(b, '/')
+	}
+	b = strconv.AppendUint(b, r.Seed, 10)
+	b = append(b, '/')
+	b = strconv.AppendInt(b, int64(r.Episode), 10)
+	if r.SceneSize != 0 {
+		b = append(b, "/n="...)
+		b = strconv.AppendInt(b, int64(r.SceneSize), 10)
+	}
+	return string(b)
+}
+
 // Validate checks a decoded record. It requires schema == [SchemaVersion];
 // non-empty track, family, perturbation and agent; episode, questions, steps
 // and tool-call counts >= 0; 0 <= tag_correct <= questions; and a finite,

@@ -36,6 +36,13 @@ func TestKey(t *testing.T) {
 	if got := base.Key(); got != want {
 		t.Fatalf("Key() = %s, want %s", got, want)
 	}
+	sized := base
+	sized.SceneSize = 24
+	for r, want := range map[*Record]string{&base: "tabletop/pick_place/absence/sgcot/sim/42/7", &sized: "tabletop/pick_place/absence/sgcot/sim/42/7/n=24"} {
+		if got := r.PlainKey(); got != want || strings.ReplaceAll(r.Key(), `"`, "") != want {
+			t.Errorf("PlainKey() = %s, want %s, the key without its quotes", got, want)
+		}
+	}
 	tests := []struct {
 		name   string // why the row exists
 		change func(*Record)

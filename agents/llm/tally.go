@@ -17,7 +17,6 @@ type Tally struct {
 	outputTokens   int
 	latencies      []time.Duration
 	failures       []error // errors of the calls that failed, the first maxFailures
-	failed         int     // how many calls failed
 }
 
 // maxFailures bounds the errors a Tally keeps: an episode that fails call
@@ -31,18 +30,17 @@ const maxFailures = 16
 func (t *Tally) Fail(err error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.failed++
 	if len(t.failures) < maxFailures {
 		t.failures = append(t.failures, err)
 	}
 }
 
-// Failures returns how many calls failed and the errors of the first of
-// them, in order.
-func (t *Tally) Failures() (int, []error) {
+// Failures returns the errors of the calls that failed, the first
+// maxFailures of them, in order.
+func (t *Tally) Failures() []error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.failed, append([]error(nil), t.failures...)
+	return append([]error(nil), t.failures...)
 }
 
 // Add records one call.

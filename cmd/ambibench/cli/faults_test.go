@@ -257,19 +257,18 @@ func checkFaultRun(t *testing.T, args []string, recover func(bool), kind string,
 		}
 		return
 	}
-	if canonical(t, timeless(got)) != canonical(t, timeless(want)) {
+	if canonical(t, byKey(got)) != canonical(t, byKey(want)) {
 		t.Errorf("after recovery the records differ from a run that never failed")
 	}
 }
 
-// timeless drops what depends on the clock and on the retries: timings
-// and attempts.
-// The records are put in key order: a rerun appends the episodes it ran
-// again after those it kept.
-func timeless(recs []results.Record) []results.Record {
+// byKey drops what depends on the retries, the attempts, and puts the
+// records in key order: a rerun appends the episodes it ran again after
+// those it kept. (canonical drops the timings.)
+func byKey(recs []results.Record) []results.Record {
 	out := make([]results.Record, len(recs))
 	for i, r := range recs {
-		r.WallMS, r.LatencyP50MS, r.LatencyP95MS, r.Attempts = 0, 0, 0, 0
+		r.Attempts = 0
 		out[i] = r
 	}
 	slices.SortFunc(out, func(a, b results.Record) int { return strings.Compare(a.Key(), b.Key()) })

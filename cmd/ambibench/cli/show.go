@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/ambibench/ambibench/agents/llm"
@@ -56,12 +55,12 @@ func showCmd(stdout, stderr io.Writer, args []string) error {
 	}
 	if flags.NArg() == 1 {
 		for _, r := range recs {
-			fmt.Fprintf(stdout, "%s\t%s\n", plainKey(r), r.Outcome)
+			fmt.Fprintf(stdout, "%s\t%s\n", r.PlainKey(), r.Outcome)
 		}
 		return nil
 	}
 	want := flags.Arg(1)
-	i := slices.IndexFunc(recs, func(r results.Record) bool { return r.Key() == want || plainKey(r) == want })
+	i := slices.IndexFunc(recs, func(r results.Record) bool { return r.Key() == want || r.PlainKey() == want })
 	if i < 0 {
 		return fmt.Errorf("show: %s holds no episode %s (run \"ambibench show %s\" for the keys)", path, want, dir)
 	}
@@ -81,15 +80,6 @@ func showCmd(stdout, stderr io.Writer, args []string) error {
 	}
 	_, err = io.WriteString(stdout, b.String())
 	return err
-}
-
-// plainKey is a record's key without the quotes, as a user types it.
-func plainKey(r results.Record) string {
-	k := strings.Join([]string{r.Track, r.Family, r.Perturbation, r.Agent, r.Model, strconv.FormatUint(r.Seed, 10), strconv.Itoa(r.Episode)}, "/")
-	if r.SceneSize != 0 {
-		k += "/n=" + strconv.Itoa(r.SceneSize)
-	}
-	return k
 }
 
 func writeEpisode(b *strings.Builder, r results.Record) {
