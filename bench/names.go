@@ -9,10 +9,11 @@ import (
 // becomes '_', so a value holds no space or slash, and no name can end in
 // -digits, which benchstat would take for GOMAXPROCS.
 func SubBenchmarkName(agent string, c Cell) string {
-	return "agent=" + sanitize(agent) + "/task=" + sanitize(c.Family) + "/perturb=" + sanitize(c.Perturbation)
+	return "agent=" + SanitizeName(agent) + "/task=" + SanitizeName(c.Family) + "/perturb=" + SanitizeName(c.Perturbation)
 }
 
-func sanitize(s string) string {
+// SanitizeName makes s a part of a sub-benchmark name (see SubBenchmarkName).
+func SanitizeName(s string) string {
 	var b strings.Builder
 	for _, r := range s {
 		switch {

@@ -10,66 +10,20 @@ import (
 
 	"github.com/ambibench/ambibench/agents"
 	"github.com/ambibench/ambibench/results"
-	hh "github.com/ambibench/ambibench/tasks/household"
 )
-
-// Options select a run: the grid and how to run it.
-type Options struct {
-	EpisodeOptions
-	// Track is the track to run: "" or Track (the tabletop), or
-	// HouseholdTrack, whose families are the task types and whose
-	// episodes are the evaluation split's games (at most their number).
-	Track         string
-	Families      []string // empty: all
-	Perturbations []string // empty: all
-	Agents        []string // empty: all
-	// SceneSizes are the table sizes to run each cell at, in objects
-	// (distractors added); empty: the family's own size only.
-	SceneSizes []int
-	// Episodes is the number of episodes per cell and agent; on the
-	// household and semmap tracks, whose cells hold a fixed set of
-	// episodes (games, dataset pairs), at most that many, and 0 means all
-	// of them. The tabletop track generates episodes without end and
-	// needs a number.
-	Episodes    int
-	Concurrency int // episodes at once; 1 if zero
-	// OnRecord, if set, is called with each new record once it is
-	// written, in grid order, from one goroutine: what a progress display
-	// reads.
-	OnRecord func(Job, results.Record)
-	// onStart, if set, is called as each episode begins: what the tests
-	// of stopping read.
-	onStart func(Job)
-}
 
 // Jobs lists the run's jobs in grid order: cell, then agent, then episode
 // index.
 func Jobs(opts Options) ([]Job, error) {
-	var cells []Cell
-	var err error
-	switch opts.Track {
-	case "", Track:
-		cells, err = Cells(opts.Families, opts.Perturbations, opts.SceneSizes...)
-	case HouseholdTrack:
-		if len(opts.SceneSizes) > 0 {
-			return nil, fmt.Errorf("scene sizes are a tabletop dimension; the household track has none")
-		}
-		cells, err = HouseholdCells(opts.Families, opts.Perturbations)
-	case SemmapTrack:
-		if len(opts.SceneSizes) > 0 {
-			return nil, fmt.Errorf("scene sizes are a tabletop dimension; the semmap track has none")
-		}
-		cells, err = SemmapCells(opts.Dataset, opts.Families, opts.Perturbations)
-	default:
-		return nil, fmt.Errorf("unknown track %q (have %s, %s, %s)", opts.Track, Track, HouseholdTrack, SemmapTrack)
+	t := opts.Track
+	if t == nil {
+		return nil, fmt.Errorf("no track (have %v)", TrackNames())
 	}
+	cells, err := t.Cells(opts.Families, opts.Perturbations)
 	if err != nil {
 		return nil, err
 	}
-	track := opts.Track
-	if track == "" {
-		track = Track
-	}
+	track := t.Name()
 	names := opts.Agents
 	if len(names) == 0 {
 		names = agents.NamesFor(track)
@@ -83,39 +37,22 @@ func Jobs(opts Options) ([]Job, error) {
 			return nil, fmt.Errorf("agent %q does not play the %s track (agents that do: %v)", a, track, agents.NamesFor(track))
 		}
 	}
-	if _, bounded := CellEpisodes(opts, Cell{}); opts.Episodes < 0 || opts.Episodes == 0 && !bounded {
+	if _, bounded := t.CellEpisodes(Cell{}); opts.Episodes < 0 || opts.Episodes == 0 && !bounded {
 		return nil, fmt.Errorf("episodes must be at least 1, got %d", opts.Episodes)
 	}
 	var jobs []Job
 	for _, c := range cells {
 		n := opts.Episodes
-		if have, bounded := CellEpisodes(opts, c); bounded && (n == 0 || n > have) {
+		if have, bounded := t.CellEpisodes(c); bounded && (n == 0 || n > have) {
 			n = have
 		}
 		for _, a := range names {
 			for i := range n {
-				jobs = append(jobs, Job{Cell: c, Agent: a, Index: i, Track: opts.Track})
+				jobs = append(jobs, Job{Cell: c, Agent: a, Index: i, Track: track})
 			}
 		}
 	}
 	return jobs, nil
-}
-
-// CellEpisodes is the number of episodes a cell of the run's track holds:
-// the household games of its task type, the semmap dataset's pairs of its
-// query type. bounded is false on the tabletop track, which makes as many
-// episodes as it is asked for.
-func CellEpisodes(opts Options, c Cell) (n int, bounded bool) {
-	switch opts.Track {
-	case HouseholdTrack:
-		return hh.EvalCount(c.Family), true
-	case SemmapTrack:
-		if opts.Dataset == nil {
-			return 0, true
-		}
-		return len(semmapPairs(opts.Dataset, c.Family)), true
-	}
-	return 0, false
 }
 
 // ErrStopped is wrapped by the error of a model call that a run refuses
@@ -142,9 +79,6 @@ func Run(ctx context.Context, opts Options, w *results.Writer, have map[string]b
 		if !have[j.Key(opts.Seed, opts.ModelFor(j.Agent))] {
 			todo = append(todo, j)
 		}
-	}
-	if opts.Calibration == nil {
-		opts.Calibration = NewCalibration(opts.Seed, 0)
 	}
 	conc := max(opts.Concurrency, 1)
 	out := make([]results.Record, len(todo))
@@ -197,7 +131,7 @@ func Run(ctx context.Context, opts Options, w *results.Writer, have map[string]b
 			if opts.onStart != nil {
 				opts.onStart(j)
 			}
-			rec, err := RunEpisode(gctx, j, opts.EpisodeOptions)
+			rec, err := RunEpisode(gctx, j, opts)
 			switch {
 			case errors.Is(err, ErrStopped):
 				stopping.Store(true)

@@ -32,4 +32,5 @@ func EpisodeSeed(suite uint64, parts ...any) uint64 {
 	return h.Sum64()
 }
 
-func newRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)) }
+// NewRand returns the random stream of a seed made by EpisodeSeed.
+func NewRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)) }

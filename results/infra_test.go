@@ -45,7 +45,7 @@ func TestInfraErrorsAreNotScored(t *testing.T) {
 		}
 	}
 	b.Reset()
-	if err := Report(&b, recs, ReportOptions{}); err != nil {
+	if err := Report(&b, recs, ReportOptions{Tracks: testTracks}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(b.String(), "Not scored: 3 episodes") || !strings.Contains(b.String(), "(n=2)") {
@@ -63,7 +63,7 @@ func TestReportRefusesMixedSuites(t *testing.T) {
 	b := a
 	b.Suite, b.Episode = 2, 1
 	var out strings.Builder
-	err := Report(&out, []Record{a, b}, ReportOptions{})
+	err := Report(&out, []Record{a, b}, ReportOptions{Tracks: testTracks})
 	if err == nil || !strings.Contains(err.Error(), "suite versions 1 and 2") {
 		t.Errorf("got %v, want a refusal naming suite versions 1 and 2", err)
 	}

@@ -64,7 +64,7 @@ func tableRows(t *testing.T, report, title string) (header []string, rows map[st
 // A cell's value is checked exactly; its bootstrap interval must hold it.
 func TestReflectionTableByHand(t *testing.T) {
 	var b strings.Builder
-	if err := Report(&b, handGames(), ReportOptions{}); err != nil {
+	if err := Report(&b, handGames(), ReportOptions{Tracks: testTracks}); err != nil {
 		t.Fatal(err)
 	}
 	header, rows := tableRows(t, b.String(), "Reflection")
@@ -272,16 +272,16 @@ func TestReportHouseholdPairs(t *testing.T) {
 		present []string
 		absent  []string
 	}{
-		{"household: the model agents against reflexion, on SR@5", hh, ReportOptions{},
+		{"household: the model agents against reflexion, on SR@5", hh, ReportOptions{Tracks: testTracks},
 			[]string{"| dyref | reflexion | SR@5 | 32 |", "| react | reflexion | SR@5 | 32 |", "| dyref | reflexion | ADA |", "SR@k, k the most trials any game played"},
 			[]string{"| oracle | reflexion", "| SR |"}},
-		{"a named baseline still applies, and its pairs are labelled SR@k too", hh, ReportOptions{Baseline: "react"},
+		{"a named baseline still applies, and its pairs are labelled SR@k too", hh, ReportOptions{Tracks: testTracks, Baseline: "react"},
 			[]string{"| oracle | react | SR@5 |", "| reflexion | react | SR@5 |", "| dyref | react | SR@5 |"},
 			[]string{"| dyref | reflexion |"}},
-		{"mixed tracks: each track its own baseline, never across tracks", mixed, ReportOptions{},
+		{"mixed tracks: each track its own baseline, never across tracks", mixed, ReportOptions{Tracks: testTracks},
 			[]string{"| direct (sim) | sgcot | SR |", "| dyref | reflexion | SR@5 |"},
 			[]string{"| reflexion | sgcot", "| sgcot | reflexion", "| dyref | sgcot"}},
-		{"an agent on both tracks is compared track by track", mixed, ReportOptions{Baseline: "oracle"},
+		{"an agent on both tracks is compared track by track", mixed, ReportOptions{Tracks: testTracks, Baseline: "oracle"},
 			[]string{"| direct (sim) | oracle | SR |", "| dyref | oracle | SR@5 |"},
 			nil},
 	}
@@ -305,10 +305,10 @@ func TestReportHouseholdPairs(t *testing.T) {
 	}
 	// The tabletop part of a mixed report is the tabletop report's.
 	var tab, mix strings.Builder
-	if err := Report(&tab, reportRecords(), ReportOptions{}); err != nil {
+	if err := Report(&tab, reportRecords(), ReportOptions{Tracks: testTracks}); err != nil {
 		t.Fatal(err)
 	}
-	if err := Report(&mix, mixed, ReportOptions{}); err != nil {
+	if err := Report(&mix, mixed, ReportOptions{Tracks: testTracks}); err != nil {
 		t.Fatal(err)
 	}
 	for _, row := range strings.Split(tab.String()[strings.Index(tab.String(), "## Paired"):], "\n") {
@@ -322,14 +322,14 @@ func TestReportHouseholdPairs(t *testing.T) {
 func TestReportHouseholdIgnoresRecordOrder(t *testing.T) {
 	recs := householdRecords()
 	var want strings.Builder
-	if err := Report(&want, recs, ReportOptions{}); err != nil {
+	if err := Report(&want, recs, ReportOptions{Tracks: testTracks}); err != nil {
 		t.Fatal(err)
 	}
 	rng := rand.New(rand.NewPCG(3, 4))
 	for range 3 {
 		rng.Shuffle(len(recs), func(i, j int) { recs[i], recs[j] = recs[j], recs[i] })
 		var got strings.Builder
-		if err := Report(&got, recs, ReportOptions{}); err != nil {
+		if err := Report(&got, recs, ReportOptions{Tracks: testTracks}); err != nil {
 			t.Fatal(err)
 		}
 		if got.String() != want.String() {

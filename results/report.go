@@ -12,17 +12,9 @@ import (
 )
 
 // DefaultBaseline is the agent the workflow agents are compared with, pair by
-// pair, when [ReportOptions] names none; on the household track it is
-// [DefaultHouseholdBaseline].
+// pair, when [ReportOptions] names none and the track's [TrackReport] names
+// no other.
 const DefaultBaseline = "sgcot"
-
-// DefaultHouseholdBaseline is the default baseline of the household track's
-// records: the agent that reflects after every failure.
-const DefaultHouseholdBaseline = "reflexion"
-
-// householdTrack is the track whose records [DefaultHouseholdBaseline]
-// applies to, spelled out because results imports nothing of the project.
-const householdTrack = "household"
 
 // ablationPrefix marks the agents of the ablation table: SG-CoT and its
 // variants.
@@ -49,10 +41,10 @@ type ReportOptions struct {
 	// underspecified, partial_observability.
 	Perturbations []string
 	// Baseline is the agent every other agent is compared with in the
-	// paired comparisons. Empty means, track by track, [DefaultBaseline]
-	// ([DefaultHouseholdBaseline] on the household track), compared only
-	// with the agents that use a model on that track, and no comparisons
-	// where it is absent; a baseline that is named but absent is an error.
+	// paired comparisons. Empty means, track by track, the track's
+	// baseline (TrackReport.Baseline), compared only with the agents that
+	// use a model on that track, and no comparisons where it is absent; a
+	// baseline that is named but absent is an error.
 	Baseline string
 	// AllPairs compares every pair of agents instead (Baseline is ignored).
 	AllPairs bool
@@ -60,6 +52,9 @@ type ReportOptions struct {
 	// report's reader should follow it (relative to the report); the
 	// map-size section shows it. Empty: no plot is mentioned.
 	MapSizePlot string
+	// Tracks says, by track name, which sections each track's records
+	// get; a track not named gets the TrackReport zero value's.
+	Tracks map[string]TrackReport
 }
 
 // unit is one row of the report: an agent with one model. Records of one
@@ -105,6 +100,7 @@ func Report(w io.Writer, recs []Record, opts ReportOptions) error {
 		families: distinct(recs, func(r Record) string { return r.Family }, cmp.Compare[string]),
 	}
 	rp.mapSizePlot = opts.MapSizePlot
+	rp.trackReports = opts.Tracks
 	pairs, err := rp.pairs(opts)
 	if err != nil {
 		return err
@@ -122,24 +118,59 @@ func Report(w io.Writer, recs []Record, opts ReportOptions) error {
 		b.WriteString("No records.\n")
 	} else {
 		rp.overview(&b, recs)
-		rp.topKTable(&b)
-		rp.mapSizeTable(&b)
-		rp.overReflectionTable(&b)
-		if len(filter(recs, isSemmap)) < len(recs) {
-			rp.tabletopAndHousehold(&b)
+		for _, sec := range rp.sections() {
+			sec.write(rp.only(sec.tracks), &b)
 		}
-		rp.costTable(&b)
-		rp.trialTable(&b)
-		rp.reflectionTable(&b)
-		rp.partialTable(&b)
-		rp.ablationTable(&b)
-		rp.sceneSizeTable(&b)
 		rp.pairedTable(&b, pairs)
+	}
+	if rp.err != nil {
+		return fmt.Errorf("report: %w", rp.err)
 	}
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
 	return nil
+}
+
+// trackReport is the TrackReport of a track's records.
+func (rp *reporter) trackReport(track string) TrackReport { return rp.trackReports[track] }
+
+// placedSection is a section with the tracks that list it.
+type placedSection struct {
+	Section
+	tracks []string
+}
+
+// sections merges the sections of the tracks present, each once, in the
+// order the tracks (by name) list them.
+func (rp *reporter) sections() []placedSection {
+	var out []placedSection
+	for _, track := range rp.tracks {
+		for _, sec := range rp.trackReport(track).sections() {
+			i := slices.IndexFunc(out, func(p placedSection) bool { return p.name == sec.name })
+			if i < 0 {
+				out = append(out, placedSection{Section: sec})
+				i = len(out) - 1
+			}
+			out[i].tracks = append(out[i].tracks, track)
+		}
+	}
+	return out
+}
+
+// only is the reporter over the records of tracks alone; units left
+// without records drop out.
+func (rp *reporter) only(tracks []string) *reporter {
+	sub := *rp
+	sub.units = nil
+	for _, u := range rp.units {
+		u.recs = filter(u.recs, func(r Record) bool { return slices.Contains(tracks, r.Track) })
+		if len(u.recs) > 0 {
+			sub.units = append(sub.units, u)
+		}
+	}
+	sub.parent = rp
+	return &sub
 }
 
 // suiteVersions lists the suite versions of recs, in increasing order.
@@ -155,9 +186,8 @@ func suiteVersions(recs []Record) []string {
 	return out
 }
 
-// tabletopAndHousehold writes ADA and SR by ambiguity type, which the
-// semmap track, with Top-k instead, has no use for.
-func (rp *reporter) tabletopAndHousehold(b *strings.Builder) {
+// rates writes ADA and SR by ambiguity type, and the tags' accuracy.
+func (rp *reporter) rates(b *strings.Builder) {
 	rp.rateTable(b, "Ambiguity detection (ADA) by ambiguity type",
 		"ADA: on a clear episode (none), the goal reached without asking; on an ambiguous one, a question to the user (under partial_observability, a message to the other robot).",
 		func(r Record) bool { return r.ADA })
@@ -208,6 +238,9 @@ type reporter struct {
 	units              []unit
 	perturbs, families []string
 	mapSizePlot        string // see ReportOptions.MapSizePlot
+	trackReports       map[string]TrackReport
+	parent             *reporter // of a reporter over some tracks' records (only)
+	err                error     // a track's own section failed
 }
 
 // groupUnits splits recs by (agent, model) and orders the units as
@@ -479,9 +512,7 @@ func (rp *reporter) partialTable(b *strings.Builder) {
 	}
 	var rows [][]string
 	for _, u := range rp.units {
-		// The household's partial observability has no second robot; its
-		// success is in the tables above.
-		po := filter(u.recs, func(r Record) bool { return r.Perturbation == partialObservability && r.Track != "household" })
+		po := filter(u.recs, func(r Record) bool { return r.Perturbation == partialObservability })
 		if len(po) == 0 {
 			continue
 		}
@@ -601,10 +632,7 @@ func (rp *reporter) pairs(opts ReportOptions) ([]pair, error) {
 	// Each track has its own default baseline, compared with the agents
 	// that use a model on that track.
 	for _, track := range rp.tracks {
-		name := DefaultBaseline
-		if track == householdTrack {
-			name = DefaultHouseholdBaseline
-		}
+		name := rp.trackReport(track).baseline()
 		var on []unit
 		for _, u := range rp.units {
 			if ranOn(u, track) {
@@ -657,12 +685,12 @@ func findBaseline(name string, units []unit) (unit, error) {
 // k of the success-by-trial table.
 func (rp *reporter) pairedTable(b *strings.Builder, pairs []pair) {
 	var rows [][]string
-	household := false
-	k := 0 // the trials allowed, as far as the records show: the most any game played
+	var notes []string
+	k := map[string]int{} // the trials allowed, as far as the records show: the most any game played
 	for _, u := range rp.units {
 		for _, r := range u.recs {
-			if r.Track == householdTrack {
-				k = max(k, r.Trials)
+			if rp.trackReport(r.Track).SuccessByTrial {
+				k[r.Track] = max(k[r.Track], r.Trials)
 			}
 		}
 	}
@@ -676,8 +704,8 @@ func (rp *reporter) pairedTable(b *strings.Builder, pairs []pair) {
 			onTrack := func(r Record) bool { return r.Track == track }
 			a, bs := filter(pr.a.recs, onTrack), filter(pr.b.recs, onTrack)
 			sr := "SR"
-			if track == householdTrack && k > 0 {
-				sr = fmt.Sprintf("SR@%d", k)
+			if k[track] > 0 {
+				sr = fmt.Sprintf("SR@%d", k[track])
 			}
 			for _, m := range []struct {
 				name    string
@@ -690,7 +718,9 @@ func (rp *reporter) pairedTable(b *strings.Builder, pairs []pair) {
 				if p.Pairs == 0 {
 					continue
 				}
-				household = household || track == householdTrack
+				if note := rp.trackReport(track).PairedNote; note != "" && !slices.Contains(notes, note) {
+					notes = append(notes, note)
+				}
 				rows = append(rows, []string{
 					pr.a.label, pr.b.label, m.name, strconv.Itoa(p.Pairs),
 					withInterval(p.RateA()), withInterval(p.RateB()),
@@ -703,8 +733,8 @@ func (rp *reporter) pairedTable(b *strings.Builder, pairs []pair) {
 		return
 	}
 	caption := "A and B on the same episodes (same track, family, perturbation, seed, episode index and scene size). b: A succeeded and B failed; c: the reverse. p: exact two-sided p-value from b and c, uncorrected for the number of comparisons."
-	if household {
-		caption += " On the household track success is SR@k, k the most trials any game played (the trials allowed, when some game used them all), as in Success by trial; by default the household agents are compared with " + DefaultHouseholdBaseline + "."
+	for _, note := range notes {
+		caption += " " + note
 	}
 	section(b, "Paired comparisons (McNemar's exact test)", caption)
 	header(b, "A", "B", "metric", "pairs", "A rate", "B rate", "b (A only)", "c (B only)", "p")

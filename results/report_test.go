@@ -86,13 +86,13 @@ func TestReportGolden(t *testing.T) {
 		recs []Record
 		opts ReportOptions
 	}{
-		{"full", full, ReportOptions{}},
-		{"all_pairs", full, ReportOptions{AllPairs: true, Agents: []string{"sgcot", "oracle"}}},
-		{"baseline", full, ReportOptions{Baseline: "oracle"}},
-		{"reference_only", reference, ReportOptions{}},     // no models: no ablation, no scene sizes, no pairs
-		{"household", householdRecords(), ReportOptions{}}, // success by trial, reflection, pairs against reflexion on SR@5
-		{"semmap", semmapRecords(), ReportOptions{}},       // Top-k by mode with the pooled row, map size by mode, over-reflection by mode
-		{"empty", nil, ReportOptions{}},
+		{"full", full, ReportOptions{Tracks: testTracks}},
+		{"all_pairs", full, ReportOptions{Tracks: testTracks, AllPairs: true, Agents: []string{"sgcot", "oracle"}}},
+		{"baseline", full, ReportOptions{Tracks: testTracks, Baseline: "oracle"}},
+		{"reference_only", reference, ReportOptions{Tracks: testTracks}},     // no models: no ablation, no scene sizes, no pairs
+		{"household", householdRecords(), ReportOptions{Tracks: testTracks}}, // success by trial, reflection, pairs against reflexion on SR@5
+		{"semmap", semmapRecords(), ReportOptions{Tracks: testTracks}},       // Top-k by mode with the pooled row, map size by mode, over-reflection by mode
+		{"empty", nil, ReportOptions{Tracks: testTracks}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -146,7 +146,7 @@ func TestReportSections(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var b strings.Builder
-		if err := Report(&b, tt.recs, ReportOptions{}); err != nil {
+		if err := Report(&b, tt.recs, ReportOptions{Tracks: testTracks}); err != nil {
 			t.Fatalf("%s: %v", tt.why, err)
 		}
 		for _, s := range tt.present {
@@ -167,14 +167,14 @@ func TestReportSections(t *testing.T) {
 func TestReportIgnoresRecordOrder(t *testing.T) {
 	recs := reportRecords()
 	var want strings.Builder
-	if err := Report(&want, recs, ReportOptions{AllPairs: true}); err != nil {
+	if err := Report(&want, recs, ReportOptions{Tracks: testTracks, AllPairs: true}); err != nil {
 		t.Fatal(err)
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for range 3 {
 		rng.Shuffle(len(recs), func(i, j int) { recs[i], recs[j] = recs[j], recs[i] })
 		var got strings.Builder
-		if err := Report(&got, recs, ReportOptions{AllPairs: true}); err != nil {
+		if err := Report(&got, recs, ReportOptions{Tracks: testTracks, AllPairs: true}); err != nil {
 			t.Fatal(err)
 		}
 		if got.String() != want.String() {
@@ -191,9 +191,9 @@ func TestReportErrors(t *testing.T) {
 		opts ReportOptions
 		want string
 	}{
-		{"an episode twice would count twice", append(full[:3:3], full[2]), ReportOptions{}, `appears twice`},
-		{"a named baseline must exist; the error lists the agents", full, ReportOptions{Baseline: "clara"}, `baseline agent "clara" has no records (agents: oracle, random, direct (sim), direct (sim:weak)`},
-		{"a baseline under two models is ambiguous", full, ReportOptions{Baseline: "direct"}, `name one as "direct (sim)"`},
+		{"an episode twice would count twice", append(full[:3:3], full[2]), ReportOptions{Tracks: testTracks}, `appears twice`},
+		{"a named baseline must exist; the error lists the agents", full, ReportOptions{Tracks: testTracks, Baseline: "clara"}, `baseline agent "clara" has no records (agents: oracle, random, direct (sim), direct (sim:weak)`},
+		{"a baseline under two models is ambiguous", full, ReportOptions{Tracks: testTracks, Baseline: "direct"}, `name one as "direct (sim)"`},
 	}
 	for _, tt := range tests {
 		err := Report(&strings.Builder{}, tt.recs, tt.opts)
@@ -202,7 +202,7 @@ func TestReportErrors(t *testing.T) {
 		}
 	}
 	// A baseline named with its model is fine.
-	if err := Report(&strings.Builder{}, full, ReportOptions{Baseline: "direct (sim:weak)"}); err != nil {
+	if err := Report(&strings.Builder{}, full, ReportOptions{Tracks: testTracks, Baseline: "direct (sim:weak)"}); err != nil {
 		t.Errorf("baseline with model: %v", err)
 	}
 }
@@ -240,7 +240,7 @@ func TestReportTagAccuracy(t *testing.T) {
 	m.Questions, m.TagCorrect = 1, 1
 	n := rec("sgcot", "pick_place", "none", true, true)
 	var b strings.Builder
-	if err := Report(&b, []Record{a, m, n}, ReportOptions{}); err != nil {
+	if err := Report(&b, []Record{a, m, n}, ReportOptions{Tracks: testTracks}); err != nil {
 		t.Fatal(err)
 	}
 	want := "| sgcot | — | 0.67 [0.21, 0.94] (n=3) | 1.00 [0.21, 1.00] (n=1) | 0.75 [0.30, 0.95] (n=4) |"

@@ -42,9 +42,16 @@ type mapSizeSeries struct {
 // legible, where a line per mode would double them while the modes move
 // Top-Any by a few points. Both are empty when the records span fewer
 // than two map sizes, as the table is then left out too.
-func mapSizeData(units []unit) (sizes []int, series []mapSizeSeries) {
+func mapSizeData(all []unit) (sizes []int, series []mapSizeSeries) {
+	// The records on maps alone: those that count a map's objects.
+	var units []unit
+	for _, u := range all {
+		if u.recs = filter(u.recs, func(r Record) bool { return r.MapObjects > 0 }); len(u.recs) > 0 {
+			units = append(units, u)
+		}
+	}
 	for _, u := range units {
-		for _, r := range filter(u.recs, isSemmap) {
+		for _, r := range u.recs {
 			if !slices.Contains(sizes, r.MapObjects) {
 				sizes = append(sizes, r.MapObjects)
 			}
@@ -55,7 +62,7 @@ func mapSizeData(units []unit) (sizes []int, series []mapSizeSeries) {
 	}
 	slices.Sort(sizes)
 	for _, u := range units {
-		recs := filter(u.recs, isSemmap)
+		recs := u.recs
 		if len(recs) == 0 {
 			continue
 		}

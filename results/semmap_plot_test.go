@@ -37,7 +37,7 @@ func plotRecords() []Record {
 // pixel (go test ./results -run MapSizePlot -update rewrites it).
 func TestMapSizePlotGolden(t *testing.T) {
 	var got bytes.Buffer
-	ok, err := MapSizePlot(&got, plotRecords(), ReportOptions{})
+	ok, err := MapSizePlot(&got, plotRecords(), ReportOptions{Tracks: testTracks})
 	if err != nil || !ok {
 		t.Fatalf("MapSizePlot: %v, %v", ok, err)
 	}
@@ -65,13 +65,13 @@ func TestMapSizePlotGolden(t *testing.T) {
 // The same records, in any order, give the same bytes.
 func TestMapSizePlotDeterministic(t *testing.T) {
 	var first bytes.Buffer
-	if _, err := MapSizePlot(&first, plotRecords(), ReportOptions{}); err != nil {
+	if _, err := MapSizePlot(&first, plotRecords(), ReportOptions{Tracks: testTracks}); err != nil {
 		t.Fatal(err)
 	}
 	recs := plotRecords()
 	rand.New(rand.NewPCG(1, 2)).Shuffle(len(recs), func(i, j int) { recs[i], recs[j] = recs[j], recs[i] })
 	var again bytes.Buffer
-	if _, err := MapSizePlot(&again, recs, ReportOptions{}); err != nil {
+	if _, err := MapSizePlot(&again, recs, ReportOptions{Tracks: testTracks}); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(first.Bytes(), again.Bytes()) {
@@ -114,7 +114,7 @@ func TestMapSizePlotNeedsTwoSizes(t *testing.T) {
 		}
 	}
 	var b bytes.Buffer
-	ok, err := MapSizePlot(&b, recs, ReportOptions{})
+	ok, err := MapSizePlot(&b, recs, ReportOptions{Tracks: testTracks})
 	if err != nil || ok || b.Len() > 0 {
 		t.Errorf("one map size: ok %v, err %v, %d bytes written; want false, nil, none", ok, err, b.Len())
 	}
@@ -130,7 +130,7 @@ func TestReportLinksMapSizePlot(t *testing.T) {
 		{"no plot", "", ""},
 	} {
 		var b strings.Builder
-		if err := Report(&b, plotRecords(), ReportOptions{MapSizePlot: tc.plot}); err != nil {
+		if err := Report(&b, plotRecords(), ReportOptions{Tracks: testTracks, MapSizePlot: tc.plot}); err != nil {
 			t.Fatal(err)
 		}
 		out := b.String()

@@ -11,8 +11,6 @@ import (
 // The semmap track's sections: Top-k by query type, against map size, and
 // the over-reflection analysis of paper 000.
 
-func isSemmap(r Record) bool { return r.Track == "semmap" }
-
 // pooledModes labels the rows that pool the input modes. The modes show
 // the same (map, query) pairs twice, so a pooled row counts each pair
 // twice and its interval, which takes the two as independent, is too
@@ -24,7 +22,7 @@ const pooledModes = "both modes (each pair twice)"
 func (rp *reporter) semmapModes() []string {
 	var all []Record
 	for _, u := range rp.units {
-		all = append(all, filter(u.recs, isSemmap)...)
+		all = append(all, u.recs...)
 	}
 	return distinct(all, func(r Record) string { return r.Perturbation }, cmp.Compare[string])
 }
@@ -59,7 +57,7 @@ func (rp *reporter) topKTable(b *strings.Builder) {
 	modes := rp.semmapModes()
 	var rows [][]string
 	for _, u := range rp.units {
-		recs := filter(u.recs, isSemmap)
+		recs := u.recs
 		if len(recs) == 0 {
 			continue
 		}
@@ -122,7 +120,7 @@ func (rp *reporter) topKTable(b *strings.Builder) {
 func (rp *reporter) mapSizeTable(b *strings.Builder) {
 	var sizes []int
 	for _, u := range rp.units {
-		for _, r := range filter(u.recs, isSemmap) {
+		for _, r := range u.recs {
 			if !slices.Contains(sizes, r.MapObjects) {
 				sizes = append(sizes, r.MapObjects)
 			}
@@ -139,7 +137,7 @@ func (rp *reporter) mapSizeTable(b *strings.Builder) {
 	header(b, "agent", "mode", "objects", "Top-1", "Top-Any", "input tok/ep")
 	modes := rp.semmapModes()
 	for _, u := range rp.units {
-		recs := filter(u.recs, isSemmap)
+		recs := u.recs
 		for _, m := range modes {
 			inM := filter(recs, inMode(m))
 			for _, n := range sizes {
@@ -199,7 +197,7 @@ func OverReflection(base, refl Record) string {
 func (rp *reporter) overReflectionTable(b *strings.Builder) {
 	var base *unit
 	for i := range rp.units {
-		if strings.HasPrefix(rp.units[i].label, "baseline") && len(filter(rp.units[i].recs, isSemmap)) > 0 {
+		if strings.HasPrefix(rp.units[i].label, "baseline") && len(rp.units[i].recs) > 0 {
 			base = &rp.units[i]
 			break
 		}
@@ -218,7 +216,7 @@ func (rp *reporter) overReflectionTable(b *strings.Builder) {
 	modes := rp.semmapModes()
 	var rows [][]string
 	for _, u := range rp.units {
-		if u.label == base.label || len(filter(u.recs, isSemmap)) == 0 || u.recs[0].Model == "" {
+		if u.label == base.label || len(u.recs) == 0 || u.recs[0].Model == "" {
 			continue
 		}
 		for _, m := range modes {

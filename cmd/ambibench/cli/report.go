@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"github.com/ambibench/ambibench/bench"
 	"errors"
 	"flag"
 	"fmt"
@@ -19,7 +20,7 @@ func reportCmd(stdout, stderr io.Writer, args []string) error {
 	fs := flag.NewFlagSet("ambibench report", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	out := fs.String("out", "", "write the report to `file` instead of DIR/report.md; - writes it to stdout only")
-	baseline := fs.String("baseline", "", "compare every other agent with this `agent`, pair by pair on the same episodes (default, track by track: the workflow agents with "+results.DefaultBaseline+", on the household track with "+results.DefaultHouseholdBaseline+", where it ran)")
+	baseline := fs.String("baseline", "", "compare every other agent with this `agent`, pair by pair on the same episodes (default, track by track: the workflow agents with "+reportBaselines()+", where it ran)")
 	allPairs := fs.Bool("all-pairs", false, "compare every pair of agents instead of each with the baseline")
 	plots := fs.String("plots", "", "write the plots (semmap: Top-Any against map size, "+results.MapSizePlotFile+") to `dir`; - writes none (default: the report's directory, DIR unless --out says otherwise; none with --out -)")
 	fs.Usage = func() {
@@ -66,6 +67,7 @@ func reportCmd(stdout, stderr io.Writer, args []string) error {
 		Perturbations: perturb.Names(),
 		Baseline:      *baseline,
 		AllPairs:      *allPairs,
+		Tracks:        trackReports(),
 	}
 	if ropts.MapSizePlot, err = writePlots(recs, ropts, dir, *out, *plots); err != nil {
 		return fmt.Errorf("report: %w", err)
@@ -106,4 +108,33 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 		pos = append(pos, rest[0])
 		args = rest[1:]
 	}
+}
+
+// trackReports are the report sections of every registered track.
+func trackReports() map[string]results.TrackReport {
+	out := map[string]results.TrackReport{}
+	for _, t := range bench.Tracks() {
+		out[t.Name()] = t.Report()
+	}
+	return out
+}
+
+// reportBaselines says, for --baseline's help, which agent each track's
+// workflows are compared with by default: "sgcot, on the household track
+// reflexion".
+func reportBaselines() string {
+	var def string
+	var others []string
+	for _, t := range bench.Tracks() {
+		b := t.Report().Baseline
+		if b == "" {
+			def = results.DefaultBaseline
+			continue
+		}
+		others = append(others, "on the "+t.Name()+" track with "+b)
+	}
+	if def == "" {
+		def = results.DefaultBaseline
+	}
+	return strings.Join(append([]string{def}, others...), ", ")
 }

@@ -20,10 +20,9 @@ import (
 	"github.com/ambibench/ambibench/agents/llm/middleware"
 	"github.com/ambibench/ambibench/agents/llm/models"
 	"github.com/ambibench/ambibench/bench"
-	"github.com/ambibench/ambibench/perturb"
+	"github.com/ambibench/ambibench/bench/tabletop"
+	_ "github.com/ambibench/ambibench/bench/tracks"
 	"github.com/ambibench/ambibench/results"
-	hh "github.com/ambibench/ambibench/tasks/household"
-	tsm "github.com/ambibench/ambibench/tasks/semmap"
 )
 
 const runUsage = `Usage: ambibench run [flags]
@@ -53,20 +52,13 @@ Flags:
 func runCmd(stdout, stderr io.Writer, args []string) error {
 	fs := flag.NewFlagSet("ambibench run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	track := fs.String("track", bench.Track, "track to run: `tabletop`; household (whose task families are the ALFWorld task types and whose episodes are the 134-game evaluation split); or semmap (queries on semantic maps, whose task families are the query types and whose episodes are a dataset's (map, query) pairs, see --data and --modes)")
-	trials := fs.Int("trials", bench.DefaultTrials, "household: trials per game for agents that reflect between trials")
-	grammar := fs.String("grammar", "v0.3", "household: the wording of the texts, ALFWorld's v0.3 or v0.4")
-	data := fs.String("data", "", "semmap: a dataset `dir` in the public layout (semantic_maps/, queries.yaml, responses/); default: the built-in dataset")
-	modes := fs.String("modes", "", "semmap: comma-separated input `modes`, certainty and/or uncertainty (default certainty)")
-	feedback := fs.String("feedback", "", "household: explain to say why a command fails instead of \"Nothing happens.\"")
+	track := fs.String("track", tabletop.Name, "track to run: `tabletop`; household (whose task families are the ALFWorld task types and whose episodes are the 134-game evaluation split); or semmap (queries on semantic maps, whose task families are the query types and whose episodes are a dataset's (map, query) pairs, see --data and --modes)")
 	agentList := fs.String("agents", "oracle,rules,random", "comma-separated `agents` to run (see ambibench list), or all")
 	taskList := fs.String("tasks", "", "comma-separated task `families` (default all)")
 	perturbList := fs.String("perturbations", "", "tabletop and household: comma-separated `perturbations` (default all)")
-	episodes := fs.Int("episodes", 0, fmt.Sprintf("episodes per cell and agent; on household and semmap at most the games or dataset pairs a cell holds (default: tabletop %d, household and semmap all of them)", tabletopEpisodes))
-	sceneSizes := fs.String("scene-sizes", "", fmt.Sprintf("comma-separated table `sizes`, in objects with distractors added, each a grid dimension (0: the family's own size; at most %d; default: own size only)", bench.MaxSceneSize))
+	episodes := fs.Int("episodes", 0, fmt.Sprintf("episodes per cell and agent; on household and semmap at most the games or dataset pairs a cell holds (default: tabletop %d, household and semmap all of them)", tabletop.New().DefaultEpisodes()))
 	seed := fs.Uint64("seed", 1, "suite `seed`; with the cell and the episode index it fixes every episode")
 	conc := fs.Int("concurrency", runtime.GOMAXPROCS(0), "episodes run at once; the records do not depend on it")
-	stepLimit := fs.Int("step-limit", bench.DefaultStepLimit, "tool calls per episode, both robots together, before it ends")
 	out := fs.String("out", "", "output `dir` for records.jsonl and summary.md; an existing run there is resumed (default: print only)")
 	byTask := fs.Bool("by-task", false, "print one row per agent and task family instead of pooling families")
 	modelSpec := fs.String("model", models.Default, "language model `spec` for the workflow agents (such as direct): "+models.Forms)
@@ -79,12 +71,12 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 	maxReply := fs.Int64("max-reply-bytes", llm.DefaultMaxReplyBytes, "the largest reply body read from a live model; a larger reply is the agent's failure, not a heap")
 	logLevel := fs.String("log-level", "warn", "what to log on stderr: debug, info (also rate-limit waits), warn (retries and infrastructure errors) or error")
 	members := fs.String("ensemble-models", "", "comma-separated model `specs` the ensemble agent samples its answers from, answer k from spec k mod n, each opened as --model is (same caps, transcript, cassettes); the chooser stays --model, and records name both (model \"members A,B; chooser M\"). Default: --model alone")
-	routerFile := fs.String("router", "", "household: dyref's routing policy, a weights `file` written by ambibench train-router (default: the shipped one, trained for sim); records name it by a hash of its weights (model \"M; router ID\")")
 	quiet := fs.Bool("quiet", false, "print no progress on stderr while the run goes on")
 	dryRun := fs.Bool("dry-run", false, "print the grid (episodes per agent and cell) and an estimate of model calls and tokens per agent, measured by playing the same grid on the simulated model, and run nothing")
 	maxTokens := fs.Int64("max-tokens-total", 0, "stop the run cleanly once its model calls have spent this many input and output `tokens` (0: no cap): no episode starts after that, an episode that would make another call is not recorded, and running the same command again continues, with a budget of its own")
 	fresh := fs.Bool("fresh", false, "with --out, discard the run already in the directory (records, run.json, summary, transcripts) and start afresh")
 	transcripts := fs.Bool("transcripts", false, "with --out, write every model call to DIR/transcripts.jsonl (request, reply, usage, latency, episode)")
+	owners := bindTrackFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), runUsage)
 		fs.PrintDefaults()
@@ -95,28 +87,15 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 	if fs.NArg() > 0 {
 		return fmt.Errorf("run: unexpected arguments %q", fs.Args())
 	}
-	if *track != bench.Track && *track != bench.HouseholdTrack && *track != bench.SemmapTrack {
-		return fmt.Errorf("run: --track %q: unknown track (have %s, %s, %s)", *track, bench.Track, bench.HouseholdTrack, bench.SemmapTrack)
+	t, ok := owners.tracks[*track]
+	if !ok {
+		return fmt.Errorf("run: --track %q: unknown track (have %s)", *track, strings.Join(bench.TrackNames(), ", "))
 	}
-	if err := checkTrackFlags(fs, *track); err != nil {
+	if err := owners.check(fs, *track); err != nil {
 		return err
 	}
-	var dataset *tsm.Dataset
-	if *track == bench.SemmapTrack {
-		var err error
-		if dataset, err = loadDataset(*data); err != nil {
-			return fmt.Errorf("run: --data: %w", err)
-		}
-	}
-	warnings := datasetWarnings(stderr, dataset)
-	if *trials < 1 {
-		return fmt.Errorf("run: --trials %d: must be at least 1", *trials)
-	}
-	if *grammar != "v0.3" && *grammar != "v0.4" {
-		return fmt.Errorf("run: --grammar %q: want v0.3 or v0.4", *grammar)
-	}
-	if *feedback != "" && *feedback != "explain" {
-		return fmt.Errorf("run: --feedback %q: want explain or nothing", *feedback)
+	if err := t.Prepare(stderr); err != nil {
+		return fmt.Errorf("run: %w", err)
 	}
 	if *episodes < 0 || *episodes == 0 && flagGiven(fs, "episodes") {
 		return fmt.Errorf("run: --episodes %d: must be at least 1 (leave it out for the track's default)", *episodes)
@@ -124,29 +103,14 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 	if *conc < 1 {
 		return fmt.Errorf("run: --concurrency %d: must be at least 1", *conc)
 	}
-	if *stepLimit < 1 {
-		return fmt.Errorf("run: --step-limit %d: must be at least 1", *stepLimit)
-	}
-	sizes, err := parseSceneSizes(*sceneSizes)
-	if err != nil {
-		return fmt.Errorf("run: --scene-sizes %q: %w", *sceneSizes, err)
-	}
 	opts := bench.Options{
-		EpisodeOptions: bench.EpisodeOptions{Seed: *seed, StepLimit: *stepLimit, Trials: *trials, Grammar: *grammar, Feedback: *feedback, Dataset: dataset},
-		Track:          *track,
-		Families:       splitList(*taskList),
-		Perturbations:  perturbationsFlag(*perturbList, *modes, *track),
-		Agents:         agentsFlag(*agentList, *track),
-		SceneSizes:     sizes,
-		Episodes:       episodesFlag(*episodes, *track),
-		Concurrency:    *conc,
-	}
-	if *routerFile != "" {
-		r, err := readRouter(*routerFile)
-		if err != nil {
-			return fmt.Errorf("run: --router: %w", err)
-		}
-		opts.Router = r
+		Track:         t,
+		Seed:          *seed,
+		Families:      splitList(*taskList),
+		Perturbations: splitList(*perturbList),
+		Agents:        agentsFlag(*agentList, *track),
+		Episodes:      episodesFlag(*episodes, t),
+		Concurrency:   *conc,
 	}
 	jobs, err := bench.Jobs(opts)
 	if err != nil {
@@ -183,21 +147,13 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 	var budget *tokenBudget // with --max-tokens-total
 	var dir *runDir
 	if *out != "" {
-		settings := bench.Settings(opts)
+		settings, err := bench.Settings(opts)
+		if err != nil {
+			return fmt.Errorf("run: %w", err)
+		}
 		// A reply over the cap is the agent's failure, so the cap moves
 		// scores of a live model.
 		settings["max_reply_bytes"] = strconv.FormatInt(*maxReply, 10)
-		if *track == bench.SemmapTrack {
-			settings["data"] = "builtin"
-			if *data != "" {
-				if settings["data"], err = filepath.Abs(*data); err != nil {
-					return fmt.Errorf("run: --data: %w", err)
-				}
-				if settings["data_hash"], err = hashDir(*data); err != nil {
-					return fmt.Errorf("run: --data: %w", err)
-				}
-			}
-		}
 		specs := []string{*modelSpec}
 		specs = append(specs, splitModelSpecs(*members)...)
 		if dir, err = openRunDir(*out, settings, gridOf(jobs, specs...), *fresh); err != nil {
@@ -307,21 +263,17 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 	if *out != "" {
 		var sum strings.Builder
 		fmt.Fprintf(&sum, "# ambibench %s summary\n\n", *track)
-		limit := "" // the tabletop's alone: the household's games have their own budgets
-		if *track == bench.Track {
-			limit = fmt.Sprintf(", step limit %d", *stepLimit)
-		}
-		fmt.Fprintf(&sum, "Suite version %d. Seed %d, %s%s.\n\n", bench.SuiteVersion, opts.Seed, episodesRun, limit)
+		fmt.Fprintf(&sum, "Suite version %d. Seed %d, %s%s.\n\n", bench.SuiteVersion, opts.Seed, episodesRun, t.SummaryNote())
 		if err := summarize(&sum, recs, opts, false); err != nil {
 			return err
 		}
-		if *track != bench.SemmapTrack { // the semmap table has a row per query type already
+		if t.FamilyTable() {
 			sum.WriteString("\n## By task family\n\n")
 			if err := summarize(&sum, recs, opts, true); err != nil {
 				return err
 			}
 		}
-		sum.WriteString(warnings)
+		sum.WriteString(t.SummaryTail())
 		if err := os.WriteFile(filepath.Join(*out, "summary.md"), []byte(sum.String()), 0o644); err != nil {
 			return fmt.Errorf("run: %w", err)
 		}
@@ -390,21 +342,7 @@ func summarize(w io.Writer, recs []results.Record, opts bench.Options, byFamily 
 }
 
 func summarizeScored(w io.Writer, recs []results.Record, opts bench.Options, byFamily bool) error {
-	if opts.Track == bench.SemmapTrack {
-		return results.TopKMarkdown(w, recs)
-	}
-	perturbs := opts.Perturbations
-	if len(perturbs) == 0 {
-		perturbs = perturb.Names()
-		switch opts.Track {
-		case bench.HouseholdTrack:
-			perturbs = hh.Perturbations()
-		case bench.SemmapTrack:
-			perturbs = bench.SemmapModes
-		}
-	}
-	cells := results.Aggregate(recs, results.AggregateOptions{ByFamily: byFamily, Agents: opts.Agents, Perturbations: perturbs})
-	return results.Markdown(w, cells, results.TableOptions{Intervals: true, ByFamily: byFamily, Perturbations: perturbs})
+	return opts.Track.Table(w, recs, bench.TableSpec{Agents: opts.Agents, Perturbations: opts.Perturbations, ByFamily: byFamily})
 }
 
 // needsModel reports whether any job's agent is a workflow.
@@ -434,24 +372,4 @@ func agentsFlag(s, track string) []string {
 		return agents.NamesFor(track)
 	}
 	return splitList(s)
-}
-
-// perturbationsFlag is the grid's second dimension: the perturbations, or
-// on the semmap track the input modes.
-func perturbationsFlag(perturbations, modes, track string) []string {
-	if track == bench.SemmapTrack {
-		return splitList(modes)
-	}
-	return splitList(perturbations)
-}
-
-// builtinSeed fixes the built-in semmap dataset.
-const builtinSeed = 1
-
-// loadDataset reads a semmap dataset folder, or makes the built-in one.
-func loadDataset(dir string) (*tsm.Dataset, error) {
-	if dir == "" {
-		return tsm.Builtin(builtinSeed), nil
-	}
-	return tsm.LoadDataset(dir)
 }

@@ -9,33 +9,70 @@ import (
 
 	"github.com/ambibench/ambibench/agents/llm/models"
 	"github.com/ambibench/ambibench/bench"
-	tsm "github.com/ambibench/ambibench/tasks/semmap"
 )
 
 // What run does with flags that a track, or the agents chosen, do not
 // use: a flag that changes nothing is refused rather than ignored, so that
 // a user never reads a table as the result of a setting it did not have.
 
-// tabletopEpisodes is the tabletop's episodes per cell when --episodes
-// is not given. The other tracks' cells hold a fixed set of episodes
-// (games, dataset pairs), and they run all of them.
-const tabletopEpisodes = 100
+// trackFlags are the run flags the tracks add (bench.Track.Flags): which
+// tracks read each, and the value of every registered track, bound to
+// them.
+type trackFlags struct {
+	tracks map[string]bench.Track
+	owners map[string][]string // flag name → the tracks that read it
+}
 
-// trackFlags names, for each run flag that only some tracks read, the
-// tracks that read it.
-var trackFlags = []struct {
-	flag   string
-	tracks []string
-	hint   string // what the other tracks have instead, if anything
-}{
-	{"perturbations", []string{bench.Track, bench.HouseholdTrack}, "the semmap track's second dimension is --modes"},
-	{"modes", []string{bench.SemmapTrack}, ""},
-	{"data", []string{bench.SemmapTrack}, ""},
-	{"scene-sizes", []string{bench.Track}, ""},
-	{"trials", []string{bench.HouseholdTrack}, ""},
-	{"grammar", []string{bench.HouseholdTrack}, ""},
-	{"feedback", []string{bench.HouseholdTrack}, ""},
-	{"router", []string{bench.HouseholdTrack}, ""},
+// bindTrackFlags adds every registered track's own flags to fs, a fresh
+// value of each track bound to them. A flag two tracks declare sets both.
+func bindTrackFlags(fs *flag.FlagSet) trackFlags {
+	tf := trackFlags{tracks: map[string]bench.Track{}, owners: map[string][]string{}}
+	for _, t := range bench.Tracks() {
+		tf.tracks[t.Name()] = t
+		own := flag.NewFlagSet(t.Name(), flag.ContinueOnError)
+		t.Flags(own)
+		own.VisitAll(func(f *flag.Flag) {
+			tf.owners[f.Name] = append(tf.owners[f.Name], t.Name())
+			if prev := fs.Lookup(f.Name); prev != nil {
+				if m, ok := prev.Value.(fanOut); ok {
+					m = append(m, f.Value)
+					prev.Value = m
+					return
+				}
+				prev.Value = fanOut{prev.Value, f.Value}
+				return
+			}
+			fs.Var(f.Value, f.Name, f.Usage)
+		})
+	}
+	return tf
+}
+
+// fanOut is a flag that several tracks declare: setting it sets each.
+type fanOut []flag.Value
+
+func (f fanOut) String() string { return f[0].String() }
+func (f fanOut) Set(s string) error {
+	for _, v := range f {
+		if err := v.Set(s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// check refuses a track's flag given on the command line that the chosen
+// track does not read.
+func (tf trackFlags) check(fs *flag.FlagSet, track string) error {
+	var err error
+	fs.Visit(func(f *flag.Flag) {
+		owners, isTrackFlag := tf.owners[f.Name]
+		if err != nil || !isTrackFlag || slices.Contains(owners, track) {
+			return
+		}
+		err = fmt.Errorf("run: --%s belongs to --track %s; the %s track does not read it", f.Name, strings.Join(owners, " or "), track)
+	})
+	return err
 }
 
 // flagGiven reports whether the command line set the flag, even to its
@@ -46,28 +83,12 @@ func flagGiven(fs *flag.FlagSet, name string) bool {
 	return given
 }
 
-// checkTrackFlags refuses a flag given on the command line that the track
-// does not read.
-func checkTrackFlags(fs *flag.FlagSet, track string) error {
-	for _, tf := range trackFlags {
-		if !flagGiven(fs, tf.flag) || slices.Contains(tf.tracks, track) {
-			continue
-		}
-		msg := fmt.Sprintf("run: --%s belongs to --track %s; the %s track does not read it", tf.flag, strings.Join(tf.tracks, " or "), track)
-		if tf.hint != "" {
-			msg += " (" + tf.hint + ")"
-		}
-		return fmt.Errorf("%s", msg)
-	}
-	return nil
-}
-
 // episodesFlag is the grid's episodes per cell: the flag's value, or when
 // it is 0 (its default) the track's default, which on the tracks with a
 // fixed set of episodes is 0 for every one of them (bench.Options).
-func episodesFlag(n int, track string) int {
-	if n == 0 && track == bench.Track {
-		return tabletopEpisodes
+func episodesFlag(n int, t bench.Track) int {
+	if n == 0 {
+		return t.DefaultEpisodes()
 	}
 	return n
 }
@@ -91,18 +112,10 @@ func checkUnusedModel(fs *flag.FlagSet, stderr io.Writer, spec string) error {
 // that a number below that is never read as the whole set; cut reports
 // that --episodes left some out.
 func episodesLine(opts bench.Options) (line string, cut bool) {
-	if opts.Track == bench.Track || opts.Track == "" {
-		return fmt.Sprintf("%d episodes per cell and agent", opts.Episodes), false
-	}
-	unit, cells := "games", []bench.Cell(nil)
-	var err error
-	if opts.Track == bench.SemmapTrack {
-		unit = "pairs"
-		cells, err = bench.SemmapCells(opts.Dataset, opts.Families, opts.Perturbations)
-	} else {
-		cells, err = bench.HouseholdCells(opts.Families, opts.Perturbations)
-	}
-	if err != nil || len(cells) == 0 {
+	t := opts.Track
+	unit := t.EpisodeUnit()
+	cells, err := t.Cells(opts.Families, opts.Perturbations)
+	if _, bounded := t.CellEpisodes(bench.Cell{}); !bounded || err != nil || len(cells) == 0 {
 		return fmt.Sprintf("%d episodes per cell and agent", opts.Episodes), false
 	}
 	// One count per family: the modes or perturbations of a family hold
@@ -114,7 +127,7 @@ func episodesLine(opts bench.Options) (line string, cut bool) {
 			continue
 		}
 		seen[c.Family] = true
-		have, _ := bench.CellEpisodes(opts, c)
+		have, _ := t.CellEpisodes(c)
 		ran := have
 		if opts.Episodes > 0 && opts.Episodes < have {
 			ran, cut = opts.Episodes, true
@@ -129,20 +142,4 @@ func episodesLine(opts bench.Options) (line string, cut bool) {
 		return fmt.Sprintf("every %s of each cell, per agent (%s)", strings.TrimSuffix(unit, "s"), strings.Join(parts, ", ")), false
 	}
 	return fmt.Sprintf("%s per cell and agent: %s (--episodes %d; the rest not run)", unit, strings.Join(parts, ", "), opts.Episodes), true
-}
-
-// datasetWarnings prints the faults the dataset's loader tolerated to
-// stderr, and returns them as a summary section ("" without any).
-func datasetWarnings(stderr io.Writer, d *tsm.Dataset) string {
-	if d == nil || len(d.Warnings) == 0 {
-		return ""
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "## Dataset warnings\n\nDataset %s loaded with %d warnings:\n\n", d.Name, len(d.Warnings))
-	for _, w := range d.Warnings {
-		fmt.Fprintf(stderr, "ambibench: warning: dataset %s: %s\n", d.Name, w)
-		fmt.Fprintf(&b, "- %s\n", w)
-	}
-	b.WriteString("\n")
-	return b.String()
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	bsemmap "github.com/ambibench/ambibench/bench/semmap"
 	"flag"
 	"fmt"
 	"io"
@@ -14,7 +15,7 @@ import (
 func semmapCmd(stdout, stderr io.Writer, args []string) error {
 	fs := flag.NewFlagSet("ambibench semmap", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	seed := fs.Uint64("seed", builtinSeed, "`seed` of the built-in dataset")
+	seed := fs.Uint64("seed", bsemmap.BuiltinSeed, "`seed` of the built-in dataset")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), "Usage: ambibench semmap export [flags] DIR\n\nWrites the built-in semantic-map dataset to DIR in the public layout:\nsemantic_maps/<map>.json, queries.yaml, responses/<map>.json.\n\nFlags:\n")
 		fs.PrintDefaults()

@@ -11,7 +11,7 @@ import (
 
 	"github.com/ambibench/ambibench/agents/dyref"
 	"github.com/ambibench/ambibench/agents/llm/models"
-	"github.com/ambibench/ambibench/bench"
+	"github.com/ambibench/ambibench/bench/household"
 )
 
 // trainRouterCmd trains dyref's router: it plays training-split games
@@ -23,8 +23,8 @@ func trainRouterCmd(stdout, stderr io.Writer, args []string) error {
 	fs.SetOutput(stderr)
 	def := dyref.DefaultTrainOptions()
 	modelSpec := fs.String("model", models.Default, "language model `spec` that plays the games and reflects: "+models.Forms)
-	games := fs.Int("games", bench.DefaultRouterGames, "training-split `games` to play (the six task types in turn)")
-	alpha := fs.Float64("alpha", bench.DefaultRouterAlpha, "success given up per 1,000 reflection tokens in the pseudo-labels")
+	games := fs.Int("games", household.DefaultRouterGames, "training-split `games` to play (the six task types in turn)")
+	alpha := fs.Float64("alpha", household.DefaultRouterAlpha, "success given up per 1,000 reflection tokens in the pseudo-labels")
 	seed := fs.Uint64("seed", def.Seed, "`seed` of the MLP's initial weights")
 	hidden := fs.Int("hidden", def.Hidden, "hidden `units` of the MLP")
 	epochs := fs.Int("epochs", def.Epochs, "full-batch training `steps`")
@@ -68,7 +68,7 @@ Flags:
 		return fmt.Errorf("train-router: --model: %w", err)
 	}
 	opts := dyref.TrainOptions{Hidden: *hidden, Epochs: *epochs, LearningRate: *lr, L2: def.L2, Seed: *seed}
-	r, d, err := bench.TrainRouter(context.Background(), bench.RouterTraining{Model: m, Games: *games, Alpha: *alpha,
+	r, d, err := household.TrainRouter(context.Background(), household.RouterTraining{Model: m, Games: *games, Alpha: *alpha,
 		Train: opts, Concurrency: *conc, Grammar: *grammar})
 	if err != nil {
 		return err
@@ -95,7 +95,7 @@ Flags:
 
 // writeRouterSummary says what the games gave and how well the router
 // fits its labels.
-func writeRouterSummary(w io.Writer, d bench.RouterData, r *dyref.Router) {
+func writeRouterSummary(w io.Writer, d household.RouterData, r *dyref.Router) {
 	fmt.Fprintf(w, "games %d, failed at trial 1 %d, corrected by no subset %d, examples %d, training accuracy %.3f, held-out accuracy %.3f\n",
 		d.Games, d.FailedFirst, d.NoneHelped, len(d.Examples), r.Accuracy(d.Examples), d.Holdout)
 	fmt.Fprintf(w, "held out: the routed subset corrected %.3f of the games, at %.0f reflection tokens a game\n", d.HoldoutSuccess, d.HoldoutTokens)
@@ -107,11 +107,4 @@ func writeRouterSummary(w io.Writer, d bench.RouterData, r *dyref.Router) {
 }
 
 // readRouter reads a router file.
-func readRouter(path string) (*dyref.Router, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return dyref.ReadFactorRouter(f, path)
-}
+func readRouter(path string) (*dyref.Router, error) { return household.ReadRouter(path) }

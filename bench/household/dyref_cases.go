@@ -1,0 +1,44 @@
+package household
+
+import (
+	"fmt"
+
+	"github.com/ambibench/ambibench/agents"
+	simhh "github.com/ambibench/ambibench/sim/household"
+	hh "github.com/ambibench/ambibench/tasks/household"
+)
+
+// SolvedCases are the solved games dyref's key_rules tool reads: for each
+// task type, the first game of the training split, clear, solved by the
+// expert's shortest plan and played through the text world so that every
+// command carries its observation. They come from the training split, so
+// no evaluation game is shown to the agent; agents embeds them
+// (agents/dyref_cases.json) because agents may not import tasks.
+func SolvedCases(grammar string) ([]agents.SolvedCase, error) {
+	var out []agents.SolvedCase
+	types := hh.Types()
+	for _, s := range hh.TrainGames(len(types)) {
+		g, err := s.Build("none")
+		if err != nil {
+			return nil, fmt.Errorf("solved case %s: %w", s.ID, err)
+		}
+		plan, err := g.Expert(grammar)
+		if err != nil {
+			return nil, fmt.Errorf("solved case %s: expert: %w", s.ID, err)
+		}
+		w, err := simhh.New(g.House, simhh.Options{Grammar: grammar})
+		if err != nil {
+			return nil, fmt.Errorf("solved case %s: %w", s.ID, err)
+		}
+		w.Reset()
+		c := agents.SolvedCase{Type: g.Type, Task: g.Instruction}
+		for _, cmd := range plan {
+			c.Steps = append(c.Steps, agents.CaseStep{Command: cmd, Observation: w.Step(cmd)})
+		}
+		if !g.Goal.Satisfied(w.State()) {
+			return nil, fmt.Errorf("solved case %s: the expert's plan does not reach the goal", s.ID)
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}

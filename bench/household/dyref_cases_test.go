@@ -1,0 +1,56 @@
+package household
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/ambibench/ambibench/agents"
+)
+
+var updateCases = flag.Bool("update-cases", false, "rewrite agents/dyref_cases.json from the training split")
+
+// The solved cases agents embeds are the training split's, as SolvedCases
+// makes them: one per task type, each reaching its goal. Rewrite them
+// with go test ./bench -run SolvedCases -update-cases.
+func TestSolvedCasesAreTheTrainingSplits(t *testing.T) {
+	want, err := SolvedCases("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := json.MarshalIndent(want, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data = append(data, '\n')
+	file := filepath.Join("..", "agents", "dyref_cases.json")
+	if *updateCases {
+		if err := os.WriteFile(file, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	have, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(have, data) {
+		t.Fatalf("%s is not what SolvedCases makes; rewrite it with -update-cases", file)
+	}
+	got, err := agents.SolvedCases()
+	if err != nil {
+		t.Fatal(err)
+	}
+	types := map[string]bool{}
+	for _, c := range got {
+		types[c.Type] = true
+		if len(c.Steps) < 2 {
+			t.Errorf("%s: %d steps", c.Type, len(c.Steps))
+		}
+	}
+	if len(types) != 6 {
+		t.Errorf("cases cover %d task types, want 6", len(types))
+	}
+}

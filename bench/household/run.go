@@ -1,0 +1,185 @@
+package household
+
+import (
+	"context"
+	"fmt"
+	"github.com/ambibench/ambibench/bench"
+	"slices"
+	"time"
+
+	"github.com/ambibench/ambibench/agents"
+	"github.com/ambibench/ambibench/results"
+	simhh "github.com/ambibench/ambibench/sim/household"
+	"github.com/ambibench/ambibench/tasks"
+	hh "github.com/ambibench/ambibench/tasks/household"
+)
+
+// Name is the name of the household track.
+const Name = agents.TrackHousehold
+
+// DefaultTrials is how many trials a household episode allows.
+const DefaultTrials = 5
+
+// HouseholdCells returns the (task type, perturbation) cells of the
+// household track, types outermost; empty filters mean all. A cell's
+// episodes are the evaluation split's games of its type.
+func HouseholdCells(types, perturbations []string) ([]bench.Cell, error) {
+	if len(types) == 0 {
+		types = hh.Types()
+	}
+	if len(perturbations) == 0 {
+		perturbations = hh.Perturbations()
+	}
+	var cells []bench.Cell
+	for _, t := range types {
+		if !slices.Contains(hh.Types(), t) {
+			return nil, fmt.Errorf("unknown household task type %q (have %v)", t, hh.Types())
+		}
+		for _, p := range perturbations {
+			if !slices.Contains(hh.Perturbations(), p) {
+				return nil, fmt.Errorf("unknown household perturbation %q (have %v)", p, hh.Perturbations())
+			}
+			if hh.Applies(t, p) {
+				cells = append(cells, bench.Cell{Family: t, Perturbation: p})
+			}
+		}
+	}
+	return cells, nil
+}
+
+// EvalCount is the number of evaluation games of a household task type:
+// the episodes of its cells.
+func EvalCount(taskType string) int { return hh.EvalCount(taskType) }
+
+// HouseholdGame returns episode index of a household cell: the index-th
+// evaluation game of the type, under the perturbation.
+func HouseholdGame(taskType, perturbation string, index int) (*hh.Game, error) {
+	n := hh.EvalCount(taskType)
+	if index < 0 || index >= n {
+		return nil, fmt.Errorf("household %s has %d evaluation games; episode %d is out of range", taskType, n, index)
+	}
+	for _, s := range hh.EvalGames() {
+		if s.Type == taskType && s.Index == index {
+			return s.Build(perturbation)
+		}
+	}
+	return nil, fmt.Errorf("household %s: no evaluation game %d", taskType, index)
+}
+
+// RunEpisode plays one household job, a game of the evaluation split
+// over up to Trials trials, and scores it.
+func (t *Track) RunEpisode(ctx context.Context, job bench.Job, opts bench.Options) (results.Record, error) {
+	start := time.Now()
+	g, err := HouseholdGame(job.Family, job.Perturbation, job.Index)
+	if err != nil {
+		return results.Record{}, err
+	}
+	a, err := bench.NewAgent(job, opts, agents.Config{Seed: bench.EpisodeSeed(opts.Seed, Name, job.Family, job.Perturbation, job.Index, job.Agent), Router: t.Router})
+	if err != nil {
+		return results.Record{}, err
+	}
+	return t.play(ctx, job, opts, g, a, start)
+}
+
+// play plays a household game with an agent and scores it; job names the
+// game and the agent in the record.
+func (t *Track) play(ctx context.Context, job bench.Job, opts bench.Options, g *hh.Game, a agents.Agent, start time.Time) (results.Record, error) {
+	trials := t.Trials
+	if trials <= 0 {
+		trials = DefaultTrials
+	}
+	env, err := newHouseholdEnv(g, simhh.Options{Grammar: t.Grammar, Feedback: t.Feedback}, trials)
+	if err != nil {
+		return results.Record{}, err
+	}
+	truth, optimal, err := householdTruth(g, t.Grammar)
+	if err != nil {
+		return results.Record{}, err
+	}
+	env.truth = truth
+	ctx, tally := bench.EpisodeContext(ctx, job, opts)
+	var view agents.Env = env
+	if _, reads := a.(agents.TruthReader); reads {
+		view = householdTruthEnv{env}
+	}
+	runErr, err := bench.PlayAgent(ctx, a, view, fmt.Sprintf("%s/%s episode %d, agent %s", job.Family, job.Perturbation, job.Index, job.Agent))
+	if err != nil {
+		return results.Record{}, err
+	}
+	rec := scoreHousehold(job, opts, g, env, a, runErr, time.Since(start))
+	rec.OptimalSteps = optimal
+	bench.FinishRecord(&rec, runErr, tally)
+	return rec, nil
+}
+
+// scoreHousehold turns a played episode into a record. SR is the goal
+// holding at the end of some trial (and no wrong question); ADA is as on
+// the tabletop — on a clear game the goal reached without asking, on an
+// ambiguous one a question asked — except under partial observability,
+// where nothing is missing and only success counts.
+func scoreHousehold(job bench.Job, opts bench.Options, g *hh.Game, env *householdEnv, a agents.Agent, runErr error, wall time.Duration) results.Record {
+	success := env.wonTrial > 0 && !env.WrongTag
+	var ada bool
+	switch g.Label {
+	case tasks.LabelNone:
+		ada = success && !env.Asked
+	case tasks.LabelPartialObservability:
+		ada = success
+	default:
+		ada = env.Asked
+	}
+	rec := bench.NewRecord(job, opts)
+	rec.Label = g.Label
+	rec.Instruction = g.Instruction
+	rec.Asked = env.Asked
+	rec.Tag = env.FirstTag
+	rec.Questions = env.Questions
+	rec.TagCorrect = env.TagCorrect
+	rec.Success = success
+	rec.ADA = ada
+	rec.Steps = env.steps
+	rec.ToolCalls = env.toolCalls
+	rec.Trials = env.trial
+	rec.WallMS = float64(wall.Microseconds()) / 1000
+	if success {
+		rec.SolvedTrial = env.wonTrial
+	}
+	scoreReflections(&rec, a)
+	if runErr != nil {
+		rec.Error = runErr.Error()
+	}
+	return rec
+}
+
+// scoreReflections counts a reflective agent's reflections, their tokens
+// one by one, and the reflection tools they called; a reflection that
+// names no tool is one free-text call, counted as
+// [results.FreeTextReflectTool]. A reflection is redundant (docs/metrics.md)
+// when it changed nothing that mattered: the next trial's plan was the
+// same, it looked back on a trial that had succeeded, or the trial after
+// it did no better — it failed too, or none ran.
+func scoreReflections(rec *results.Record, a agents.Agent) {
+	r, ok := a.(agents.Reflective)
+	if !ok {
+		return
+	}
+	for _, x := range r.Reflections() {
+		rec.Reflections++
+		rec.ReflectionTokens += x.Tokens
+		rec.ReflectionTokenCounts = append(rec.ReflectionTokenCounts, x.Tokens)
+		if rec.ReflectionTools == nil {
+			rec.ReflectionTools = map[string]int{}
+		}
+		if len(x.Tools) == 0 {
+			rec.ReflectionTools[results.FreeTextReflectTool]++
+		}
+		for _, tool := range x.Tools {
+			rec.ReflectionTools[tool]++
+		}
+		afterSuccess := rec.SolvedTrial > 0 && x.Trial >= rec.SolvedTrial
+		nextSolved := rec.SolvedTrial == x.Trial+1
+		if !x.PlanChanged || afterSuccess || !nextSolved {
+			rec.RedundantReflections++
+		}
+	}
+}

@@ -1,0 +1,149 @@
+package household
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+
+	"github.com/ambibench/ambibench/agents"
+	"github.com/ambibench/ambibench/agents/dyref"
+	"github.com/ambibench/ambibench/bench"
+	"github.com/ambibench/ambibench/results"
+	hh "github.com/ambibench/ambibench/tasks/household"
+)
+
+
+// Track is the household track: the ALFWorld-like text world, whose
+// families are ALFWorld's task types and whose episodes are the
+// evaluation split's games, played over several trials by the agents that
+// reflect between them.
+type Track struct {
+	bench.BaseTrack
+	// Trials is how many times an episode may play its game
+	// (DefaultTrials if zero); agents that do not reflect play once.
+	Trials int
+	// Grammar and Feedback select the texts (see sim/household.Options).
+	Grammar, Feedback string
+	// Router is dyref's routing policy; nil means the shipped one.
+	Router *dyref.Router
+
+	routerFile string
+}
+
+// New returns the household track with its default settings.
+func New() *Track { return &Track{Trials: DefaultTrials, Grammar: "v0.3"} }
+
+func (*Track) Name() string { return Name }
+func (*Track) Summary() string {
+	return "ALFWorld-like text household; several trials per game (--track household)"
+}
+
+func (t *Track) Flags(fs *flag.FlagSet) {
+	fs.IntVar(&t.Trials, "trials", DefaultTrials, "household: trials per game for agents that reflect between trials")
+	fs.StringVar(&t.Grammar, "grammar", "v0.3", "household: the wording of the texts, ALFWorld's v0.3 or v0.4")
+	fs.StringVar(&t.Feedback, "feedback", "", "household: explain to say why a command fails instead of \"Nothing happens.\"")
+	fs.StringVar(&t.routerFile, "router", "", "household: dyref's routing policy, a weights `file` written by ambibench train-router (default: the shipped one, trained for sim); records name it by a hash of its weights (model \"M; router ID\")")
+}
+
+func (t *Track) Prepare(io.Writer) error {
+	if t.Trials < 1 {
+		return fmt.Errorf("--trials %d: must be at least 1", t.Trials)
+	}
+	if t.Grammar != "v0.3" && t.Grammar != "v0.4" {
+		return fmt.Errorf("--grammar %q: want v0.3 or v0.4", t.Grammar)
+	}
+	if t.Feedback != "" && t.Feedback != "explain" {
+		return fmt.Errorf("--feedback %q: want explain or nothing", t.Feedback)
+	}
+	if t.routerFile != "" {
+		r, err := ReadRouter(t.routerFile)
+		if err != nil {
+			return fmt.Errorf("--router: %w", err)
+		}
+		t.Router = r
+	}
+	return nil
+}
+
+// ReadRouter reads a router file written by train-router.
+func ReadRouter(path string) (*dyref.Router, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return dyref.ReadFactorRouter(f, path)
+}
+
+func (*Track) Cells(families, perturbations []string) ([]bench.Cell, error) {
+	return HouseholdCells(families, perturbations)
+}
+
+func (*Track) CellEpisodes(c bench.Cell) (int, bool) { return hh.EvalCount(c.Family), true }
+func (*Track) DefaultEpisodes() int                  { return 0 }
+func (*Track) EpisodeUnit() string                   { return "games" }
+
+func (t *Track) Settings() (map[string]string, error) {
+	trials := t.Trials
+	if trials <= 0 {
+		trials = DefaultTrials
+	}
+	r := t.Router
+	if r == nil {
+		r, _ = dyref.Default() // the build's own file: it reads, or every dyref test fails
+	}
+	s := map[string]string{
+		"trials":   strconv.Itoa(trials),
+		"grammar":  t.Grammar,
+		"feedback": t.Feedback,
+		"router":   "unreadable",
+	}
+	if r != nil {
+		s["router"] = r.ID() // the weights, however the file is named
+	}
+	return s, nil
+}
+
+// ModelName names the model of dyref's records with the run's own router
+// beside it.
+func (t *Track) ModelName(agent string, opts bench.Options) (string, bool) {
+	info, ok := agents.Lookup(agent)
+	if !ok || !info.UsesRouter || t.Router == nil || opts.Model == nil {
+		return "", false
+	}
+	return agents.RouterModelName(opts.Model, t.Router), true
+}
+
+func (*Track) List(w io.Writer) {
+	fmt.Fprintln(w, "\nTASK TYPES (household; episodes are the 134-game evaluation split)")
+	for _, t := range hh.Types() {
+		fmt.Fprintf(w, "  %s\t%d evaluation games\n", t, hh.EvalCount(t))
+	}
+	fmt.Fprintln(w, "\nPERTURBATIONS (household)")
+	for _, p := range hh.Perturbations() {
+		fmt.Fprintf(w, "  %s\n", p)
+	}
+}
+
+// Table's columns default to the household's perturbations.
+func (*Track) Table(w io.Writer, recs []results.Record, spec bench.TableSpec) error {
+	if len(spec.Perturbations) == 0 {
+		spec.Perturbations = hh.Perturbations()
+	}
+	return bench.RateTable(w, recs, spec)
+}
+
+// DefaultBaseline is the agent the household's workflows are compared
+// with in a report: the one that reflects after every failure.
+const DefaultBaseline = "reflexion"
+
+func (*Track) Report() results.TrackReport {
+	return results.TrackReport{
+		Sections:       []results.Section{results.SectionRates, results.SectionCost, results.SectionTrials, results.SectionReflections},
+		Baseline:       DefaultBaseline,
+		SuccessByTrial: true,
+		PairedNote:     "On the household track success is SR@k, k the most trials any game played (the trials allowed, when some game used them all), as in Success by trial; by default the household agents are compared with " + DefaultBaseline + ".",
+	}
+}

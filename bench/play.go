@@ -1,0 +1,101 @@
+package bench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/ambibench/ambibench/agents"
+	"github.com/ambibench/ambibench/agents/llm"
+	"github.com/ambibench/ambibench/results"
+)
+
+// RunEpisode plays one job on the run's track and scores it. Failures of
+// the agent are part of the record (its Error field); the error return is
+// for a cancelled context or an episode that could not be built.
+func RunEpisode(ctx context.Context, job Job, opts Options) (results.Record, error) {
+	if opts.Track == nil {
+		return results.Record{}, fmt.Errorf("no track (have %v)", TrackNames())
+	}
+	if job.Track == "" {
+		job.Track = opts.Track.Name()
+	}
+	return opts.Track.RunEpisode(ctx, job, opts)
+}
+
+// NewAgent makes the job's agent for the track: known, playing it, with
+// a model if it needs one. cfg's Model and Members are the run's.
+func NewAgent(job Job, opts Options, cfg agents.Config) (agents.Agent, error) {
+	info, ok := agents.Lookup(job.Agent)
+	switch {
+	case !ok:
+		return nil, fmt.Errorf("unknown agent %q (have %v)", job.Agent, agents.Names())
+	case !info.Plays(job.Track):
+		return nil, fmt.Errorf("agent %s does not play the %s track", job.Agent, job.Track)
+	case info.UsesModel && opts.Model == nil:
+		return nil, fmt.Errorf("agent %s needs a model", job.Agent)
+	}
+	cfg.Model, cfg.Members = opts.Model, opts.Members
+	a, err := info.New(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("agent %s: %w", job.Agent, err)
+	}
+	return a, nil
+}
+
+// EpisodeContext names the job's episode in ctx, for transcripts and
+// cassette misses, and counts its model calls in a tally of its own,
+// which [FinishRecord] reads.
+func EpisodeContext(ctx context.Context, job Job, opts Options) (context.Context, *llm.Tally) {
+	tally := &llm.Tally{}
+	return llm.WithTally(llm.WithEpisode(ctx, job.Key(opts.Seed, opts.ModelFor(job.Agent))), tally), tally
+}
+
+// PlayAgent runs an agent on its env and sorts what went wrong: the
+// agent's failure (runErr), or the provider's, belongs in its record (see
+// FinishRecord); a cancelled context (stop) ends the run, and the episode
+// is not recorded, so that a resumed run plays it again. where names the
+// episode in the latter.
+//
+// A model call refused because the run is stopping (ErrStopped) stops the
+// episode too, unrecorded, even when the workflow carried on after it:
+// what followed was not the agent meeting the task.
+func PlayAgent(ctx context.Context, a agents.Agent, env agents.Env, where string) (runErr, stop error) {
+	runErr = a.Run(ctx, env)
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", where, err)
+	}
+	if errors.Is(runErr, ErrStopped) {
+		return nil, fmt.Errorf("%s: %w", where, runErr)
+	}
+	if t := llm.TallyFrom(ctx); t != nil {
+		for _, err := range t.Failures() {
+			if errors.Is(err, ErrStopped) {
+				return nil, fmt.Errorf("%s: %w", where, err)
+			}
+		}
+	}
+	return runErr, nil
+}
+
+// NewRecord starts the record of a job: the fields every track fills the
+// same way.
+func NewRecord(job Job, opts Options) results.Record {
+	return results.Record{
+		Schema:       results.SchemaVersion,
+		Track:        job.Track,
+		Family:       job.Family,
+		Perturbation: job.Perturbation,
+		Agent:        job.Agent,
+		Model:        opts.ModelFor(job.Agent),
+		Seed:         opts.Seed,
+		Episode:      job.Index,
+	}
+}
+
+// Refused is the result of a tool call an env does not carry out: the
+// agent reads why, and the call counts as its error.
+func Refused(format string, a ...any) agents.Result {
+	msg := fmt.Sprintf(format, a...)
+	return agents.Result{Text: "error: " + msg, Error: msg}
+}

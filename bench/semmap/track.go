@@ -1,0 +1,196 @@
+package semmap
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/ambibench/ambibench/bench"
+	"github.com/ambibench/ambibench/results"
+	tsm "github.com/ambibench/ambibench/tasks/semmap"
+)
+
+
+// BuiltinSeed fixes the built-in dataset.
+const BuiltinSeed = 1
+
+// Track is the semmap track: queries on object-level semantic maps, whose
+// families are the query types and whose episodes are a dataset's (map,
+// query) pairs, shown in one input mode or both; scored by Top-k.
+type Track struct {
+	bench.BaseTrack
+	// Dataset holds the maps, queries and their annotated answers; nil
+	// until Prepare loads DataDir (or makes the built-in one).
+	Dataset *tsm.Dataset
+	// DataDir is the folder Dataset was read from; empty for the
+	// built-in dataset.
+	DataDir string
+	// Modes are the input modes to run; empty means certainty alone.
+	Modes []string
+
+	modesFlag string
+}
+
+// New returns the semmap track on the built-in dataset.
+func New() *Track { return &Track{Dataset: tsm.Builtin(BuiltinSeed)} }
+
+// NewWith returns the semmap track on a dataset.
+func NewWith(d *tsm.Dataset) *Track { return &Track{Dataset: d} }
+
+func (*Track) Name() string { return Name }
+func (*Track) Summary() string {
+	return "object-level semantic maps and queries, Top-k (--track semmap [--data DIR])"
+}
+
+func (t *Track) Flags(fs *flag.FlagSet) {
+	fs.StringVar(&t.DataDir, "data", "", "semmap: a dataset `dir` in the public layout (semantic_maps/, queries.yaml, responses/); default: the built-in dataset")
+	fs.StringVar(&t.modesFlag, "modes", "", "semmap: comma-separated input `modes`, certainty and/or uncertainty (default certainty)")
+}
+
+// Prepare loads --data and prints the faults its loader tolerated.
+func (t *Track) Prepare(stderr io.Writer) error {
+	if t.DataDir != "" {
+		d, err := tsm.LoadDataset(t.DataDir)
+		if err != nil {
+			return fmt.Errorf("--data: %w", err)
+		}
+		t.Dataset = d
+	}
+	for _, m := range strings.Split(t.modesFlag, ",") {
+		if m = strings.TrimSpace(m); m != "" {
+			t.Modes = append(t.Modes, m)
+		}
+	}
+	if d := t.Dataset; d != nil {
+		for _, w := range d.Warnings {
+			fmt.Fprintf(stderr, "ambibench: warning: dataset %s: %s\n", d.Name, w)
+		}
+	}
+	return nil
+}
+
+// Cells are the dataset's (query type, input mode) cells; the second
+// dimension is Modes, not perturbations.
+func (t *Track) Cells(families, perturbations []string) ([]bench.Cell, error) {
+	if len(perturbations) > 0 {
+		return nil, fmt.Errorf("the semmap track takes no perturbations; its second dimension is the input modes (--modes)")
+	}
+	return SemmapCells(t.Dataset, families, t.Modes)
+}
+
+func (t *Track) CellEpisodes(c bench.Cell) (int, bool) {
+	if t.Dataset == nil {
+		return 0, true
+	}
+	return len(semmapPairs(t.Dataset, c.Family)), true
+}
+
+func (*Track) DefaultEpisodes() int { return 0 }
+func (*Track) EpisodeUnit() string  { return "pairs" }
+func (*Track) FamilyTable() bool    { return false } // the table has a row per query type already
+
+func (t *Track) Settings() (map[string]string, error) {
+	s := map[string]string{"data": "builtin"}
+	if t.Dataset != nil {
+		s["dataset"] = t.Dataset.Name
+	}
+	if t.DataDir != "" {
+		var err error
+		if s["data"], err = filepath.Abs(t.DataDir); err != nil {
+			return nil, fmt.Errorf("--data: %w", err)
+		}
+		if s["data_hash"], err = hashDir(t.DataDir); err != nil {
+			return nil, fmt.Errorf("--data: %w", err)
+		}
+	}
+	return s, nil
+}
+
+// Table is Top-k by agent, input mode and query type.
+func (*Track) Table(w io.Writer, recs []results.Record, _ bench.TableSpec) error {
+	return results.TopKMarkdown(w, recs)
+}
+
+// SummaryTail lists the faults the dataset's loader tolerated.
+func (t *Track) SummaryTail() string {
+	d := t.Dataset
+	if d == nil || len(d.Warnings) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "## Dataset warnings\n\nDataset %s loaded with %d warnings:\n\n", d.Name, len(d.Warnings))
+	for _, w := range d.Warnings {
+		fmt.Fprintf(&b, "- %s\n", w)
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+func (*Track) Report() results.TrackReport {
+	return results.TrackReport{Sections: []results.Section{results.SectionTopK, results.SectionMapSize, results.SectionOverReflection, results.SectionCost}}
+}
+
+// Metrics are Top1, Top2, Top3, TopAny, calls/op and tokens/op.
+func (*Track) Metrics(recs []results.Record) []bench.Metric {
+	var t1, t2, t3, ta, calls, tokens float64
+	for _, r := range recs {
+		t1 += b2f(r.Top1)
+		t2 += b2f(r.Top2)
+		t3 += b2f(r.Top3)
+		ta += b2f(r.TopAny)
+		calls += float64(r.Calls)
+		tokens += float64(r.InputTokens + r.OutputTokens)
+	}
+	n := float64(max(len(recs), 1))
+	return []bench.Metric{metric(t1/n, "Top1"), metric(t2/n, "Top2"), metric(t3/n, "Top3"), metric(ta/n, "TopAny"),
+		metric(calls/n, "calls/op"), metric(tokens/n, "tokens/op")}
+}
+
+// BenchmarkName is agent=…/qtype=…: the benchmarks run one input mode.
+func (*Track) BenchmarkName(agent string, c bench.Cell) string {
+	return "agent=" + bench.SanitizeName(agent) + "/qtype=" + bench.SanitizeName(c.Family)
+}
+
+func metric(v float64, unit string) bench.Metric { return bench.Metric{Value: v, Unit: unit} }
+
+func b2f(v bool) float64 {
+	if v {
+		return 1
+	}
+	return 0
+}
+
+// hashDir hashes the files under dir, names and contents, in path order:
+// what a run.json names a dataset folder by, so that a folder edited
+// between two runs is caught.
+func hashDir(dir string) (string, error) {
+	h := sha256.New()
+	err := filepath.WalkDir(dir, func(path string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return err
+		}
+		rel, err := filepath.Rel(dir, path)
+		if err != nil {
+			return err
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		fmt.Fprintf(h, "%q\n", filepath.ToSlash(rel))
+		n, err := io.Copy(h, f)
+		fmt.Fprintf(h, "\n%d\n", n)
+		return err
+	})
+	if err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16]), nil
+}

@@ -1,0 +1,108 @@
+package tabletop
+
+import (
+	"context"
+	"fmt"
+	"github.com/ambibench/ambibench/bench"
+	"sync"
+
+	"github.com/ambibench/ambibench/agents"
+	"github.com/ambibench/ambibench/agents/llm"
+	"github.com/ambibench/ambibench/scenes"
+	"github.com/ambibench/ambibench/tasks"
+)
+
+// DefaultCalibrationEpisodes is the number of calibration episodes per
+// (family, perturbation) cell.
+const DefaultCalibrationEpisodes = 10
+
+// calibrationPerturbations are the labels a threshold separates: clear,
+// and the three kinds of ambiguity a question to the user resolves.
+var calibrationPerturbations = []string{tasks.LabelNone, tasks.LabelAbsence, tasks.LabelMultiplicity, tasks.LabelUnderspecified}
+
+// Calibration is the calibration split of a run: episodes drawn from a
+// seed of their own, so they are not the test episodes, on which agents
+// such as clara fit their thresholds. Each key is scored once and shared
+// by every episode of the run, whatever the concurrency; its model calls
+// are not counted in any test episode's record.
+type Calibration struct {
+	seed     uint64
+	episodes int
+
+	mu   sync.Mutex
+	keys map[string]*calibrated
+}
+
+type calibrated struct {
+	mu     sync.Mutex // held while scoring, so each key is scored once
+	done   bool
+	scored []agents.Scored
+	err    error
+}
+
+// NewCalibration returns the calibration split of a suite seed, with
+// episodes per cell (DefaultCalibrationEpisodes if zero).
+func NewCalibration(seed uint64, episodes int) *Calibration {
+	if episodes <= 0 {
+		episodes = DefaultCalibrationEpisodes
+	}
+	return &Calibration{seed: bench.EpisodeSeed(seed, "calibration"), episodes: episodes, keys: map[string]*calibrated{}}
+}
+
+// Scores implements agents.Calibrator.
+func (c *Calibration) Scores(ctx context.Context, key string, score agents.ScoreFunc) ([]agents.Scored, error) {
+	c.mu.Lock()
+	k, ok := c.keys[key]
+	if !ok {
+		k = &calibrated{}
+		c.keys[key] = k
+	}
+	c.mu.Unlock()
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.done {
+		return k.scored, k.err
+	}
+	// The calls belong to no test episode: a tally of their own.
+	cctx := llm.WithTally(llm.WithEpisode(ctx, "calibration/"+key), &llm.Tally{})
+	scored, err := c.score(cctx, score)
+	if err != nil && ctx.Err() != nil {
+		// Cancelled with the episode that asked first: the next episode
+		// to ask calibrates afresh rather than inherit the cancellation.
+		return nil, err
+	}
+	k.scored, k.err, k.done = scored, err, true
+	return k.scored, k.err
+}
+
+func (c *Calibration) score(ctx context.Context, score agents.ScoreFunc) ([]agents.Scored, error) {
+	cells, err := Cells(nil, calibrationPerturbations)
+	if err != nil {
+		return nil, err
+	}
+	var out []agents.Scored
+	for _, cell := range cells {
+		for i := range c.episodes {
+			ep, err := MakeEpisode(c.seed, cell.Family, cell.Perturbation, i)
+			if err != nil {
+				return nil, fmt.Errorf("calibration episode %s/%s %d: %w", cell.Family, cell.Perturbation, i, err)
+			}
+			world, err := NewWorld(ep)
+			if err != nil {
+				return nil, fmt.Errorf("calibration episode %s/%s %d: %w", cell.Family, cell.Perturbation, i, err)
+			}
+			st := &episodeState{ep: ep, world: world, limit: DefaultStepLimit, toolCalls: map[string]int{}}
+			partner := ""
+			if ep.TwoRobots {
+				partner = scenes.Robot2
+			}
+			env := &robotEnv{st: st, robot: scenes.Robot1, partner: partner, instruction: ep.Instruction(), tools: agents.Tools(partner != "")}
+			s, err := score(ctx, env)
+			if err != nil {
+				return nil, fmt.Errorf("calibration episode %s/%s %d: %w", cell.Family, cell.Perturbation, i, err)
+			}
+			out = append(out, agents.Scored{Score: s, Ambiguous: ep.Label != tasks.LabelNone})
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,257 @@
+package tabletop
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/go-gl/mathgl/mgl64"
+
+	"github.com/ambibench/ambibench/agents/grounding"
+	"github.com/ambibench/ambibench/scenes"
+	"github.com/ambibench/ambibench/tasks"
+)
+
+// MaxSceneSize is the largest table a scene size may ask for. At the
+// clearances below, 97% of draws fill 48 objects at once (measured over
+// every cell); the misses are spatial ones, where a quarter of the table
+// is barred to blocks, and the next draw fits. At scenes.MinSpacing a
+// table takes only 8 to 13 objects before the layout finds no room.
+const MaxSceneSize = 48
+
+// Least distances between centres when distractors are packed. The
+// families space their own objects by scenes.MinSpacing; a crowded table
+// keeps only what the physics and the relations need.
+const (
+	blockClearance     = 0.045 // two 4 cm blocks, half a centimetre apart
+	bowlBlockClearance = 0.092 // a block, corner on, wholly outside a bowl's rim
+	bowlClearance      = 0.13  // two bowls' rims apart
+	placeClearance     = 0.1   // room for a block put down at a place a move uses
+)
+
+// bowlShare is the chance that a distractor is a bowl rather than a block;
+// a bowl that finds no room becomes a block, so crowded tables fill with
+// blocks.
+const bowlShare = 0.25
+
+// distractorTries bounds the draws for one distractor: a draw is refused
+// when no spot is free or the new object would change what a phrase means.
+const distractorTries = 20
+
+// addDistractors adds blocks and bowls to ep until it holds size objects,
+// without changing what any phrase of the episode refers to: the
+// instruction's, and the one in the user's answer. A distractor never has
+// the colour and class of an object a phrase names, nor of one the
+// perturbation removed (before is the table before it), and one that
+// would change what grounding.Resolve finds for any phrase (say, a block
+// in the direction a spatial phrase names) is drawn again. Distractors keep
+// clear of the places the moves use. It returns an error wrapping
+// scenes.ErrNoRoom when the table cannot take them.
+func addDistractors(rng *rand.Rand, ep *tasks.Episode, before []scenes.Object, size int) error {
+	if len(ep.Objects) >= size {
+		return nil
+	}
+	refs, err := episodeRefs(ep)
+	if err != nil {
+		return err
+	}
+	banned := map[string]bool{} // "colour class"
+	var keepClear []mgl64.Vec2
+	for _, r := range refs {
+		for a := &r; a != nil; a = a.Anchor {
+			if a.Color != "" {
+				banned[a.Color+" "+a.Class] = true
+			}
+			if p, ok := placePoint(a.Place); ok {
+				keepClear = append(keepClear, p)
+			}
+		}
+	}
+	for _, o := range before {
+		if _, still := ep.Object(o.ID); !still {
+			banned[o.Color()+" "+o.Class] = true
+		}
+	}
+	if ep.TwoRobots {
+		keepClear = append(keepClear, scenes.SharedPoint) // hand-overs land there
+	}
+	objs := slices.Clone(ep.Objects)
+	want, err := resolveAll(objs, refs)
+	if err != nil {
+		return err
+	}
+	d := &spotCheck{refs: refs, want: want, keepClear: keepClear}
+	for len(objs) < size {
+		class := scenes.ClassBlock
+		if rng.Float64() < bowlShare {
+			class = scenes.ClassBowl
+		}
+		placed := false
+		for range distractorTries {
+			colors := allowedColors(class, banned)
+			color := colors[rng.IntN(len(colors))]
+			l := scenes.LayoutOf(rng, blockClearance, ep.TwoRobots, objs)
+			o, err := l.AddWhere(class, color, scenes.Table, d.roomFor(class, color, objs))
+			if d.err != nil {
+				return d.err
+			}
+			if err == nil {
+				objs, placed = append(objs, o), true
+				break
+			}
+			// Each try samples a few hundred spots; on a crowded table the
+			// last gaps take several tries to find, and only blocks fit
+			// them.
+			class = scenes.ClassBlock
+		}
+		if !placed {
+			return fmt.Errorf("%d of %d objects placed: %w", len(objs), size, scenes.ErrNoRoom)
+		}
+	}
+	ep.Objects = objs
+	return nil
+}
+
+// episodeRefs reads every phrase of an episode that names something: the
+// moves' picks and places, and the user's answer.
+func episodeRefs(ep *tasks.Episode) ([]grounding.Ref, error) {
+	var refs []grounding.Ref
+	for i, m := range ep.Moves {
+		for _, phrase := range []string{m.Pick.Phrase, m.Place.Phrase} {
+			r, err := grounding.ParseRef(phrase)
+			if err != nil {
+				return nil, fmt.Errorf("distractors: move %d: %w", i, err)
+			}
+			refs = append(refs, r)
+		}
+	}
+	if ep.Answer != "" {
+		r, err := grounding.ParseAnswer(ep.Answer)
+		if err != nil {
+			return nil, fmt.Errorf("distractors: %w", err)
+		}
+		refs = append(refs, r)
+	}
+	return refs, nil
+}
+
+// resolveAll resolves each reference over the scene graph of objs.
+func resolveAll(objs []scenes.Object, refs []grounding.Ref) ([][]string, error) {
+	v := &pairView{objs: objs}
+	out := make([][]string, len(refs))
+	for i, r := range refs {
+		ids, err := grounding.Resolve(v, r)
+		if err != nil {
+			return nil, fmt.Errorf("distractors: resolving %q: %w", r.Phrase, err)
+		}
+		out[i] = ids
+	}
+	return out, nil
+}
+
+// pairView is the scene graph of objs as a grounding.View that derives
+// only the edges a query names an end of, pair by pair, so that checking a
+// spot costs a pass over the table rather than the whole graph. Relations
+// hold between pairs, so its answers are those of scenes.BuildGraph(objs).
+type pairView struct {
+	objs  []scenes.Object
+	nodes *scenes.Graph
+}
+
+func (v *pairView) Nodes(q scenes.NodeQuery) ([]string, error) {
+	if v.nodes == nil {
+		v.nodes = &scenes.Graph{}
+		for _, o := range v.objs {
+			v.nodes.Nodes = append(v.nodes.Nodes, scenes.BuildGraph([]scenes.Object{o}).Nodes...)
+		}
+	}
+	return v.nodes.RetrieveNode(q), nil
+}
+
+func (v *pairView) Edges(q scenes.EdgeQuery) ([]scenes.Edge, error) {
+	end := q.Target
+	if end == "" {
+		end = q.Source
+	}
+	if end == "" {
+		return scenes.BuildGraph(v.objs).RetrieveEdge(q), nil
+	}
+	var out []scenes.Edge
+	for _, a := range v.objs {
+		if a.ID != end {
+			continue
+		}
+		for _, o := range v.objs {
+			if o.ID != a.ID {
+				out = append(out, scenes.BuildGraph([]scenes.Object{o, a}).RetrieveEdge(q)...)
+			}
+		}
+	}
+	return out, nil
+}
+
+// allowedColors lists the colours a distractor of class may take.
+func allowedColors(class string, banned map[string]bool) []string {
+	var out []string
+	for _, c := range scenes.Colors {
+		if !banned[c+" "+class] {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// spotCheck tells whether a distractor may stand at a spot. The first
+// failure to resolve a phrase is kept in err.
+type spotCheck struct {
+	refs      []grounding.Ref
+	want      [][]string // what each phrase resolves to without distractors
+	keepClear []mgl64.Vec2
+	err       error
+}
+
+// roomFor is the spot condition of a distractor of class and colour: clear
+// of every object by the clearance of the two classes and of the places
+// kept clear, and leaving every phrase resolved as before. The resolution
+// is checked last, on the few spots that pass the cheap tests.
+func (d *spotCheck) roomFor(class, color string, objs []scenes.Object) func(x, y float64) bool {
+	return func(x, y float64) bool {
+		for _, p := range d.keepClear {
+			if math.Hypot(p.X()-x, p.Y()-y) < placeClearance {
+				return false
+			}
+		}
+		for _, o := range objs {
+			need := blockClearance
+			switch {
+			case class == scenes.ClassBowl && o.Class == scenes.ClassBowl:
+				need = bowlClearance
+			case class == scenes.ClassBowl || o.Class == scenes.ClassBowl:
+				need = bowlBlockClearance
+			}
+			if math.Hypot(o.Pose.X()-x, o.Pose.Y()-y) < need {
+				return false
+			}
+		}
+		if d.err != nil {
+			return false
+		}
+		probe := scenes.LayoutOf(nil, blockClearance, false, objs).AddAt(class, color, x, y)
+		got, err := resolveAll(append(slices.Clone(objs), probe), d.refs)
+		if err != nil {
+			d.err = err
+			return false
+		}
+		return slices.EqualFunc(got, d.want, slices.Equal)
+	}
+}
+
+// placePoint returns the point of a named place or the shared workspace.
+func placePoint(name string) (mgl64.Vec2, bool) {
+	if name == scenes.SharedPlace {
+		return scenes.SharedPoint, true
+	}
+	p, ok := scenes.Places[name]
+	return p, ok
+}

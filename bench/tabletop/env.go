@@ -1,0 +1,195 @@
+package tabletop
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"github.com/ambibench/ambibench/bench"
+	"strings"
+
+	"github.com/ambibench/ambibench/agents"
+	"github.com/ambibench/ambibench/results"
+	"github.com/ambibench/ambibench/scenes"
+	"github.com/ambibench/ambibench/sim/tabletop"
+	"github.com/ambibench/ambibench/tasks"
+)
+
+// episodeState is what both robots of an episode share: the world, the
+// user, and the tallies the record is made of.
+type episodeState struct {
+	ep    *tasks.Episode
+	world *tabletop.World
+	limit int
+
+	steps int
+	ended bool
+	bench.User
+	askedRobot bool
+	toolCalls  map[string]int
+	messages   []results.Message
+	actedBy    []string
+	partnerErr error
+}
+
+// robotEnv is one robot's view of an episode.
+type robotEnv struct {
+	st          *episodeState
+	robot       string
+	partner     string
+	instruction string
+	tools       []agents.Tool
+	// partnerAgent answers ask_robot; partnerEnv is its view.
+	partnerAgent agents.Responder
+	partnerEnv   agents.Env
+	// responding is set while this robot answers its partner: it may act
+	// and look, but not talk to the user or message back.
+	responding bool
+}
+
+func (e *robotEnv) Instruction() string  { return e.instruction }
+func (e *robotEnv) Robot() string        { return e.robot }
+func (e *robotEnv) Partner() string      { return e.partner }
+func (e *robotEnv) Tools() []agents.Tool { return e.tools }
+func (e *robotEnv) graph() *scenes.Graph { g, _ := e.perceive(); return g }
+
+// truthEnv is the view of an agent that reads the ground truth.
+type truthEnv struct {
+	*robotEnv
+	truth *agents.Truth
+}
+
+func (e truthEnv) Truth() *agents.Truth { return e.truth }
+
+func (e *robotEnv) Call(ctx context.Context, call agents.ToolCall) (agents.Result, error) {
+	if err := ctx.Err(); err != nil {
+		return agents.Result{}, err
+	}
+	st := e.st
+	if st.ended {
+		return agents.Result{Text: "The episode is over.", Ended: true}, nil
+	}
+	st.steps++
+	st.toolCalls[call.Name]++
+	if st.steps > st.limit {
+		st.ended = true
+		return agents.Result{Text: fmt.Sprintf("The step limit of %d is reached; the episode is over.", st.limit), Ended: true}, nil
+	}
+	args, err := agents.DecodeArgs(call)
+	if err != nil {
+		return bench.Refused("%v", err), nil
+	}
+	switch a := args.(type) {
+	case *agents.NoArgs:
+		if call.Name == agents.ToolDone {
+			if e.responding {
+				return bench.Refused("done: only the robot given the instruction ends the episode"), nil
+			}
+			st.ended = true
+			return agents.Result{Text: "The episode is over.", Ended: true}, nil
+		}
+		g := e.graph()
+		b, err := json.Marshal(g)
+		if err != nil {
+			return agents.Result{}, err
+		}
+		return agents.Result{Text: string(b), Graph: g}, nil
+	case *agents.RetrieveNodeArgs:
+		q := scenes.NodeQuery{Name: a.Name}
+		if a.AttrKey != "" {
+			q.Attrs = map[string]string{a.AttrKey: a.AttrVal}
+		}
+		ids := e.graph().RetrieveNode(q)
+		return agents.Result{Text: jsonList(ids), Items: ids}, nil
+	case *agents.RetrieveEdgeArgs:
+		edges := e.graph().RetrieveEdge(scenes.EdgeQuery{Source: a.Source, Target: a.Target, Relation: a.Relation})
+		items := make([]string, len(edges))
+		for i, ed := range edges {
+			items[i] = ed.String()
+		}
+		return agents.Result{Text: jsonList(items), Items: items, Edges: edges}, nil
+	case *agents.PickAndPlaceArgs:
+		pick, place := e.actual(a.Pick), e.actual(a.Place)
+		if _, err := st.world.PickAndPlace(e.robot, pick, place); err != nil {
+			var ae *tabletop.ActionError
+			if errors.As(err, &ae) {
+				return bench.Refused("%s", e.perceived(ae.Reason, a.Pick, a.Place)), nil
+			}
+			return agents.Result{}, err
+		}
+		st.actedBy = append(st.actedBy, e.robot)
+		return agents.Result{Text: fmt.Sprintf("%s put %s at %s.", e.robot, a.Pick, a.Place)}, nil
+	case *agents.AskArgs:
+		if e.responding {
+			return bench.Refused("ask: only the robot given the instruction talks with the user"), nil
+		}
+		return st.ask(a), nil
+	case *agents.AskRobotArgs:
+		return e.askRobot(ctx, a.Message)
+	}
+	return agents.Result{}, fmt.Errorf("bench: no handler for tool %q", call.Name)
+}
+
+// ask puts a question to the simulated user; a wrong tag ends the
+// episode.
+func (st *episodeState) ask(a *agents.AskArgs) agents.Result {
+	r := st.Answer(a.Tag, st.ep.Label, st.ep.Answer)
+	st.ended = st.ended || r.Ended
+	return r
+}
+
+func (e *robotEnv) askRobot(ctx context.Context, msg string) (agents.Result, error) {
+	st := e.st
+	switch {
+	case e.partner == "":
+		return bench.Refused("ask_robot: there is no other robot at this table"), nil
+	case e.responding:
+		return bench.Refused("ask_robot: cannot message back while answering a message"), nil
+	case e.partnerAgent == nil:
+		return bench.Refused("ask_robot: the other robot cannot answer messages"), nil
+	}
+	if st.ep.Label == tasks.LabelPartialObservability {
+		// Under partial observability asking the partner is the
+		// clarification that counts.
+		st.Questions++
+		st.TagCorrect++
+		if !st.askedRobot && !st.Asked {
+			st.FirstTag = tasks.LabelPartialObservability
+		}
+	}
+	st.askedRobot = true
+	pe := unwrap(e.partnerEnv)
+	pe.responding = true
+	reply, err := e.partnerAgent.Respond(ctx, e.partnerEnv, msg)
+	pe.responding = false
+	if err != nil {
+		if ctx.Err() != nil {
+			return agents.Result{}, ctx.Err()
+		}
+		st.partnerErr = err
+		reply = "(the other robot failed: " + err.Error() + ")"
+	}
+	st.messages = append(st.messages, results.Message{From: e.robot, To: e.partner, Text: msg, Reply: reply})
+	if st.ended {
+		return agents.Result{Text: reply, Ended: true}, nil
+	}
+	return agents.Result{Text: reply}, nil
+}
+
+func unwrap(e agents.Env) *robotEnv {
+	switch v := e.(type) {
+	case *robotEnv:
+		return v
+	case truthEnv:
+		return v.robotEnv
+	}
+	panic("bench: foreign Env")
+}
+
+func jsonList(items []string) string {
+	if len(items) == 0 {
+		return "[]"
+	}
+	b, _ := json.Marshal(items)
+	return strings.TrimSpace(string(b))
+}

@@ -1,0 +1,76 @@
+package tabletop
+
+import (
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/ambibench/ambibench/scenes"
+)
+
+// perceive returns the robot's scene graph as its perception reports it
+// (the episode's ViewNoise over what the robot observes) and the true id of
+// every node it names differently. Every tool that reads the table reads
+// this graph, so get_scene_graph, retrieve_node and retrieve_edge agree
+// with each other and, on an unchanged table, with themselves. Both robots
+// read through one perception module, so they misread alike.
+func (e *robotEnv) perceive() (*scenes.Graph, map[string]string) {
+	g := scenes.BuildGraph(e.st.world.Observe(e.robot))
+	if e.st.ep.ViewNoise.IsZero() {
+		return g, nil
+	}
+	return g.WithNoise(e.st.ep.ViewNoise)
+}
+
+// actual maps an id the robot perceives to the object it stands for: a
+// robot that misreads a red block as blue block 2 still grasps the red
+// block when it picks blue block 2. Ids it does not rename pass through.
+func (e *robotEnv) actual(id string) string {
+	if e.st.ep.ViewNoise.IsZero() {
+		return id
+	}
+	_, aliases := e.perceive()
+	if t, ok := aliases[id]; ok {
+		return t
+	}
+	return id
+}
+
+// perceived rewrites a refusal about the true objects in the names the
+// robot sees them by, so that a refusal does not tell it what it misread:
+// not only the pick and the place but any object the table names ("is
+// under green block 2", of a block the robot sees as blue block 3). An id
+// the robot itself used in the call (said) stays as it wrote it.
+func (e *robotEnv) perceived(reason string, said ...string) string {
+	if e.st.ep.ViewNoise.IsZero() {
+		return reason
+	}
+	_, aliases := e.perceive()
+	for _, seen := range slices.Sorted(maps.Keys(aliases)) {
+		if truth := aliases[seen]; !slices.Contains(said, truth) {
+			reason = replaceID(reason, truth, seen)
+		}
+	}
+	return reason
+}
+
+// replaceID replaces id in s where it stands whole: "red block 1" but not
+// the start of "red block 12".
+func replaceID(s, id, with string) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(s, id)
+		if i < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		end := i + len(id)
+		b.WriteString(s[:i])
+		if end < len(s) && s[end] >= '0' && s[end] <= '9' {
+			b.WriteString(id)
+		} else {
+			b.WriteString(with)
+		}
+		s = s[end:]
+	}
+}

@@ -1,0 +1,131 @@
+package tabletop
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"sync"
+
+	"github.com/ambibench/ambibench/agents"
+	"github.com/ambibench/ambibench/bench"
+	"github.com/ambibench/ambibench/perturb"
+	"github.com/ambibench/ambibench/results"
+	"github.com/ambibench/ambibench/tasks"
+)
+
+
+// Track is the tabletop track: a physics table of blocks and bowls, one
+// robot or two, the task families of package tasks under the
+// perturbations of package perturb, scored by ADA and SR.
+type Track struct {
+	bench.BaseTrack
+	// StepLimit is the tool calls per episode, both robots together,
+	// before it ends (DefaultStepLimit if zero).
+	StepLimit int
+	// SceneSizes are the table sizes to run each cell at, in objects
+	// (distractors added); empty: the family's own size only.
+	SceneSizes []int
+	// Calibration is the calibration split agents fit thresholds on; nil
+	// makes one for the run's seed, shared by every episode of the
+	// value.
+	Calibration *Calibration
+
+	sizesFlag string
+	once      sync.Once
+}
+
+// New returns the tabletop track with its default settings.
+func New() *Track { return &Track{StepLimit: DefaultStepLimit} }
+
+func (*Track) Name() string    { return Name }
+func (*Track) Summary() string { return "physics table of blocks and bowls, one or two robots" }
+
+func (t *Track) Flags(fs *flag.FlagSet) {
+	fs.IntVar(&t.StepLimit, "step-limit", DefaultStepLimit, "tool calls per episode, both robots together, before it ends")
+	fs.StringVar(&t.sizesFlag, "scene-sizes", "", fmt.Sprintf("comma-separated table `sizes`, in objects with distractors added, each a grid dimension (0: the family's own size; at most %d; default: own size only)", MaxSceneSize))
+}
+
+func (t *Track) Prepare(io.Writer) error {
+	if t.StepLimit < 1 {
+		return fmt.Errorf("--step-limit %d: must be at least 1", t.StepLimit)
+	}
+	if t.sizesFlag != "" {
+		sizes, err := parseSceneSizes(t.sizesFlag)
+		if err != nil {
+			return fmt.Errorf("--scene-sizes %q: %w", t.sizesFlag, err)
+		}
+		t.SceneSizes = sizes
+	}
+	return nil
+}
+
+func (t *Track) Cells(families, perturbations []string) ([]bench.Cell, error) {
+	return Cells(families, perturbations, t.SceneSizes...)
+}
+
+func (*Track) CellEpisodes(bench.Cell) (int, bool) { return 0, false }
+
+func (t *Track) stepLimit() int {
+	if t.StepLimit <= 0 {
+		return DefaultStepLimit
+	}
+	return t.StepLimit
+}
+
+func (t *Track) calibration(seed uint64) *Calibration {
+	t.once.Do(func() {
+		if t.Calibration == nil {
+			t.Calibration = NewCalibration(seed, 0)
+		}
+	})
+	return t.Calibration
+}
+
+func (t *Track) Settings() (map[string]string, error) {
+	return map[string]string{"step_limit": strconv.Itoa(t.stepLimit())}, nil
+}
+
+func (t *Track) SummaryNote() string { return fmt.Sprintf(", step limit %d", t.stepLimit()) }
+
+func (*Track) List(w io.Writer) {
+	fmt.Fprintln(w, "\nTASK FAMILIES (tabletop)")
+	for _, f := range tasks.All() {
+		fmt.Fprintf(w, "  %s\t%s\n", f.Name(), f.Description())
+	}
+	fmt.Fprintln(w, "\nPERTURBATIONS (tabletop)")
+	for _, p := range perturb.All() {
+		fmt.Fprintf(w, "  %s\t%s\n", p.Name(), p.Description())
+	}
+}
+
+// Table's columns default to every perturbation, in registry order.
+func (*Track) Table(w io.Writer, recs []results.Record, spec bench.TableSpec) error {
+	if len(spec.Perturbations) == 0 {
+		spec.Perturbations = perturb.Names()
+	}
+	return bench.RateTable(w, recs, spec)
+}
+
+func (*Track) Report() results.TrackReport {
+	return results.TrackReport{Sections: []results.Section{results.SectionRates, results.SectionCost,
+		results.SectionPartialObservability, results.SectionAblations, results.SectionSceneSize}}
+}
+
+// WarmUp runs an agent's calibration, so that a Go benchmark's timed loop
+// does not.
+func (t *Track) WarmUp(ctx context.Context, agent string, opts bench.Options) error {
+	info, ok := agents.Lookup(agent)
+	if !ok {
+		return nil
+	}
+	a, err := info.New(agents.Config{Model: opts.Model, Calibration: t.calibration(opts.Seed)})
+	if err != nil {
+		return nil // a reference agent needs no model; a workflow's error shows in its loop
+	}
+	if c, ok := a.(agents.Calibrated); ok {
+		return c.Calibrate(ctx)
+	}
+	return nil
+}

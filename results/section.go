@@ -1,0 +1,93 @@
+package results
+
+import (
+	"io"
+	"strings"
+)
+
+// A Section is one part of a report. A track says which sections its
+// records get, in which order ([TrackReport]); a section sees the records
+// of the tracks that asked for it, and writes nothing when it has nothing
+// to show.
+type Section struct {
+	name  string
+	write func(rp *reporter, b *strings.Builder)
+}
+
+// Name names the section; two sections of one name are one.
+func (s Section) Name() string { return s.name }
+
+// The sections the report has built in.
+var (
+	// SectionRates: ADA and SR by agent and ambiguity type, and the
+	// tags' accuracy.
+	SectionRates = Section{"rates", (*reporter).rates}
+	// SectionCost: model calls, tokens, latency and wall time per
+	// episode.
+	SectionCost = Section{"cost", (*reporter).costTable}
+	// SectionPartialObservability: the two-robot case, by family.
+	SectionPartialObservability = Section{"partial_observability", (*reporter).partialTable}
+	// SectionAblations: SG-CoT and its variants side by side.
+	SectionAblations = Section{"ablations", (*reporter).ablationTable}
+	// SectionSceneSize: the series over scene sizes.
+	SectionSceneSize = Section{"scene_size", (*reporter).sceneSizeTable}
+	// SectionTrials: success by trial and the solving trajectories.
+	SectionTrials = Section{"trials", (*reporter).trialTable}
+	// SectionReflections: how much each agent reflected, with which
+	// tools, at what cost and to what effect.
+	SectionReflections = Section{"reflections", (*reporter).reflectionTable}
+	// SectionTopK: Top-1, 2, 3 and Any by agent, input mode and query
+	// type.
+	SectionTopK = Section{"top_k", (*reporter).topKTable}
+	// SectionMapSize: Top-k against the map's size.
+	SectionMapSize = Section{"map_size", (*reporter).mapSizeTable}
+	// SectionOverReflection: answers that reflection made worse.
+	SectionOverReflection = Section{"over_reflection", (*reporter).overReflectionTable}
+)
+
+// NewSection makes a section of a track's own: write gets the scored
+// records of the tracks that list the section, sorted by key.
+func NewSection(name string, write func(w io.Writer, recs []Record) error) Section {
+	return Section{name, func(rp *reporter, b *strings.Builder) {
+		var recs []Record
+		for _, u := range rp.units {
+			recs = append(recs, u.recs...)
+		}
+		if len(recs) == 0 {
+			return
+		}
+		if err := write(b, recs); err != nil && rp.err == nil {
+			rp.err = err
+		}
+	}}
+}
+
+// TrackReport is what a track's records get in a report.
+type TrackReport struct {
+	// Sections, in order, after the overview and before the paired
+	// comparisons; empty means SectionRates and SectionCost.
+	Sections []Section
+	// Baseline is the agent the track's workflows are compared with by
+	// default; empty means DefaultBaseline.
+	Baseline string
+	// SuccessByTrial labels success in the paired comparisons SR@k, k
+	// the most trials any of the track's records played.
+	SuccessByTrial bool
+	// PairedNote is added to the paired comparisons' caption when a pair
+	// of the track's records is compared.
+	PairedNote string
+}
+
+func (t TrackReport) sections() []Section {
+	if len(t.Sections) == 0 {
+		return []Section{SectionRates, SectionCost}
+	}
+	return t.Sections
+}
+
+func (t TrackReport) baseline() string {
+	if t.Baseline == "" {
+		return DefaultBaseline
+	}
+	return t.Baseline
+}
