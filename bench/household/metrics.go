@@ -62,7 +62,7 @@ func reflectionMetrics(recs []results.Record) []bench.Metric {
 	}
 	out := []bench.Metric{metric(refl/n, "reflections/op"), metric(redundant/n, "redundant/op"), metric(tokens/n, "reflect-tokens/op")}
 	for _, tool := range slices.Sorted(maps.Keys(tools)) {
-		out = append(out, metric(float64(tools[tool]) / n, metricUnit(tool) + "-calls/op"))
+		out = append(out, metric(float64(tools[tool])/n, metricUnit(tool)+"-calls/op"))
 	}
 	t := results.SumTrials(recs, 1)
 	if v, ok := t.CostRef(); ok {

@@ -14,7 +14,6 @@ import (
 	hh "github.com/ambibench/ambibench/tasks/household"
 )
 
-
 // Track is the household track: the ALFWorld-like text world, whose
 // families are ALFWorld's task types and whose episodes are the
 // evaluation split's games, played over several trials by the agents that

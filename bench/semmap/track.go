@@ -16,7 +16,6 @@ import (
 	tsm "github.com/ambibench/ambibench/tasks/semmap"
 )
 
-
 // BuiltinSeed fixes the built-in dataset.
 const BuiltinSeed = 1
 

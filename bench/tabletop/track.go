@@ -15,7 +15,6 @@ import (
 	"github.com/ambibench/ambibench/tasks"
 )
 
-
 // Track is the tabletop track: a physics table of blocks and bowls, one
 // robot or two, the task families of package tasks under the
 // perturbations of package perturb, scored by ADA and SR.

@@ -1,10 +1,10 @@
 package cli
 
 import (
-	"github.com/ambibench/ambibench/bench"
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/ambibench/ambibench/bench"
 	"io"
 	"os"
 	"path/filepath"

@@ -1,9 +1,9 @@
 package cli
 
 import (
-	bsemmap "github.com/ambibench/ambibench/bench/semmap"
 	"flag"
 	"fmt"
+	bsemmap "github.com/ambibench/ambibench/bench/semmap"
 	"io"
 
 	tsm "github.com/ambibench/ambibench/tasks/semmap"
