@@ -1,4 +1,4 @@
-package bench
+package bench_test
 
 import (
 	"context"
@@ -14,6 +14,10 @@ import (
 	"github.com/ambibench/ambibench/agents"
 	"github.com/ambibench/ambibench/agents/llm"
 	"github.com/ambibench/ambibench/agents/llm/sim"
+	"github.com/ambibench/ambibench/bench"
+	"github.com/ambibench/ambibench/bench/household"
+	"github.com/ambibench/ambibench/bench/semmap"
+	"github.com/ambibench/ambibench/bench/tabletop"
 	"github.com/ambibench/ambibench/scenes"
 	tsm "github.com/ambibench/ambibench/tasks/semmap"
 )
@@ -35,25 +39,21 @@ func (r *recorder) Generate(ctx context.Context, req llm.Request) (llm.Reply, er
 // recordCalls plays a few episodes of every workflow of a track on the
 // default simulated model (which slips, so that questions, refusals,
 // reflections and retries happen) and returns the requests it made.
-func recordCalls(t *testing.T, opts Options) []llm.Request {
+func recordCalls(t *testing.T, opts bench.Options) []llm.Request {
 	t.Helper()
 	rec := &recorder{Model: sim.New(sim.Default, "sim")}
 	opts.Model, opts.Seed = rec, 1
-	track := opts.Track
-	if track == "" {
-		track = Track
-	}
-	for _, a := range agents.NamesFor(track) {
+	for _, a := range agents.NamesFor(opts.Track.Name()) {
 		if info, _ := agents.Lookup(a); info.UsesModel {
 			opts.Agents = append(opts.Agents, a)
 		}
 	}
-	jobs, err := Jobs(opts)
+	jobs, err := bench.Jobs(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, j := range jobs {
-		if _, err := RunEpisode(context.Background(), j, opts.EpisodeOptions); err != nil {
+		if _, err := bench.RunEpisode(context.Background(), j, opts); err != nil {
 			t.Fatalf("%s: %v", j.Key(opts.Seed, "sim"), err)
 		}
 	}
@@ -70,11 +70,9 @@ var (
 func workflowCalls(t *testing.T) []llm.Request {
 	t.Helper()
 	callsOnce.Do(func() {
-		calls = append(calls, recordCalls(t, Options{Track: Track, Episodes: 2})...)
-		calls = append(calls, recordCalls(t, Options{Track: HouseholdTrack, Episodes: 2,
-			EpisodeOptions: EpisodeOptions{Trials: 3}})...)
-		calls = append(calls, recordCalls(t, Options{Track: SemmapTrack, Perturbations: SemmapModes, Episodes: 3,
-			EpisodeOptions: EpisodeOptions{Dataset: tsm.Builtin(1)}})...)
+		calls = append(calls, recordCalls(t, bench.Options{Track: tabletop.New(), Episodes: 2})...)
+		calls = append(calls, recordCalls(t, bench.Options{Track: &household.Track{Trials: 3, Grammar: "v0.3"}, Episodes: 2})...)
+		calls = append(calls, recordCalls(t, bench.Options{Track: &semmap.Track{Dataset: tsm.Builtin(1), Modes: semmap.Modes}, Episodes: 3})...)
 	})
 	if len(calls) == 0 {
 		t.Fatal("no workflow calls were recorded")

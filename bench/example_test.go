@@ -3,6 +3,7 @@ package bench_test
 import (
 	"context"
 	"fmt"
+	"github.com/ambibench/ambibench/bench/tabletop"
 
 	"github.com/ambibench/ambibench/bench"
 )
@@ -12,7 +13,7 @@ import (
 // and succeeds.
 func ExampleRunEpisode() {
 	job := bench.Job{Cell: bench.Cell{Family: "pick_place", Perturbation: "absence"}, Agent: "rules", Index: 3}
-	rec, err := bench.RunEpisode(context.Background(), job, bench.EpisodeOptions{Seed: 1})
+	rec, err := bench.RunEpisode(context.Background(), job, bench.Options{Track: tabletop.New(), Seed: 1})
 	if err != nil {
 		panic(err)
 	}

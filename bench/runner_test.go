@@ -1,4 +1,4 @@
-package bench
+package bench_test
 
 import (
 	"bytes"
@@ -8,6 +8,10 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/ambibench/ambibench/bench"
+	"github.com/ambibench/ambibench/bench/household"
+	"github.com/ambibench/ambibench/bench/semmap"
+	"github.com/ambibench/ambibench/bench/tabletop"
 	"github.com/ambibench/ambibench/results"
 	hh "github.com/ambibench/ambibench/tasks/household"
 	tsm "github.com/ambibench/ambibench/tasks/semmap"
@@ -30,8 +34,8 @@ func TestRunSameRecordsAtAnyConcurrency(t *testing.T) {
 	var outs [][]byte
 	for _, conc := range []int{1, 4} {
 		var buf bytes.Buffer
-		opts := Options{EpisodeOptions: EpisodeOptions{Seed: 7}, Agents: []string{"rules", "random"}, Episodes: 6, Concurrency: conc}
-		if _, err := Run(context.Background(), opts, results.NewWriter(&buf), nil); err != nil {
+		opts := bench.Options{Track: tabletop.New(), Seed: 7, Agents: []string{"rules", "random"}, Episodes: 6, Concurrency: conc}
+		if _, err := bench.Run(context.Background(), opts, results.NewWriter(&buf), nil); err != nil {
 			t.Fatal(err)
 		}
 		outs = append(outs, buf.Bytes())
@@ -50,13 +54,13 @@ func TestRunSameRecordsAtAnyConcurrency(t *testing.T) {
 }
 
 func TestRunSkipsRecordedJobs(t *testing.T) {
-	opts := Options{EpisodeOptions: EpisodeOptions{Seed: 3}, Families: []string{"pick_place"}, Perturbations: []string{"none"}, Agents: []string{"rules"}, Episodes: 5}
-	jobs, err := Jobs(opts)
+	opts := bench.Options{Track: tabletop.New(), Seed: 3, Families: []string{"pick_place"}, Perturbations: []string{"none"}, Agents: []string{"rules"}, Episodes: 5}
+	jobs, err := bench.Jobs(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	have := map[string]bool{jobs[0].Key(3, ""): true, jobs[3].Key(3, ""): true}
-	recs, err := Run(context.Background(), opts, nil, have)
+	recs, err := bench.Run(context.Background(), opts, nil, have)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +76,7 @@ func TestRunSkipsRecordedJobs(t *testing.T) {
 func TestRunCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err := Run(ctx, Options{EpisodeOptions: EpisodeOptions{Seed: 1}, Agents: []string{"rules"}, Episodes: 3}, nil, nil)
+	_, err := bench.Run(ctx, bench.Options{Track: tabletop.New(), Seed: 1, Agents: []string{"rules"}, Episodes: 3}, nil, nil)
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("got %v, want context.Canceled", err)
 	}
@@ -81,15 +85,15 @@ func TestRunCancelled(t *testing.T) {
 func TestJobsRejectsBadGrid(t *testing.T) {
 	for _, tc := range []struct {
 		why  string
-		opts Options
+		opts bench.Options
 	}{
-		{"unknown agent", Options{Agents: []string{"nobody"}, Episodes: 1}},
-		{"unknown family", Options{Families: []string{"juggling"}, Episodes: 1}},
-		{"unknown perturbation", Options{Perturbations: []string{"fog"}, Episodes: 1}},
-		{"no episodes: the tabletop has no fixed set to take all of", Options{Episodes: 0}},
-		{"negative episodes on a track with a fixed set", Options{Track: HouseholdTrack, Agents: []string{"rules"}, Episodes: -1}},
+		{"unknown agent", bench.Options{Track: tabletop.New(), Agents: []string{"nobody"}, Episodes: 1}},
+		{"unknown family", bench.Options{Track: tabletop.New(), Families: []string{"juggling"}, Episodes: 1}},
+		{"unknown perturbation", bench.Options{Track: tabletop.New(), Perturbations: []string{"no-such-perturbation"}, Episodes: 1}},
+		{"no episodes: the tabletop has no fixed set to take all of", bench.Options{Track: tabletop.New(), Episodes: 0}},
+		{"negative episodes on a track with a fixed set", bench.Options{Track: household.New(), Agents: []string{"rules"}, Episodes: -1}},
 	} {
-		if _, err := Jobs(tc.opts); err == nil {
+		if _, err := bench.Jobs(tc.opts); err == nil {
 			t.Errorf("%s: no error", tc.why)
 		}
 	}
@@ -102,21 +106,21 @@ func TestJobsEpisodesOfFixedSets(t *testing.T) {
 	d := tsm.Builtin(1)
 	for _, tc := range []struct {
 		why    string
-		opts   Options
+		opts   bench.Options
 		family string
 		want   int // -1: all the cell has
 	}{
-		{"semmap, 0: every pair", Options{Track: SemmapTrack, EpisodeOptions: EpisodeOptions{Dataset: d}}, tsm.TypeNegation, -1},
-		{"semmap, more than there are: every pair", Options{Track: SemmapTrack, EpisodeOptions: EpisodeOptions{Dataset: d}, Episodes: 1 << 20}, tsm.TypeNegation, -1},
-		{"semmap, fewer: the first", Options{Track: SemmapTrack, EpisodeOptions: EpisodeOptions{Dataset: d}, Episodes: 7}, tsm.TypeNegation, 7},
-		{"household, 0: every game", Options{Track: HouseholdTrack}, hh.TypePickAndPlace, -1},
+		{"semmap, 0: every pair", bench.Options{Track: semmap.NewWith(d)}, tsm.TypeNegation, -1},
+		{"semmap, more than there are: every pair", bench.Options{Track: semmap.NewWith(d), Episodes: 1 << 20}, tsm.TypeNegation, -1},
+		{"semmap, fewer: the first", bench.Options{Track: semmap.NewWith(d), Episodes: 7}, tsm.TypeNegation, 7},
+		{"household, 0: every game", bench.Options{Track: household.New()}, hh.TypePickAndPlace, -1},
 	} {
 		tc.opts.Agents, tc.opts.Families = []string{"rules"}, []string{tc.family}
-		jobs, err := Jobs(tc.opts)
+		jobs, err := bench.Jobs(tc.opts)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.why, err)
 		}
-		have, bounded := CellEpisodes(tc.opts, jobs[0].Cell)
+		have, bounded := tc.opts.Track.CellEpisodes(jobs[0].Cell)
 		if !bounded || have == 0 {
 			t.Fatalf("%s: CellEpisodes %d, bounded %v", tc.why, have, bounded)
 		}
@@ -125,7 +129,7 @@ func TestJobsEpisodesOfFixedSets(t *testing.T) {
 			want = have
 		}
 		// Jobs holds one job per mode or perturbation and episode.
-		cells := map[Cell]int{}
+		cells := map[bench.Cell]int{}
 		for _, j := range jobs {
 			cells[j.Cell]++
 		}
@@ -139,12 +143,12 @@ func TestJobsEpisodesOfFixedSets(t *testing.T) {
 
 // Episodes depend on the seed and the cell, never on the agent.
 func TestEpisodesAreFixedBySeedAndCell(t *testing.T) {
-	a, err := MakeEpisode(5, "spatial", "multiplicity", 9)
+	a, err := tabletop.MakeEpisode(5, "spatial", "multiplicity", 9)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := MakeEpisode(5, "spatial", "multiplicity", 9)
-	c, _ := MakeEpisode(6, "spatial", "multiplicity", 9)
+	b, _ := tabletop.MakeEpisode(5, "spatial", "multiplicity", 9)
+	c, _ := tabletop.MakeEpisode(6, "spatial", "multiplicity", 9)
 	ja, _ := json.Marshal(a)
 	jb, _ := json.Marshal(b)
 	jc, _ := json.Marshal(c)
@@ -154,16 +158,16 @@ func TestEpisodesAreFixedBySeedAndCell(t *testing.T) {
 	if bytes.Equal(ja, jc) {
 		t.Error("different seeds gave the same episode")
 	}
-	if _, err := MakeEpisode(1, "spatial", "partial_observability", 0); err == nil {
+	if _, err := tabletop.MakeEpisode(1, "spatial", "partial_observability", 0); err == nil {
 		t.Error("partial_observability on spatial: want an error, the cell is not in the grid")
 	}
 }
 
 func TestEpisodeSeedSeparatesParts(t *testing.T) {
-	if EpisodeSeed(1, "ab", "c") == EpisodeSeed(1, "a", "bc") {
+	if bench.EpisodeSeed(1, "ab", "c") == bench.EpisodeSeed(1, "a", "bc") {
 		t.Error(`("ab","c") and ("a","bc") share a seed`)
 	}
-	if EpisodeSeed(1, "x", 0) == EpisodeSeed(2, "x", 0) {
+	if bench.EpisodeSeed(1, "x", 0) == bench.EpisodeSeed(2, "x", 0) {
 		t.Error("suite seed is ignored")
 	}
 }
@@ -176,17 +180,17 @@ func TestRunStopsAtOnceWhenCancelled(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		var played int
 		var started, atCancel atomic.Int64
-		opts := Options{EpisodeOptions: EpisodeOptions{Seed: 7}, Agents: []string{"rules"}, Episodes: 200, Concurrency: conc,
-			OnRecord: func(Job, results.Record) {
+		opts := bench.Options{Track: tabletop.New(), Seed: 7, Agents: []string{"rules"}, Episodes: 200, Concurrency: conc,
+			OnRecord: func(bench.Job, results.Record) {
 				played++
 				if played == 5 {
 					atCancel.Store(started.Load())
 					cancel()
 				}
-			},
-			onStart: func(Job) { started.Add(1) }}
+			}}
+		bench.OnStart(&opts, func(bench.Job) { started.Add(1) })
 		var buf bytes.Buffer
-		recs, err := Run(ctx, opts, results.NewWriter(&buf), nil)
+		recs, err := bench.Run(ctx, opts, results.NewWriter(&buf), nil)
 		cancel()
 		if !errors.Is(err, context.Canceled) {
 			t.Fatalf("concurrency %d: error %v, want context.Canceled", conc, err)

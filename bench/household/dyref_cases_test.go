@@ -26,7 +26,7 @@ func TestSolvedCasesAreTheTrainingSplits(t *testing.T) {
 		t.Fatal(err)
 	}
 	data = append(data, '\n')
-	file := filepath.Join("..", "agents", "dyref_cases.json")
+	file := filepath.Join("..", "..", "agents", "dyref_cases.json")
 	if *updateCases {
 		if err := os.WriteFile(file, data, 0o644); err != nil {
 			t.Fatal(err)

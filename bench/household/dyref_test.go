@@ -146,7 +146,7 @@ func TestShippedRouterIsReproducible(t *testing.T) {
 	if _, err := r.WriteTo(&b); err != nil {
 		t.Fatal(err)
 	}
-	shipped, err := os.ReadFile(filepath.Join("..", "agents", "dyref", "router.json"))
+	shipped, err := os.ReadFile(filepath.Join("..", "..", "agents", "dyref", "router.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +163,7 @@ func TestHouseholdWorkflowsIndependentOfConcurrency(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := bench.Options{bench.Options: bench.Options{Model: m}, Agents: []string{"reflexion", "dyref", "reflect-all"},
+	opts := bench.Options{Track: New(), Model: m, Agents: []string{"reflexion", "dyref", "reflect-all"},
 		Perturbations: []string{"none", "multiplicity"}, Episodes: 8}
 	opts.Concurrency = 1
 	a := runHousehold(t, opts)

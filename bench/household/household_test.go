@@ -10,9 +10,11 @@ import (
 )
 
 // runHousehold runs agents on household cells, every evaluation game.
-func runHousehold(t *testing.T, opts Options) []results.Record {
+func runHousehold(t *testing.T, opts bench.Options) []results.Record {
 	t.Helper()
-	opts.Track = HouseholdTrack
+	if opts.Track == nil {
+		opts.Track = New()
+	}
 	if opts.Episodes == 0 {
 		opts.Episodes = 1000 // capped at each type's evaluation games
 	}
@@ -22,7 +24,7 @@ func runHousehold(t *testing.T, opts Options) []results.Record {
 	if opts.Seed == 0 {
 		opts.Seed = 1
 	}
-	recs, err := Run(context.Background(), opts, nil, nil)
+	recs, err := bench.Run(context.Background(), opts, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

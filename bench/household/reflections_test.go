@@ -44,7 +44,7 @@ func TestHouseholdScoreReflections(t *testing.T) {
 		{"no reflections, no breakdown", 1, reflector{}, nil, nil, 0, true},
 	}
 	for _, tt := range tests {
-		rec := results.Record{Suite: 1, Outcome: results.OutcomeScored, Schema: results.SchemaVersion, Track: HouseholdTrack, Family: "put", Perturbation: "none", Agent: "x",
+		rec := results.Record{Suite: 1, Outcome: results.OutcomeScored, Schema: results.SchemaVersion, Track: Name, Family: "put", Perturbation: "none", Agent: "x",
 			Trials: 5, SolvedTrial: tt.solved, Success: tt.solved > 0}
 		scoreReflections(&rec, tt.refl)
 		if !maps.Equal(rec.ReflectionTools, tt.tools) || !slices.Equal(rec.ReflectionTokenCounts, tt.counts) {

@@ -17,7 +17,7 @@ func runHouseholdModel(t *testing.T, agent, spec string, perturbations ...string
 	if err != nil {
 		t.Fatal(err)
 	}
-	recs := runHousehold(t, bench.Options{bench.Options: bench.Options{Model: m}, Agents: []string{agent}, Perturbations: perturbations})
+	recs := runHousehold(t, bench.Options{Track: New(), Model: m, Agents: []string{agent}, Perturbations: perturbations})
 	for _, r := range recs {
 		if r.Model != spec || r.Calls == 0 || r.InputTokens == 0 {
 			t.Fatalf("%s/%s game %d: model %q, %d calls, %d input tokens; want the model named and its usage counted",

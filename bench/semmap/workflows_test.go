@@ -17,15 +17,14 @@ import (
 // built-in dataset in both input modes and returns the records.
 func semmapTable(t *testing.T, p sim.Profile, name string) []results.Record {
 	t.Helper()
-	opts := bench.Options{bench.Options: bench.Options{Seed: 1, Model: sim.New(p, name), Dataset: tsm.Builtin(1)},
-		Track: SemmapTrack, Perturbations: SemmapModes, Episodes: 1 << 20}
-	jobs, err := Jobs(opts)
+	opts := bench.Options{Track: &Track{Dataset: tsm.Builtin(1), Modes: Modes}, Seed: 1, Model: sim.New(p, name), Episodes: 1 << 20}
+	jobs, err := bench.Jobs(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var recs []results.Record
 	for _, j := range jobs {
-		r, err := RunEpisode(context.Background(), j, opts.bench.Options)
+		r, err := runEpisode(context.Background(), j, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -72,8 +71,8 @@ func semmapReport(recs []results.Record) string {
 	cells, errs := semmapRates(recs)
 	var b strings.Builder
 	b.WriteString("| agent | mode | descriptive | affordance | negation | all (Top-1/2/3/Any) | errors |\n|---|---|---|---|---|---|---|\n")
-	for _, a := range agents.NamesFor(SemmapTrack) {
-		for _, m := range SemmapModes {
+	for _, a := range agents.NamesFor(Name) {
+		for _, m := range Modes {
 			all := cells[[3]string{a, m, ""}]
 			fmt.Fprintf(&b, "| %s | %s | %.2f | %.2f | %.2f | %.2f / %.2f / %.2f / %.2f | %d |\n", a, m,
 				cells[[3]string{a, m, tsm.TypeDescriptive}][0], cells[[3]string{a, m, tsm.TypeAffordance}][0], cells[[3]string{a, m, tsm.TypeNegation}][0],
@@ -95,14 +94,14 @@ func TestSemmapWorkflowsBuiltinPerfect(t *testing.T) {
 	recs := semmapTable(t, sim.Perfect, "sim:perfect")
 	t.Logf("sim:perfect, Top-1 by query type:\n%s", semmapReport(recs))
 	cells, errs := semmapRates(recs)
-	for _, a := range agents.NamesFor(SemmapTrack) {
+	for _, a := range agents.NamesFor(Name) {
 		if errs[a] > 0 {
 			t.Errorf("%s: %d records with an error", a, errs[a])
 		}
 		if a == "random" {
 			continue
 		}
-		for _, m := range SemmapModes {
+		for _, m := range Modes {
 			if got := cells[[3]string{a, m, ""}]; got != [4]float64{1, 1, 1, 1} {
 				t.Errorf("%s, %s: Top-1/2/3/Any %.3f, want all 1", a, m, got)
 			}
@@ -143,20 +142,19 @@ func TestSemmapMalformedIsAMissEverywhere(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := bench.Options{bench.Options: bench.Options{Seed: 1, Model: sim.New(p, "sim:malformed=1"), Dataset: tsm.Builtin(1)},
-		Track: SemmapTrack, Perturbations: SemmapModes}
-	for _, a := range agents.NamesFor(SemmapTrack) {
+	opts := bench.Options{Track: &Track{Dataset: tsm.Builtin(1), Modes: Modes}, Seed: 1, Model: sim.New(p, "sim:malformed=1")}
+	for _, a := range agents.NamesFor(Name) {
 		if info, _ := agents.Lookup(a); info.UsesModel {
 			opts.Agents = append(opts.Agents, a)
 		}
 	}
-	jobs, err := Jobs(opts)
+	jobs, err := bench.Jobs(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	emptyTruth := 0
 	for _, j := range jobs {
-		r, err := RunEpisode(context.Background(), j, opts.bench.Options)
+		r, err := runEpisode(context.Background(), j, opts)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -32,8 +32,8 @@ func runWorkflowOn(t *testing.T, agent, spec string, episodes int, perturbations
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := bench.Options{bench.Options: bench.Options{Seed: 1, Model: m}, Agents: []string{agent}, Perturbations: perturbations, Episodes: episodes, Concurrency: 2}
-	recs, err := Run(context.Background(), opts, nil, nil)
+	opts := bench.Options{Track: New(), Seed: 1, Model: m, Agents: []string{agent}, Perturbations: perturbations, Episodes: episodes, Concurrency: 2}
+	recs, err := bench.Run(context.Background(), opts, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -127,7 +127,7 @@ func TestOnlyTheOracleSeesTheTruth(t *testing.T) {
 // Two-robot episodes record the messages and which robot acted.
 func TestHandoverRecordsMessagesAndActors(t *testing.T) {
 	for _, agent := range []string{"oracle", "rules"} {
-		rec, err := RunEpisode(context.Background(), bench.Job{Cell: bench.Cell{Family: "handover", Perturbation: "none"}, Agent: agent}, bench.Options{Seed: 1})
+		rec, err := runEpisode(context.Background(), bench.Job{Cell: bench.Cell{Family: "handover", Perturbation: "none"}, Agent: agent}, bench.Options{Seed: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -135,7 +135,7 @@ func TestHandoverRecordsMessagesAndActors(t *testing.T) {
 			t.Errorf("%s: success %v, messages %v, acted by %v", agent, rec.Success, rec.Messages, rec.ActedBy)
 		}
 	}
-	rec, err := RunEpisode(context.Background(), bench.Job{Cell: bench.Cell{Family: "pick_place", Perturbation: tasks.LabelPartialObservability}, Agent: "rules"}, bench.Options{Seed: 1})
+	rec, err := runEpisode(context.Background(), bench.Job{Cell: bench.Cell{Family: "pick_place", Perturbation: tasks.LabelPartialObservability}, Agent: "rules"}, bench.Options{Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

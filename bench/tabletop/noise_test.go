@@ -52,8 +52,8 @@ func noisyEnv(t *testing.T, family, perturbation string, index int) (*robotEnv, 
 // Under scene_graph_noise the oracle, which reads the truth, is perfect:
 // the table and the goal are untouched, and acting on true ids works.
 func TestOracleIgnoresSceneGraphNoise(t *testing.T) {
-	opts := bench.Options{bench.Options: bench.Options{Seed: 1}, Agents: []string{"oracle"}, Perturbations: []string{"scene_graph_noise"}, Episodes: 50, Concurrency: 2}
-	recs, err := Run(context.Background(), opts, nil, nil)
+	opts := bench.Options{Track: New(), Seed: 1, Agents: []string{"oracle"}, Perturbations: []string{"scene_graph_noise"}, Episodes: 50, Concurrency: 2}
+	recs, err := bench.Run(context.Background(), opts, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,8 +211,8 @@ func TestExecutionNoiseMissesAndRetriesRecover(t *testing.T) {
 // The oracle, open-loop, loses episodes to execution noise, and its
 // records say so: the goal check fails, the label stays none.
 func TestOracleUnderExecutionNoise(t *testing.T) {
-	opts := bench.Options{bench.Options: bench.Options{Seed: 1}, Agents: []string{"oracle"}, Perturbations: []string{"execution_noise"}, Episodes: 50, Concurrency: 2}
-	recs, err := Run(context.Background(), opts, nil, nil)
+	opts := bench.Options{Track: New(), Seed: 1, Agents: []string{"oracle"}, Perturbations: []string{"execution_noise"}, Episodes: 50, Concurrency: 2}
+	recs, err := bench.Run(context.Background(), opts, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

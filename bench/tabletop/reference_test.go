@@ -20,8 +20,8 @@ func TestReferenceAgents(t *testing.T) {
 	}
 	// Noise perturbations fail even the oracle by design; noise_test.go
 	// checks them.
-	opts := bench.Options{bench.Options: bench.Options{Seed: 1}, Agents: []string{"oracle", "rules", "random"}, Perturbations: perturb.Clear(), Episodes: episodes, Concurrency: 2}
-	recs, err := Run(context.Background(), opts, nil, nil)
+	opts := bench.Options{Track: New(), Seed: 1, Agents: []string{"oracle", "rules", "random"}, Perturbations: perturb.Clear(), Episodes: episodes, Concurrency: 2}
+	recs, err := bench.Run(context.Background(), opts, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

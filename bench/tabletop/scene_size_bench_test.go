@@ -18,7 +18,7 @@ func BenchmarkSceneSize(b *testing.B) {
 	cell := bench.Cell{Family: "pick_place", Perturbation: "none"}
 	for _, agent := range []string{"rules", "direct", "sgcot", "sgcot-full-graph"} {
 		for _, size := range []int{6, 12, 24, MaxSceneSize} {
-			b.Run("agent="+sanitize(agent)+"/size="+strconv.Itoa(size), func(b *testing.B) {
+			b.Run("agent="+bench.SanitizeName(agent)+"/size="+strconv.Itoa(size), func(b *testing.B) {
 				c := cell
 				c.Size = size
 				benchEpisodes(b, bench.Options{Seed: 1, Model: model}, func(i int) bench.Job { return bench.Job{Cell: c, Agent: agent, Index: i} })

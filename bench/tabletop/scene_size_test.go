@@ -41,14 +41,14 @@ func TestCellsIterateSizes(t *testing.T) {
 			t.Errorf("%s: %v accepted", tc.why, tc.sizes)
 		}
 	}
-	jobs, err := Jobs(bench.Options{Families: []string{"pick_place"}, Perturbations: []string{"none"}, Agents: []string{"rules"}, SceneSizes: []int{0, 12}, Episodes: 1})
+	jobs, err := bench.Jobs(bench.Options{Track: &Track{SceneSizes: []int{0, 12}}, Families: []string{"pick_place"}, Perturbations: []string{"none"}, Agents: []string{"rules"}, Episodes: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(jobs) != 2 || jobs[0].Key(1, "") == jobs[1].Key(1, "") {
 		t.Errorf("jobs %v: want two, with distinct keys", jobs)
 	}
-	if got, want := jobs[0].Key(1, ""), (results.Record{Suite: 1, Outcome: results.OutcomeScored, Track: Track, Family: "pick_place", Perturbation: "none", Agent: "rules", Seed: 1}).Key(); got != want {
+	if got, want := jobs[0].Key(1, ""), (results.Record{Suite: 1, Outcome: results.OutcomeScored, Track: Name, Family: "pick_place", Perturbation: "none", Agent: "rules", Seed: 1}).Key(); got != want {
 		t.Errorf("size 0 key %q, want the unsized key %q", got, want)
 	}
 }
@@ -222,9 +222,9 @@ func TestReferenceAgentsOnSizedTables(t *testing.T) {
 	if testing.Short() {
 		episodes = 2
 	}
-	opts := bench.Options{bench.Options: bench.Options{Seed: 1}, Agents: []string{"oracle", "rules"}, Perturbations: perturb.Clear(),
-		SceneSizes: []int{24, MaxSceneSize}, Episodes: episodes, Concurrency: 2}
-	recs, err := Run(context.Background(), opts, nil, nil)
+	opts := bench.Options{Track: &Track{SceneSizes: []int{24, MaxSceneSize}}, Seed: 1, Agents: []string{"oracle", "rules"}, Perturbations: perturb.Clear(),
+		Episodes: episodes, Concurrency: 2}
+	recs, err := bench.Run(context.Background(), opts, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

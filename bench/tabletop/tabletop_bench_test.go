@@ -7,36 +7,9 @@ import (
 	"os"
 	"testing"
 
-	"github.com/ambibench/ambibench/agents"
 	"github.com/ambibench/ambibench/agents/llm"
 	"github.com/ambibench/ambibench/agents/llm/models"
 )
-
-// BenchmarkTabletop runs one sub-benchmark per agent and cell; one op is
-// one episode (episode index = iteration), so ns/op is the time per
-// episode. ADA, SR, steps/op, calls/op and tokens/op are reported after
-// the loop, since b.Loop's reset drops metrics reported before it. The
-// workflows' model comes from AMBIBENCH_MODEL (default: sim).
-//
-//	go test -run '^$' -bench Tabletop -benchtime 50x ./bench/ | go tool benchstat -col /agent -
-func BenchmarkTabletop(b *testing.B) {
-	cells, err := Cells(nil, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	model := benchModel(b)
-	// One calibration split for every sub-benchmark, as in a run.
-	calib := NewCalibration(1, 0)
-	for _, agent := range agents.NamesFor(Track) {
-		warmUp(b, agent, model, calib)
-		for _, c := range cells {
-			b.Run(SubBenchmarkName(agent, c), func(b *testing.B) {
-				benchEpisodes(b, bench.Options{Seed: 1, Model: model, Calibration: calib},
-					func(i int) bench.Job { return bench.Job{Cell: c, Agent: agent, Index: i} })
-			})
-		}
-	}
-}
 
 // BenchmarkRulesEpisode is one rules episode on the plain pick-and-place
 // cell: grid lookup, generation, physics, retrieval and scoring.
@@ -44,7 +17,7 @@ func BenchmarkRulesEpisode(b *testing.B) {
 	ctx := context.Background()
 	i := 0
 	for b.Loop() {
-		if _, err := RunEpisode(ctx, bench.Job{Cell: bench.Cell{Family: "pick_place", Perturbation: "none"}, Agent: "rules", Index: i}, bench.Options{Seed: 1}); err != nil {
+		if _, err := runEpisode(ctx, bench.Job{Cell: bench.Cell{Family: "pick_place", Perturbation: "none"}, Agent: "rules", Index: i}, bench.Options{Seed: 1}); err != nil {
 			b.Fatal(err)
 		}
 		i++
@@ -65,50 +38,25 @@ func benchModel(b *testing.B) llm.Model {
 	return m
 }
 
-// warmUp runs an agent's calibration before any timed loop.
-func warmUp(b *testing.B, agent string, model llm.Model, calib *Calibration) {
-	info, _ := agents.Lookup(agent)
-	a, err := info.New(agents.Config{Model: model, Calibration: calib})
-	if err != nil {
-		return // a reference agent needs no model; a workflow's error shows in its loop
-	}
-	if c, ok := a.(agents.Calibrated); ok {
-		if err := c.Calibrate(context.Background()); err != nil {
-			b.Fatalf("%s: %v", agent, err)
-		}
-	}
-}
-
 // benchEpisodes plays episode i of job(i) per op and reports ADA, SR,
 // steps/op, calls/op and tokens/op after the loop (b.Loop's reset drops
 // metrics reported before it).
 func benchEpisodes(b *testing.B, opts bench.Options, job func(i int) bench.Job) {
 	ctx := context.Background()
-	var ada, sr, steps, calls, tokens float64
+	var recs []results.Record
 	i := 0
 	for b.Loop() {
-		rec, err := RunEpisode(ctx, job(i), opts)
+		rec, err := runEpisode(ctx, job(i), opts)
 		if err != nil {
 			b.Fatal(err)
 		}
 		mustBeScored(b, rec)
+		recs = append(recs, rec)
 		i++
-		if rec.ADA {
-			ada++
-		}
-		if rec.Success {
-			sr++
-		}
-		steps += float64(rec.Steps)
-		calls += float64(rec.Calls)
-		tokens += float64(rec.InputTokens + rec.OutputTokens)
 	}
-	n := float64(i)
-	b.ReportMetric(ada/n, "ADA")
-	b.ReportMetric(sr/n, "SR")
-	b.ReportMetric(steps/n, "steps/op")
-	b.ReportMetric(calls/n, "calls/op")
-	b.ReportMetric(tokens/n, "tokens/op")
+	for _, m := range bench.RateMetrics(recs) {
+		b.ReportMetric(m.Value, m.Unit)
+	}
 }
 
 // mustBeScored fails a benchmark whose episode ended in an infrastructure

@@ -52,7 +52,7 @@ Flags:
 func runCmd(stdout, stderr io.Writer, args []string) error {
 	fs := flag.NewFlagSet("ambibench run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	track := fs.String("track", tabletop.Name, "track to run: `tabletop`; household (whose task families are the ALFWorld task types and whose episodes are the 134-game evaluation split); or semmap (queries on semantic maps, whose task families are the query types and whose episodes are a dataset's (map, query) pairs, see --data and --modes)")
+	track := fs.String("track", tabletop.Name, trackUsage())
 	agentList := fs.String("agents", "oracle,rules,random", "comma-separated `agents` to run (see ambibench list), or all")
 	taskList := fs.String("tasks", "", "comma-separated task `families` (default all)")
 	perturbList := fs.String("perturbations", "", "tabletop and household: comma-separated `perturbations` (default all)")
@@ -372,4 +372,14 @@ func agentsFlag(s, track string) []string {
 		return agents.NamesFor(track)
 	}
 	return splitList(s)
+}
+
+// trackUsage is the help of --track: every registered track with its
+// summary.
+func trackUsage() string {
+	var parts []string
+	for _, t := range bench.Tracks() {
+		parts = append(parts, t.Name()+" ("+t.Summary()+")")
+	}
+	return "the `track` to run: " + strings.Join(parts, "; ") + "; ambibench list shows each one's task families and perturbations"
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	bsemmap "github.com/ambibench/ambibench/bench/semmap"
 	"os"
 	"path/filepath"
 	"strings"
@@ -139,7 +140,7 @@ func TestSemmapEpisodesNeverDropPairsSilently(t *testing.T) {
 	if _, stderr, err := runCLI(t, "run", "--track", "semmap", "--agents", "rules", "--out", all); err != nil {
 		t.Fatalf("run: %v\n%s", err, stderr)
 	}
-	d := tsm.Builtin(builtinSeed)
+	d := tsm.Builtin(bsemmap.BuiltinSeed)
 	pairs := 0
 	for _, m := range d.Maps {
 		pairs += len(d.Truth[m.Name])

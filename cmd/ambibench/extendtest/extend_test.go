@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ambibench/ambibench/bench"
+	"github.com/ambibench/ambibench/bench/tabletop"
 	"github.com/ambibench/ambibench/cmd/ambibench/cli"
 	"github.com/ambibench/ambibench/perturb"
 	"github.com/ambibench/ambibench/scenes"
@@ -40,7 +41,7 @@ func (distractor) Apply(rng *rand.Rand, ep *tasks.Episode) error {
 func init() { perturb.Register(distractor{}) }
 
 func TestNewPerturbationJoinsTheGrid(t *testing.T) {
-	cells, err := bench.Cells(nil, nil)
+	cells, err := tabletop.Cells(nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,56 @@
+package bench_test
+
+import (
+	"os"
+	"testing"
+
+	"github.com/ambibench/ambibench/agents/llm"
+	"github.com/ambibench/ambibench/agents/llm/models"
+	"github.com/ambibench/ambibench/bench"
+	"github.com/ambibench/ambibench/bench/household"
+	"github.com/ambibench/ambibench/bench/semmap"
+	"github.com/ambibench/ambibench/bench/tabletop"
+)
+
+// The Go benchmarks of the three tracks: one sub-benchmark per agent and
+// cell, one op one episode (see bench.Benchmark). The workflows' model
+// comes from AMBIBENCH_MODEL (default: sim).
+
+// BenchmarkTabletop reports ADA, SR, steps/op, calls/op and tokens/op.
+//
+//	go test -run '^$' -bench Tabletop -benchtime 50x ./bench/ | go tool benchstat -col /agent -
+func BenchmarkTabletop(b *testing.B) {
+	bench.Benchmark(b, bench.Options{Track: tabletop.New(), Seed: 1, Model: benchModel(b)})
+}
+
+// BenchmarkHousehold cycles through a cell's evaluation games and reports
+// SR, SR@1, SR@5, steps, calls and tokens per op, and what reflecting
+// cost and bought (see household.Track.Metrics).
+//
+//	go test -run '^$' -bench Household -benchtime 134x ./bench/ | go tool benchstat -col /agent -
+func BenchmarkHousehold(b *testing.B) {
+	bench.Benchmark(b, bench.Options{Track: household.New(), Seed: 1, Model: benchModel(b)})
+}
+
+// BenchmarkSemmap runs the built-in dataset in the certainty mode,
+// cycling through a query type's pairs, and reports Top1, Top2, Top3,
+// TopAny, calls/op and tokens/op.
+//
+//	go test -run '^$' -bench Semmap -benchtime 80x ./bench/ | go tool benchstat -col /agent -
+func BenchmarkSemmap(b *testing.B) {
+	bench.Benchmark(b, bench.Options{Track: semmap.New(), Seed: 1, Model: benchModel(b)})
+}
+
+// benchModel opens the model named by AMBIBENCH_MODEL, or the simulated
+// model.
+func benchModel(b *testing.B) llm.Model {
+	spec := os.Getenv("AMBIBENCH_MODEL")
+	if spec == "" {
+		spec = models.Default
+	}
+	m, err := models.Open(spec, os.Getenv)
+	if err != nil {
+		b.Fatalf("AMBIBENCH_MODEL: %v", err)
+	}
+	return m
+}
