@@ -5,6 +5,7 @@ import (
 
 	"github.com/ambibench/ambibench/scenes"
 	"github.com/ambibench/ambibench/tasks"
+	"github.com/ambibench/ambibench/tasks/household"
 )
 
 // absence removes the block the instruction names, or its destination. The
@@ -41,4 +42,11 @@ func (absence) Apply(rng *rand.Rand, ep *tasks.Episode) error {
 	}
 	ep.Label = tasks.LabelAbsence
 	return nil
+}
+
+// On the household track no object of the named kind is left; the user
+// offers another kind (household.Absence).
+func (absence) AppliesToGame(string) bool { return true }
+func (absence) ApplyGame(rng *rand.Rand, g *household.Game) error {
+	return household.Absence(rng, g)
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/ambibench/ambibench/scenes"
 	"github.com/ambibench/ambibench/tasks"
+	"github.com/ambibench/ambibench/tasks/household"
 )
 
 // multiplicity adds a second object that the instruction's phrase also
@@ -56,6 +57,16 @@ func (multiplicity) Apply(rng *rand.Rand, ep *tasks.Episode) error {
 	ep.Label = tasks.LabelMultiplicity
 	ep.Answer = "I mean " + ref.ID + "."
 	return nil
+}
+
+// On the household track the instruction says "the mug" among several;
+// the user says which (household.Multiplicity). It leaves out
+// pick_two_obj_and_place.
+func (multiplicity) AppliesToGame(taskType string) bool {
+	return household.MultiplicityApplies(taskType)
+}
+func (multiplicity) ApplyGame(rng *rand.Rand, g *household.Game) error {
+	return household.Multiplicity(rng, g)
 }
 
 // spatialPick returns the direction and anchor of move i's pick phrase if it

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/ambibench/ambibench/tasks"
+	"github.com/ambibench/ambibench/tasks/household"
 )
 
 // none leaves the episode clear.
@@ -13,3 +14,8 @@ func (none) Name() string                                { return "none" }
 func (none) Description() string                         { return "the clear episode, unchanged" }
 func (none) Applies(tasks.Family) bool                   { return true }
 func (none) Apply(_ *rand.Rand, ep *tasks.Episode) error { ep.Label = tasks.LabelNone; return nil }
+
+// On the household track none leaves the generated game as it is (its
+// label is none already).
+func (none) AppliesToGame(string) bool                       { return true }
+func (none) ApplyGame(_ *rand.Rand, _ *household.Game) error { return nil }

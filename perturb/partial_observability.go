@@ -5,6 +5,7 @@ import (
 
 	"github.com/ambibench/ambibench/scenes"
 	"github.com/ambibench/ambibench/tasks"
+	"github.com/ambibench/ambibench/tasks/household"
 )
 
 // partialObservability puts two robots at the table, each seeing only its
@@ -57,4 +58,11 @@ func (partialObservability) Apply(rng *rand.Rand, ep *tasks.Episode) error {
 	ep.Label = tasks.LabelPartialObservability
 	ep.Answer = ""
 	return nil
+}
+
+// On the household track every object of the kind lies in closed
+// receptacles (household.PartialObservability); the answer stays empty.
+func (partialObservability) AppliesToGame(string) bool { return true }
+func (partialObservability) ApplyGame(rng *rand.Rand, g *household.Game) error {
+	return household.PartialObservability(rng, g)
 }

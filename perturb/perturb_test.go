@@ -45,37 +45,6 @@ func matches(ep *tasks.Episode, phrase string) int {
 	return n
 }
 
-func TestLabelsAndAnswers(t *testing.T) {
-	for _, f := range tasks.All() {
-		for _, p := range All() {
-			if !p.Applies(f) {
-				continue
-			}
-			for seed := range uint64(20) {
-				ep := draw(t, f.Name(), p.Name(), seed)
-				want := p.Name()
-				if IsNoise(want) {
-					want = tasks.LabelNone // noise keeps the instruction clear
-				}
-				if ep.Label != want {
-					t.Errorf("%s/%s: label %q, want %q", f.Name(), p.Name(), ep.Label, want)
-				}
-				userAnswers := want != "none" && want != tasks.LabelPartialObservability
-				if userAnswers != (ep.Answer != "") {
-					t.Errorf("%s/%s: answer %q", f.Name(), p.Name(), ep.Answer)
-				}
-				// The intent must be reachable: every referred object is on
-				// the table.
-				for _, id := range ep.Referred() {
-					if _, ok := ep.Object(id); !ok {
-						t.Errorf("%s/%s seed %d: the goal names %s, which is not on the table", f.Name(), p.Name(), seed, id)
-					}
-				}
-			}
-		}
-	}
-}
-
 func TestAbsenceRemovesWhatIsNamed(t *testing.T) {
 	for seed := range uint64(30) {
 		ep := draw(t, "pick_place", "absence", seed)
@@ -155,10 +124,18 @@ func TestPartialObservabilityHidesTheBlock(t *testing.T) {
 	}
 }
 
+// The built-ins are registered in builtin.go's order, each once, and
+// registering one again panics.
 func TestRegistry(t *testing.T) {
-	want := []string{"none", "absence", "multiplicity", "underspecified", "partial_observability", "scene_graph_noise", "execution_noise"}
-	if got := Names(); strings.Join(got, ",") != strings.Join(want, ",") {
-		t.Errorf("built-ins %v, want %v", got, want)
+	for i, p := range All() {
+		if q, ok := Find(p.Name()); !ok || q != p {
+			t.Errorf("Find(%q) = %v, %v", p.Name(), q, ok)
+		}
+		for _, q := range All()[:i] {
+			if q.Name() == p.Name() {
+				t.Errorf("%q registered twice", p.Name())
+			}
+		}
 	}
 	defer func() {
 		if recover() == nil {
@@ -166,4 +143,22 @@ func TestRegistry(t *testing.T) {
 		}
 	}()
 	Register(none{})
+}
+
+// noTrack implements no track's interface.
+type noTrack struct{}
+
+func (noTrack) Name() string        { return "no-track" }
+func (noTrack) Description() string { return "does nothing anywhere" }
+
+func TestRegisterRefusesATracklessPerturbation(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Error("registering a perturbation of no track did not panic")
+		}
+		if _, ok := Find("no-track"); ok {
+			t.Error("the refused perturbation is registered")
+		}
+	}()
+	Register(noTrack{})
 }

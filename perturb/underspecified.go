@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/ambibench/ambibench/tasks"
+	"github.com/ambibench/ambibench/tasks/household"
 )
 
 // underspecified makes the instruction vague: the block becomes "something"
@@ -40,4 +41,11 @@ func (underspecified) Apply(rng *rand.Rand, ep *tasks.Episode) error {
 	}
 	ep.Label = tasks.LabelUnderspecified
 	return nil
+}
+
+// On the household track the instruction does not say the kind; the user
+// names it (household.Underspecified).
+func (underspecified) AppliesToGame(string) bool { return true }
+func (underspecified) ApplyGame(rng *rand.Rand, g *household.Game) error {
+	return household.Underspecified(rng, g)
 }

@@ -103,6 +103,8 @@ func RouterExamples(ctx context.Context, cfg RouterTraining) (RouterData, error)
 	var games []*hh.Game
 	var perturbations []string
 	for _, s := range specs {
+		// The built-in perturbations, not the registry's: one a user adds
+		// must not change what the shipped router was trained on.
 		var ps []string
 		for _, p := range hh.Perturbations() {
 			if hh.Applies(s.Type, p) {

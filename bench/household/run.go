@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ambibench/ambibench/agents"
+	"github.com/ambibench/ambibench/perturb"
 	"github.com/ambibench/ambibench/results"
 	simhh "github.com/ambibench/ambibench/sim/household"
 	"github.com/ambibench/ambibench/tasks"
@@ -28,7 +29,7 @@ func HouseholdCells(types, perturbations []string) ([]bench.Cell, error) {
 		types = hh.Types()
 	}
 	if len(perturbations) == 0 {
-		perturbations = hh.Perturbations()
+		perturbations = perturb.HouseholdNames()
 	}
 	var cells []bench.Cell
 	for _, t := range types {
@@ -36,10 +37,11 @@ func HouseholdCells(types, perturbations []string) ([]bench.Cell, error) {
 			return nil, fmt.Errorf("unknown household task type %q (have %v)", t, hh.Types())
 		}
 		for _, p := range perturbations {
-			if !slices.Contains(hh.Perturbations(), p) {
-				return nil, fmt.Errorf("unknown household perturbation %q (have %v)", p, hh.Perturbations())
+			pert, ok := perturb.LookupHousehold(p)
+			if !ok {
+				return nil, fmt.Errorf("unknown household perturbation %q (have %v)", p, perturb.HouseholdNames())
 			}
-			if hh.Applies(t, p) {
+			if pert.AppliesToGame(t) {
 				cells = append(cells, bench.Cell{Family: t, Perturbation: p})
 			}
 		}
@@ -58,9 +60,16 @@ func HouseholdGame(taskType, perturbation string, index int) (*hh.Game, error) {
 	if index < 0 || index >= n {
 		return nil, fmt.Errorf("household %s has %d evaluation games; episode %d is out of range", taskType, n, index)
 	}
+	var p hh.Perturbation // "" is the clear game
+	if perturbation != "" {
+		var ok bool
+		if p, ok = perturb.LookupHousehold(perturbation); !ok {
+			return nil, fmt.Errorf("unknown household perturbation %q (have %v)", perturbation, perturb.HouseholdNames())
+		}
+	}
 	for _, s := range hh.EvalGames() {
 		if s.Type == taskType && s.Index == index {
-			return s.Build(perturbation)
+			return s.BuildWith(p)
 		}
 	}
 	return nil, fmt.Errorf("household %s: no evaluation game %d", taskType, index)

@@ -10,6 +10,7 @@ import (
 	"github.com/ambibench/ambibench/agents"
 	"github.com/ambibench/ambibench/agents/dyref"
 	"github.com/ambibench/ambibench/bench"
+	"github.com/ambibench/ambibench/perturb"
 	"github.com/ambibench/ambibench/results"
 	hh "github.com/ambibench/ambibench/tasks/household"
 )
@@ -121,7 +122,7 @@ func (*Track) List(w io.Writer) {
 		fmt.Fprintf(w, "  %s\t%d evaluation games\n", t, hh.EvalCount(t))
 	}
 	fmt.Fprintln(w, "\nPERTURBATIONS (household)")
-	for _, p := range hh.Perturbations() {
+	for _, p := range perturb.HouseholdNames() {
 		fmt.Fprintf(w, "  %s\n", p)
 	}
 }
@@ -129,7 +130,7 @@ func (*Track) List(w io.Writer) {
 // Table's columns default to the household's perturbations.
 func (*Track) Table(w io.Writer, recs []results.Record, spec bench.TableSpec) error {
 	if len(spec.Perturbations) == 0 {
-		spec.Perturbations = hh.Perturbations()
+		spec.Perturbations = perturb.HouseholdNames()
 	}
 	return bench.RateTable(w, recs, spec)
 }

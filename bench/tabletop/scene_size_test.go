@@ -21,7 +21,7 @@ func TestCellsIterateSizes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []bench.Cell{{"pick_place", "none", 0}, {"pick_place", "none", 24}, {"pick_place", "absence", 0}, {"pick_place", "absence", 24}}
+	want := []bench.Cell{{Family: "pick_place", Perturbation: "none"}, {Family: "pick_place", Perturbation: "none", Size: 24}, {Family: "pick_place", Perturbation: "absence"}, {Family: "pick_place", Perturbation: "absence", Size: 24}}
 	if !slices.Equal(cells, want) {
 		t.Errorf("cells %v, want %v", cells, want)
 	}

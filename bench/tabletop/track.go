@@ -94,7 +94,7 @@ func (*Track) List(w io.Writer) {
 		fmt.Fprintf(w, "  %s\t%s\n", f.Name(), f.Description())
 	}
 	fmt.Fprintln(w, "\nPERTURBATIONS (tabletop)")
-	for _, p := range perturb.All() {
+	for _, p := range perturb.ForTabletop() {
 		fmt.Fprintf(w, "  %s\t%s\n", p.Name(), p.Description())
 	}
 }

@@ -28,15 +28,20 @@
 //
 // # Perturbations
 //
-// [Perturb] applies the tabletop's ambiguities to a game, under the same
-// names and labels: absence (the named kind is gone; the user offers
-// another), multiplicity ("the mug" among several; the user says which by
-// colour, owner or name), underspecified ("put something cool in
-// countertop."; the user names the kind) and partial_observability (every
-// object of the kind is inside closed receptacles; exploring finds it).
-// They live here rather than in package perturb because that registry
-// works on the tabletop's tasks.Episode; a household grid calls [Perturb]
-// by the same names, and [Applies] says which cells exist.
+// The tabletop's ambiguities apply to a game too, under the same names
+// and labels, as building blocks of this package: [Absence] (the named
+// kind is gone; the user offers another), [Multiplicity] ("the mug" among
+// several; the user says which by colour, owner or name),
+// [Underspecified] ("put something cool in countertop."; the user names
+// the kind) and [PartialObservability] (every object of the kind is
+// inside closed receptacles; exploring finds it). Package perturb
+// registers them, with the tabletop's perturbations of the same names;
+// this package does not import perturb. [Spec.BuildWith] applies any
+// [Perturbation] (perturb.Household satisfies it), so a new one may live
+// anywhere and use only what Game exports: its House, Instruction, Goal,
+// Label and Answer, [Game.Refer] to say the instruction again, [Indefinite]
+// and [Plural] to word an answer. [Spec.Build], [Perturbations] and
+// [Applies] know the built-ins by name, for older callers.
 //
 // # Expert
 //

@@ -37,18 +37,37 @@ type Game struct {
 	// What the instruction is made of, so that a perturbation can say it
 	// again differently.
 	phrasing int    // which of the type's two phrasings
-	form     form   // how the object is referred to
+	form     Form   // how the object is referred to
 	named    string // the object kind the instruction names
 }
 
-// form is how an instruction refers to the object.
-type form uint8
+// Form is how an instruction refers to the object.
+type Form uint8
 
+// The forms of reference.
 const (
-	formIndefinite form = iota // "a mug", ALFWorld's way: any mug will do
-	formDefinite               // "the mug": one in particular
-	formVague                  // "something": the kind is not said
+	FormIndefinite Form = iota // "a mug", ALFWorld's way: any mug will do
+	FormDefinite               // "the mug": one in particular
+	FormVague                  // "something": the kind is not said
 )
+
+// Named returns the object kind the instruction was drawn to name, which
+// stays what it was when a perturbation changes the goal's kind (absence).
+func (g *Game) Named() string { return g.named }
+
+// Refer writes the instruction again in the type's phrasing, referring to
+// the object in form f, with the goal's destination and lamp as they are
+// now. It fails, changing nothing, when the type has no phrasing in that
+// form (pick_two_obj_and_place has no definite one). A perturbation that
+// sets Instruction itself need not call it.
+func (g *Game) Refer(f Form) error {
+	if int(f) >= len(phrasings[g.Type][g.phrasing]) || phrasings[g.Type][g.phrasing][f] == "" {
+		return fmt.Errorf("game %s: %s has no phrasing in form %d", g.ID, g.Type, f)
+	}
+	g.form = f
+	g.render()
+	return nil
+}
 
 // phrasings are two ways of saying each task type, in ALFWorld's style,
 // with the object referred to in each form. {o} is the object kind, {d}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
-	"slices"
 )
 
 // Spec names one game of a split: its stable id, its type and the seed
@@ -93,17 +92,18 @@ func seedOf(split, taskType string, index int) uint64 {
 	return h.Sum64()
 }
 
-// Build makes the spec's game and applies a perturbation ("" or
-// tasks.LabelNone for none). The perturbation draws from a stream of its
-// own, hashed from the seed and its name. When this game cannot take the
-// perturbation, the next draw of the same spec is tried, so a spec and a
-// perturbation always give the same game.
-func (s Spec) Build(perturbation string) (*Game, error) {
-	if perturbation != "" && !slices.Contains(Perturbations(), perturbation) {
-		return nil, fmt.Errorf("%s: unknown perturbation %q (want one of %v)", s.ID, perturbation, Perturbations())
-	}
-	if !Applies(s.Type, perturbation) {
-		return nil, fmt.Errorf("%s: perturbation %q does not apply to %s (see Applies)", s.ID, perturbation, s.Type)
+// BuildWith makes the spec's game and applies a perturbation to it; nil
+// leaves the game clear. The perturbation draws from a stream of its own,
+// hashed from the seed and its name. When this game cannot take the
+// perturbation (ErrRedraw), the next draw of the same spec is tried, so a
+// spec and a perturbation always give the same game.
+func (s Spec) BuildWith(p Perturbation) (*Game, error) {
+	name := ""
+	if p != nil {
+		name = p.Name()
+		if !p.AppliesToGame(s.Type) {
+			return nil, fmt.Errorf("%s: perturbation %q does not apply to %s", s.ID, name, s.Type)
+		}
 	}
 	seed := s.Seed
 	for range generateAttempts {
@@ -112,7 +112,10 @@ func (s Spec) Build(perturbation string) (*Game, error) {
 			return nil, fmt.Errorf("%s: %w", s.ID, err)
 		}
 		g.ID = s.ID
-		err = Perturb(g, perturbation, newRand(seed^hashString(perturbation)))
+		if p == nil {
+			return g, nil
+		}
+		err = p.ApplyGame(newRand(seed^hashString(name)), g)
 		if err == nil {
 			return g, nil
 		}
@@ -121,7 +124,27 @@ func (s Spec) Build(perturbation string) (*Game, error) {
 		}
 		seed = seed*0x9e3779b97f4a7c15 + 1
 	}
-	return nil, fmt.Errorf("%s: no game takes %s after %d draws", s.ID, perturbation, generateAttempts)
+	return nil, fmt.Errorf("%s: no game takes %s after %d draws", s.ID, name, generateAttempts)
+}
+
+// Build makes the spec's game under a built-in perturbation named by
+// name ("" or tasks.LabelNone for none): BuildWith with that building
+// block.
+//
+// Deprecated: it knows the built-ins only; use BuildWith with a
+// perturbation from package perturb's registry (perturb.LookupHousehold).
+func (s Spec) Build(perturbation string) (*Game, error) {
+	b, ok := lookupBuiltin(perturbation)
+	if !ok {
+		return nil, fmt.Errorf("%s: unknown perturbation %q (want one of %v)", s.ID, perturbation, Perturbations())
+	}
+	if !b.AppliesToGame(s.Type) {
+		return nil, fmt.Errorf("%s: perturbation %q does not apply to %s (see Applies)", s.ID, perturbation, s.Type)
+	}
+	if perturbation == "" {
+		return s.BuildWith(nil)
+	}
+	return s.BuildWith(b)
 }
 
 func hashString(s string) uint64 {

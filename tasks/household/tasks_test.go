@@ -3,7 +3,6 @@ package household_test
 import (
 	"math/rand/v2"
 	"reflect"
-	"slices"
 	"strings"
 	"testing"
 
@@ -270,17 +269,6 @@ func answerPicks(h *scenes.House, items []int, answer string) int {
 }
 
 func TestPerturbErrors(t *testing.T) {
-	g := build(t, household.EvalGames()[0], "")
-	rng := rand.New(rand.NewPCG(1, 2))
-	if err := household.Perturb(g, "scene_graph_noise", rng); err == nil || !strings.Contains(err.Error(), "scene_graph_noise") {
-		t.Errorf("unknown perturbation: %v", err)
-	}
-	if err := household.Perturb(g, tasks.LabelUnderspecified, rng); err != nil {
-		t.Fatal(err)
-	}
-	if err := household.Perturb(g, tasks.LabelAbsence, rng); err == nil || !strings.Contains(err.Error(), "already perturbed") {
-		t.Errorf("perturbing twice: %v", err)
-	}
 	two := household.EvalGames()[133]
 	if _, err := two.Build(tasks.LabelMultiplicity); err == nil || !strings.Contains(err.Error(), "does not apply") {
 		t.Errorf("multiplicity on pick-two: %v", err)
@@ -288,8 +276,13 @@ func TestPerturbErrors(t *testing.T) {
 	if _, err := two.Build("bogus"); err == nil || !strings.Contains(err.Error(), "unknown perturbation") {
 		t.Errorf("bogus perturbation: %v", err)
 	}
-	if !slices.Equal(household.Perturbations(), []string{"none", "absence", "multiplicity", "underspecified", "partial_observability"}) {
-		t.Errorf("perturbation names %v differ from the tabletop's", household.Perturbations())
+	g := build(t, two, "")
+	before := g.Instruction
+	if err := g.Refer(household.FormDefinite); err == nil || g.Instruction != before {
+		t.Errorf("pick-two has no definite phrasing, but Refer gave %v and %q", err, g.Instruction)
+	}
+	if err := household.Multiplicity(rand.New(rand.NewPCG(1, 2)), g); err == nil {
+		t.Errorf("multiplicity on a pick-two game succeeded")
 	}
 }
 

@@ -75,7 +75,7 @@ func TestBadInvocations(t *testing.T) {
 		{"unknown track lists the known", []string{"run", "--track", "kitchen"}, `--track "kitchen": unknown track (have tabletop, household, semmap)`},
 		{"unknown agent lists the known", []string{"run", "--agents", "nobody"}, `unknown agent "nobody"`},
 		{"unknown family", []string{"run", "--tasks", "juggling"}, `unknown task family "juggling"`},
-		{"unknown perturbation", []string{"run", "--perturbations", "fog"}, `unknown perturbation "fog"`},
+		{"unknown perturbation", []string{"run", "--perturbations", "no-such-perturbation"}, `unknown perturbation "no-such-perturbation"`},
 		{"stray argument", []string{"run", "extra"}, "unexpected arguments"},
 		{"bad scene size names the flag", []string{"run", "--scene-sizes", "6,huge"}, `--scene-sizes "6,huge"`},
 		{"too large a scene names the limit", []string{"run", "--scene-sizes", "100"}, "to 48 objects"},
