@@ -82,6 +82,13 @@ func Register(name, description string, f Factory) {
 	registry = append(registry, Info{Name: name, Description: description, New: f})
 }
 
+// RegisterOn adds an agent that plays only the given tracks: a reference
+// agent of a track of its own, say. Registering a name twice panics.
+func RegisterOn(tracks []string, name, description string, f Factory) {
+	Register(name, description, f)
+	registry[len(registry)-1].Tracks = slices.Clone(tracks)
+}
+
 // RegisterWorkflow adds an agent driven by a language model that plays
 // the tabletop track.
 func RegisterWorkflow(name, description string, f Factory) {
