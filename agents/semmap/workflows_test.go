@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/ambibench/ambibench/agents/llm"
-	"github.com/ambibench/ambibench/agents/llm/sim"
+	"github.com/ambibench/ambibench/agents/llm/simmodel"
 	"github.com/ambibench/ambibench/agents/semquery"
 	"github.com/ambibench/ambibench/scenes"
 )
@@ -141,7 +141,7 @@ func TestSemmapWorkflowsPerfect(t *testing.T) {
 	for _, w := range semmapWorkflows {
 		for _, mode := range []string{agents.ModeCertainty, agents.ModeUncertainty} {
 			for _, q := range semmapTestQueries {
-				model := &countingModel{Model: sim.New(sim.Perfect, "sim:perfect")}
+				model := &countingModel{Model: simmodel.New(simmodel.Perfect, "sim:perfect")}
 				env := &semmapEnv{query: q, m: m, mode: mode}
 				if err := runSemmap(t, w.name, model, env); err != nil {
 					t.Fatalf("%s %s %q: %v", w.name, mode, q, err)
@@ -182,7 +182,7 @@ func TestSemmapTestQueries(t *testing.T) {
 // A model that always puts an id not in the map first: the baseline
 // answers it, a reflection names it and the refinement drops it.
 func TestSemmapReflectionFixesHallucination(t *testing.T) {
-	p, err := sim.ParseProfile("hallucinate=1")
+	p, err := simmodel.ParseProfile("hallucinate=1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +190,7 @@ func TestSemmapReflectionFixesHallucination(t *testing.T) {
 	q := semmapTestQueries[1]
 	want, _ := semquery.Answer(m, q)
 	base := &semmapEnv{query: q, m: m}
-	if err := runSemmap(t, "baseline", sim.New(p, "sim:hallucinate=1"), base); err != nil {
+	if err := runSemmap(t, "baseline", simmodel.New(p, "sim:hallucinate=1"), base); err != nil {
 		t.Fatal(err)
 	}
 	if got := base.answer(t); len(got) != len(want)+1 || !slices.Equal(got[1:], want) {
@@ -198,7 +198,7 @@ func TestSemmapReflectionFixesHallucination(t *testing.T) {
 	}
 	for _, name := range []string{"self-reflect", "self-reflect-no-memory", "multi-agent-reflect"} {
 		env := &semmapEnv{query: q, m: m}
-		if err := runSemmap(t, name, sim.New(p, "sim:hallucinate=1"), env); err != nil {
+		if err := runSemmap(t, name, simmodel.New(p, "sim:hallucinate=1"), env); err != nil {
 			t.Fatal(err)
 		}
 		if got := env.answer(t); !slices.Equal(got, want) {
@@ -341,7 +341,7 @@ func TestSemmapMemoryAndStop(t *testing.T) {
 		{"stop: the first refinement changed nothing", ReflectOptions{Iterations: 3, Memory: true, StopWhenStable: true},
 			[]shape{{1, 0}, {1, 1}}, 1},
 	} {
-		model := &countingModel{Model: sim.New(sim.Perfect, "sim:perfect")}
+		model := &countingModel{Model: simmodel.New(simmodel.Perfect, "sim:perfect")}
 		env := &semmapEnv{query: semmapTestQueries[1], m: semmapTestMap()}
 		a := NewSelfReflect(model, tc.opts)
 		if err := a.Run(context.Background(), env); err != nil {

@@ -1,6 +1,7 @@
-// Package sim is the simulated model: a deterministic stand-in for a
-// language model, so that every workflow runs end to end with no network
-// and no key.
+// Package simmodel is the simulated model, the one the model spec "sim"
+// (and "sim:weak", …) names: a deterministic stand-in for a language
+// model, so that every workflow runs end to end with no network and no
+// key. It is not package sim, the engines that change a scene.
 //
 // It reads only the request. A workflow states the context of each call
 // in the request's typed Context ([llm.CallContext]), which restates what
@@ -39,4 +40,4 @@
 // What sim is not: a model of any real LLM. Its numbers describe how a
 // workflow behaves under known error rates; they say nothing about how
 // Gemini or Qwen would do.
-package sim
+package simmodel
