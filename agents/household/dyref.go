@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/ambibench/ambibench/agents"
 	"slices"
 
+	"github.com/ambibench/ambibench/agents"
 	"github.com/ambibench/ambibench/agents/dyref"
 	"github.com/ambibench/ambibench/agents/housework"
 	"github.com/ambibench/ambibench/agents/llm"

@@ -2,7 +2,6 @@ package household
 
 import (
 	"context"
-	"github.com/ambibench/ambibench/agents"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -10,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ambibench/ambibench/agents"
 	"github.com/ambibench/ambibench/agents/dyref"
 	"github.com/ambibench/ambibench/agents/llm"
 )

@@ -3,10 +3,10 @@ package household
 import (
 	"context"
 	"fmt"
-	"github.com/ambibench/ambibench/agents"
 	"slices"
 	"strings"
 
+	"github.com/ambibench/ambibench/agents"
 	"github.com/ambibench/ambibench/agents/housework"
 	"github.com/ambibench/ambibench/agents/llm"
 )

@@ -1,10 +1,10 @@
 package household
 
 import (
-	"github.com/ambibench/ambibench/agents"
 	"slices"
 	"strings"
 
+	"github.com/ambibench/ambibench/agents"
 	"github.com/ambibench/ambibench/agents/housework"
 )
 

@@ -3,12 +3,12 @@ package household
 import (
 	"context"
 	"fmt"
-	"github.com/ambibench/ambibench/agents"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/ambibench/ambibench/agents"
 	"github.com/ambibench/ambibench/agents/llm"
 )
 

@@ -2,6 +2,7 @@ package household
 
 import (
 	"context"
+
 	"github.com/ambibench/ambibench/agents"
 )
 

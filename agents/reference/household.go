@@ -3,9 +3,9 @@ package reference
 import (
 	"context"
 	"fmt"
-	"github.com/ambibench/ambibench/agents"
 	"strings"
 
+	"github.com/ambibench/ambibench/agents"
 	"github.com/ambibench/ambibench/agents/housework"
 )
 

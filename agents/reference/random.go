@@ -2,9 +2,9 @@ package reference
 
 import (
 	"context"
-	"github.com/ambibench/ambibench/agents"
 	"math/rand/v2"
 
+	"github.com/ambibench/ambibench/agents"
 	"github.com/ambibench/ambibench/scenes"
 )
 

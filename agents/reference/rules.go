@@ -3,8 +3,8 @@ package reference
 import (
 	"context"
 	"fmt"
-	"github.com/ambibench/ambibench/agents"
 
+	"github.com/ambibench/ambibench/agents"
 	"github.com/ambibench/ambibench/agents/grounding"
 	"github.com/ambibench/ambibench/scenes"
 )

@@ -3,8 +3,8 @@ package semmap
 import (
 	"context"
 	"fmt"
-	"github.com/ambibench/ambibench/agents"
 
+	"github.com/ambibench/ambibench/agents"
 	"github.com/ambibench/ambibench/agents/llm"
 )
 

@@ -3,9 +3,9 @@ package semmap
 import (
 	"context"
 	"fmt"
-	"github.com/ambibench/ambibench/agents"
 	"strings"
 
+	"github.com/ambibench/ambibench/agents"
 	"github.com/ambibench/ambibench/agents/llm"
 )
 

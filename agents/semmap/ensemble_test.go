@@ -3,10 +3,10 @@ package semmap
 import (
 	"context"
 	"fmt"
-	"github.com/ambibench/ambibench/agents"
 	"slices"
 	"testing"
 
+	"github.com/ambibench/ambibench/agents"
 	"github.com/ambibench/ambibench/agents/llm"
 )
 

@@ -2,12 +2,12 @@ package semmap
 
 import (
 	"flag"
-	"github.com/ambibench/ambibench/agents"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/ambibench/ambibench/agents"
 	"github.com/ambibench/ambibench/agents/llm"
 )
 

@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/ambibench/ambibench/agents"
 	"strings"
 	"unicode"
+
+	"github.com/ambibench/ambibench/agents"
 )
 
 // Models wrap the JSON they were asked for in prose and code fences, and

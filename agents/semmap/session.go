@@ -4,11 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/ambibench/ambibench/agents"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/ambibench/ambibench/agents"
 	"github.com/ambibench/ambibench/agents/llm"
 	"github.com/ambibench/ambibench/scenes"
 )

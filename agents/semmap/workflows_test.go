@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/ambibench/ambibench/agents"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/ambibench/ambibench/agents"
 	"github.com/ambibench/ambibench/agents/llm"
 	"github.com/ambibench/ambibench/agents/llm/simmodel"
 	"github.com/ambibench/ambibench/agents/semquery"

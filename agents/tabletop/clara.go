@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/ambibench/ambibench/agents"
 	"hash/fnv"
 	"math/rand/v2"
 	"slices"
 	"strings"
 
+	"github.com/ambibench/ambibench/agents"
 	"github.com/ambibench/ambibench/agents/llm"
 	"github.com/ambibench/ambibench/scenes"
 )
@@ -349,7 +349,7 @@ func (a *clara) actConversation(env agents.Env, g *scenes.Graph, data claraPromp
 		tools = append(tools, agents.ToolAskRobot)
 	}
 	return &conversation{model: a.model, env: env, req: llm.Request{
-		Messages: []llm.Message{{Role: llm.RoleUser, Text: user}}, Tools: directTools(env, tools...), Context: cc,
+		Messages: []llm.Message{{Role: llm.RoleUser, Text: user}}, Tools: agents.ToolDecls(env, tools...), Context: cc,
 	}}, nil
 }
 

@@ -3,10 +3,10 @@ package tabletop
 import (
 	"context"
 	"fmt"
-	"github.com/ambibench/ambibench/agents"
 	"slices"
 	"strings"
 
+	"github.com/ambibench/ambibench/agents"
 	"github.com/ambibench/ambibench/agents/llm"
 	"github.com/ambibench/ambibench/agents/program"
 	"github.com/ambibench/ambibench/scenes"

@@ -4,13 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/ambibench/ambibench/agents"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
 
+	"github.com/ambibench/ambibench/agents"
 	"github.com/ambibench/ambibench/agents/llm"
 	"github.com/ambibench/ambibench/agents/program"
 	"github.com/ambibench/ambibench/scenes"

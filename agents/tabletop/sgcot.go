@@ -3,10 +3,10 @@ package tabletop
 import (
 	"context"
 	"fmt"
-	"github.com/ambibench/ambibench/agents"
 	"slices"
 	"strings"
 
+	"github.com/ambibench/ambibench/agents"
 	"github.com/ambibench/ambibench/agents/llm"
 	"github.com/ambibench/ambibench/scenes"
 )
@@ -101,7 +101,7 @@ func (a *sgcot) Run(ctx context.Context, env agents.Env) error {
 		tools = append(tools, agents.ToolAskRobot)
 	}
 	conv := &conversation{model: a.model, env: env, req: llm.Request{
-		System: system, Messages: []llm.Message{{Role: llm.RoleUser, Text: user}}, Tools: directTools(env, tools...), Context: cc,
+		System: system, Messages: []llm.Message{{Role: llm.RoleUser, Text: user}}, Tools: agents.ToolDecls(env, tools...), Context: cc,
 	}}
 	for turn := range a.maxTurns {
 		ended, err := conv.turn(ctx)
@@ -114,7 +114,7 @@ func (a *sgcot) Run(ctx context.Context, env agents.Env) error {
 				return err
 			}
 			conv.req.Messages = append(conv.req.Messages, llm.Message{Role: llm.RoleUser, Text: closed})
-			conv.req.Tools = directTools(env, slices.DeleteFunc(tools, isRetrieval)...)
+			conv.req.Tools = agents.ToolDecls(env, slices.DeleteFunc(tools, isRetrieval)...)
 		}
 	}
 	// The forced decision: no more retrieval.
@@ -123,7 +123,7 @@ func (a *sgcot) Run(ctx context.Context, env agents.Env) error {
 		return err
 	}
 	conv.req.Messages = append(conv.req.Messages, llm.Message{Role: llm.RoleUser, Text: forced})
-	conv.req.Tools = directTools(env, agents.ToolAsk, agents.ToolPickAndPlace, agents.ToolDone)
+	conv.req.Tools = agents.ToolDecls(env, agents.ToolAsk, agents.ToolPickAndPlace, agents.ToolDone)
 	ended, err := conv.turn(ctx)
 	if ended || err != nil {
 		return agents.Finish(err)
