@@ -29,11 +29,6 @@ type reflexion struct {
 	reflections []agents.ReflectionRecord
 }
 
-const (
-	reflexionTrials = 5 // trials per game, as Reflexion's ALFWorld runs
-	reflexionMemory = 3 // reflections a prompt carries, the latest ones
-)
-
 // Reflections are the reflections the last Run wrote, in order.
 func (a *reflexion) Reflections() []agents.ReflectionRecord { return a.reflections }
 

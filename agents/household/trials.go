@@ -6,6 +6,13 @@ import (
 	"github.com/ambibench/ambibench/agents"
 )
 
+// The trials of a game and the memory of its reflections, as Reflexion's
+// ALFWorld runs have them; the DyRef toolkit agents keep them.
+const (
+	reflexionTrials = 5 // trials per game, as Reflexion's ALFWorld runs
+	reflexionMemory = 3 // reflections a prompt carries, the latest ones
+)
+
 // playTrials is the loop of every agent that plays a household game over
 // several trials: play a trial with the react player and the notes memory
 // gives, and after a trial that ended without the goal ask the Env for
