@@ -2,53 +2,75 @@ package agents
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 )
 
-// These helpers make the reference agents read like plans. Each returns the
-// tool's result; errEnded reports that the episode is over.
+// These helpers make agents read like plans. Each returns the tool's
+// result; ErrEnded reports that the episode is over.
 
-// errEnded stops an agent's run when the episode has ended.
-var errEnded = fmt.Errorf("episode ended")
+// ErrEnded stops an agent's run when the episode has ended.
+var ErrEnded = fmt.Errorf("episode ended")
 
-func check(r Result, err error) (Result, error) {
+// Call marshals args and calls a tool.
+func Call(ctx context.Context, env Env, name string, args any) (Result, error) {
+	var raw json.RawMessage
+	if args != nil {
+		b, err := json.Marshal(args)
+		if err != nil {
+			return Result{}, err
+		}
+		raw = b
+	}
+	return env.Call(ctx, ToolCall{Name: name, Args: raw})
+}
+
+// Check passes a call's result on, and turns a result that ended the
+// episode into ErrEnded.
+func Check(r Result, err error) (Result, error) {
 	if err != nil {
 		return r, err
 	}
 	if r.Ended {
-		return r, errEnded
+		return r, ErrEnded
 	}
 	return r, nil
 }
 
-func retrieveNode(ctx context.Context, env Env, a RetrieveNodeArgs) (Result, error) {
-	return check(call(ctx, env, ToolRetrieveNode, a))
+// RetrieveNode calls retrieve_node.
+func RetrieveNode(ctx context.Context, env Env, a RetrieveNodeArgs) (Result, error) {
+	return Check(Call(ctx, env, ToolRetrieveNode, a))
 }
 
-func retrieveEdge(ctx context.Context, env Env, a RetrieveEdgeArgs) (Result, error) {
-	return check(call(ctx, env, ToolRetrieveEdge, a))
+// RetrieveEdge calls retrieve_edge.
+func RetrieveEdge(ctx context.Context, env Env, a RetrieveEdgeArgs) (Result, error) {
+	return Check(Call(ctx, env, ToolRetrieveEdge, a))
 }
 
-func pickAndPlace(ctx context.Context, env Env, pick, place string) (Result, error) {
-	return check(call(ctx, env, ToolPickAndPlace, PickAndPlaceArgs{Pick: pick, Place: place}))
+// PickAndPlace calls pick_and_place.
+func PickAndPlace(ctx context.Context, env Env, pick, place string) (Result, error) {
+	return Check(Call(ctx, env, ToolPickAndPlace, PickAndPlaceArgs{Pick: pick, Place: place}))
 }
 
-func ask(ctx context.Context, env Env, tag, question string) (Result, error) {
-	return check(call(ctx, env, ToolAsk, AskArgs{Tag: tag, Question: question}))
+// Ask calls ask.
+func Ask(ctx context.Context, env Env, tag, question string) (Result, error) {
+	return Check(Call(ctx, env, ToolAsk, AskArgs{Tag: tag, Question: question}))
 }
 
-func askRobot(ctx context.Context, env Env, message string) (Result, error) {
-	return check(call(ctx, env, ToolAskRobot, AskRobotArgs{Message: message}))
+// AskRobot calls ask_robot.
+func AskRobot(ctx context.Context, env Env, message string) (Result, error) {
+	return Check(Call(ctx, env, ToolAskRobot, AskRobotArgs{Message: message}))
 }
 
-func done(ctx context.Context, env Env) error {
-	_, err := call(ctx, env, ToolDone, nil)
+// Done calls done.
+func Done(ctx context.Context, env Env) error {
+	_, err := Call(ctx, env, ToolDone, nil)
 	return err
 }
 
-// finish turns errEnded into a normal end of run.
-func finish(err error) error {
-	if err == errEnded {
+// Finish turns ErrEnded into a normal end of run.
+func Finish(err error) error {
+	if err == ErrEnded {
 		return nil
 	}
 	return err

@@ -1,5 +1,11 @@
-// Package agents defines how an agent meets an episode, and holds the
-// reference agents.
+// Package agents defines how an agent meets an episode: the [Agent] and
+// [Env] contracts, the tools of each track and their argument types, the
+// registry of agents, the ground truth a reference agent may read, and
+// what a workflow reports (reflections, drafts). It holds no agent: the
+// workflows live in one package per track (agents/tabletop,
+// agents/household, agents/semmap) and the reference agents in
+// agents/reference, each registering its agents in its init; import them
+// (bench does, in bench/agents.go) to have them all registered.
 //
 // An agent sees an episode only through [Env]: the instruction, its robot,
 // its partner robot if there is one, and the tools the track offers. Every
@@ -17,11 +23,8 @@
 //	ask_robot(message)                              message the other robot, which may act and replies
 //	done()                                          end the episode
 //
-// The reference agents are oracle (reads the ground truth through
-// [TruthSource], the only agent allowed to, and must score perfectly),
-// random (random valid calls, the floor) and rules (parses the instruction
-// with the task grammar of package grounding, grounds it through retrieval,
-// asks with the tag it infers, then acts).
-//
-// A new agent is one file and one [Register] call.
+// A new agent is one file in the package of its track and one [Register]
+// call (or [RegisterWorkflow] / [RegisterWorkflowOn] for one driven by a
+// model) in its init; its place in the registry, and so in the benchmark
+// grid, is its place in [Order].
 package agents

@@ -100,3 +100,18 @@ type ReflectionRecord struct {
 	// a reflection after which no trial ran.
 	PlanChanged bool
 }
+
+// Reflection tool names, as ReflectionRecord.Tools and the records carry
+// them.
+const (
+	ReflectKeyRules   = "key_rules"  // the rule of the task type, from a solved game of that type
+	ReflectExperience = "experience" // what the failed trial found and did that the next can reuse
+	ReflectLesson     = "lesson"     // the one constraint of the lesson pool the trial broke
+	ReflectAmbiguity  = "ambiguity"  // whether the instruction left something open, and what to ask
+	ReflectPlan       = "plan"       // the chosen analyses combined into the next trial's plan
+)
+
+// ReflectionTools are the four analyses in the order the toolkit runs
+// them, which is dyref.AllTools' order (a test holds the names equal);
+// plan comes after whichever ran.
+var ReflectionTools = []string{ReflectKeyRules, ReflectExperience, ReflectLesson, ReflectAmbiguity}

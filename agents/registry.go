@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/ambibench/ambibench/agents/dyref"
 	"github.com/ambibench/ambibench/agents/llm"
@@ -69,17 +70,57 @@ func RouterModelName(model llm.Model, r *dyref.Router) string {
 	return model.Name() + "; router " + r.ID()
 }
 
+// MembersModelName is the model name the records of an agent with
+// members carry: the members in the order they answer, then the model
+// that makes the other calls (the ensemble's chooser). A reader of the
+// records sees both, and a resumed run keeps runs with other members
+// apart.
+func MembersModelName(chooser llm.Model, members []llm.Model) string {
+	names := make([]string, len(members))
+	for i, m := range members {
+		names[i] = m.Name()
+	}
+	return "members " + strings.Join(names, ",") + "; chooser " + chooser.Name()
+}
+
 // Plays reports whether the agent plays a track.
 func (i Info) Plays(track string) bool { return i.Tracks == nil || slices.Contains(i.Tracks, track) }
 
+// registry is kept in Order: see Register.
 var registry []Info
 
-// Register adds an agent. Registering a name twice panics.
+// Order is the order of the registry, and so of All, Names, NamesFor, the
+// benchmark grid and the records. The agents register from the init
+// functions of several packages (agents/tabletop, agents/household,
+// agents/semmap, agents/reference), which Go runs in the order of their
+// import paths, whatever the order of the imports; so the registry does
+// not keep registration order but sorts by this list, which is the order
+// of the days when every agent was registered from package agents alone
+// (by the names of the files that registered them). An agent the list
+// does not name comes after those it names, in registration order.
+var Order = []string{
+	"clara", "direct", "dyref", "reflect-all", "no-reflect", "inner-monologue",
+	"oracle", "progprompt", "random", "react", "reflexion", "rules",
+	"baseline", "ensemble", "multi-agent-reflect", "self-reflect", "self-reflect-no-memory",
+	"sgcot", "sgcot-full-graph", "sgcot-single-retrieval", "sgcot-no-edges",
+}
+
+// rank is name's place in Order; len(Order) when Order does not name it.
+func rank(name string) int {
+	if i := slices.Index(Order, name); i >= 0 {
+		return i
+	}
+	return len(Order)
+}
+
+// Register adds an agent, in its place in Order. Registering a name twice
+// panics.
 func Register(name, description string, f Factory) {
 	if _, ok := Lookup(name); ok {
 		panic(fmt.Sprintf("agents: %q registered twice", name))
 	}
 	registry = append(registry, Info{Name: name, Description: description, New: f})
+	slices.SortStableFunc(registry, func(a, b Info) int { return rank(a.Name) - rank(b.Name) })
 }
 
 // RegisterOn adds an agent that plays only the given tracks: a reference
@@ -88,6 +129,25 @@ func RegisterOn(tracks []string, name, description string, f Factory) {
 	Register(name, description, f)
 	registry[len(registry)-1].Tracks = slices.Clone(tracks)
 }
+
+// update changes the registered agent name.
+func update(name string, f func(*Info)) {
+	for i := range registry {
+		if registry[i].Name == name {
+			f(&registry[i])
+			return
+		}
+	}
+	panic(fmt.Sprintf("agents: %q is not registered", name))
+}
+
+// SetUsesMembers marks the registered agent name as one that samples from
+// Config.Members (Info.UsesMembers).
+func SetUsesMembers(name string) { update(name, func(i *Info) { i.UsesMembers = true }) }
+
+// SetUsesRouter marks the registered agent name as one that routes with
+// Config.Router (Info.UsesRouter).
+func SetUsesRouter(name string) { update(name, func(i *Info) { i.UsesRouter = true }) }
 
 // RegisterWorkflow adds an agent driven by a language model that plays
 // the tabletop track.
@@ -105,8 +165,10 @@ func RegisterWorkflowOn(tracks []string, name, description string, f Factory) {
 		}
 		return f(cfg)
 	})
-	registry[len(registry)-1].UsesModel = true
-	registry[len(registry)-1].Tracks = slices.Clone(tracks)
+	update(name, func(i *Info) {
+		i.UsesModel = true
+		i.Tracks = slices.Clone(tracks)
+	})
 }
 
 // Lookup returns the agent registered under name.

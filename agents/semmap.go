@@ -1,6 +1,10 @@
 package agents
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/ambibench/ambibench/scenes"
+)
 
 // The semmap track's contract. An agent gets a query ("Where can I sit?")
 // and an object-level semantic map, and answers once with the ids of the
@@ -40,3 +44,34 @@ var semmapTools = []Tool{
 
 // SemmapTools returns the semmap track's tools: get_map and answer.
 func SemmapTools() []Tool { return append([]Tool(nil), semmapTools...) }
+
+// Drafter is a semmap workflow that writes more than one answer before it
+// answers. Drafts are the relevant objects of each, the first answer (y0)
+// first and the one it answered last; the harness compares them to find
+// over-reflection.
+type Drafter interface {
+	Drafts() [][]string
+}
+
+// MapSource is implemented by the semmap track's Env: the map that
+// get_map shows, structured, and the input mode it is shown in
+// (ModeCertainty or ModeUncertainty). Workflows put both in the block
+// for the simulated model; rules and random read the map itself.
+type MapSource interface {
+	Map() *scenes.SemanticMap
+	Mode() string
+}
+
+// MapOf is the Env's structured map and mode; nil without one, and the
+// mode certainty when the Env names none.
+func MapOf(env Env) (*scenes.SemanticMap, string) {
+	src, ok := env.(MapSource)
+	if !ok {
+		return nil, ModeCertainty
+	}
+	mode := src.Mode()
+	if mode == "" {
+		mode = ModeCertainty
+	}
+	return src.Map(), mode
+}

@@ -2,7 +2,6 @@ package agents
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ambibench/ambibench/agents/llm"
 	"github.com/ambibench/ambibench/scenes"
 )
 
@@ -190,15 +190,16 @@ func checkArgs(a any) error {
 
 var relations = scenes.Relations
 
-// call is a helper for agents: it marshals args and calls a tool.
-func call(ctx context.Context, env Env, name string, args any) (Result, error) {
-	var raw json.RawMessage
-	if args != nil {
-		b, err := json.Marshal(args)
-		if err != nil {
-			return Result{}, err
+// ToolDecls declares to a model the tools of env that names lists, in
+// env's order.
+func ToolDecls(env Env, names ...string) []llm.ToolDecl {
+	var out []llm.ToolDecl
+	for _, t := range env.Tools() {
+		for _, n := range names {
+			if t.Name == n {
+				out = append(out, llm.ToolDecl{Name: t.Name, Description: t.Description, Schema: t.Schema})
+			}
 		}
-		raw = b
 	}
-	return env.Call(ctx, ToolCall{Name: name, Args: raw})
+	return out
 }

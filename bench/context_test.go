@@ -13,7 +13,7 @@ import (
 
 	"github.com/ambibench/ambibench/agents"
 	"github.com/ambibench/ambibench/agents/llm"
-	"github.com/ambibench/ambibench/agents/llm/sim"
+	"github.com/ambibench/ambibench/agents/llm/simmodel"
 	"github.com/ambibench/ambibench/bench"
 	"github.com/ambibench/ambibench/bench/household"
 	"github.com/ambibench/ambibench/bench/semmap"
@@ -41,7 +41,7 @@ func (r *recorder) Generate(ctx context.Context, req llm.Request) (llm.Reply, er
 // reflections and retries happen) and returns the requests it made.
 func recordCalls(t *testing.T, opts bench.Options) []llm.Request {
 	t.Helper()
-	rec := &recorder{Model: sim.New(sim.Default, "sim")}
+	rec := &recorder{Model: simmodel.New(simmodel.Default, "sim")}
 	opts.Model, opts.Seed = rec, 1
 	for _, a := range agents.NamesFor(opts.Track.Name()) {
 		if info, _ := agents.Lookup(a); info.UsesModel {

@@ -19,7 +19,7 @@ import (
 	"github.com/ambibench/ambibench/agents/llm/gemini"
 	"github.com/ambibench/ambibench/agents/llm/openai"
 	"github.com/ambibench/ambibench/agents/llm/serve"
-	"github.com/ambibench/ambibench/agents/llm/sim"
+	"github.com/ambibench/ambibench/agents/llm/simmodel"
 )
 
 var updateHTTP = flag.Bool("update", false, "rewrite golden files")
@@ -35,7 +35,7 @@ type captured struct {
 func newCaptured(t *testing.T) *captured {
 	t.Helper()
 	c := &captured{}
-	h := serve.Handler(sim.New(sim.Perfect, "sim:perfect"))
+	h := serve.Handler(simmodel.New(simmodel.Perfect, "sim:perfect"))
 	c.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, err := io.ReadAll(r.Body)
 		if err != nil {

@@ -2,8 +2,9 @@
 // reflection scheme that spends effort on a failed household trial in
 // proportion to how hard the task is: a diagnostic graph of the trial,
 // complexity factors measured on it, and a routing policy that maps them
-// to the reflection tools worth running. The agent, its prompts and the
-// training runs live in package agents; nothing here calls a model.
+// to the reflection tools worth running. The agent and its prompts live
+// in package agents/household, its training runs in package bench;
+// nothing here calls a model.
 //
 // # Graph
 //

@@ -7,8 +7,8 @@ import (
 	"slices"
 	"time"
 
-	"github.com/ambibench/ambibench/agents"
 	"github.com/ambibench/ambibench/agents/dyref"
+	"github.com/ambibench/ambibench/agents/household"
 	"github.com/ambibench/ambibench/agents/llm"
 	"github.com/ambibench/ambibench/results"
 	hh "github.com/ambibench/ambibench/tasks/household"
@@ -158,7 +158,7 @@ func routerOutcome(ctx context.Context, cfg RouterTraining, game *hh.Game, cell 
 	var first []float64
 	for s := range dyref.Subsets {
 		sub := dyref.Subset(s)
-		a, err := agents.NewDyRef(cfg.Model, agents.DyRefOptions{Name: "train-router", Trials: 2,
+		a, err := household.NewDyRef(cfg.Model, household.DyRefOptions{Name: "train-router", Trials: 2,
 			Route: func([]float64, dyref.Subset) dyref.Subset { return sub }})
 		if err != nil {
 			return r, err

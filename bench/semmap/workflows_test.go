@@ -8,16 +8,16 @@ import (
 	"testing"
 
 	"github.com/ambibench/ambibench/agents"
-	"github.com/ambibench/ambibench/agents/llm/sim"
+	"github.com/ambibench/ambibench/agents/llm/simmodel"
 	"github.com/ambibench/ambibench/results"
 	tsm "github.com/ambibench/ambibench/tasks/semmap"
 )
 
 // semmapTable runs every semmap agent with a model over the whole
 // built-in dataset in both input modes and returns the records.
-func semmapTable(t *testing.T, p sim.Profile, name string) []results.Record {
+func semmapTable(t *testing.T, p simmodel.Profile, name string) []results.Record {
 	t.Helper()
-	opts := bench.Options{Track: &Track{Dataset: tsm.Builtin(1), Modes: Modes}, Seed: 1, Model: sim.New(p, name), Episodes: 1 << 20}
+	opts := bench.Options{Track: &Track{Dataset: tsm.Builtin(1), Modes: Modes}, Seed: 1, Model: simmodel.New(p, name), Episodes: 1 << 20}
 	jobs, err := bench.Jobs(opts)
 	if err != nil {
 		t.Fatal(err)
@@ -91,7 +91,7 @@ func TestSemmapWorkflowsBuiltinPerfect(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs every semmap agent over the built-in dataset")
 	}
-	recs := semmapTable(t, sim.Perfect, "sim:perfect")
+	recs := semmapTable(t, simmodel.Perfect, "sim:perfect")
 	t.Logf("sim:perfect, Top-1 by query type:\n%s", semmapReport(recs))
 	cells, errs := semmapRates(recs)
 	for _, a := range agents.NamesFor(Name) {
@@ -116,7 +116,7 @@ func TestSemmapWorkflowsBuiltinSim(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs every semmap agent over the built-in dataset")
 	}
-	recs := semmapTable(t, sim.Default, "sim")
+	recs := semmapTable(t, simmodel.Default, "sim")
 	t.Logf("sim, Top-1 by query type:\n%s", semmapReport(recs))
 	halluc := map[string]int{}
 	for _, r := range recs {
@@ -138,11 +138,11 @@ func TestSemmapWorkflowsBuiltinSim(t *testing.T) {
 // empty included (they used to score the empty list as a hit), and each
 // record says there was no readable answer.
 func TestSemmapMalformedIsAMissEverywhere(t *testing.T) {
-	p, err := sim.ParseProfile("malformed=1")
+	p, err := simmodel.ParseProfile("malformed=1")
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := bench.Options{Track: &Track{Dataset: tsm.Builtin(1), Modes: Modes}, Seed: 1, Model: sim.New(p, "sim:malformed=1")}
+	opts := bench.Options{Track: &Track{Dataset: tsm.Builtin(1), Modes: Modes}, Seed: 1, Model: simmodel.New(p, "sim:malformed=1")}
 	for _, a := range agents.NamesFor(Name) {
 		if info, _ := agents.Lookup(a); info.UsesModel {
 			opts.Agents = append(opts.Agents, a)

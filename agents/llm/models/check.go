@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ambibench/ambibench/agents/llm/sim"
+	"github.com/ambibench/ambibench/agents/llm/simmodel"
 )
 
 // Check reads a spec as Open would, without opening anything: no key is
@@ -22,7 +22,7 @@ func Check(spec string) error {
 	case "":
 		return bad("empty")
 	case "sim":
-		if _, err := sim.ParseProfile(rest); err != nil {
+		if _, err := simmodel.ParseProfile(rest); err != nil {
 			return bad(err.Error())
 		}
 	case "openai", "gemini":

@@ -12,7 +12,7 @@ import (
 	"github.com/ambibench/ambibench/agents/llm/middleware"
 	"github.com/ambibench/ambibench/agents/llm/openai"
 	"github.com/ambibench/ambibench/agents/llm/serve"
-	"github.com/ambibench/ambibench/agents/llm/sim"
+	"github.com/ambibench/ambibench/agents/llm/simmodel"
 )
 
 // fault is what the server does on one attempt; "" passes the request to
@@ -36,7 +36,7 @@ const (
 func faultServer(t *testing.T, script ...fault) (*httptest.Server, *atomic.Int32) {
 	t.Helper()
 	var n atomic.Int32
-	good := serve.Handler(sim.New(sim.Perfect, "sim:perfect"))
+	good := serve.Handler(simmodel.New(simmodel.Perfect, "sim:perfect"))
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		i := int(n.Add(1)) - 1
 		f := script[min(i, len(script)-1)]

@@ -28,7 +28,7 @@ import (
 
 	"github.com/ambibench/ambibench/agents/llm"
 	"github.com/ambibench/ambibench/agents/llm/middleware"
-	"github.com/ambibench/ambibench/agents/llm/sim"
+	"github.com/ambibench/ambibench/agents/llm/simmodel"
 )
 
 // Forms lists the valid spec forms, for error messages and help.
@@ -107,11 +107,11 @@ func open(spec string, getenv func(string) string, opts Options) (llm.Model, err
 	}
 	switch kind {
 	case "sim":
-		p, err := sim.ParseProfile(rest)
+		p, err := simmodel.ParseProfile(rest)
 		if err != nil {
 			return nil, bad(err.Error())
 		}
-		return sim.New(p, spec), nil
+		return simmodel.New(p, spec), nil
 	case "":
 		return nil, bad("empty")
 	}

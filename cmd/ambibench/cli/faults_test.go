@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/ambibench/ambibench/agents/llm/serve"
-	"github.com/ambibench/ambibench/agents/llm/sim"
+	"github.com/ambibench/ambibench/agents/llm/simmodel"
 	"github.com/ambibench/ambibench/results"
 )
 
@@ -114,7 +114,7 @@ func faultModes(body errorBody, replyStart, replyEnd string) []faultMode {
 func TestFaultsOpenAI(t *testing.T) {
 	args := []string{"run", "--agents", "rules,direct", "--tasks", "pick_place", "--perturbations", "none,absence",
 		"--episodes", "2", "--model", "openai:sim?context=1", "--retries", "2", "--call-timeout", "1s", "--max-reply-bytes", "1048576", "--quiet"}
-	okHandler := serve.Handler(sim.New(sim.Default, "sim"))
+	okHandler := serve.Handler(simmodel.New(simmodel.Default, "sim"))
 	t.Setenv("OPENAI_API_KEY", "sk-test")
 
 	healthy := httptest.NewServer(okHandler)
@@ -164,7 +164,7 @@ func TestFaultsOpenAI(t *testing.T) {
 func TestFaultsGemini(t *testing.T) {
 	args := []string{"run", "--agents", "rules,direct", "--tasks", "pick_place", "--perturbations", "none,absence",
 		"--episodes", "2", "--model", "gemini:sim", "--retries", "2", "--call-timeout", "1s", "--max-reply-bytes", "1048576", "--quiet"}
-	okHandler := serve.Handler(sim.New(sim.Default, "sim"))
+	okHandler := serve.Handler(simmodel.New(simmodel.Default, "sim"))
 	t.Setenv("GEMINI_API_KEY", "test-key")
 	t.Setenv("GOOGLE_API_KEY", "")
 	t.Setenv("GOOGLE_GENAI_USE_VERTEXAI", "")

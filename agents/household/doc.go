@@ -1,0 +1,14 @@
+// Package household holds the LLM workflows of the household track: react,
+// reflexion, and DyRef's toolkit agents (dyref, reflect-all, no-reflect),
+// with their prompts (prompts/*.tmpl, embedded; golden copies under
+// testdata/).
+//
+// What they share has a file of its own: player.go, the ReAct player that
+// plays one trial, one command per model call; trials.go, the loop over
+// the trials of a game with a reflection between them; reflection.go,
+// what a reflection compares between trials; episode.go, what a workflow
+// reads of its Env. The router and the diagnostic graph of DyRef are
+// package agents/dyref, shared with the simulated model.
+//
+// Each workflow registers itself with agents.RegisterWorkflowOn in init.
+package household

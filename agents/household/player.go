@@ -1,0 +1,285 @@
+package household
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/ambibench/ambibench/agents"
+	"github.com/ambibench/ambibench/agents/housework"
+	"github.com/ambibench/ambibench/agents/llm"
+)
+
+// The ReAct player: one trial of a household game, one command per
+// model call. react plays one trial with it; reflexion and the DyRef
+// toolkit agents play several (playTrials).
+
+const (
+	// reactMaxCalls bounds the model calls of one trial. The world's step
+	// limit (50) bounds the commands; listing the admissible commands and
+	// asking cost no step, so a model that only did those would otherwise
+	// never stop.
+	reactMaxCalls = 100
+	// reactRetries is how many replies without a tool call a trial
+	// forgives before it ends.
+	reactRetries = 1
+)
+
+// householdStep is one call of a trial and what came back.
+type householdStep struct {
+	Tool string // act, admissible_commands or ask
+	// Command is act's command; for ask, the tag; for a call whose
+	// arguments did not decode, the raw arguments.
+	Command  string
+	Question string // ask's question
+	Result   string // the observation, the list, or the user's answer
+	// Undecoded is set when the arguments did not decode and Command
+	// holds them raw.
+	Undecoded bool
+}
+
+// key is what the repeat detector compares: the call as the world would
+// read it, so "Go to fridge 1." repeats "go to fridge 1".
+func (s householdStep) key() string {
+	k := s.Tool + "\x00" + housework.NormalCommand(s.Command)
+	if s.Tool == agents.ToolAsk {
+		k += "\x00" + housework.NormalCommand(s.Question)
+	}
+	return k
+}
+
+// trialEnd says why a trial stopped.
+type trialEnd int
+
+const (
+	endWorld     trialEnd = iota // the world ended it: won, step limit, or a wrong question
+	endRepeat                    // the same call twice in a row (reflexion only)
+	endMalformed                 // replies without a tool call
+	endCalls                     // reactMaxCalls model calls
+)
+
+// trialRecord is a played trial.
+type trialRecord struct {
+	Trial   int
+	Opening string
+	Steps   []householdStep
+	End     trialEnd
+	// Last is the reply that ended a malformed trial.
+	Last string
+}
+
+// err is the error a trial that the model broke off reports to the
+// harness; agent names the workflow. A trial the world ended, or one
+// stopped for repeating itself, is a failure but not an error.
+func (t trialRecord) err(agent string) error {
+	switch t.End {
+	case endMalformed:
+		return fmt.Errorf("%s: %d replies in a row had no tool call; last: %.200q", agent, reactRetries+1, t.Last)
+	case endCalls:
+		return fmt.Errorf("%s: the trial did not end after %d model calls", agent, reactMaxCalls)
+	}
+	return nil
+}
+
+// reason says, for the reflection prompt, why the trial stopped.
+func (t trialRecord) reason() string {
+	switch t.End {
+	case endRepeat:
+		return fmt.Sprintf("you sent the same call twice in a row (%s), which never helps, so the attempt was stopped.", t.Steps[len(t.Steps)-1].call())
+	case endMalformed:
+		return "your replies had no tool call, so the attempt was stopped."
+	case endCalls:
+		return fmt.Sprintf("you made %d calls without completing the task.", reactMaxCalls)
+	}
+	return "the game ended the attempt before the task was complete."
+}
+
+// reactPlayer plays trials of a household game with a model.
+type reactPlayer struct {
+	model  llm.Model
+	env    agents.Env
+	tools  []llm.ToolDecl
+	system string
+}
+
+func newReactPlayer(model llm.Model, env agents.Env) *reactPlayer {
+	return &reactPlayer{model: model, env: env, tools: agents.ToolDecls(env, agents.ToolAct, agents.ToolAdmissible, agents.ToolAsk)}
+}
+
+// reactPrompt is the data of the react templates.
+type reactPrompt struct {
+	Instruction string
+	Opening     string
+	Steps       []stepView
+	Reflections []reflectionView
+	Tags        string
+	// Retry is set when the previous reply had no tool call.
+	Retry bool
+	// Trial is the attempt's number, which the prompt states when it
+	// shows reflections on earlier attempts.
+	Trial int
+}
+
+// stepView is a step as the prompt writes it: "> go to fridge 1" and the
+// observation on the next line.
+type stepView struct{ Call, Result string }
+
+type reflectionView struct {
+	Trial int
+	Text  string
+}
+
+// call writes a step's call the way the trajectory shows it.
+func (s householdStep) call() string {
+	if s.Undecoded {
+		return "(" + s.Tool + " " + s.Command + ")"
+	}
+	switch s.Tool {
+	case agents.ToolAct:
+		return s.Command
+	case agents.ToolAsk:
+		return fmt.Sprintf("(ask, %s) %s", s.Command, s.Question)
+	case agents.ToolAdmissible:
+		return "(admissible_commands)"
+	}
+	if s.Command == "" {
+		return "(" + s.Tool + ")"
+	}
+	return "(" + s.Tool + " " + s.Command + ")"
+}
+
+// views writes the trajectory for a prompt. Only the latest list of
+// admissible commands is shown in full: an earlier one is stale, and
+// fifty of them would swamp the prompt.
+func views(steps []householdStep) []stepView {
+	out := make([]stepView, len(steps))
+	lastList := -1
+	for i, s := range steps {
+		if s.Tool == agents.ToolAdmissible {
+			lastList = i
+		}
+	}
+	for i, s := range steps {
+		r := s.Result
+		switch {
+		case s.Tool == agents.ToolAdmissible && i != lastList:
+			r = fmt.Sprintf("[%d commands, listed then; the list has changed since]", strings.Count(r, "\n")+1)
+		case s.Tool == agents.ToolAdmissible:
+			r = "Admissible now:\n" + r
+		case s.Tool == agents.ToolAsk:
+			r = "User: " + r
+		}
+		out[i] = stepView{Call: s.call(), Result: r}
+	}
+	return out
+}
+
+func reflectionViews(rs []agents.ReflectionRecord) []reflectionView {
+	var out []reflectionView
+	for _, r := range rs {
+		out = append(out, reflectionView{Trial: r.Trial, Text: strings.TrimSpace(r.Text)})
+	}
+	return out
+}
+
+// householdContext is the context of a household call: the task, the
+// trial's acts and asks, and the reflections the prompt holds; for a
+// planning call with reflections, whose prompt then says which attempt
+// it is, the trial's number too. Listings of the admissible commands are left out: the
+// prompt shows only the latest in full, and the simulated model reads
+// none of them.
+func householdContext(env agents.Env, role, format, opening string, trial int, steps []householdStep, reflections []agents.ReflectionRecord) *llm.CallContext {
+	b := &llm.CallContext{Role: role, Track: agents.TrackHousehold, Instruction: env.Instruction(), Format: format}
+	b.Opening = opening
+	if role == llm.CallPlan && len(reflections) > 0 {
+		b.Trial = trial
+	}
+	for _, s := range steps {
+		if s.Tool == agents.ToolAdmissible {
+			continue
+		}
+		b.Trajectory = append(b.Trajectory, llm.HouseStep{Tool: s.Tool, Command: s.Command, Question: s.Question, Result: s.Result})
+	}
+	for _, r := range reflections {
+		b.Reflections = append(b.Reflections, strings.TrimSpace(r.Text))
+	}
+	return b
+}
+
+// play runs trial number trial from opening until the world ends it, the model
+// fails to answer, or (with stopOnRepeat) the same call comes twice in a
+// row. reflections are the notes shown to the model. The error return is
+// for a broken model or harness; a trial that stopped for the model's
+// fault is a trialRecord with End set.
+func (p *reactPlayer) play(ctx context.Context, opening string, trial int, reflections []agents.ReflectionRecord, stopOnRepeat bool) (trialRecord, error) {
+	tr := trialRecord{Opening: opening, Trial: trial}
+	if p.system == "" {
+		s, err := render("react_system.tmpl", reactPrompt{Tags: strings.Join(agents.AskTags, ", ")})
+		if err != nil {
+			return tr, err
+		}
+		p.system = s
+	}
+	malformed := 0
+	for range reactMaxCalls {
+		cc := householdContext(p.env, llm.CallPlan, llm.FormatToolCalls, opening, trial, tr.Steps, reflections)
+		user, err := render("react_user.tmpl", reactPrompt{Instruction: p.env.Instruction(), Opening: opening,
+			Steps: views(tr.Steps), Reflections: reflectionViews(reflections), Retry: malformed > 0, Trial: trial})
+		if err != nil {
+			return tr, err
+		}
+		reply, err := p.model.Generate(ctx, llm.Request{System: p.system, Messages: []llm.Message{{Role: llm.RoleUser, Text: user}}, Tools: p.tools, Context: cc})
+		if err != nil {
+			return tr, fmt.Errorf("model %s: %w", p.model.Name(), err)
+		}
+		if len(reply.ToolCalls) == 0 {
+			malformed++
+			if malformed > reactRetries {
+				tr.End, tr.Last = endMalformed, reply.Text
+				return tr, nil
+			}
+			continue
+		}
+		malformed = 0
+		// One command per call: the prompt asks for one, and a second one
+		// would be planned before the first one's observation.
+		tc := reply.ToolCalls[0]
+		r, err := p.env.Call(ctx, agents.ToolCall{Name: tc.Name, Args: tc.Args})
+		if err != nil {
+			return tr, err
+		}
+		tr.Steps = append(tr.Steps, stepOf(tc, r))
+		if r.Ended {
+			tr.End = endWorld
+			return tr, nil
+		}
+		if stopOnRepeat && repeated(tr.Steps) {
+			tr.End = endRepeat
+			return tr, nil
+		}
+	}
+	tr.End = endCalls
+	return tr, nil
+}
+
+// stepOf records a call and its result. A refused call keeps its raw
+// arguments, so that the model sees what it sent.
+func stepOf(tc llm.ToolCall, r agents.Result) householdStep {
+	s := householdStep{Tool: tc.Name, Result: r.Text}
+	args, err := agents.DecodeArgs(agents.ToolCall{Name: tc.Name, Args: tc.Args})
+	switch a := args.(type) {
+	case *agents.ActArgs:
+		s.Command = a.Command
+	case *agents.AskArgs:
+		s.Command, s.Question = a.Tag, a.Question
+	case *agents.NoArgs:
+	default:
+		if err != nil {
+			s.Command, s.Undecoded = strings.TrimSpace(string(tc.Args)), true
+		}
+	}
+	if s.Result == "" && r.Error != "" {
+		s.Result = "error: " + r.Error
+	}
+	return s
+}

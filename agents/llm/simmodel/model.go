@@ -1,0 +1,507 @@
+package simmodel
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/ambibench/ambibench/agents/grounding"
+	"github.com/ambibench/ambibench/agents/llm"
+	"github.com/ambibench/ambibench/scenes"
+)
+
+// Model is the simulated model. It keeps no state between calls, so it is
+// safe for concurrent use.
+type Model struct {
+	profile Profile
+	name    string
+}
+
+// New returns a simulated model with a profile; name is its spec, as
+// records show it ("sim", "sim:weak", …).
+func New(p Profile, name string) *Model { return &Model{profile: p, name: name} }
+
+func (m *Model) Name() string { return m.name }
+
+// call is the state of one Generate.
+type call struct {
+	model   string
+	opening []byte // hash of the conversation's opening, once computed
+	p       Profile
+	rng     *rand.Rand
+	tokens  int // the request's input tokens: what it sends
+	// read is what the error rates grow with: the tokens sent and those
+	// of the context (see readTokens).
+	read int
+	cc   llm.CallContext // the request's context
+	req  llm.Request
+}
+
+// happens draws whether an error of base rate r occurs in this call.
+func (c *call) happens(r float64) bool {
+	if r <= 0 {
+		return false
+	}
+	return c.rng.Float64() < c.effective(r)
+}
+
+// effective scales a rate by the length of what the model reads.
+func (c *call) effective(r float64) float64 {
+	return min(r*(1+c.p.Growth*float64(c.read)/1000), 1)
+}
+
+// persists draws whether a misreading of base rate r happens at a
+// decision point named by key. The draw depends on the situation the
+// context describes and the key (and the sample at temperature > 0), not on the
+// call, so a model that misreads a question at one turn misreads it at
+// every later turn of the episode; as the prompt grows the rate can only
+// rise, so the misreading stays.
+func (c *call) persists(r float64, key string) bool {
+	if r <= 0 {
+		return false
+	}
+	sample := 0
+	if c.req.Temperature != 0 {
+		sample = c.req.Sample
+	}
+	if c.opening == nil {
+		c.opening = c.situation()
+	}
+	h := sha256.Sum256([]byte(fmt.Sprintf("%x\x00%s\x00%d", c.opening, key, sample)))
+	u := float64(binary.LittleEndian.Uint64(h[:8])>>11) / (1 << 53)
+	return u < c.effective(r)
+}
+
+// situation names the episode as the context describes it — the
+// instruction, the robot, the objects in view — and not by the prompt's
+// wording, so that every workflow, and every fresh prompt a workflow
+// writes within an episode, meets the same misreadings of it.
+func (c *call) situation() []byte {
+	b := c.cc
+	var ids []string
+	if b.Graph != nil {
+		for _, n := range b.Graph.Nodes {
+			ids = append(ids, n.ID)
+		}
+	} else {
+		ids = slices.Clone(b.Objects)
+	}
+	if b.SemanticMap != nil {
+		for _, in := range b.SemanticMap.Instances {
+			ids = append(ids, in.ID)
+		}
+		// The same query over the same map in the other input is another
+		// situation: the model reads different text.
+		ids = append(ids, "\x00map="+b.SemanticMap.Name+"\x00mode="+b.Mode)
+	}
+	slices.Sort(ids)
+	o := sha256.New()
+	for _, s := range []string{c.model, b.Track, b.Instruction, b.Robot, b.Partner, b.Message, strings.Join(ids, "\x00")} {
+		io.WriteString(o, s+"\x00")
+	}
+	if b.Opening != "" {
+		// A household game: its room tells it from others with the same
+		// task sentence. Tabletop contexts have none, so their draws stay.
+		io.WriteString(o, b.Opening+"\x00")
+	}
+	return o.Sum(nil)
+}
+
+func (m *Model) Generate(ctx context.Context, req llm.Request) (llm.Reply, error) {
+	start := time.Now()
+	if err := ctx.Err(); err != nil {
+		return llm.Reply{}, err
+	}
+	if req.Sample < 0 {
+		// Samples number a request's draws from 0; the draws index
+		// candidates by the sample, and a negative one names no draw.
+		return llm.Reply{}, fmt.Errorf("sim: request sample %d is negative; samples number the draws of a request from 0", req.Sample)
+	}
+	// At temperature 0 every sample is the most likely reply, so the sample
+	// index does not reach the random stream.
+	keyed := req
+	if keyed.Temperature == 0 {
+		keyed.Sample = 0
+	}
+	// A response schema is offered by the workflow and sent only when the
+	// model spec asks for structured output (schema=1); sim answers the
+	// same either way, so its draws do not depend on it, and serve-sim,
+	// which receives no schema from a default client, draws as sim does.
+	keyed.ResponseSchema = nil
+	seed, _ := hex.DecodeString(llm.Hash(m.name, keyed))
+	c := &call{
+		model:  m.name,
+		p:      m.profile,
+		rng:    rand.New(rand.NewPCG(binary.LittleEndian.Uint64(seed[:8]), binary.LittleEndian.Uint64(seed[8:16]))),
+		tokens: CountTokens(req),
+		req:    req,
+	}
+	c.read = c.tokens + readTokens(req.Context)
+	var reply llm.Reply
+	switch {
+	case req.Context == nil:
+		// A plain chat client (serve-sim without the extension field) gets
+		// an answer that says why it gets nothing better.
+		reply = llm.Reply{Text: NoContextReply, FinishReason: llm.FinishStop}
+	case c.happens(c.p.Malformed):
+		reply = malformed()
+	default:
+		c.cc = *req.Context
+		reply = c.respond()
+	}
+	reply.InputTokens = c.tokens
+	reply.OutputTokens = outputTokens(reply)
+	reply.Latency = time.Since(start)
+	return reply, nil
+}
+
+// NoContextReply is the reply to a request without a call context: the
+// simulated model reads the context, not the prose.
+const NoContextReply = "I can only answer requests that carry an ambibench call context (the request's Context; over HTTP, serve-sim's ambibench_context field), and this one carries none."
+
+// malformed is a reply that is not in the asked format: a half-written
+// call in prose.
+func malformed() llm.Reply {
+	return llm.Reply{Text: "THOUGHT: I will act now.\nREQUEST: pick_and_place(pick=", FinishReason: llm.FinishStop}
+}
+
+func (c *call) respond() llm.Reply {
+	if c.cc.Track == "household" {
+		return c.household()
+	}
+	if c.cc.Track == "semmap" {
+		return c.semmap()
+	}
+	switch c.cc.Role {
+	case llm.CallPlan:
+		switch c.cc.Format {
+		case llm.FormatJSON:
+			return c.sampledPlan()
+		case llm.FormatProgram:
+			return c.program()
+		}
+		return c.plan()
+	case llm.CallClassify:
+		return c.classify()
+	case llm.CallAnswer:
+		return c.answer()
+	}
+	return llm.Reply{Text: fmt.Sprintf("I do not handle calls of role %q yet.", c.cc.Role), FinishReason: llm.FinishStop}
+}
+
+// history reads the conversation after the prompt: the questions asked
+// with their replies, and the pick-and-places that succeeded.
+func history(req llm.Request) (ex []grounding.Exchange, placed []grounding.Binding) {
+	results := map[string]string{}
+	for _, m := range req.Messages {
+		if m.Role == llm.RoleTool {
+			results[m.ToolCallID] = m.Text
+		}
+	}
+	for _, m := range req.Messages {
+		if m.Role != llm.RoleAssistant {
+			continue
+		}
+		for _, tc := range m.ToolCalls {
+			res, answered := results[tc.ID]
+			if !answered {
+				continue
+			}
+			var a struct{ Tag, Question, Message, Pick, Place string }
+			if json.Unmarshal(tc.Args, &a) != nil {
+				continue
+			}
+			if !succeeded(res) {
+				continue // refused or never run: no reply to read
+			}
+			switch tc.Name {
+			case "ask":
+				ex = append(ex, grounding.Exchange{Kind: grounding.ActAsk, Tag: a.Tag, Text: a.Question, Reply: res})
+			case "ask_robot":
+				ex = append(ex, grounding.Exchange{Kind: grounding.ActAskRobot, Text: a.Message, Reply: res})
+			case "pick_and_place":
+				placed = append(placed, grounding.Binding{Pick: a.Pick, Place: a.Place})
+			}
+		}
+	}
+	return ex, placed
+}
+
+// decision is what the model decides at a planning call, before it is
+// written in the asked format.
+type decision struct {
+	grounding.Decision
+	// placed are the moves already carried out, by the conversation's
+	// tool results and the context's Done.
+	placed []grounding.Binding
+}
+
+// decide is the model's reasoning at a planning call: the reference
+// planner over what the prompt shows, with the profile's slips. Every
+// planning format (tool calls, JSON, programs) writes out its result.
+func (c *call) decide() decision {
+	ex, placed := history(c.req)
+	for _, e := range c.cc.Exchanges {
+		ex = append(ex, grounding.Exchange{Kind: e.Kind, Tag: e.Tag, Text: e.Text, Reply: e.Reply})
+	}
+	for _, m := range c.cc.Done {
+		placed = append(placed, grounding.Binding{Pick: m.Pick, Place: m.Place})
+	}
+	var view grounding.View = grounding.GraphView{G: c.cc.Graph}
+	if c.cc.Graph == nil {
+		known := retrievals(c.req)
+		view = known
+		if !canRetrieve(c.req) {
+			view = newListView(known, c.cc.Objects)
+		}
+	}
+	sit := grounding.Situation{Instruction: c.cc.Instruction, Partner: c.cc.Partner, View: view, History: ex}
+	// Each slip is taken as an answer the model gives itself, in place of
+	// the question it should have asked; then it plans on.
+	var d grounding.Decision
+	for range 8 {
+		d = grounding.Decide(sit)
+		if d.Kind != grounding.ActAsk {
+			break
+		}
+		guess, slipped := c.slip(d)
+		if !slipped {
+			break
+		}
+		sit.History = append(sit.History, grounding.Exchange{Kind: d.Kind, Tag: d.Tag, Text: d.Text, Reply: guess})
+	}
+	// Questions the model answered itself are not in the conversation; the
+	// real history must stay aligned with the questions actually asked, so
+	// the self-answers only shape this decision.
+	return decision{Decision: d, placed: placed}
+}
+
+// question returns the ask a decision calls for, with the profile's
+// wrong tags: the tool name ("ask" or "ask_robot") and its arguments.
+func (c *call) question(d grounding.Decision) (tool string, args map[string]string) {
+	switch d.Kind {
+	case grounding.ActAsk:
+		tag := d.Tag
+		if c.persists(c.p.Tag, "tag\x00"+d.Text) {
+			tag = otherTag(c.rng, tag)
+		}
+		return "ask", map[string]string{"tag": tag, "question": d.Text}
+	case grounding.ActAskRobot:
+		if strings.HasPrefix(d.Text, "I cannot see") && c.persists(c.p.Tag, "tag\x00"+d.Text) {
+			// The wrong tag of partial observability: telling the user the
+			// block is absent when the other robot may have it.
+			return "ask", map[string]string{"tag": "absence", "question": strings.Replace(d.Text, "I cannot see", "I cannot find", 1)}
+		}
+		return "ask_robot", map[string]string{"message": d.Text}
+	}
+	return "", nil
+}
+
+// moves returns the moves a decision still has to carry out, with the
+// profile's hallucinated blocks.
+func (c *call) moves(d decision) []grounding.Binding {
+	var out []grounding.Binding
+	refused := refusedPlaces(c.req)
+	for _, mv := range remaining(d.Moves, d.placed) {
+		// A model told that the block it named does not exist names the
+		// real one next time: the correction closed-loop feedback buys.
+		if !refused[mv.Place] && c.persists(c.p.Hallucinate, "hallucinate\x00"+mv.Pick+"\x00"+mv.Place) {
+			mv.Pick = c.phantom(scenes.ClassBlock)
+		}
+		out = append(out, mv)
+	}
+	return out
+}
+
+// refusedPlaces are the destinations of the pick_and_place calls the
+// table refused in the conversation.
+func refusedPlaces(req llm.Request) map[string]bool {
+	results := map[string]string{}
+	for _, m := range req.Messages {
+		if m.Role == llm.RoleTool {
+			results[m.ToolCallID] = m.Text
+		}
+	}
+	out := map[string]bool{}
+	for _, m := range req.Messages {
+		for _, tc := range m.ToolCalls {
+			var a struct{ Place string }
+			if tc.Name == "pick_and_place" && strings.HasPrefix(results[tc.ID], "error:") && json.Unmarshal(tc.Args, &a) == nil {
+				out[a.Place] = true
+			}
+		}
+	}
+	return out
+}
+
+// succeeded reads a pick_and_place result: the table's refusals start
+// with "error:", and a closed-loop workflow that checks the outcome writes
+// "Success: no" or "Skipped" in front of what it saw.
+func succeeded(result string) bool {
+	for _, p := range []string{"error:", "Success: no", "Skipped"} {
+		if strings.HasPrefix(result, p) {
+			return false
+		}
+	}
+	return true
+}
+
+// plan decides the next tool calls of a planner.
+func (c *call) plan() llm.Reply {
+	d := c.decide()
+	switch d.Kind {
+	case grounding.ActRetrieve:
+		return c.calls(retrieveCall(d.Need))
+	case grounding.ActAsk, grounding.ActAskRobot:
+		return c.calls(toolCall(c.question(d.Decision)))
+	case grounding.ActMove:
+		var out []llm.ToolCall
+		for _, mv := range c.moves(d) {
+			out = append(out, toolCall("pick_and_place", map[string]string{"pick": mv.Pick, "place": mv.Place}))
+		}
+		out = append(out, toolCall("done", map[string]string{}))
+		return c.calls(out...)
+	}
+	return c.calls(toolCall("done", map[string]string{}))
+}
+
+// slip draws whether the model, about to ask, guesses instead, and what.
+func (c *call) slip(d grounding.Decision) (string, bool) {
+	key := d.Tag + "\x00" + d.Text
+	switch d.Tag {
+	case "multiplicity":
+		if c.persists(c.p.Multiplicity, key) {
+			if ids := strings.Split(strings.TrimSuffix(strings.TrimPrefix(d.Text, "Which do you mean: "), "?"), " or "); len(ids) > 0 {
+				return "I mean " + ids[0] + ".", true
+			}
+		}
+	case "absence":
+		if c.persists(c.p.Absence, key) {
+			class := scenes.ClassBlock
+			if strings.Contains(d.Text, " bowl") {
+				class = scenes.ClassBowl
+			}
+			if id, ok := c.lookalike(class); ok {
+				return "I mean " + id + ".", true
+			}
+		}
+	case "underspecified":
+		if c.persists(c.p.Vague, key) {
+			class := scenes.ClassBlock
+			if strings.HasPrefix(d.Text, "Where") {
+				class = scenes.ClassBowl
+			}
+			if id, ok := c.lookalike(class); ok {
+				return "I mean " + id + ".", true
+			}
+		}
+	}
+	return "", false
+}
+
+// objectsOf lists the objects of a class the prompt names: from its graph,
+// or from its list of detected objects.
+func (c *call) objectsOf(class string) []string {
+	if c.cc.Graph != nil {
+		ids, _ := grounding.GraphView{G: c.cc.Graph}.Nodes(scenes.NodeQuery{Attrs: map[string]string{scenes.AttrType: class}})
+		return ids
+	}
+	var ids []string
+	for _, id := range c.cc.Objects {
+		if strings.Contains(id, " "+class+" ") {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
+// lookalike picks a visible object of a class at random.
+func (c *call) lookalike(class string) (string, bool) {
+	ids := c.objectsOf(class)
+	if len(ids) == 0 {
+		return "", false
+	}
+	return ids[c.rng.IntN(len(ids))], true
+}
+
+// phantom names an object of a class that is not in view.
+func (c *call) phantom(class string) string {
+	for _, col := range scenes.Colors {
+		id := scenes.ObjectID(col, class, 1)
+		if !slices.Contains(c.objectsOf(class), id) {
+			return id
+		}
+	}
+	return scenes.ObjectID("silver", class, 1)
+}
+
+func otherTag(rng *rand.Rand, tag string) string {
+	var others []string
+	for _, t := range []string{"absence", "multiplicity", "underspecified"} {
+		if t != tag {
+			others = append(others, t)
+		}
+	}
+	return others[rng.IntN(len(others))]
+}
+
+// remaining drops the moves already carried out.
+func remaining(moves, placed []grounding.Binding) []grounding.Binding {
+	var out []grounding.Binding
+	done := map[grounding.Binding]int{}
+	for _, p := range placed {
+		done[p]++
+	}
+	for _, m := range moves {
+		if done[m] > 0 {
+			done[m]--
+			continue
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// answer serves the partner robot's message: bring the block it names to
+// the shared workspace, then say so.
+func (c *call) answer() llm.Reply {
+	_, placed := history(c.req)
+	if len(placed) > 0 {
+		return llm.Reply{Text: grounding.HandReply(placed[len(placed)-1].Pick), FinishReason: llm.FinishStop}
+	}
+	ref, err := grounding.ParseHandRequest(c.cc.Message)
+	if err != nil {
+		return llm.Reply{Text: "I do not understand the request.", FinishReason: llm.FinishStop}
+	}
+	ids, _ := grounding.Resolve(grounding.GraphView{G: c.cc.Graph}, ref)
+	if len(ids) != 1 {
+		return llm.Reply{Text: fmt.Sprintf("I see %d objects matching %s.", len(ids), ref.Phrase), FinishReason: llm.FinishStop}
+	}
+	return c.calls(toolCall("pick_and_place", map[string]string{"pick": ids[0], "place": scenes.SharedPlace}))
+}
+
+// calls makes a reply of tool calls, numbered after those already in the
+// conversation so that ids never repeat.
+func (c *call) calls(tcs ...llm.ToolCall) llm.Reply {
+	n := 0
+	for _, m := range c.req.Messages {
+		n += len(m.ToolCalls)
+	}
+	for i := range tcs {
+		tcs[i].ID = fmt.Sprintf("call_%d", n+i)
+	}
+	return llm.Reply{ToolCalls: tcs, FinishReason: llm.FinishToolCalls}
+}
+
+func toolCall(name string, args map[string]string) llm.ToolCall {
+	data, _ := json.Marshal(args) // a map of strings always encodes
+	return llm.ToolCall{Name: name, Args: data}
+}

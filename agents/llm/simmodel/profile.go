@@ -1,0 +1,104 @@
+package simmodel
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Profile sets the simulated model's error rates, each a probability per
+// decision where it can apply.
+type Profile struct {
+	Name         string
+	Hallucinate  float64
+	Multiplicity float64
+	Absence      float64
+	Vague        float64
+	Negation     float64
+	Tag          float64
+	Malformed    float64
+	// Household slips: Skip forgets to heat, cool or clean before putting;
+	// Loop sends the previous command again instead of the next one.
+	Skip float64
+	Loop float64
+	// OverReflect (semmap) is the chance that reviewing a sound answer
+	// finds fault with it anyway, so that the refinement spoils it.
+	OverReflect float64
+	// Growth is the relative increase of every rate per 1,000 prompt
+	// tokens: a rate r becomes r·(1 + Growth·tokens/1000), at most 1,
+	// tokens being those the request sends and those of its context as
+	// JSON (which the prompts carried in a fenced block when the rates
+	// were set).
+	Growth float64
+}
+
+// The named profiles.
+var (
+	Perfect = Profile{Name: "perfect"}
+	Default = Profile{Name: "default", Hallucinate: 0.03, Multiplicity: 0.15, Absence: 0.10, Vague: 0.08,
+		Negation: 0.10, Tag: 0.05, Malformed: 0.02, Skip: 0.10, Loop: 0.01, OverReflect: 0.10, Growth: 0.10}
+	Weak = Profile{Name: "weak", Hallucinate: 0.10, Multiplicity: 0.45, Absence: 0.35, Vague: 0.30,
+		Negation: 0.35, Tag: 0.15, Malformed: 0.08, Skip: 0.30, Loop: 0.03, OverReflect: 0.25, Growth: 0.25}
+)
+
+// rateNames are the keys of an explicit profile, in a fixed order.
+var rateNames = []string{"hallucinate", "multiplicity", "absence", "vague", "negation", "tag", "malformed", "skip", "loop", "overreflect", "growth"}
+
+func (p *Profile) rate(name string) *float64 {
+	switch name {
+	case "hallucinate":
+		return &p.Hallucinate
+	case "multiplicity":
+		return &p.Multiplicity
+	case "absence":
+		return &p.Absence
+	case "vague":
+		return &p.Vague
+	case "negation":
+		return &p.Negation
+	case "tag":
+		return &p.Tag
+	case "malformed":
+		return &p.Malformed
+	case "skip":
+		return &p.Skip
+	case "loop":
+		return &p.Loop
+	case "overreflect":
+		return &p.OverReflect
+	case "growth":
+		return &p.Growth
+	}
+	return nil
+}
+
+// ParseProfile reads the part of a spec after "sim:": "" (the default
+// profile), "perfect", "weak", "default", or explicit rates
+// "hallucinate=0.1,tag=0.3" (unset rates are zero).
+func ParseProfile(s string) (Profile, error) {
+	switch s {
+	case "", "default":
+		return Default, nil
+	case "perfect":
+		return Perfect, nil
+	case "weak":
+		return Weak, nil
+	}
+	p := Profile{Name: s}
+	for _, kv := range strings.Split(s, ",") {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			return Profile{}, fmt.Errorf("sim profile %q: %q is not name=rate; use perfect, weak, or rates %s", s, kv, strings.Join(rateNames, ", "))
+		}
+		r := p.rate(strings.TrimSpace(k))
+		if r == nil {
+			return Profile{}, fmt.Errorf("sim profile %q: unknown rate %q (have %s)", s, k, strings.Join(rateNames, ", "))
+		}
+		f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		if err != nil || f < 0 || (f > 1 && k != "growth") {
+			return Profile{}, fmt.Errorf("sim profile %q: %s=%s: want a number in [0, 1]", s, k, v)
+		}
+		*r = f
+	}
+	return p, nil
+}

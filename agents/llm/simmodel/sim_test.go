@@ -1,0 +1,230 @@
+package simmodel
+
+import (
+	"context"
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/ambibench/ambibench/agents/llm"
+	"github.com/ambibench/ambibench/scenes"
+)
+
+func TestParseProfile(t *testing.T) {
+	for _, tc := range []struct {
+		why, in string
+		want    Profile
+		err     string
+	}{
+		{"empty is the default profile", "", Default, ""},
+		{"named profiles", "weak", Weak, ""},
+		{"perfect makes no error", "perfect", Perfect, ""},
+		{"explicit rates, the rest zero", "hallucinate=0.1,tag=0.3", Profile{Name: "hallucinate=0.1,tag=0.3", Hallucinate: 0.1, Tag: 0.3}, ""},
+		{"an unknown rate is named with the valid ones", "sloppy=0.2", Profile{}, `unknown rate "sloppy"`},
+		{"a rate above one", "tag=1.5", Profile{}, "want a number in [0, 1]"},
+		{"not a number", "tag=x", Profile{}, "want a number"},
+		{"not name=rate", "tag", Profile{}, "is not name=rate"},
+	} {
+		got, err := ParseProfile(tc.in)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%s: got %v, want an error with %q", tc.why, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || got != tc.want {
+			t.Errorf("%s: got %+v, %v", tc.why, got, err)
+		}
+	}
+}
+
+// planRequest is a first planning call on a small table.
+func planRequest(instruction string, temperature float64, sample int) llm.Request {
+	g := scenes.BuildGraph([]scenes.Object{
+		scenes.NewBlock("red block 1", "red", -0.2, -0.3),
+		scenes.NewBlock("red block 2", "red", 0.2, -0.3),
+		scenes.NewBowl("blue bowl 1", "blue", 0, -0.6),
+	})
+	b := &llm.CallContext{Role: llm.CallPlan, Track: "tabletop", Instruction: instruction, Robot: "robot1", Graph: g, Format: llm.FormatToolCalls}
+	return llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: "Plan.\n"}}, Context: b, Temperature: temperature, Sample: sample}
+}
+
+func TestPerfectPlans(t *testing.T) {
+	m := New(Perfect, "sim:perfect")
+	for _, tc := range []struct {
+		why, instruction, tool, arg string
+	}{
+		{"two red blocks: ask which", "Put the red block in the blue bowl.", "ask", `"tag":"multiplicity"`},
+		{"no green block: ask, absence", "Put the green block in the blue bowl.", "ask", `"tag":"absence"`},
+		{"vague: ask, underspecified", "Put something in the blue bowl.", "ask", `"tag":"underspecified"`},
+		{"clear: act", "Put red block 2 in the blue bowl.", "pick_and_place", `"pick":"red block 2"`},
+	} {
+		r, err := m.Generate(context.Background(), planRequest(tc.instruction, 0, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r.ToolCalls) == 0 || r.ToolCalls[0].Name != tc.tool || !strings.Contains(string(r.ToolCalls[0].Args), tc.arg) {
+			t.Errorf("%s: got %+v", tc.why, r.ToolCalls)
+		}
+		if r.InputTokens == 0 || r.OutputTokens == 0 {
+			t.Errorf("%s: no token counts", tc.why)
+		}
+	}
+}
+
+// The conversation carries the answer: after the user says which, the
+// model acts on it.
+func TestPlanFollowsAnswers(t *testing.T) {
+	m := New(Perfect, "sim:perfect")
+	req := planRequest("Put the red block in the blue bowl.", 0, 0)
+	first, _ := m.Generate(context.Background(), req)
+	req.Messages = append(req.Messages,
+		llm.Message{Role: llm.RoleAssistant, ToolCalls: first.ToolCalls},
+		llm.Message{Role: llm.RoleTool, ToolCallID: first.ToolCalls[0].ID, Name: "ask", Text: "I mean red block 2."})
+	r, _ := m.Generate(context.Background(), req)
+	want := []string{"pick_and_place", "done"}
+	var got []string
+	for _, tc := range r.ToolCalls {
+		got = append(got, tc.Name)
+	}
+	if !reflect.DeepEqual(got, want) || !strings.Contains(string(r.ToolCalls[0].Args), `"pick":"red block 2"`) {
+		t.Errorf("got %+v", r.ToolCalls)
+	}
+	if r.ToolCalls[0].ID == first.ToolCalls[0].ID {
+		t.Error("tool call ids repeat")
+	}
+}
+
+func TestDeterministicAndSampled(t *testing.T) {
+	m := New(Profile{Name: "noisy", Malformed: 0.5, Multiplicity: 0.5}, "sim:noisy")
+	reply := func(temp float64, sample int) string {
+		r, err := m.Generate(context.Background(), planRequest("Put the red block in the blue bowl.", temp, sample))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Latency = 0
+		b, _ := json.Marshal(r)
+		return string(b)
+	}
+	if reply(0, 0) != reply(0, 0) {
+		t.Error("the same request got different replies")
+	}
+	if reply(0, 0) != reply(0, 7) {
+		t.Error("at temperature 0 the sample index changed the reply")
+	}
+	distinct := map[string]bool{}
+	for s := range 20 {
+		distinct[reply(0.8, s)] = true
+	}
+	if len(distinct) < 2 {
+		t.Error("20 samples at temperature 0.8 all gave the same reply")
+	}
+}
+
+func TestErrorRatesShowUp(t *testing.T) {
+	for _, tc := range []struct {
+		why  string
+		p    Profile
+		test func(r llm.Reply) bool
+	}{
+		{"malformed replies have no tool call", Profile{Malformed: 1}, func(r llm.Reply) bool { return len(r.ToolCalls) == 0 }},
+		{"ignored multiplicity acts at once", Profile{Multiplicity: 1}, func(r llm.Reply) bool { return r.ToolCalls[0].Name == "pick_and_place" }},
+		{"a wrong tag is not multiplicity", Profile{Tag: 1}, func(r llm.Reply) bool {
+			return r.ToolCalls[0].Name == "ask" && !strings.Contains(string(r.ToolCalls[0].Args), "multiplicity")
+		}},
+	} {
+		r, err := New(tc.p, "sim:test").Generate(context.Background(), planRequest("Put the red block in the blue bowl.", 0, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !tc.test(r) {
+			t.Errorf("%s: got %+v", tc.why, r)
+		}
+	}
+}
+
+// A request without a context, such as a plain chat client's, gets the
+// plain answer, whatever its text holds: prose is never parsed for a
+// context, so a fenced block in it is only text.
+func TestRequestWithoutContext(t *testing.T) {
+	for _, text := range []string{"hello", "```ambibench\n{\"v\":1,\"role\":\"plan\",\"track\":\"tabletop\",\"format\":\"tool_calls\"}\n```"} {
+		r, err := New(Default, "sim").Generate(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: text}}})
+		if err != nil || r.Text != NoContextReply || len(r.ToolCalls) != 0 {
+			t.Errorf("%q: got %+v, %v", text, r, err)
+		}
+	}
+}
+
+// Given objects but no graph, the model retrieves what it needs, one
+// request a turn, and plans from the answers.
+func TestRetrievesWhatItLacks(t *testing.T) {
+	m := New(Perfect, "sim:perfect")
+	b := &llm.CallContext{Role: llm.CallPlan, Track: "tabletop", Instruction: "Put the red block in the blue bowl.", Robot: "robot1",
+		Objects: []string{"red block 1", "red block 2", "blue bowl 1"}, Format: llm.FormatToolCalls}
+	req := llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: "Prompt."}}, Context: b, Tools: retrievalTools}
+	answers := map[string]string{
+		`{"name":"red block"}`: `["red block 1","red block 2"]`,
+	}
+	var names []string
+	for turn := range 4 {
+		r, err := m.Generate(context.Background(), req)
+		if err != nil || len(r.ToolCalls) == 0 {
+			t.Fatalf("turn %d: %+v, %v", turn, r, err)
+		}
+		tc := r.ToolCalls[0]
+		names = append(names, tc.Name)
+		if tc.Name != "retrieve_node" && tc.Name != "retrieve_edge" {
+			if tc.Name != "ask" || !strings.Contains(string(tc.Args), "multiplicity") {
+				t.Errorf("after retrieving, got %s(%s); want a multiplicity question", tc.Name, tc.Args)
+			}
+			break
+		}
+		result, ok := answers[string(tc.Args)]
+		if !ok {
+			t.Fatalf("unexpected retrieval %s(%s)", tc.Name, tc.Args)
+		}
+		req.Messages = append(req.Messages, llm.Message{Role: llm.RoleAssistant, ToolCalls: r.ToolCalls},
+			llm.Message{Role: llm.RoleTool, ToolCallID: tc.ID, Name: tc.Name, Text: result})
+	}
+	if len(names) < 2 || names[0] != "retrieve_node" {
+		t.Errorf("calls %v: want a retrieval first", names)
+	}
+}
+
+func TestParseEdge(t *testing.T) {
+	e, ok := parseEdge(scenes.Edge{Source: "red block 1", Target: "blue bowl 1", Relation: "left_of"}.String())
+	if !ok || e.Source != "red block 1" || e.Target != "blue bowl 1" || e.Relation != "left_of" {
+		t.Errorf("got %+v, %v", e, ok)
+	}
+	if _, ok := parseEdge("nonsense"); ok {
+		t.Error("parsed nonsense")
+	}
+}
+
+var retrievalTools = []llm.ToolDecl{{Name: "retrieve_node"}, {Name: "retrieve_edge"}, {Name: "ask"}, {Name: "pick_and_place"}, {Name: "done"}}
+
+// Once retrieval is withdrawn (sgcot-single-retrieval), the model decides
+// from the object list: colours and classes it can read from the ids,
+// relations it cannot, so a relational phrase finds nothing.
+func TestDecidesFromObjectListWithoutRetrieval(t *testing.T) {
+	m := New(Perfect, "sim:perfect")
+	for _, tc := range []struct {
+		why, instruction, want string
+	}{
+		{"colour and class are in the ids", "Put the red block in the blue bowl.", "pick_and_place"},
+		{"two ids share colour and class: ask which", "Put the green block in the blue bowl.", "ask"},
+		{"a relation needs edges the list lacks", "Pick up the block to the left of the blue bowl and place it in the blue bowl.", "ask"},
+	} {
+		b := &llm.CallContext{Role: llm.CallPlan, Track: "tabletop", Instruction: tc.instruction, Format: llm.FormatToolCalls,
+			Objects: []string{"red block 1", "green block 1", "green block 2", "blue bowl 1"}}
+		r, err := m.Generate(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: "Prompt."}}, Context: b,
+			Tools: []llm.ToolDecl{{Name: "ask"}, {Name: "pick_and_place"}, {Name: "done"}}})
+		if err != nil || len(r.ToolCalls) == 0 {
+			t.Fatalf("%s: %+v, %v", tc.why, r, err)
+		}
+		if got := r.ToolCalls[0].Name; got != tc.want {
+			t.Errorf("%s: first call %s(%s), want %s", tc.why, got, r.ToolCalls[0].Args, tc.want)
+		}
+	}
+}

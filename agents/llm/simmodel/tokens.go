@@ -1,0 +1,55 @@
+package simmodel
+
+import (
+	"encoding/json"
+
+	"github.com/ambibench/ambibench/agents/llm"
+)
+
+// CountTokens estimates a request's input tokens as a quarter of its
+// characters, the usual rule of thumb for English text and JSON. It is what
+// the simulated model reports as input tokens; its errors grow with these
+// and the context's tokens (readTokens).
+func CountTokens(req llm.Request) int {
+	n := len(req.System)
+	for _, m := range req.Messages {
+		n += len(m.Text)
+		for _, tc := range m.ToolCalls {
+			n += len(tc.Name) + len(tc.Args)
+		}
+	}
+	for _, t := range req.Tools {
+		n += len(t.Name) + len(t.Description) + len(t.Schema)
+	}
+	return (n + 3) / 4
+}
+
+// readTokens is the size, in tokens, of a call context written out as
+// JSON, as the prompts once carried it in a fenced block: the profiles'
+// rates were set with those tokens counted, so the rates grow with them
+// still, and a rate means what it meant. They are not input tokens: a
+// backend sends none of them, and Reply.InputTokens (and so tokens/op)
+// counts only what the request sends.
+func readTokens(cc *llm.CallContext) int {
+	if cc == nil {
+		return 0
+	}
+	// The same context counts the same whether it came in process or over
+	// serve-sim's wire, which sets the version.
+	c := *cc
+	c.Version = llm.ContextVersion
+	data, err := json.Marshal(c)
+	if err != nil {
+		return 0 // a context holds strings, numbers and a graph of strings: it always encodes
+	}
+	const fence = len("```ambibench\n") + len("\n```")
+	return (len(data) + fence + 3) / 4
+}
+
+func outputTokens(r llm.Reply) int {
+	n := len(r.Text)
+	for _, tc := range r.ToolCalls {
+		n += len(tc.Name) + len(tc.Args)
+	}
+	return (n + 3) / 4
+}

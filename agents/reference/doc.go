@@ -1,0 +1,9 @@
+// Package reference holds the reference agents, which need no model and
+// play every track: oracle (reads the ground truth through
+// agents.TruthSource, the only agent allowed to, and must score
+// perfectly), random (random valid calls, the floor) and rules (parses the
+// instruction with the task grammar of package grounding, grounds it
+// through retrieval, asks with the tag it infers, then acts). oracle.go,
+// random.go and rules.go hold each agent and its tabletop play;
+// household.go and semmap.go their play on the other tracks.
+package reference

@@ -1,0 +1,84 @@
+package reference
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/ambibench/ambibench/agents"
+)
+
+func init() {
+	agents.Register("oracle", "reads the ground truth and follows the reference plan; the ceiling, and a check that the episode can be solved",
+		func(agents.Config) (agents.Agent, error) { return oracle{}, nil })
+}
+
+// oracle reads the ground truth. It is the only agent that may, and it
+// exists to prove that generator, perturbations, simulator and user agree:
+// it must score ADA = SR = 1 in every cell.
+type oracle struct{}
+
+func (oracle) ReadsTruth() {}
+
+func (o oracle) Run(ctx context.Context, env agents.Env) error {
+	if agents.TrackOf(env) == agents.TrackHousehold {
+		return o.runHousehold(ctx, env)
+	}
+	if agents.TrackOf(env) == agents.TrackSemmap {
+		return o.runSemmap(ctx, env)
+	}
+	ts, ok := env.(agents.TruthSource)
+	if !ok {
+		return fmt.Errorf("oracle: the harness gave no ground truth")
+	}
+	for _, s := range ts.Truth().Plan {
+		if s.Robot != env.Robot() {
+			continue // the partner does these when asked
+		}
+		var err error
+		switch s.Action {
+		case "ask":
+			_, err = agents.Ask(ctx, env, s.Tag, "Please clarify the instruction.")
+		case "ask_robot":
+			_, err = agents.AskRobot(ctx, env, fmt.Sprintf("Please put %s in the shared workspace.", s.Pick))
+		case "pick_and_place":
+			var r agents.Result
+			r, err = agents.PickAndPlace(ctx, env, s.Pick, s.Place)
+			if err == nil && r.Error != "" {
+				err = fmt.Errorf("oracle: plan step %s(%s, %s) refused: %s", s.Action, s.Pick, s.Place, r.Error)
+			}
+		default:
+			err = fmt.Errorf("oracle: unknown plan action %q", s.Action)
+		}
+		if err != nil {
+			return agents.Finish(err)
+		}
+	}
+	return agents.Done(ctx, env)
+}
+
+// Respond carries out the partner's share of the plan.
+func (o oracle) Respond(ctx context.Context, env agents.Env, message string) (string, error) {
+	ts, ok := env.(agents.TruthSource)
+	if !ok {
+		return "", fmt.Errorf("oracle: the harness gave no ground truth")
+	}
+	var did []string
+	for _, s := range ts.Truth().Plan {
+		if s.Robot != env.Robot() || s.Action != "pick_and_place" {
+			continue
+		}
+		r, err := agents.PickAndPlace(ctx, env, s.Pick, s.Place)
+		if err != nil {
+			return "", agents.Finish(err)
+		}
+		if r.Error != "" {
+			return "", fmt.Errorf("oracle: partner step refused: %s", r.Error)
+		}
+		did = append(did, fmt.Sprintf("put %s in the %s", s.Pick, s.Place))
+	}
+	if len(did) == 0 {
+		return "I have nothing to do.", nil
+	}
+	return "I " + strings.Join(did, " and ") + ".", nil
+}

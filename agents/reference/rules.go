@@ -1,0 +1,157 @@
+package reference
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/ambibench/ambibench/agents"
+	"github.com/ambibench/ambibench/agents/grounding"
+	"github.com/ambibench/ambibench/scenes"
+)
+
+func init() {
+	agents.Register("rules", "no ground truth: parses the instruction with the task grammar, grounds it by retrieval, asks with the tag it infers, then acts",
+		func(agents.Config) (agents.Agent, error) { return rules{}, nil })
+}
+
+// rules is the hand-written reference planner: grounding.Decide, the same
+// procedure the simulated model follows, with its view of the table backed
+// by retrieve_node and retrieve_edge calls. It asks what Decide asks, then
+// carries out the moves in order and ends.
+type rules struct{}
+
+// maxQuestions bounds the questions of one episode.
+const maxQuestions = 8
+
+func (a rules) Run(ctx context.Context, env agents.Env) error {
+	if agents.TrackOf(env) == agents.TrackHousehold {
+		return a.runHousehold(ctx, env)
+	}
+	if agents.TrackOf(env) == agents.TrackSemmap {
+		return a.runSemmap(ctx, env)
+	}
+	view := &toolView{ctx: ctx, env: env}
+	sit := grounding.Situation{Instruction: env.Instruction(), Partner: env.Partner(), View: view}
+	for range maxQuestions + 1 {
+		d := grounding.Decide(sit)
+		if view.err != nil {
+			return agents.Finish(view.err)
+		}
+		var r agents.Result
+		var err error
+		switch d.Kind {
+		case grounding.ActAsk:
+			r, err = agents.Ask(ctx, env, d.Tag, d.Text)
+		case grounding.ActAskRobot:
+			r, err = agents.AskRobot(ctx, env, d.Text)
+			view.forget() // the partner may have moved things
+		case grounding.ActMove:
+			for _, m := range d.Moves {
+				r, err := agents.PickAndPlace(ctx, env, m.Pick, m.Place)
+				if err != nil {
+					return agents.Finish(err)
+				}
+				if r.Error != "" {
+					return a.stuck(ctx, env, "rules: "+r.Error)
+				}
+			}
+			return agents.Done(ctx, env)
+		default:
+			return a.stuck(ctx, env, "rules: "+d.Text)
+		}
+		if err != nil {
+			return agents.Finish(err)
+		}
+		sit.History = append(sit.History, grounding.Exchange{Kind: d.Kind, Tag: d.Tag, Text: d.Text, Reply: r.Text})
+	}
+	return a.stuck(ctx, env, fmt.Sprintf("rules: still asking after %d questions", maxQuestions))
+}
+
+// stuck ends the episode and reports why the planner could not go on.
+func (rules) stuck(ctx context.Context, env agents.Env, why string) error {
+	if err := agents.Done(ctx, env); err != nil {
+		return agents.Finish(err)
+	}
+	return fmt.Errorf("%s", why)
+}
+
+// Respond serves a partner's request to bring a block to the shared
+// workspace.
+func (a rules) Respond(ctx context.Context, env agents.Env, message string) (string, error) {
+	ref, err := grounding.ParseHandRequest(message)
+	if err != nil {
+		return "I do not understand the request.", nil
+	}
+	view := &toolView{ctx: ctx, env: env}
+	ids, err := grounding.Resolve(view, ref)
+	if err != nil {
+		return "", agents.Finish(err)
+	}
+	if len(ids) != 1 {
+		return fmt.Sprintf("I see %d objects matching %s.", len(ids), ref.Phrase), nil
+	}
+	r, err := agents.PickAndPlace(ctx, env, ids[0], scenes.SharedPlace)
+	if err != nil {
+		return "", agents.Finish(err)
+	}
+	if r.Error != "" {
+		return "I could not: " + r.Error, nil
+	}
+	return grounding.HandReply(ids[0]), nil
+}
+
+// toolView is a grounding.View backed by retrieval tool calls, each asked
+// once until forget. The first failure stops further calls and is kept.
+type toolView struct {
+	ctx   context.Context
+	env   agents.Env
+	err   error
+	nodes map[string][]string
+	edges map[string][]scenes.Edge
+}
+
+func (v *toolView) forget() { v.nodes, v.edges = nil, nil }
+
+func (v *toolView) Nodes(q scenes.NodeQuery) ([]string, error) {
+	a := agents.RetrieveNodeArgs{Name: q.Name}
+	for k, val := range q.Attrs { // at most one pair in the planner's queries
+		a.AttrKey, a.AttrVal = k, val
+	}
+	key := a.Name + "\x00" + a.AttrKey + "\x00" + a.AttrVal
+	if v.err != nil {
+		return nil, v.err
+	}
+	if ids, ok := v.nodes[key]; ok {
+		return ids, nil
+	}
+	r, err := agents.RetrieveNode(v.ctx, v.env, a)
+	if err != nil {
+		v.err = err
+		return nil, err
+	}
+	if v.nodes == nil {
+		v.nodes = map[string][]string{}
+	}
+	v.nodes[key] = r.Items
+	return r.Items, nil
+}
+
+func (v *toolView) Edges(q scenes.EdgeQuery) ([]scenes.Edge, error) {
+	key := q.Source + "\x00" + q.Target + "\x00" + q.Relation
+	if v.err != nil {
+		return nil, v.err
+	}
+	if es, ok := v.edges[key]; ok {
+		return es, nil
+	}
+	r, err := agents.RetrieveEdge(v.ctx, v.env, agents.RetrieveEdgeArgs{Source: q.Source, Target: q.Target, Relation: q.Relation})
+	if err != nil {
+		v.err = err
+		return nil, err
+	}
+	if v.edges == nil {
+		v.edges = map[string][]scenes.Edge{}
+	}
+	v.edges[key] = r.Edges
+	return r.Edges, nil
+}

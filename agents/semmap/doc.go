@@ -1,0 +1,12 @@
+// Package semmap holds the LLM workflows of the semmap track, paper 000's:
+// baseline, self-reflect (and self-reflect-no-memory), multi-agent-reflect
+// and ensemble, one file each, with their prompts (prompts/*.tmpl,
+// embedded; golden copies under testdata/).
+//
+// What they share has a file of its own: session.go, an episode as a
+// workflow plays it (the map fetched, the prompts' data and worked
+// examples, a model call, the answer); reply.go, reading the model's JSON
+// answer and its choice among lettered answers.
+//
+// Each workflow registers itself with agents.RegisterWorkflowOn in init.
+package semmap

@@ -1,0 +1,78 @@
+package semmap
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ambibench/ambibench/agents"
+	"github.com/ambibench/ambibench/agents/llm"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// Every prompt template, rendered with fixed data, matches its golden file
+// under testdata/ (rewrite with -update). A prompt change shows in review
+// as a diff of the text a model reads.
+func TestPromptsGolden(t *testing.T) {
+	for _, tc := range []struct {
+		golden, template string
+		data             any
+	}{
+		{"semmap_plan_certainty.txt", "semmap_plan.tmpl", semmapGolden(llm.CallPlan, agents.ModeCertainty, 2, false)},
+		{"semmap_plan_uncertainty_3_examples.txt", "semmap_plan.tmpl", semmapGolden(llm.CallPlan, agents.ModeUncertainty, 3, false)},
+		{"semmap_reflect_memory.txt", "semmap_reflect.tmpl", semmapGolden(llm.CallReflect, agents.ModeCertainty, 0, true)},
+		{"semmap_reflect.txt", "semmap_reflect.tmpl", semmapGolden(llm.CallReflect, agents.ModeCertainty, 0, false)},
+		{"semmap_refine_memory.txt", "semmap_refine.tmpl", semmapGolden(llm.CallRefine, agents.ModeCertainty, 0, true)},
+		{"semmap_refine.txt", "semmap_refine.tmpl", semmapGolden(llm.CallRefine, agents.ModeCertainty, 0, false)},
+		{"semmap_agent_plan.txt", "semmap_agent_plan.tmpl", semmapGolden(llm.CallPlan, agents.ModeCertainty, 2, false)},
+		{"semmap_agent_reflect.txt", "semmap_agent_reflect.tmpl", semmapGolden(llm.CallReflect, agents.ModeUncertainty, 0, true)},
+		{"semmap_agent_refine.txt", "semmap_agent_refine.tmpl", semmapGolden(llm.CallRefine, agents.ModeCertainty, 0, true)},
+		{"semmap_choose.txt", "semmap_choose.tmpl", semmapGolden(llm.CallChoose, agents.ModeCertainty, 0, false)},
+	} {
+		got, err := render(tc.template, tc.data)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.template, err)
+		}
+		path := filepath.Join("testdata", tc.golden)
+		if *update {
+			if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("%v (run with -update)", err)
+		}
+		if got != string(want) {
+			t.Errorf("%s rendered differently from %s:\n%s", tc.template, path, got)
+		}
+		if strings.Contains(got, "<no value>") {
+			t.Errorf("%s: a template field is missing", tc.template)
+		}
+	}
+}
+
+// The golden prompts are what a real model reads, byte for byte; none of
+// them may carry a machine-readable copy of the context (the fenced
+// "```ambibench" block the prompts once ended in) or mention one.
+func TestGoldenPromptsHoldNoBlock(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "*.txt"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no golden prompts: %v", err)
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, bad := range []string{"```ambibench", "ambibench block", `{"v":1,`} {
+			if strings.Contains(string(data), bad) {
+				t.Errorf("%s holds %q", f, bad)
+			}
+		}
+	}
+}

@@ -1,0 +1,281 @@
+package semmap
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/ambibench/ambibench/agents"
+	"github.com/ambibench/ambibench/agents/llm"
+	"github.com/ambibench/ambibench/scenes"
+)
+
+// What the four semmap workflows of paper 000 share: fetching the map,
+// the prompts' data, one model call, and the final answer. Every prompt is
+// a single fresh user message, as the paper writes each step's prompt
+// afresh and carries history (memory) in the prompt text, not in a
+// conversation.
+
+// semmapSession is one episode as a workflow plays it.
+type semmapSession struct {
+	agent string
+	model llm.Model
+	env   agents.Env
+	// mapText is the map as the prompts show it; m the map itself, for
+	// the block; mode how mapText shows it.
+	mapText string
+	m       *scenes.SemanticMap
+	mode    string
+}
+
+// semmapOnly refuses an episode of another track before any model call.
+func semmapOnly(agent string, env agents.Env) error {
+	if tr := agents.TrackOf(env); tr != agents.TrackSemmap {
+		return fmt.Errorf("%s: plays the %s track only; this episode is on the %s track", agent, agents.TrackSemmap, tr)
+	}
+	return nil
+}
+
+// openSemmap fetches the map with get_map.
+func openSemmap(ctx context.Context, agent string, model llm.Model, env agents.Env) (*semmapSession, error) {
+	if err := semmapOnly(agent, env); err != nil {
+		return nil, err
+	}
+	if model == nil {
+		return nil, fmt.Errorf("%s: needs a model (--model or AMBIBENCH_MODEL)", agent)
+	}
+	r, err := agents.Call(ctx, env, agents.ToolGetMap, nil)
+	if err != nil {
+		return nil, fmt.Errorf("%s: get_map: %w", agent, err)
+	}
+	if r.Error != "" {
+		return nil, fmt.Errorf("%s: get_map refused: %s", agent, r.Error)
+	}
+	s := &semmapSession{agent: agent, model: model, env: env, mapText: strings.TrimRight(r.Text, "\n")}
+	s.m, s.mode = agents.MapOf(env)
+	if s.mapText == "" && s.m != nil {
+		s.mapText = strings.TrimRight(s.m.Render(s.mode), "\n")
+	}
+	if s.mapText == "" {
+		return nil, fmt.Errorf("%s: get_map returned neither text nor a map", agent)
+	}
+	return s, nil
+}
+
+// semmapPrompt is the data of the semmap templates.
+type semmapPrompt struct {
+	Query     string
+	Uncertain bool // the map shows class distributions
+	Map       string
+	// MapName names the map, as its file does ("scene0011_00"): the
+	// prompt says which map it shows, and the context names it too.
+	MapName  string
+	Examples []semmapExample
+	// History are the earlier rounds a prompt with memory recalls: each
+	// answer with the critique of it, oldest first.
+	History []semmapRound
+	// Answer is the answer to review or revise; Feedback the critique to
+	// apply.
+	Answer, Feedback string
+	// Responses are a choose prompt's options.
+	Responses []semmapResponse
+	// Near is the distance within which objects count as near, in metres.
+	Near string
+}
+
+type semmapRound struct {
+	N                int
+	Answer, Feedback string
+}
+
+type semmapResponse struct{ Letter, Answer string }
+
+// prompt fills the data every template needs.
+func (s *semmapSession) prompt(examples int) semmapPrompt {
+	name := ""
+	if s.m != nil {
+		name = s.m.Name
+	}
+	return semmapPrompt{Query: s.env.Instruction(), Uncertain: s.mode == agents.ModeUncertainty, Map: s.mapText, MapName: name,
+		Examples: semmapExamplesFor(s.mode, examples),
+		Near:     strconv.FormatFloat(scenes.MapNearDistance, 'f', -1, 64)}
+}
+
+// context is a call's context for the simulated model.
+func (s *semmapSession) context(role, format string, answers, feedback []string) *llm.CallContext {
+	return &llm.CallContext{Role: role, Track: agents.TrackSemmap, Instruction: s.env.Instruction(), SemanticMap: shownMap(s.m, s.mode), Mode: s.mode,
+		Answers: answers, Feedback: feedback, Format: format}
+}
+
+// semmapAnswerSchema is the answer the JSON prompts ask for, offered as
+// the request's response schema: a backend sends it as structured output
+// only when the model spec asks (schema=1); by default the prompt alone
+// asks for it, as in paper 000.
+var semmapAnswerSchema = json.RawMessage(`{"type":"object","properties":{"inferred_query":{"type":"string"},"query_achievable":{"type":"boolean"},"relevant_objects":{"type":"array","items":{"type":"string"}},"explanation":{"type":"string"}},"required":["inferred_query","query_achievable","relevant_objects","explanation"]}`)
+
+// Render's limits on the class distributions it writes (scenes'
+// semmap_render.go): at most shownClasses classes, and after the first
+// none below shownMinP. bench's TestContextIsInThePrompt fails if these
+// drift from what Render writes.
+const (
+	shownClasses = 5
+	shownMinP    = 0.005
+)
+
+// shownMap is the map as the prompt's text shows it (scenes.SemanticMap.
+// Render in the mode), for the call's context: ids, boxes and
+// probabilities at the two decimals the text writes; in the certainty
+// input, each object's most probable class alone (taken as certain); in
+// the uncertainty input, the classes the text lists; and the map's name,
+// which the prompt gives. The observation counts and the evidence, which
+// the text does not show, are left out, so the simulated model reads no
+// more than a real one.
+func shownMap(m *scenes.SemanticMap, mode string) *scenes.SemanticMap {
+	if m == nil {
+		return nil
+	}
+	out := &scenes.SemanticMap{Name: m.Name, Instances: make([]scenes.Instance, len(m.Instances))}
+	for i, in := range m.Instances {
+		shown := scenes.Instance{ID: in.ID}
+		for j := range 3 {
+			shown.Center[j], shown.Size[j] = asShown(in.Center[j]), asShown(in.Size[j])
+		}
+		for j, c := range in.Classes {
+			if mode != agents.ModeUncertainty {
+				shown.Classes = []scenes.ClassScore{{Class: c.Class, P: 1}}
+				break
+			}
+			if j == shownClasses || (j > 0 && c.P < shownMinP) {
+				break
+			}
+			shown.Classes = append(shown.Classes, scenes.ClassScore{Class: c.Class, P: asShown(c.P)})
+		}
+		out.Instances[i] = shown
+	}
+	return out
+}
+
+// asShown is x as the map text writes it, to two decimals.
+func asShown(x float64) float64 {
+	v, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'f', 2, 64), 64) // a formatted float always parses
+	return v
+}
+
+// generate renders a template and sends it as one user message.
+func (s *semmapSession) generate(ctx context.Context, step, tmpl string, data semmapPrompt, cc *llm.CallContext, temperature float64, sample int) (llm.Reply, error) {
+	text, err := render(tmpl, data)
+	if err != nil {
+		return llm.Reply{}, fmt.Errorf("%s: %s prompt: %w", s.agent, step, err)
+	}
+	req := llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: text}}, Temperature: temperature, Sample: sample, Context: cc}
+	if cc != nil && cc.Format == llm.FormatJSON {
+		req.ResponseSchema = semmapAnswerSchema
+	}
+	reply, err := s.model.Generate(ctx, req)
+	if err != nil {
+		return llm.Reply{}, fmt.Errorf("%s: %s: model %s: %w", s.agent, step, s.model.Name(), err)
+	}
+	return reply, nil
+}
+
+// answer ends the episode with a. With parseErr, the reason the final
+// reply could not be read, there is no answer to give: the episode ends
+// without one, so the harness scores it a miss at every k whatever the
+// truth (DESIGN.md), and parseErr comes back for the record. Answering
+// the empty list instead would count as a hit on every query whose truth
+// is empty.
+func (s *semmapSession) answer(ctx context.Context, a agents.AnswerArgs, parseErr error) error {
+	if parseErr != nil {
+		return fmt.Errorf("%s: no readable answer: %w", s.agent, parseErr)
+	}
+	if a.RelevantObjects == nil {
+		a.RelevantObjects = []string{}
+	}
+	r, err := agents.Call(ctx, s.env, agents.ToolAnswer, a)
+	if err != nil {
+		return fmt.Errorf("%s: answer: %w", s.agent, err)
+	}
+	if r.Error != "" {
+		return fmt.Errorf("%s: answer refused: %s", s.agent, r.Error)
+	}
+	return nil
+}
+
+// semmapExample is one in-context example: a small map, a request, and
+// the answer it calls for.
+type semmapExample struct {
+	N                  int
+	Map, Query, Answer string
+}
+
+// semmapDefaultExamples is how many examples a planning prompt carries
+// unless a workflow says otherwise.
+const semmapDefaultExamples = 2
+
+// The examples are kept in the order they are added to a prompt: a
+// negation first (the query type models miss most), then a request that
+// nothing in the map serves (the answer reflection most often spoils),
+// then an affordance with two objects ranked.
+var semmapExampleData = []struct {
+	m     scenes.SemanticMap
+	query string
+	a     agents.AnswerArgs
+}{
+	{
+		m: scenes.SemanticMap{Name: "example_living_room", Instances: []scenes.Instance{
+			{ID: "obj1", Center: [3]float64{1.2, 0.4, 0.45}, Size: [3]float64{0.5, 0.5, 0.9}, Observations: 41,
+				Classes: []scenes.ClassScore{{Class: "chair", P: 0.82}, {Class: "couch", P: 0.18}}},
+			{ID: "obj2", Center: [3]float64{-0.8, 1.5, 0.4}, Size: [3]float64{2.0, 0.9, 0.8}, Observations: 77,
+				Classes: []scenes.ClassScore{{Class: "couch", P: 0.91}, {Class: "bed", P: 0.09}}},
+			{ID: "obj3", Center: [3]float64{1.0, 1.1, 0.38}, Size: [3]float64{1.2, 0.8, 0.75}, Observations: 52,
+				Classes: []scenes.ClassScore{{Class: "dining table", P: 1}}},
+		}},
+		query: "Tell me something I can sit on that is not a couch.",
+		a: agents.AnswerArgs{InferredQuery: "Find a seat other than a couch.", QueryAchievable: true, RelevantObjects: []string{"obj1"},
+			Explanation: "obj1 is a chair, a seat that is not a couch; obj2 is a couch and is excluded."},
+	},
+	{
+		m: scenes.SemanticMap{Name: "example_kitchen", Instances: []scenes.Instance{
+			{ID: "obj1", Center: [3]float64{0.3, 2.1, 0.9}, Size: [3]float64{0.7, 0.7, 1.8}, Observations: 63,
+				Classes: []scenes.ClassScore{{Class: "refrigerator", P: 0.95}, {Class: "cabinet", P: 0.05}}},
+			{ID: "obj2", Center: [3]float64{1.4, 2.2, 0.45}, Size: [3]float64{0.6, 0.6, 0.9}, Observations: 30,
+				Classes: []scenes.ClassScore{{Class: "oven", P: 0.7}, {Class: "dishwasher", P: 0.3}}},
+			{ID: "obj3", Center: [3]float64{2.2, 2.2, 0.85}, Size: [3]float64{0.8, 0.5, 0.2}, Observations: 25,
+				Classes: []scenes.ClassScore{{Class: "sink", P: 1}}},
+		}},
+		query: "Where can I take a bath?",
+		a: agents.AnswerArgs{InferredQuery: "Find a bathtub.", QueryAchievable: false, RelevantObjects: []string{},
+			Explanation: "No object in the map is a bathtub or anything one could bathe in; a sink does not serve."},
+	},
+	{
+		m: scenes.SemanticMap{Name: "example_flat", Instances: []scenes.Instance{
+			{ID: "obj4", Center: [3]float64{0.2, 0.3, 1.0}, Size: [3]float64{0.5, 0.4, 0.3}, Observations: 19,
+				Classes: []scenes.ClassScore{{Class: "microwave", P: 0.88}, {Class: "oven", P: 0.12}}},
+			{ID: "obj7", Center: [3]float64{0.9, 0.3, 0.45}, Size: [3]float64{0.6, 0.6, 0.9}, Observations: 44,
+				Classes: []scenes.ClassScore{{Class: "oven", P: 0.97}, {Class: "cabinet", P: 0.03}}},
+			{ID: "obj9", Center: [3]float64{2.5, 1.0, 0.4}, Size: [3]float64{1.0, 0.6, 0.75}, Observations: 36,
+				Classes: []scenes.ClassScore{{Class: "dining table", P: 1}}},
+		}},
+		query: "I want to warm up my soup.",
+		a: agents.AnswerArgs{InferredQuery: "Find an appliance that heats food.", QueryAchievable: true, RelevantObjects: []string{"obj4", "obj7"},
+			Explanation: "obj4, a microwave, heats a bowl of soup quickest; obj7, an oven, can heat it too."},
+	},
+}
+
+// semmapExamplesFor renders the first n examples with maps in a mode.
+func semmapExamplesFor(mode string, n int) []semmapExample {
+	n = max(0, min(n, len(semmapExampleData)))
+	out := make([]semmapExample, 0, n)
+	for i, e := range semmapExampleData[:n] {
+		m := e.m
+		out = append(out, semmapExample{N: i + 1, Map: strings.TrimRight(m.Render(mode), "\n"), Query: e.query, Answer: FormatAnswer(e.a)})
+	}
+	return out
+}
+
+// sameObjects reports whether two answers list the same objects in the
+// same order: the stop condition of the reflection loops.
+func sameObjects(a, b []string) bool { return slices.Equal(a, b) }

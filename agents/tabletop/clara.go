@@ -1,0 +1,382 @@
+package tabletop
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"math/rand/v2"
+	"slices"
+	"strings"
+
+	"github.com/ambibench/ambibench/agents"
+	"github.com/ambibench/ambibench/agents/llm"
+	"github.com/ambibench/ambibench/scenes"
+)
+
+func init() {
+	agents.RegisterWorkflow("clara", "LLM workflow: CLARA; samples several plans with shuffled context, asks when they disagree beyond a calibrated threshold, tells infeasible from ambiguous",
+		func(cfg agents.Config) (agents.Agent, error) {
+			return &clara{model: cfg.Model, calib: cfg.Calibration, samples: claraSamples, temperature: claraTemperature}, nil
+		})
+}
+
+// CLARA's sampling: how many plans, how hot, and how many of the worked
+// examples each prompt shows.
+const (
+	claraSamples     = 5
+	claraTemperature = 0.8
+	claraShots       = 3
+	claraMaxTurns    = 8 // model calls after the decision to act or ask
+)
+
+// clara is CLARA (paper 001's baseline): uncertainty from stochastic context
+// sampling. Each of several prompts shows a random subset of the worked
+// examples and the objects in a shuffled order, and is sampled at
+// temperature > 0; the share of plans that disagree with the most common
+// one is the uncertainty. Above a threshold, calibrated on episodes kept
+// apart from the test episodes, a classifying call tells an infeasible
+// instruction (absence) from an ambiguous one and writes the question;
+// below it, the common plan is carried out.
+type clara struct {
+	model       llm.Model
+	calib       agents.Calibrator
+	samples     int
+	temperature float64
+}
+
+// claraExample is a worked example of the sampling prompt.
+type claraExample struct{ Objects, Instruction, Answer string }
+
+// claraExamples is the pool the sampling prompts draw their worked
+// examples from.
+var claraExamples = []claraExample{
+	{"green block 1, red bowl 1, yellow block 1", "Put the green block in the red bowl.",
+		`{"plan": [{"pick": "green block 1", "place": "red bowl 1"}], "explanation": "The green block goes into the red bowl."}`},
+	{"blue block 1, yellow block 1, pink bowl 1", "Stack the blue block on the yellow block.",
+		`{"plan": [{"pick": "blue block 1", "place": "yellow block 1"}], "explanation": "The blue block goes on top of the yellow block."}`},
+	{"orange block 1, cyan block 1, gray bowl 1", "Put the orange block in the gray bowl and the cyan block in the top right corner.",
+		`{"plan": [{"pick": "orange block 1", "place": "gray bowl 1"}, {"pick": "cyan block 1", "place": "top right corner"}], "explanation": "Two moves, in the order given."}`},
+	{"purple block 1, brown block 1, green bowl 1 (purple block 1 is left_of green bowl 1)", "Put the block left of the green bowl in the green bowl.",
+		`{"plan": [{"pick": "purple block 1", "place": "green bowl 1"}], "explanation": "Only the purple block is left of the green bowl."}`},
+	{"red block 1, blue bowl 1, blue bowl 2", "Put the red block in the middle of the table.",
+		`{"plan": [{"pick": "red block 1", "place": "middle"}], "explanation": "The middle is a named place."}`},
+	{"yellow block 1, yellow block 2, white bowl 1", "Put the pink block in the white bowl.",
+		`{"plan": [{"pick": "yellow block 1", "place": "white bowl 1"}], "explanation": "There is no pink block; a yellow one is the closest match."}`},
+}
+
+type claraPrompt struct {
+	Instruction, Robot, Partner, Objects, Relations, Places, Plans string
+	Examples                                                       []claraExample
+}
+
+// claraStep is one step of a sampled plan, as the sampling prompt asks
+// for it.
+type claraStep struct {
+	Pick     string `json:"pick,omitempty"`
+	Place    string `json:"place,omitempty"`
+	AskRobot string `json:"ask_robot,omitempty"`
+}
+
+// ParseClaraPlan reads a sampled plan: a JSON object whose "plan" is a
+// list of steps, each a pick and a place or an ask_robot message. Text
+// around the object (a model's preamble, a code fence) is ignored.
+func ParseClaraPlan(text string) ([]claraStep, error) {
+	obj, err := jsonObject(text)
+	if err != nil {
+		return nil, err
+	}
+	var p struct {
+		Plan *[]claraStep `json:"plan"`
+	}
+	if err := json.Unmarshal([]byte(obj), &p); err != nil {
+		return nil, fmt.Errorf("plan: %w", err)
+	}
+	if p.Plan == nil {
+		return nil, errors.New(`plan: no field "plan"`)
+	}
+	for i, s := range *p.Plan {
+		switch {
+		case s.AskRobot != "" && (s.Pick != "" || s.Place != ""):
+			return nil, fmt.Errorf("plan step %d: both a move and ask_robot", i+1)
+		case s.AskRobot == "" && (s.Pick == "" || s.Place == ""):
+			return nil, fmt.Errorf("plan step %d: want pick and place, or ask_robot", i+1)
+		}
+	}
+	return *p.Plan, nil
+}
+
+// claraClass is the classifying call's answer.
+type claraClass struct {
+	Feasible  bool   `json:"feasible"`
+	Ambiguous bool   `json:"ambiguous"`
+	Action    string `json:"action"`
+	Tag       string `json:"tag"`
+	Question  string `json:"question"`
+}
+
+// ParseClaraClass reads the classifying call's answer.
+func ParseClaraClass(text string) (claraClass, error) {
+	var c claraClass
+	obj, err := jsonObject(text)
+	if err != nil {
+		return c, err
+	}
+	if err := json.Unmarshal([]byte(obj), &c); err != nil {
+		return c, fmt.Errorf("classification: %w", err)
+	}
+	switch c.Action {
+	case "act":
+	case "ask":
+		if !slices.Contains(agents.AskTags, c.Tag) {
+			return c, fmt.Errorf("classification: field \"tag\": %q is not one of %s", c.Tag, strings.Join(agents.AskTags, ", "))
+		}
+		fallthrough
+	case "ask_robot":
+		if strings.TrimSpace(c.Question) == "" {
+			return c, fmt.Errorf("classification: action %q with an empty \"question\"", c.Action)
+		}
+	default:
+		return c, fmt.Errorf("classification: field \"action\": %q is not ask, ask_robot or act", c.Action)
+	}
+	return c, nil
+}
+
+// jsonObject cuts the outermost JSON object out of a reply.
+func jsonObject(text string) (string, error) {
+	i, j := strings.Index(text, "{"), strings.LastIndex(text, "}")
+	if i < 0 || j < i {
+		return "", fmt.Errorf("no JSON object in the reply (%.80q)", text)
+	}
+	return text[i : j+1], nil
+}
+
+// claraView is the scene as CLARA's prompts show it.
+type claraView struct {
+	g                  *scenes.Graph
+	objects, relations string
+}
+
+func newClaraView(g *scenes.Graph, rng *rand.Rand) claraView {
+	nodes := slices.Clone(g.Nodes)
+	if rng != nil {
+		rng.Shuffle(len(nodes), func(i, j int) { nodes[i], nodes[j] = nodes[j], nodes[i] })
+	}
+	var objs, rels []string
+	for _, n := range nodes {
+		s := n.ID
+		if w := n.Attributes[scenes.AttrWorkspace]; w != "" {
+			s += " (in " + w + "'s workspace)"
+		}
+		objs = append(objs, s)
+	}
+	for _, e := range g.Edges {
+		rels = append(rels, "- "+e.String())
+	}
+	shown := *g
+	shown.Nodes = nodes
+	return claraView{g: &shown, objects: strings.Join(objs, ", "), relations: strings.Join(rels, "\n")}
+}
+
+// contentSeed seeds the sampling from what the robot sees, so a given
+// episode is sampled alike whether it is a test or a calibration episode,
+// and whichever episode started the calibration.
+func contentSeed(env agents.Env, g *scenes.Graph) uint64 {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%s\x00%s\x00", env.Instruction(), env.Robot())
+	for _, n := range g.Nodes {
+		fmt.Fprintf(h, "%s\x00", n.ID)
+	}
+	return h.Sum64()
+}
+
+// uncertainty samples the plans and returns the share that disagrees with
+// the most common plan, that plan (nil when most samples were unreadable),
+// and each distinct plan with its count, which the later prompts show.
+func (a *clara) uncertainty(ctx context.Context, env agents.Env, g *scenes.Graph) (float64, []claraStep, []string, error) {
+	seed := contentSeed(env, g)
+	counts := map[string]int{}
+	var keys []string
+	plans := map[string][]claraStep{}
+	for i := range a.samples {
+		rng := rand.New(rand.NewPCG(seed, uint64(i)))
+		v := newClaraView(g, rng)
+		shots := slices.Clone(claraExamples)
+		rng.Shuffle(len(shots), func(i, j int) { shots[i], shots[j] = shots[j], shots[i] })
+		shots = shots[:claraShots]
+		cc := &llm.CallContext{Role: llm.CallPlan, Track: "tabletop", Instruction: env.Instruction(), Robot: env.Robot(),
+			Partner: env.Partner(), Graph: shownGraph(v.g), Format: llm.FormatJSON}
+		user, err := render("clara_sample.tmpl", claraPrompt{Instruction: env.Instruction(), Robot: env.Robot(),
+			Partner: env.Partner(), Objects: v.objects, Relations: v.relations, Places: strings.Join(scenes.PlaceNames, ", "),
+			Examples: shots})
+		if err != nil {
+			return 0, nil, nil, err
+		}
+		reply, err := a.model.Generate(ctx, llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: user}},
+			Temperature: a.temperature, Sample: i, Context: cc})
+		if err != nil {
+			return 0, nil, nil, fmt.Errorf("model %s: %w", a.model.Name(), err)
+		}
+		key := "unreadable"
+		if steps, err := ParseClaraPlan(reply.Text); err == nil {
+			b, _ := json.Marshal(steps)
+			key = string(b)
+			plans[key] = steps
+		}
+		if counts[key] == 0 {
+			keys = append(keys, key)
+		}
+		counts[key]++
+	}
+	best := keys[0]
+	for _, k := range keys[1:] {
+		if counts[k] > counts[best] {
+			best = k
+		}
+	}
+	var shown []string
+	for _, k := range keys {
+		shown = append(shown, fmt.Sprintf("%d× %s", counts[k], k))
+	}
+	return 1 - float64(counts[best])/float64(a.samples), plans[best], shown, nil
+}
+
+// Score is CLARA's uncertainty on an episode, for calibration.
+func (a *clara) Score(ctx context.Context, env agents.Env) (float64, error) {
+	g, _, err := observe(ctx, env)
+	if err != nil {
+		return 0, err
+	}
+	s, _, _, err := a.uncertainty(ctx, env, g)
+	return s, err
+}
+
+// threshold is the calibrated uncertainty above which CLARA asks. With no
+// calibration it asks whenever two samples disagree.
+func (a *clara) threshold(ctx context.Context) (float64, error) {
+	if a.calib == nil {
+		return 0, nil
+	}
+	scored, err := a.calib.Scores(ctx, "clara/"+a.model.Name(), a.Score)
+	if err != nil {
+		return 0, fmt.Errorf("clara: calibrating: %w", err)
+	}
+	return agents.FitThreshold(scored), nil
+}
+
+// Calibrate fits the threshold now (see Calibrated).
+func (a *clara) Calibrate(ctx context.Context) error {
+	_, err := a.threshold(ctx)
+	return err
+}
+
+func (a *clara) Run(ctx context.Context, env agents.Env) error {
+	thr, err := a.threshold(ctx)
+	if err != nil {
+		return err
+	}
+	g, _, err := observe(ctx, env)
+	if err != nil {
+		return agents.Finish(err)
+	}
+	score, plan, shown, err := a.uncertainty(ctx, env, g)
+	if err != nil {
+		return err
+	}
+	v := newClaraView(g, nil)
+	data := claraPrompt{Instruction: env.Instruction(), Robot: env.Robot(), Partner: env.Partner(),
+		Objects: v.objects, Relations: v.relations, Places: strings.Join(scenes.PlaceNames, ", "),
+		Plans: strings.Join(shown, "\n")}
+	conv, err := a.actConversation(env, g, data)
+	if err != nil {
+		return err
+	}
+	if score <= thr && plan != nil {
+		return agents.Finish(a.carryOut(ctx, conv, plan))
+	}
+	cls, err := a.classify(ctx, env, g, data)
+	if err != nil {
+		return err
+	}
+	switch cls.Action {
+	case "ask":
+		err = conv.step(ctx, agents.ToolAsk, agents.AskArgs{Tag: cls.Tag, Question: cls.Question})
+	case "ask_robot":
+		err = conv.step(ctx, agents.ToolAskRobot, agents.AskRobotArgs{Message: cls.Question})
+	default:
+		if plan != nil {
+			return agents.Finish(a.carryOut(ctx, conv, plan))
+		}
+	}
+	if err != nil {
+		return agents.Finish(err)
+	}
+	return agents.Finish(conv.loop(ctx, claraMaxTurns))
+}
+
+// classify asks the model why the samples disagree.
+func (a *clara) classify(ctx context.Context, env agents.Env, g *scenes.Graph, data claraPrompt) (claraClass, error) {
+	cc := &llm.CallContext{Role: llm.CallClassify, Track: "tabletop", Instruction: env.Instruction(), Robot: env.Robot(),
+		Partner: env.Partner(), Graph: shownGraph(g), Format: llm.FormatJSON}
+	user, err := render("clara_classify.tmpl", data)
+	if err != nil {
+		return claraClass{}, err
+	}
+	reply, err := a.model.Generate(ctx, llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: user}}, Context: cc})
+	if err != nil {
+		return claraClass{}, fmt.Errorf("model %s: %w", a.model.Name(), err)
+	}
+	c, err := ParseClaraClass(reply.Text)
+	if err != nil {
+		return c, fmt.Errorf("model %s: %w", a.model.Name(), err)
+	}
+	return c, nil
+}
+
+// actConversation is the tool loop CLARA acts in once it has decided:
+// the steps it takes itself are written into it as the model's calls, so
+// a model that takes over sees everything done so far.
+func (a *clara) actConversation(env agents.Env, g *scenes.Graph, data claraPrompt) (*conversation, error) {
+	cc := &llm.CallContext{Role: llm.CallPlan, Track: "tabletop", Instruction: env.Instruction(), Robot: env.Robot(),
+		Partner: env.Partner(), Graph: shownGraph(g), Format: llm.FormatToolCalls}
+	user, err := render("clara_act.tmpl", data)
+	if err != nil {
+		return nil, err
+	}
+	tools := []string{agents.ToolPickAndPlace, agents.ToolAsk, agents.ToolDone}
+	if env.Partner() != "" {
+		tools = append(tools, agents.ToolAskRobot)
+	}
+	return &conversation{model: a.model, env: env, req: llm.Request{
+		Messages: []llm.Message{{Role: llm.RoleUser, Text: user}}, Tools: agents.ToolDecls(env, tools...), Context: cc,
+	}}, nil
+}
+
+// carryOut runs the common plan. A message to the other robot, or a move
+// the table refuses, hands the rest to the model.
+func (a *clara) carryOut(ctx context.Context, conv *conversation, plan []claraStep) error {
+	for _, s := range plan {
+		var err error
+		if s.AskRobot != "" {
+			if err = conv.step(ctx, agents.ToolAskRobot, agents.AskRobotArgs{Message: s.AskRobot}); err == nil {
+				return conv.loop(ctx, claraMaxTurns)
+			}
+		} else {
+			err = conv.step(ctx, agents.ToolPickAndPlace, agents.PickAndPlaceArgs{Pick: s.Pick, Place: s.Place})
+		}
+		var refused *refusedError
+		switch {
+		case errors.As(err, &refused):
+			return conv.loop(ctx, claraMaxTurns)
+		case err != nil:
+			return err
+		}
+	}
+	return agents.Done(ctx, conv.env)
+}
+
+// Respond answers the partner robot as direct does.
+func (a *clara) Respond(ctx context.Context, env agents.Env, message string) (string, error) {
+	return answerPartner(ctx, a.model, env, message)
+}

@@ -1,0 +1,82 @@
+package tabletop
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/ambibench/ambibench/agents"
+	"github.com/ambibench/ambibench/agents/llm"
+	"github.com/ambibench/ambibench/scenes"
+)
+
+type promptData struct {
+	Instruction, Robot, Partner, GraphJSON, Places, Message string
+}
+
+// shownGraph is the scene graph as a prompt that lists object ids (and
+// workspaces) and relations shows it, for the call's context: each node
+// keeps the attributes its id names (colour and type, as in "red block 1")
+// and its workspace, and loses the rest (size), which the prompt does not
+// show; the edges are kept, since the prompt lists every relation.
+func shownGraph(g *scenes.Graph) *scenes.Graph {
+	if g == nil {
+		return nil
+	}
+	out := &scenes.Graph{Nodes: make([]scenes.Node, len(g.Nodes)), Edges: g.Edges}
+	for i, n := range g.Nodes {
+		words := strings.Fields(n.ID)
+		attrs := map[string]string{}
+		for k, v := range n.Attributes {
+			if k == scenes.AttrWorkspace || slices.Contains(words, v) {
+				attrs[k] = v
+			}
+		}
+		out.Nodes[i] = scenes.Node{ID: n.ID, Attributes: attrs}
+	}
+	return out
+}
+
+// observe returns the robot's scene graph, through the get_scene_graph
+// tool, and its JSON as the prompt shows it.
+func observe(ctx context.Context, env agents.Env) (*scenes.Graph, string, error) {
+	r, err := agents.Check(agents.Call(ctx, env, agents.ToolGetSceneGraph, nil))
+	if err != nil {
+		return nil, "", err
+	}
+	if r.Graph == nil {
+		return nil, "", fmt.Errorf("get_scene_graph returned no graph: %s", r.Text)
+	}
+	data, err := json.MarshalIndent(r.Graph, "", " ")
+	return r.Graph, string(data), err
+}
+
+// graphRequest opens an episode for a workflow that shows the whole scene
+// graph: it observes the scene, renders the workflow's system and user
+// prompts with the graph, and returns the first request, with the
+// tabletop's action tools (ask_robot when there is a partner).
+func graphRequest(ctx context.Context, env agents.Env, systemTmpl, userTmpl string) (llm.Request, error) {
+	g, graphJSON, err := observe(ctx, env)
+	if err != nil {
+		return llm.Request{}, err
+	}
+	cc := &llm.CallContext{Role: llm.CallPlan, Track: "tabletop", Instruction: env.Instruction(), Robot: env.Robot(),
+		Partner: env.Partner(), Graph: g, Format: llm.FormatToolCalls}
+	data := promptData{Instruction: env.Instruction(), Robot: env.Robot(), Partner: env.Partner(),
+		GraphJSON: graphJSON, Places: strings.Join(scenes.PlaceNames, ", ")}
+	system, err := render(systemTmpl, data)
+	if err != nil {
+		return llm.Request{}, err
+	}
+	user, err := render(userTmpl, data)
+	if err != nil {
+		return llm.Request{}, err
+	}
+	tools := []string{agents.ToolPickAndPlace, agents.ToolAsk, agents.ToolDone}
+	if env.Partner() != "" {
+		tools = append(tools, agents.ToolAskRobot)
+	}
+	return llm.Request{System: system, Messages: []llm.Message{{Role: llm.RoleUser, Text: user}}, Tools: agents.ToolDecls(env, tools...), Context: cc}, nil
+}

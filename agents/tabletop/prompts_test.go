@@ -1,0 +1,119 @@
+package tabletop
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ambibench/ambibench/agents/llm"
+	"github.com/ambibench/ambibench/scenes"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// Every prompt template, rendered with fixed data, matches its golden file
+// under testdata/ (rewrite with -update). A prompt change shows in review
+// as a diff of the text a model reads.
+func TestPromptsGolden(t *testing.T) {
+	base := promptData{Instruction: "Put the red block in the blue bowl.", Robot: "robot1", Partner: "robot2",
+		GraphJSON: `{"nodes":[…],"edges":[…]}`, Places: strings.Join(scenes.PlaceNames, ", "),
+		Message: "Please put red block 1 in the shared workspace."}
+	alone := base
+	alone.Partner = ""
+	noGraph := base
+	noGraph.GraphJSON = ""
+	sg := sgcotPrompt{promptData: noGraph, Objects: "red block 1, blue bowl 1", AttrKeys: "color, size, type",
+		Relations: strings.Join(scenes.Relations, ", "), MaxTurns: sgcotMaxTurns}
+	sgFull := sg
+	sgFull.promptData = base
+	sgNoEdges := sg
+	sgNoEdges.Relations = ""
+	cl := claraPrompt{Instruction: base.Instruction, Robot: "robot1", Partner: "robot2",
+		Objects: "red block 1, blue bowl 1 (in robot2's workspace)", Relations: "- the red block 1 is left_of the blue bowl 1",
+		Places: base.Places, Plans: `3× [{"pick":"red block 1","place":"blue bowl 1"}]` + "\n" + `2× [{"pick":"red block 1","place":"middle"}]`,
+		Examples: claraExamples[:claraShots]}
+	clAlone := cl
+	clAlone.Partner = ""
+	for _, tc := range []struct {
+		golden, template string
+		data             any
+	}{
+		{"direct_system_partner.txt", "direct_system.tmpl", base},
+		{"direct_system_alone.txt", "direct_system.tmpl", alone},
+		{"direct_user.txt", "direct_user.tmpl", base},
+		{"answer_user.txt", "answer_user.tmpl", base},
+		{"sgcot_system_partner.txt", "sgcot_system.tmpl", sg},
+		{"sgcot_user.txt", "sgcot_user.tmpl", sg},
+		{"sgcot_user_full_graph.txt", "sgcot_user.tmpl", sgFull},
+		{"sgcot_user_no_edges.txt", "sgcot_user.tmpl", sgNoEdges},
+		{"forced_decision.txt", "forced_decision.tmpl", sg},
+		{"graph_withdrawn.txt", "graph_withdrawn.tmpl", sg},
+		{"clara_sample_partner.txt", "clara_sample.tmpl", cl},
+		{"clara_sample_alone.txt", "clara_sample.tmpl", clAlone},
+		{"clara_classify.txt", "clara_classify.tmpl", cl},
+		{"clara_act.txt", "clara_act.tmpl", cl},
+		{"progprompt_system_partner.txt", "progprompt_system.tmpl", progPromptGolden(t, true)},
+		{"progprompt_system_alone.txt", "progprompt_system.tmpl", progPromptGolden(t, false)},
+		{"progprompt_user_partner.txt", "progprompt_user.tmpl", progPromptGolden(t, true)},
+		{"progprompt_user_alone.txt", "progprompt_user.tmpl", progPromptGolden(t, false)},
+		{"progprompt_fix.txt", "progprompt_fix.tmpl", progPromptFixGolden(t)},
+		{"inner_monologue_system_partner.txt", "inner_monologue_system.tmpl", base},
+		{"inner_monologue_system_alone.txt", "inner_monologue_system.tmpl", alone},
+		{"inner_monologue_user.txt", "inner_monologue_user.tmpl", base},
+	} {
+		got, err := render(tc.template, tc.data)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.template, err)
+		}
+		path := filepath.Join("testdata", tc.golden)
+		if *update {
+			if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("%v (run with -update)", err)
+		}
+		if got != string(want) {
+			t.Errorf("%s rendered differently from %s:\n%s", tc.template, path, got)
+		}
+		if strings.Contains(got, "<no value>") {
+			t.Errorf("%s: a template field is missing", tc.template)
+		}
+	}
+}
+
+// contextOf is the context a workflow stated for a request, for tests that
+// check what a workflow told the simulated model.
+func contextOf(req llm.Request) (llm.CallContext, error) {
+	if req.Context == nil {
+		return llm.CallContext{}, fmt.Errorf("the request carries no context")
+	}
+	return *req.Context, nil
+}
+
+// The golden prompts are what a real model reads, byte for byte; none of
+// them may carry a machine-readable copy of the context (the fenced
+// "```ambibench" block the prompts once ended in) or mention one.
+func TestGoldenPromptsHoldNoBlock(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "*.txt"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no golden prompts: %v", err)
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, bad := range []string{"```ambibench", "ambibench block", `{"v":1,`} {
+			if strings.Contains(string(data), bad) {
+				t.Errorf("%s holds %q", f, bad)
+			}
+		}
+	}
+}

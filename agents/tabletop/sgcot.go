@@ -1,0 +1,166 @@
+package tabletop
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/ambibench/ambibench/agents"
+	"github.com/ambibench/ambibench/agents/llm"
+	"github.com/ambibench/ambibench/scenes"
+)
+
+func init() {
+	agents.RegisterWorkflow("sgcot", "LLM workflow: SG-CoT; the prompt lists the detected objects and the graph schema, the model retrieves nodes and edges turn by turn, then asks or acts",
+		sgcotFactory("sgcot", sgcotRetrieve))
+	agents.RegisterWorkflow("sgcot-full-graph", "SG-CoT ablation: the whole scene graph in the first prompt, no retrieval",
+		sgcotFactory("sgcot-full-graph", sgcotFullGraph))
+	agents.RegisterWorkflow("sgcot-single-retrieval", "SG-CoT ablation: one retrieval turn, then graph access is withdrawn and the model must decide",
+		sgcotFactory("sgcot-single-retrieval", sgcotSingleRetrieval))
+	agents.RegisterWorkflow("sgcot-no-edges", "SG-CoT ablation: retrieval over a graph without edges (no relations)",
+		sgcotFactory("sgcot-no-edges", sgcotNoEdges))
+}
+
+// SG-CoT variants: the method, and the ablations of section 4.2.
+type sgcotMode int
+
+const (
+	sgcotRetrieve        sgcotMode = iota // objects and schema up front, retrieval turn by turn
+	sgcotFullGraph                        // the whole graph up front, no retrieval tools
+	sgcotNoEdges                          // retrieval over nodes only: every relation query is empty
+	sgcotSingleRetrieval                  // one retrieval turn, then the retrieval tools are withdrawn
+)
+
+func sgcotFactory(name string, mode sgcotMode) agents.Factory {
+	return func(cfg agents.Config) (agents.Agent, error) {
+		return &sgcot{model: cfg.Model, maxTurns: sgcotMaxTurns, mode: mode}, nil
+	}
+}
+
+// sgcot is the iterative loop of SG-CoT (section 3.3): the first prompt
+// holds the instruction, the detected objects and the scene-graph schema,
+// not the graph. Each turn the model reasons and makes one request —
+// retrieve_node, retrieve_edge, ask with a tag, ask_robot, or its final
+// pick_and_place calls — whose result is appended to the history. After
+// maxTurns it is told to decide.
+type sgcot struct {
+	model    llm.Model
+	maxTurns int
+	mode     sgcotMode
+}
+
+const sgcotMaxTurns = 14
+
+type sgcotPrompt struct {
+	promptData
+	Objects, AttrKeys, Relations string
+	MaxTurns                     int
+}
+
+func (a *sgcot) Run(ctx context.Context, env agents.Env) error {
+	if a.mode == sgcotNoEdges {
+		env = noEdges{env}
+	}
+	g, graphJSON, err := observe(ctx, env)
+	if err != nil {
+		return agents.Finish(err)
+	}
+	var objects []string
+	for _, n := range g.Nodes {
+		objects = append(objects, n.ID)
+	}
+	keys, rels := g.Schema()
+	if a.mode == sgcotNoEdges {
+		rels = nil
+	}
+	cc := &llm.CallContext{Role: llm.CallPlan, Track: "tabletop", Instruction: env.Instruction(), Robot: env.Robot(),
+		Partner: env.Partner(), Objects: objects, Format: llm.FormatToolCalls}
+	tools := []string{agents.ToolRetrieveNode, agents.ToolRetrieveEdge, agents.ToolAsk, agents.ToolPickAndPlace, agents.ToolDone}
+	if a.mode == sgcotFullGraph {
+		cc.Graph, cc.Objects = g, nil
+		tools = []string{agents.ToolAsk, agents.ToolPickAndPlace, agents.ToolDone}
+	} else {
+		graphJSON = ""
+	}
+	data := sgcotPrompt{
+		promptData: promptData{Instruction: env.Instruction(), Robot: env.Robot(), Partner: env.Partner(),
+			Places: strings.Join(scenes.PlaceNames, ", "), GraphJSON: graphJSON},
+		Objects: strings.Join(objects, ", "), AttrKeys: strings.Join(keys, ", "), Relations: strings.Join(rels, ", "),
+		MaxTurns: a.maxTurns,
+	}
+	system, err := render("sgcot_system.tmpl", data)
+	if err != nil {
+		return err
+	}
+	user, err := render("sgcot_user.tmpl", data)
+	if err != nil {
+		return err
+	}
+	if env.Partner() != "" {
+		tools = append(tools, agents.ToolAskRobot)
+	}
+	conv := &conversation{model: a.model, env: env, req: llm.Request{
+		System: system, Messages: []llm.Message{{Role: llm.RoleUser, Text: user}}, Tools: agents.ToolDecls(env, tools...), Context: cc,
+	}}
+	for turn := range a.maxTurns {
+		ended, err := conv.turn(ctx)
+		if ended || err != nil {
+			return agents.Finish(err)
+		}
+		if a.mode == sgcotSingleRetrieval && turn == 0 {
+			closed, err := render("graph_withdrawn.tmpl", data)
+			if err != nil {
+				return err
+			}
+			conv.req.Messages = append(conv.req.Messages, llm.Message{Role: llm.RoleUser, Text: closed})
+			conv.req.Tools = agents.ToolDecls(env, slices.DeleteFunc(tools, isRetrieval)...)
+		}
+	}
+	// The forced decision: no more retrieval.
+	forced, err := render("forced_decision.tmpl", data)
+	if err != nil {
+		return err
+	}
+	conv.req.Messages = append(conv.req.Messages, llm.Message{Role: llm.RoleUser, Text: forced})
+	conv.req.Tools = agents.ToolDecls(env, agents.ToolAsk, agents.ToolPickAndPlace, agents.ToolDone)
+	ended, err := conv.turn(ctx)
+	if ended || err != nil {
+		return agents.Finish(err)
+	}
+	if err := agents.Done(ctx, env); err != nil {
+		return agents.Finish(err)
+	}
+	return fmt.Errorf("sgcot: no decision after %d turns and a forced one", a.maxTurns)
+}
+
+func isRetrieval(tool string) bool {
+	return tool == agents.ToolRetrieveNode || tool == agents.ToolRetrieveEdge
+}
+
+// Respond answers the partner robot as direct does: the helper robot's
+// job is one grounded hand-over, for which its whole view is in the prompt.
+func (a *sgcot) Respond(ctx context.Context, env agents.Env, message string) (string, error) {
+	return answerPartner(ctx, a.model, env, message)
+}
+
+// noEdges is an Env whose scene graph has no edges: the view of the
+// no-edges ablation. get_scene_graph drops them and retrieve_edge finds
+// nothing, without reaching the table (so it takes no step).
+type noEdges struct{ agents.Env }
+
+func (e noEdges) Call(ctx context.Context, c agents.ToolCall) (agents.Result, error) {
+	if c.Name == agents.ToolRetrieveEdge {
+		if _, err := agents.DecodeArgs(c); err != nil {
+			return e.Env.Call(ctx, c) // let the table refuse it, and count it
+		}
+		return agents.Result{Text: "[]"}, nil
+	}
+	r, err := e.Env.Call(ctx, c)
+	if r.Graph != nil {
+		g := *r.Graph
+		g.Edges = nil
+		r.Graph = &g
+	}
+	return r, err
+}
