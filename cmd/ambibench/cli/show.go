@@ -96,7 +96,7 @@ func writeEpisode(b *strings.Builder, r results.Record) {
 		fmt.Fprintf(b, ": %s", r.Error)
 	}
 	b.WriteString("\n")
-	if r.Track == "semmap" {
+	if r.Query != "" { // an answer to a query: ranked ids, scored by Top-k
 		fmt.Fprintf(b, "Answer: %v; truth: %v; Top-1 %v, Top-Any %v\n", r.Answer, r.Truth, r.Top1, r.TopAny)
 	} else {
 		fmt.Fprintf(b, "SR %v, ADA %v; questions %d (tag of the first: %q, %d matched); steps %d\n", r.Success, r.ADA, r.Questions, r.Tag, r.TagCorrect, r.Steps)
