@@ -1,4 +1,4 @@
-package courteous
+package perturbations
 
 import (
 	"bytes"
