@@ -42,7 +42,7 @@ test:
 # The Go benchmarks, one line per cell, tabulated by benchstat.
 gobench:
 	mkdir -p $(OUT)
-	$(GO) test -run '^$$' -bench . -benchtime 50x ./bench/ | tee $(OUT)/gobench.txt
+	$(GO) test -run '^$$' -bench . -benchtime 50x ./bench/... | tee $(OUT)/gobench.txt
 	$(GO) tool benchstat -col /agent $(OUT)/gobench.txt
 
 # A short run of every fuzz target.
