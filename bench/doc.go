@@ -1,23 +1,34 @@
-// Package bench runs agents on episodes and scores them.
+// Package bench is the harness: it runs agents on the episodes of a track
+// and scores them, the same way on every track.
+//
+// A track (tabletop, household, semmap, or one of a user's own) is a
+// [Track]: it lists its cells (task family × perturbation, or whatever its
+// second dimension is), says how many episodes a cell holds, plays one
+// episode of a cell for an agent and scores it into a [results.Record],
+// names the settings that change an outcome (run.json keeps them), adds
+// its own run flags, and says which report sections its records get. The
+// runner, the Go benchmarks, run.json and the command see a track only
+// through that interface; [RegisterTrack] adds one, and package
+// bench/tracks registers the built-ins.
 //
 // An episode is fixed by (suite seed, track, task family, perturbation,
 // episode index): [EpisodeSeed] hashes those into the seed of the
 // episode's random stream, so every agent meets the same episodes and the
-// same command gives the same records at any concurrency.
-//
-// [RunEpisode] builds the table in the physics engine, gives each robot's
-// agent an [agents.Env] over its own view, plays the simulated user (who
-// answers a question only when its tag matches the ground truth, and ends
-// the episode otherwise), passes ask_robot messages to the partner robot's
-// agent, enforces the step limit, and scores the final state into a
-// [results.Record].
+// same command gives the same records at any concurrency. A track's
+// RunEpisode builds the episode, makes the agent ([NewAgent]), plays it
+// with its model calls counted ([EpisodeContext], [PlayAgent]), and
+// finishes the record ([NewRecord], [FinishRecord]), which sorts the
+// episode into scored, agent error or infrastructure error. [User] is the
+// simulated user the tracks share: a question whose tag matches the ground
+// truth gets the recorded answer, any other ends the episode.
 //
 // [Run] runs a grid of cells × agents × episodes with bounded concurrency
 // and writes the records in grid order, whatever order they finish in, so
 // the file is the same at any concurrency; a run that was killed resumes
 // where it stopped.
 //
-// The Go benchmarks in this package (BenchmarkTabletop) run one
-// sub-benchmark per cell, named agent=…/task=…/perturb=…, and report ADA,
-// SR and steps/op, for benchstat.
+// [Benchmark] runs one sub-benchmark per agent and cell, named
+// agent=…/task=…/perturb=…, one op one episode, and reports the track's
+// metrics (ADA, SR, calls/op, tokens/op, …) for benchstat; this package's
+// BenchmarkTabletop, BenchmarkHousehold and BenchmarkSemmap call it.
 package bench

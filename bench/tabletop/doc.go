@@ -1,0 +1,15 @@
+// Package tabletop is the tabletop track of the harness: a physics table
+// of blocks and bowls (sim/tabletop), one robot or two with private views
+// and a shared workspace, the task families of package tasks under the
+// perturbations of package perturb that implement perturb.Tabletop,
+// scored by ADA and SR.
+//
+// [Track.RunEpisode] draws the episode ([MakeEpisodeSized]: the family's
+// draw, the perturbation, then distractors up to the scene size, each
+// redrawn when it does not fit), builds the physics, gives each robot's
+// agent an agents.Env over its own (possibly noisy) view, plays the
+// simulated user, passes ask_robot messages to the partner robot's agent,
+// enforces the step limit, and scores the settled table. The calibration
+// split ([Calibration]), on which agents such as clara fit thresholds, is
+// drawn from a seed of its own, apart from the test episodes.
+package tabletop
