@@ -27,12 +27,13 @@ type Track struct {
 	// (distractors added); empty: the family's own size only.
 	SceneSizes []int
 	// Calibration is the calibration split agents fit thresholds on; nil
-	// makes one for the run's seed, shared by every episode of the
-	// value.
+	// makes one per suite seed, shared by every episode of that seed
+	// played on this value.
 	Calibration *Calibration
 
 	sizesFlag string
-	once      sync.Once
+	mu        sync.Mutex
+	bySeed    map[uint64]*Calibration
 }
 
 // New returns the tabletop track with its default settings.
@@ -74,12 +75,18 @@ func (t *Track) stepLimit() int {
 }
 
 func (t *Track) calibration(seed uint64) *Calibration {
-	t.once.Do(func() {
-		if t.Calibration == nil {
-			t.Calibration = NewCalibration(seed, 0)
-		}
-	})
-	return t.Calibration
+	if t.Calibration != nil {
+		return t.Calibration
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.bySeed == nil {
+		t.bySeed = map[uint64]*Calibration{}
+	}
+	if t.bySeed[seed] == nil {
+		t.bySeed[seed] = NewCalibration(seed, 0)
+	}
+	return t.bySeed[seed]
 }
 
 func (t *Track) Settings() (map[string]string, error) {
