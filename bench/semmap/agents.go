@@ -5,6 +5,6 @@ package semmap
 // of the track may give is known. The registry orders them by
 // agents.Order, not by the order of the imports.
 import (
-	_ "github.com/ambibench/ambibench/agents/semmap"
 	_ "github.com/ambibench/ambibench/agents/reference"
+	_ "github.com/ambibench/ambibench/agents/semmap"
 )
