@@ -7,11 +7,12 @@ OUT ?= out
 # The main job: every tabletop agent (reference agents and workflows, the
 # workflows on the simulated model) on every tabletop cell, 100 episodes
 # each; prints the agent x perturbation table, writes $(OUT)/tabletop/
-# (records.jsonl, summary.md, report.md: paper 001's tables, the ablations
-# and the paired tests), then the scene-size series to $(OUT)/scene-size/,
-# then the household track's evaluation split to $(OUT)/household/, then
-# the semmap track's built-in dataset to $(OUT)/semmap/ (report.md and,
-# next to it, the plot of Top-Any against map size).
+# (records.jsonl, summary.md, report.md: the SG-CoT paper's tables, the
+# ablations and the paired tests), then the scene-size series to
+# $(OUT)/scene-size/, then the household track's evaluation split to
+# $(OUT)/household/, then the semmap track's built-in dataset to
+# $(OUT)/semmap/ (report.md and, next to it, the plot of Top-Any against map
+# size).
 bench:
 	rm -rf $(OUT)/tabletop $(OUT)/scene-size
 	$(GO) run ./cmd/ambibench run --track tabletop --agents all --model sim --episodes 100 --out $(OUT)/tabletop

@@ -5,7 +5,8 @@
 // workflows live in one package per track (agents/tabletop,
 // agents/household, agents/semmap) and the reference agents in
 // agents/reference, each registering its agents in its init; import them
-// (bench does, in bench/agents.go) to have them all registered.
+// (each track's package does, in bench/<track>/agents.go) to have them
+// registered.
 //
 // An agent sees an episode only through [Env]: the instruction, its robot,
 // its partner robot if there is one, and the tools the track offers. Every

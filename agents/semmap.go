@@ -20,7 +20,7 @@ const (
 	ToolAnswer = "answer"
 )
 
-// Input modes: how a map is shown to a model (paper 000).
+// Input modes: how a map is shown to a model (the agentic-workflows paper).
 const (
 	// ModeCertainty shows each object with its most probable class.
 	ModeCertainty = "certainty"

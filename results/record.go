@@ -13,7 +13,7 @@ import (
 // Version 2 added the outcome, the error kind and the suite version.
 const SchemaVersion = 2
 
-// Outcomes of an episode (DESIGN.md: "A record says what happened").
+// Outcomes of an episode (docs/contracts.md, "Records and outcomes").
 const (
 	// OutcomeScored: the episode ran to its end and is scored.
 	OutcomeScored = "scored"
@@ -49,7 +49,7 @@ type Record struct {
 	Questions    int            `json:"questions"`            // clarification questions asked
 	TagCorrect   int            `json:"tag_correct"`          // questions whose tag matched the ground truth
 	Success      bool           `json:"success"`              // SR: the final state satisfies the goal
-	ADA          bool           `json:"ada"`                  // ambiguity detected (see DESIGN.md, Metrics)
+	ADA          bool           `json:"ada"`                  // ambiguity detected (see docs/metrics.md)
 	Steps        int            `json:"steps"`                // agent steps taken
 	ToolCalls    map[string]int `json:"tool_calls"`           // calls per tool name
 	Messages     []Message      `json:"messages,omitempty"`   // robot-to-robot messages
@@ -68,7 +68,7 @@ type Record struct {
 	SolvedTrial          int `json:"solved_trial,omitempty"`          // the trial that reached the goal, from 1; 0 if none did
 	OptimalSteps         int `json:"optimal_steps,omitempty"`         // the expert's shortest plan for the goal
 	Reflections          int `json:"reflections,omitempty"`           // reflection steps run
-	RedundantReflections int `json:"redundant_reflections,omitempty"` // reflections that changed nothing that mattered (DESIGN.md)
+	RedundantReflections int `json:"redundant_reflections,omitempty"` // reflections that changed nothing that mattered (docs/metrics.md)
 	ReflectionTokens     int `json:"reflection_tokens,omitempty"`     // input and output tokens of the reflection calls
 	// ReflectionTools counts the calls of each reflection tool over the
 	// game (DyRef's toolkit: "key_rules", "lesson", …); a reflection that
@@ -99,10 +99,10 @@ type Record struct {
 	NoReadableAnswer bool `json:"no_readable_answer,omitempty"`
 }
 
-// TopK scores a ranked answer y against the annotated list g, as DESIGN.md
-// defines it: both empty is a hit at every k; y empty and g not is a miss;
-// otherwise Top-k holds when one of y's first k ids is in g, and Top-Any
-// when any is. Hits are cumulative.
+// TopK scores a ranked answer y against the annotated list g, as
+// docs/metrics.md defines it: both empty is a hit at every k; y empty and g
+// not is a miss; otherwise Top-k holds when one of y's first k ids is in g,
+// and Top-Any when any is. Hits are cumulative.
 func TopK(y, g []string) (top1, top2, top3, topAny bool) {
 	if len(y) == 0 {
 		hit := len(g) == 0

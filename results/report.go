@@ -197,9 +197,9 @@ func (rp *reporter) rates(b *strings.Builder) {
 	rp.tagTable(b)
 }
 
-// tagTable is DESIGN.md's tag accuracy: of the clarification questions an
-// agent asked, the share whose tag matched the ground truth, pooled over
-// the episodes of a column; "—" where it asked none.
+// tagTable is docs/metrics.md's tag accuracy: of the clarification
+// questions an agent asked, the share whose tag matched the ground truth,
+// pooled over the episodes of a column; "—" where it asked none.
 func (rp *reporter) tagTable(b *strings.Builder) {
 	asked := false
 	for _, u := range rp.units {

@@ -17,8 +17,8 @@ import (
 const RunFileName = "run.json"
 
 // RunFile describes a run directory: the settings every record in it was
-// made with, which must not change (DESIGN.md: "A directory is one run"),
-// and the grid run so far, which may grow. It is written as run.json
+// made with, which must not change (docs/contracts.md, "A directory is one
+// run"), and the grid run so far, which may grow. It is written as run.json
 // beside records.jsonl.
 type RunFile struct {
 	// Settings are the run's outcome-changing settings, each a name and

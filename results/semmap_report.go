@@ -9,7 +9,7 @@ import (
 )
 
 // The semmap track's sections: Top-k by query type, against map size, and
-// the over-reflection analysis of paper 000.
+// the over-reflection analysis of the agentic-workflows paper.
 
 // pooledModes labels the rows that pool the input modes. The modes show
 // the same (map, query) pairs twice, so a pooled row counts each pair
@@ -101,7 +101,7 @@ func (rp *reporter) topKTable(b *strings.Builder) {
 	if len(rows) == 0 {
 		return
 	}
-	caption := "Semantic-map queries (DESIGN.md's Top-k): both the answer and the truth empty is a hit at every k; an empty answer to a query with a truth, or a missing answer, is a miss. " +
+	caption := "Semantic-map queries (docs/metrics.md's Top-k): both the answer and the truth empty is a hit at every k; an empty answer to a query with a truth, or a missing answer, is a miss. " +
 		"Each input mode is its own run over the same (map, query) pairs, with its own n and interval. " +
 		"Hallucinated: answered ids that are not in the map. No answer: episodes without a readable answer (the final reply could not be read, or none came), each a miss at every k whatever the truth."
 	if len(modes) > 1 {

@@ -41,7 +41,7 @@ func TestSolvedBySingleTrial(t *testing.T) {
 	}
 }
 
-// TopK follows DESIGN.md's definition row by row.
+// TopK follows docs/metrics.md's definition row by row.
 func TestTopK(t *testing.T) {
 	for _, tc := range []struct {
 		why  string

@@ -7,7 +7,8 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 )
 
-// Render modes of a semantic map for a prompt (paper 000's two inputs).
+// Render modes of a semantic map for a prompt (the agentic-workflows
+// paper's two inputs).
 const (
 	// RenderCertainty shows each object with its most probable class only.
 	RenderCertainty = "certainty"

@@ -1,4 +1,4 @@
-// Package dyref holds the model-free parts of DyRef (paper 002), the
+// Package dyref holds the model-free parts of DyRef (the DyRef paper), the
 // reflection scheme that spends effort on a failed household trial in
 // proportion to how hard the task is: a diagnostic graph of the trial,
 // complexity factors measured on it, and a routing policy that maps them

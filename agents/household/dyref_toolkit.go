@@ -11,9 +11,9 @@ import (
 	"github.com/ambibench/ambibench/agents/llm"
 )
 
-// DyRef's reflection toolkit (paper 002): four analyses of a failed trial,
-// each one model call with a prompt of its own, and a fifth call that
-// combines the chosen analyses into the plan for the next trial. Which
+// DyRef's reflection toolkit (the DyRef paper): four analyses of a failed
+// trial, each one model call with a prompt of its own, and a fifth call
+// that combines the chosen analyses into the plan for the next trial. Which
 // analyses run is the caller's choice: the dyref agent asks its router,
 // reflect-all runs them all.
 

@@ -9,7 +9,7 @@ import (
 )
 
 func init() {
-	agents.RegisterWorkflowOn([]string{agents.TrackSemmap}, "baseline", "LLM workflow (semmap): paper 000's baseline; one call with the map, the query and two worked examples; the reply is the JSON answer",
+	agents.RegisterWorkflowOn([]string{agents.TrackSemmap}, "baseline", "LLM workflow (semmap): the agentic-workflows paper's baseline; one call with the map, the query and two worked examples; the reply is the JSON answer",
 		func(cfg agents.Config) (agents.Agent, error) {
 			return NewSemmapBaseline(cfg.Model, semmapDefaultExamples), nil
 		})

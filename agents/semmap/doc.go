@@ -1,7 +1,8 @@
-// Package semmap holds the LLM workflows of the semmap track, paper 000's:
-// baseline, self-reflect (and self-reflect-no-memory), multi-agent-reflect
-// and ensemble, one file each, with their prompts (prompts/*.tmpl,
-// embedded; golden copies under testdata/).
+// Package semmap holds the LLM workflows of the semmap track, the
+// agentic-workflows paper's: baseline, self-reflect (and
+// self-reflect-no-memory), multi-agent-reflect and ensemble, one file each,
+// with their prompts (prompts/*.tmpl, embedded; golden copies under
+// testdata/).
 //
 // What they share has a file of its own: session.go, an episode as a
 // workflow plays it (the map fetched, the prompts' data and worked

@@ -10,12 +10,13 @@ import (
 )
 
 func init() {
-	agents.RegisterWorkflowOn([]string{agents.TrackSemmap}, "ensemble", "LLM workflow (semmap): paper 000's LLM ensemble; 6 answers sampled at temperature 0.8 (from the model, or in turn from --ensemble-models), then a chooser that sees them anonymised picks one, which is answered unchanged",
+	agents.RegisterWorkflowOn([]string{agents.TrackSemmap}, "ensemble", "LLM workflow (semmap): the agentic-workflows paper's LLM ensemble; 6 answers sampled at temperature 0.8 (from the model, or in turn from --ensemble-models), then a chooser that sees them anonymised picks one, which is answered unchanged",
 		func(cfg agents.Config) (agents.Agent, error) {
 			return NewEnsemble(cfg.Model, EnsembleOptions{N: 6, Temperature: 0.8, Examples: semmapDefaultExamples, Members: cfg.Members}), nil
 		})
-	// The answers may come from several models (paper 000's ensemble of
-	// specs); the harness hands them over as Config.Members.
+	// The answers may come from several models (the agentic-workflows
+	// paper's ensemble of specs); the harness hands them over as
+	// Config.Members.
 	agents.SetUsesMembers("ensemble")
 }
 
@@ -35,11 +36,11 @@ type EnsembleOptions struct {
 	Members []llm.Model
 }
 
-// ensemble is paper 000's LLM ensemble (eq. 10–11): the same p_plan at
-// temperature > 0 N times, from one model or from its members in turn,
-// each draw its own sample, then p_choose over the readable answers,
-// labelled by letter only, so the chooser cannot favour a member by name.
-// The chosen answer is answered exactly as it was written.
+// ensemble is the agentic-workflows paper's LLM ensemble (eq. 10–11): the
+// same p_plan at temperature > 0 N times, from one model or from its
+// members in turn, each draw its own sample, then p_choose over the
+// readable answers, labelled by letter only, so the chooser cannot favour a
+// member by name. The chosen answer is answered exactly as it was written.
 type ensemble struct {
 	model  llm.Model
 	opts   EnsembleOptions

@@ -18,8 +18,8 @@ type ReflectOptions struct {
 	// Iterations is the number of reflect-and-refine rounds.
 	Iterations int
 	// Memory shows every earlier answer and critique to the reflect and
-	// refine prompts (paper 000, eq. 5–6); without it they see only the
-	// last answer and its critique.
+	// refine prompts (the agentic-workflows paper, eq. 5–6); without it
+	// they see only the last answer and its critique.
 	Memory bool
 	// StopWhenStable ends the rounds early once a refinement lists the
 	// same objects, in the same order, as the answer it revised.
@@ -49,10 +49,10 @@ func (a *semmapReflector) Drafts() [][]string                     { return a.dra
 func (a *semmapReflector) Reflections() []agents.ReflectionRecord { return a.reflections }
 
 // Run answers, then reflects and refines; the answer given is the last
-// refinement, as paper 000 scores it. A refinement whose reply cannot be
-// read before the last round leaves the answer as it was for the next
-// round to revise (the round is counted, its critique kept, the loss
-// reported); when the last refinement, or with no rounds the first
+// refinement, as the agentic-workflows paper scores it. A refinement whose
+// reply cannot be read before the last round leaves the answer as it was
+// for the next round to revise (the round is counted, its critique kept,
+// the loss reported); when the last refinement, or with no rounds the first
 // answer, cannot be read, there is no answer and the episode is a miss.
 func (a *semmapReflector) Run(ctx context.Context, env agents.Env) error {
 	a.drafts, a.reflections = nil, nil

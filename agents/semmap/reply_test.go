@@ -16,7 +16,7 @@ func TestParseSemmapReply(t *testing.T) {
 		{"bare object", `{"relevant_objects": ["obj1", "obj2"], "query_achievable": true}`, []string{"obj1", "obj2"}, true, ""},
 		{"in a fence after prose", "Here it is:\n```json\n{\"relevant_objects\": [\"obj3\"], \"query_achievable\": true}\n```\nDone.", []string{"obj3"}, true, ""},
 		{"an example object first, without the field", `Like {"id": "x"} I answer {"relevant_objects": ["obj4"]}`, []string{"obj4"}, true, ""},
-		{"paper 000's \"partially\"", `{"relevant_objects": ["obj2"], "query_achievable": "partially"}`, []string{"obj2"}, true, ""},
+		{"the agentic-workflows paper's \"partially\"", `{"relevant_objects": ["obj2"], "query_achievable": "partially"}`, []string{"obj2"}, true, ""},
 		{"empty answer", `{"relevant_objects": [], "query_achievable": false}`, []string{}, false, ""},
 		{"null list", `{"relevant_objects": null}`, []string{}, false, ""},
 		{"numbers and objects as ids, duplicates dropped", `{"relevant_objects": [3, {"id": "obj5"}, "obj5", " "]}`, []string{"3", "obj5"}, true, ""},

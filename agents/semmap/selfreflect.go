@@ -6,7 +6,7 @@ import (
 )
 
 func init() {
-	agents.RegisterWorkflowOn([]string{agents.TrackSemmap}, "self-reflect", "LLM workflow (semmap): paper 000's self-reflection; answer, then 2 rounds of reflect (correctness, relevance, clarity) and refine, with memory of earlier rounds",
+	agents.RegisterWorkflowOn([]string{agents.TrackSemmap}, "self-reflect", "LLM workflow (semmap): the agentic-workflows paper's self-reflection; answer, then 2 rounds of reflect (correctness, relevance, clarity) and refine, with memory of earlier rounds",
 		func(cfg agents.Config) (agents.Agent, error) {
 			return NewSelfReflect(cfg.Model, ReflectOptions{Iterations: 2, Memory: true, Examples: semmapDefaultExamples}), nil
 		})

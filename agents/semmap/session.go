@@ -13,11 +13,11 @@ import (
 	"github.com/ambibench/ambibench/scenes"
 )
 
-// What the four semmap workflows of paper 000 share: fetching the map,
-// the prompts' data, one model call, and the final answer. Every prompt is
-// a single fresh user message, as the paper writes each step's prompt
-// afresh and carries history (memory) in the prompt text, not in a
-// conversation.
+// What the four semmap workflows of the agentic-workflows paper share:
+// fetching the map, the prompts' data, one model call, and the final
+// answer. Every prompt is a single fresh user message, as the paper writes
+// each step's prompt afresh and carries history (memory) in the prompt
+// text, not in a conversation.
 
 // semmapSession is one episode as a workflow plays it.
 type semmapSession struct {
@@ -113,7 +113,7 @@ func (s *semmapSession) context(role, format string, answers, feedback []string)
 // semmapAnswerSchema is the answer the JSON prompts ask for, offered as
 // the request's response schema: a backend sends it as structured output
 // only when the model spec asks (schema=1); by default the prompt alone
-// asks for it, as in paper 000.
+// asks for it, as in the agentic-workflows paper.
 var semmapAnswerSchema = json.RawMessage(`{"type":"object","properties":{"inferred_query":{"type":"string"},"query_achievable":{"type":"boolean"},"relevant_objects":{"type":"array","items":{"type":"string"}},"explanation":{"type":"string"}},"required":["inferred_query","query_achievable","relevant_objects","explanation"]}`)
 
 // Render's limits on the class distributions it writes (scenes'
@@ -184,7 +184,7 @@ func (s *semmapSession) generate(ctx context.Context, step, tmpl string, data se
 // answer ends the episode with a. With parseErr, the reason the final
 // reply could not be read, there is no answer to give: the episode ends
 // without one, so the harness scores it a miss at every k whatever the
-// truth (DESIGN.md), and parseErr comes back for the record. Answering
+// truth (docs/metrics.md), and parseErr comes back for the record. Answering
 // the empty list instead would count as a hit on every query whose truth
 // is empty.
 func (s *semmapSession) answer(ctx context.Context, a agents.AnswerArgs, parseErr error) error {

@@ -31,9 +31,9 @@ const (
 	claraMaxTurns    = 8 // model calls after the decision to act or ask
 )
 
-// clara is CLARA (paper 001's baseline): uncertainty from stochastic context
-// sampling. Each of several prompts shows a random subset of the worked
-// examples and the objects in a shuffled order, and is sampled at
+// clara is CLARA (the SG-CoT paper's baseline): uncertainty from stochastic
+// context sampling. Each of several prompts shows a random subset of the
+// worked examples and the objects in a shuffled order, and is sampled at
 // temperature > 0; the share of plans that disagree with the most common
 // one is the uncertainty. Above a threshold, calibrated on episodes kept
 // apart from the test episodes, a classifying call tells an infeasible

@@ -18,14 +18,14 @@ func init() {
 		})
 }
 
-// innerMonologue is Inner Monologue as paper 001 runs it on the tabletop:
-// the model sees the instruction and the scene graph once, then acts one
-// tool call per turn. After each pick_and_place the robot looks again, and
-// the tool result is the environment's language feedback — whether the
-// block reached its destination, and what changed — so that a slipped
-// grasp or a block that landed beside its bowl is seen and can be retried.
-// Questions to the person (and to the other robot) are answered in the
-// same loop.
+// innerMonologue is Inner Monologue as the SG-CoT paper runs it on the
+// tabletop: the model sees the instruction and the scene graph once, then
+// acts one tool call per turn. After each pick_and_place the robot looks
+// again, and the tool result is the environment's language feedback —
+// whether the block reached its destination, and what changed — so that a
+// slipped grasp or a block that landed beside its bowl is seen and can be
+// retried. Questions to the person (and to the other robot) are answered in
+// the same loop.
 type innerMonologue struct{ model llm.Model }
 
 const imMaxTurns = 16 // model calls per episode

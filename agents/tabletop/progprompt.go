@@ -19,16 +19,16 @@ func init() {
 		})
 }
 
-// progprompt is ProgPrompt (Singh et al., 2023) as paper 001 runs it: the
-// prompt is a program — the robot's actions as imports, the objects as a
-// list, example task functions with assertions and recovery steps — that
-// ends with the header of the task's function, which the model completes
-// in one call. The program runs statement by statement; each assertion is
-// checked against the scene graph after the action, and a failed one runs
-// its else step once. Paper 001 adds asking as an action: a question (to
-// the user, or to the other robot) ends the program, and its reply goes
-// back in a fresh prompt, with what has run so far, for the model to write
-// the rest.
+// progprompt is ProgPrompt (Singh et al., 2023) as the SG-CoT paper runs
+// it: the prompt is a program — the robot's actions as imports, the objects
+// as a list, example task functions with assertions and recovery steps —
+// that ends with the header of the task's function, which the model
+// completes in one call. The program runs statement by statement; each
+// assertion is checked against the scene graph after the action, and a
+// failed one runs its else step once. The SG-CoT paper adds asking as an
+// action: a question (to the user, or to the other robot) ends the program,
+// and its reply goes back in a fresh prompt, with what has run so far, for
+// the model to write the rest.
 type progprompt struct{ model llm.Model }
 
 const (

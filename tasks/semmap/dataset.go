@@ -15,7 +15,7 @@ import (
 	"github.com/ambibench/ambibench/scenes"
 )
 
-// Query types (paper 000, section 4.3).
+// Query types (the agentic-workflows paper, section 4.3).
 const (
 	TypeDescriptive = "descriptive"
 	TypeAffordance  = "affordance"

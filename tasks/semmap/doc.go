@@ -1,7 +1,7 @@
-// Package semmap holds the data of the semantic-map track (paper 000): a
-// dataset is a set of Voxeland semantic maps, a set of queries, and for
-// every map and query the annotated answer, a ranked list of object ids
-// (possibly empty).
+// Package semmap holds the data of the semantic-map track (the
+// agentic-workflows paper): a dataset is a set of Voxeland semantic maps, a
+// set of queries, and for every map and query the annotated answer, a
+// ranked list of object ids (possibly empty).
 //
 // On disk a dataset is a folder in the public layout that accompanies the
 // paper:

@@ -12,9 +12,9 @@ import (
 	"github.com/ambibench/ambibench/scenes"
 )
 
-// The semmap track (paper 000). The model reads the query and the map
-// from the context and answers with the reference resolver (semquery),
-// erring at the profile's rates:
+// The semmap track (the agentic-workflows paper). The model reads the query
+// and the map from the context and answers with the reference resolver
+// (semquery), erring at the profile's rates:
 //
 //   - negation: it drops the query's exclusion ("not a couch", "does not
 //     open"), or reads "not near" as "near";
@@ -25,9 +25,9 @@ import (
 //     serves a looser reading (the relation dropped, then the class);
 //   - hallucinate: it puts an id that is not in the map first;
 //   - overreflect: reviewing an answer it finds nothing wrong with, it
-//     criticises it anyway (paper 000's over-reflection), so that the
-//     refinement adds objects where none serve, removes the first, or
-//     reorders.
+//     criticises it anyway (the agentic-workflows paper's
+//     over-reflection), so that the refinement adds objects where none
+//     serve, removes the first, or reorders.
 //
 // Each misreading is drawn with persists, keyed by the situation, so the
 // baseline and the first answer of a reflection workflow are the same
@@ -149,8 +149,8 @@ func negated(req semquery.Request) bool {
 
 // looser answers a looser reading of a query nothing serves: without its
 // relation, then without its classes (the affordance alone). This is the
-// answer of paper 000's over-reflection example — seats, when no seat is
-// near a book because there is no book.
+// answer of the agentic-workflows paper's over-reflection example — seats,
+// when no seat is near a book because there is no book.
 func looser(m *scenes.SemanticMap, req semquery.Request, opts semquery.Options) []string {
 	if req.Relation != "" {
 		r := req
