@@ -70,8 +70,13 @@ var (
 func workflowCalls(t *testing.T) []llm.Request {
 	t.Helper()
 	callsOnce.Do(func() {
-		calls = append(calls, recordCalls(t, bench.Options{Track: tabletop.New(), Episodes: 2})...)
-		calls = append(calls, recordCalls(t, bench.Options{Track: &household.Track{Trials: 3, Grammar: "v0.3"}, Episodes: 2})...)
+		// The built-in perturbations, named: the golden HTTP bodies are of
+		// the first call of each kind, which a perturbation registered
+		// since would otherwise move.
+		calls = append(calls, recordCalls(t, bench.Options{Track: tabletop.New(), Episodes: 2,
+			Perturbations: []string{"none", "absence", "multiplicity", "underspecified", "partial_observability", "scene_graph_noise", "execution_noise"}})...)
+		calls = append(calls, recordCalls(t, bench.Options{Track: &household.Track{Trials: 3, Grammar: "v0.3"}, Episodes: 2,
+			Perturbations: []string{"none", "absence", "multiplicity", "underspecified", "partial_observability"}})...)
 		calls = append(calls, recordCalls(t, bench.Options{Track: &semmap.Track{Dataset: tsm.Builtin(1), Modes: semmap.Modes}, Episodes: 3})...)
 	})
 	if len(calls) == 0 {

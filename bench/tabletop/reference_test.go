@@ -9,6 +9,24 @@ import (
 	"github.com/ambibench/ambibench/results"
 )
 
+// rulesReads reports whether the rules agent is held to its bar on a
+// cell: the built-in families and perturbations, whose sentences its task
+// grammar (agents/grounding) is written for. A family or perturbation
+// registered since may say things the grammar does not read; the oracle
+// is held to every cell all the same.
+func rulesReads(family, perturbation string) bool {
+	switch family {
+	case "pick_place", "long_horizon", "spatial", "handover":
+	default:
+		return false
+	}
+	switch perturbation {
+	case "none", "absence", "multiplicity", "underspecified", "partial_observability":
+		return true
+	}
+	return false
+}
+
 // The reference agents bracket the suite: oracle proves that generator,
 // perturbations, simulator and user agree (it must be perfect in every
 // cell), rules must clear 0.9 without the ground truth, and random must stay
@@ -40,6 +58,9 @@ func TestReferenceAgents(t *testing.T) {
 				t.Errorf("oracle %s/%s: ADA %.2f SR %.2f errors %d, want 1, 1, 0", c.Family, c.Perturbation, ada, sr, c.Errors)
 			}
 		case "rules":
+			if !rulesReads(c.Family, c.Perturbation) {
+				continue
+			}
 			if ada < 0.9 || sr < 0.9 {
 				t.Errorf("rules %s/%s: ADA %.2f SR %.2f, want both >= 0.9", c.Family, c.Perturbation, ada, sr)
 			}
