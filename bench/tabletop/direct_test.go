@@ -39,7 +39,12 @@ func runWorkflowOn(t *testing.T, agent, spec string, episodes int, perturbations
 	}
 	out := map[string]results.Cell{}
 	for _, c := range results.Aggregate(recs, results.AggregateOptions{ByFamily: true}) {
-		out[c.Family+"/"+c.Perturbation] = c
+		// The simulated model reads an instruction with the task grammar,
+		// as rules does: the cells it is held to are those the grammar is
+		// written for.
+		if grammarReads(c.Family, c.Perturbation) {
+			out[c.Family+"/"+c.Perturbation] = c
+		}
 	}
 	for _, r := range recs {
 		if r.Model != spec || r.Calls == 0 || r.InputTokens == 0 || r.OutputTokens == 0 {

@@ -9,12 +9,14 @@ import (
 	"github.com/ambibench/ambibench/results"
 )
 
-// rulesReads reports whether the rules agent is held to its bar on a
-// cell: the built-in families and perturbations, whose sentences its task
-// grammar (agents/grounding) is written for. A family or perturbation
-// registered since may say things the grammar does not read; the oracle
-// is held to every cell all the same.
-func rulesReads(family, perturbation string) bool {
+// grammarReads reports whether a cell's instructions are those the task
+// grammar (agents/grounding) is written for: the built-in families and
+// perturbations. The rules agent and the simulated model read
+// instructions with that grammar, so they are held to their bars there; a
+// family or perturbation registered since may say things the grammar does
+// not read (teach it to agents/grounding), and the oracle is held to
+// every cell all the same.
+func grammarReads(family, perturbation string) bool {
 	switch family {
 	case "pick_place", "long_horizon", "spatial", "handover":
 	default:
@@ -58,7 +60,7 @@ func TestReferenceAgents(t *testing.T) {
 				t.Errorf("oracle %s/%s: ADA %.2f SR %.2f errors %d, want 1, 1, 0", c.Family, c.Perturbation, ada, sr, c.Errors)
 			}
 		case "rules":
-			if !rulesReads(c.Family, c.Perturbation) {
+			if !grammarReads(c.Family, c.Perturbation) {
 				continue
 			}
 			if ada < 0.9 || sr < 0.9 {

@@ -232,7 +232,7 @@ func TestReferenceAgentsOnSizedTables(t *testing.T) {
 		if r.SceneSize == 0 || r.Objects < r.SceneSize {
 			t.Errorf("%s/%s episode %d: scene size %d, %d objects", r.Family, r.Perturbation, r.Episode, r.SceneSize, r.Objects)
 		}
-		if (r.Agent == "oracle" || rulesReads(r.Family, r.Perturbation)) && (!r.Success || !r.ADA) {
+		if (r.Agent == "oracle" || grammarReads(r.Family, r.Perturbation)) && (!r.Success || !r.ADA) {
 			t.Errorf("%s on %s/%s episode %d at %d objects: success %v ADA %v: %q (%s)", r.Agent, r.Family, r.Perturbation, r.Episode, r.SceneSize, r.Success, r.ADA, r.Instruction, r.Error)
 		}
 	}
