@@ -2,9 +2,13 @@ package bench
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"testing"
 
 	"github.com/ambibench/ambibench/agents"
+	"github.com/ambibench/ambibench/agents/llm"
+	"github.com/ambibench/ambibench/agents/llm/models"
 	"github.com/ambibench/ambibench/results"
 )
 
@@ -69,4 +73,19 @@ func Benchmark(b *testing.B, opts Options) {
 			})
 		}
 	}
+}
+
+// BenchmarkModel opens the model the Go benchmarks drive the workflows
+// with: the spec in AMBIBENCH_MODEL, or the simulated model, with the
+// environment's keys.
+func BenchmarkModel() (llm.Model, error) {
+	spec := os.Getenv("AMBIBENCH_MODEL")
+	if spec == "" {
+		spec = models.Default
+	}
+	m, err := models.Open(spec, os.Getenv)
+	if err != nil {
+		return nil, fmt.Errorf("AMBIBENCH_MODEL: %w", err)
+	}
+	return m, nil
 }

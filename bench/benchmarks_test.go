@@ -1,11 +1,9 @@
 package bench_test
 
 import (
-	"os"
 	"testing"
 
 	"github.com/ambibench/ambibench/agents/llm"
-	"github.com/ambibench/ambibench/agents/llm/models"
 	"github.com/ambibench/ambibench/bench"
 	"github.com/ambibench/ambibench/bench/household"
 	"github.com/ambibench/ambibench/bench/semmap"
@@ -41,16 +39,11 @@ func BenchmarkSemmap(b *testing.B) {
 	bench.Benchmark(b, bench.Options{Track: semmap.New(), Seed: 1, Model: benchModel(b)})
 }
 
-// benchModel opens the model named by AMBIBENCH_MODEL, or the simulated
-// model.
+// benchModel opens bench.BenchmarkModel, or fails the benchmark.
 func benchModel(b *testing.B) llm.Model {
-	spec := os.Getenv("AMBIBENCH_MODEL")
-	if spec == "" {
-		spec = models.Default
-	}
-	m, err := models.Open(spec, os.Getenv)
+	m, err := bench.BenchmarkModel()
 	if err != nil {
-		b.Fatalf("AMBIBENCH_MODEL: %v", err)
+		b.Fatal(err)
 	}
 	return m
 }

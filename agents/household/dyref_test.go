@@ -2,6 +2,7 @@ package household
 
 import (
 	"context"
+	"github.com/ambibench/ambibench/agents/internal/agenttest"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -48,7 +49,7 @@ func TestDyRefRunsTheRoutedToolsThenPlan(t *testing.T) {
 	}
 	var tools []string
 	for _, req := range model.reqs {
-		b, _ := contextOf(req)
+		b, _ := agenttest.ContextOf(req)
 		if b.Role != llm.CallReflect {
 			continue
 		}
@@ -86,7 +87,7 @@ func TestDyRefRunsTheRoutedToolsThenPlan(t *testing.T) {
 	// The next trial's prompt carries the plan, not the analyses.
 	var lastPlan llm.CallContext
 	for _, req := range model.reqs {
-		if b, _ := contextOf(req); b.Role == llm.CallPlan {
+		if b, _ := agenttest.ContextOf(req); b.Role == llm.CallPlan {
 			lastPlan = b
 		}
 	}
@@ -136,7 +137,7 @@ func TestToolkitAgentsRegistered(t *testing.T) {
 		}
 	}
 	model := &houseModel{plans: failTwice(), reflects: strings.Fields("a b c d e f g h i j")}
-	a, err := lookupWorkflow(t, "reflect-all", model)
+	a, err := agenttest.Workflow(t, "reflect-all", model)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/ambibench/ambibench/agents/internal/agenttest"
 	"slices"
 	"strings"
 	"testing"
@@ -127,7 +128,7 @@ type houseModel struct {
 func (m *houseModel) Name() string { return "scripted" }
 
 func (m *houseModel) Generate(_ context.Context, req llm.Request) (llm.Reply, error) {
-	b, err := contextOf(req)
+	b, err := agenttest.ContextOf(req)
 	if err != nil {
 		return llm.Reply{}, err
 	}
@@ -183,7 +184,7 @@ func TestReactOneCommandPerCall(t *testing.T) {
 		act("think: the apple is likely on the countertop 1.", "go to fridge 1"),
 		act("go to countertop 1"),
 	}, acts(winning[1:]...)...)}
-	agent, err := lookupWorkflow(t, "react", model)
+	agent, err := agenttest.Workflow(t, "react", model)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +199,7 @@ func TestReactOneCommandPerCall(t *testing.T) {
 		t.Fatalf("%d model calls, %d new trials; want %d and none", len(model.reqs), env.newTrials, len(want))
 	}
 	for i, req := range model.reqs {
-		b, err := contextOf(req)
+		b, err := agenttest.ContextOf(req)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -249,7 +250,7 @@ func TestReactMalformed(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			env := newFakeHouse(1)
 			model := &houseModel{plans: tc.plans}
-			agent, err := lookupWorkflow(t, "react", model)
+			agent, err := agenttest.Workflow(t, "react", model)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -278,7 +279,7 @@ func TestReactCallBound(t *testing.T) {
 	for range reactMaxCalls {
 		model.plans = append(model.plans, llm.Reply{ToolCalls: []llm.ToolCall{{ID: "l", Name: agents.ToolAdmissible, Args: json.RawMessage(`{}`)}}})
 	}
-	agent, err := lookupWorkflow(t, "react", model)
+	agent, err := agenttest.Workflow(t, "react", model)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -298,7 +299,7 @@ func TestReactWrongTag(t *testing.T) {
 	env := newFakeHouse(1)
 	env.tag = "multiplicity"
 	model := &houseModel{plans: []llm.Reply{{ToolCalls: []llm.ToolCall{{ID: "q", Name: agents.ToolAsk, Args: json.RawMessage(`{"tag":"absence","question":"Is there an apple?"}`)}}}}}
-	agent, err := lookupWorkflow(t, "react", model)
+	agent, err := agenttest.Workflow(t, "react", model)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -376,11 +377,11 @@ func reflectGolden() reflectPrompt {
 func TestHouseholdWorkflowsRefuseTabletop(t *testing.T) {
 	for _, name := range []string{"react", "reflexion"} {
 		model := &houseModel{}
-		agent, err := lookupWorkflow(t, name, model)
+		agent, err := agenttest.Workflow(t, name, model)
 		if err != nil {
 			t.Fatal(err)
 		}
-		err = agent.Run(context.Background(), tabletopEnv{})
+		err = agent.Run(context.Background(), agenttest.TabletopEnv{})
 		if err == nil || !strings.Contains(err.Error(), "plays the household track only; this episode is on the tabletop track") || len(model.reqs) != 0 {
 			t.Errorf("%s: error %v after %d model calls", name, err, len(model.reqs))
 		}

@@ -3,6 +3,7 @@ package household
 import (
 	"context"
 	"fmt"
+	"github.com/ambibench/ambibench/agents/internal/agenttest"
 	"reflect"
 	"slices"
 	"strings"
@@ -23,7 +24,7 @@ func TestReflexionRepeatThenWin(t *testing.T) {
 		plans:    append(acts("go to fridge 1", "go to fridge 1"), acts(winning...)...),
 		reflects: []string{"  " + note + "\n"},
 	}
-	agent, err := lookupWorkflow(t, "reflexion", model)
+	agent, err := agenttest.Workflow(t, "reflexion", model)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +45,7 @@ func TestReflexionRepeatThenWin(t *testing.T) {
 			t.Errorf("the reflection prompt lacks %q:\n%s", want, reflectReq)
 		}
 	}
-	rb, err := contextOf(model.reqs[2])
+	rb, err := agenttest.ContextOf(model.reqs[2])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +56,7 @@ func TestReflexionRepeatThenWin(t *testing.T) {
 	if text := userText(next); !strings.Contains(text, "Attempt 1: "+note+"\n") || !strings.Contains(text, "(trial 2)") {
 		t.Errorf("trial 2's first prompt lacks the reflection or the new opening:\n%s", text)
 	}
-	b, err := contextOf(next)
+	b, err := agenttest.ContextOf(next)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +97,7 @@ func TestReflexionMemoryAndTrials(t *testing.T) {
 	for i := range 4 {
 		model.reflects = append(model.reflects, fmt.Sprintf("note %d", i+1))
 	}
-	agent, err := lookupWorkflow(t, "reflexion", model)
+	agent, err := agenttest.Workflow(t, "reflexion", model)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +134,7 @@ func TestReflexionMemoryAndTrials(t *testing.T) {
 		t.Fatalf("%d trials started, want 5", len(firsts))
 	}
 	last := firsts[4]
-	b, err := contextOf(last)
+	b, err := agenttest.ContextOf(last)
 	if err != nil {
 		t.Fatal(err)
 	}

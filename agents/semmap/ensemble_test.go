@@ -3,6 +3,7 @@ package semmap
 import (
 	"context"
 	"fmt"
+	"github.com/ambibench/ambibench/agents/internal/agenttest"
 	"slices"
 	"testing"
 
@@ -20,7 +21,7 @@ type namedModel struct {
 
 func (m *namedModel) Name() string { return m.name }
 func (m *namedModel) Generate(_ context.Context, req llm.Request) (llm.Reply, error) {
-	b, err := contextOf(req)
+	b, err := agenttest.ContextOf(req)
 	if err != nil {
 		return llm.Reply{}, err
 	}
@@ -39,7 +40,7 @@ func (m *namedModel) Generate(_ context.Context, req llm.Request) (llm.Reply, er
 func TestSemmapEnsembleMembersTakeTurns(t *testing.T) {
 	chooser := &namedModel{name: "chooser"}
 	a1, a2 := &namedModel{name: "a1"}, &namedModel{name: "a2"}
-	env := &semmapEnv{query: "Where can I sit?", m: semmapTestMap()}
+	env := agenttest.NewSemmapEnv("Where can I sit?", agenttest.SemmapMap(), "")
 	a := NewEnsemble(chooser, EnsembleOptions{N: 5, Temperature: 0.7, Members: []llm.Model{a1, a2}})
 	if err := a.Run(context.Background(), env); err != nil {
 		t.Fatal(err)
@@ -56,7 +57,7 @@ func TestSemmapEnsembleMembersTakeTurns(t *testing.T) {
 			t.Errorf("a member sampled at temperature %v, want 0.7", temp)
 		}
 	}
-	if got := env.answer(t); !slices.Equal(got, []string{"obj2"}) {
+	if got := env.Answer(t); !slices.Equal(got, []string{"obj2"}) {
 		t.Errorf("answered %v, want response B, the second sample's [obj2]", got)
 	}
 }

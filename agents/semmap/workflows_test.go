@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/ambibench/ambibench/agents/internal/agenttest"
 	"slices"
 	"strings"
 	"testing"
@@ -12,74 +13,7 @@ import (
 	"github.com/ambibench/ambibench/agents/llm"
 	"github.com/ambibench/ambibench/agents/llm/simmodel"
 	"github.com/ambibench/ambibench/agents/semquery"
-	"github.com/ambibench/ambibench/scenes"
 )
-
-// semmapEnv is a semmap Env over one map and one query: get_map gives the
-// map rendered in its mode, answer records the answer and ends the
-// episode.
-type semmapEnv struct {
-	query string
-	m     *scenes.SemanticMap
-	mode  string
-	truth []string
-
-	calls    []string
-	answered []agents.AnswerArgs
-}
-
-func (e *semmapEnv) Track() string            { return agents.TrackSemmap }
-func (e *semmapEnv) Instruction() string      { return e.query }
-func (e *semmapEnv) Robot() string            { return "robot1" }
-func (e *semmapEnv) Partner() string          { return "" }
-func (e *semmapEnv) Tools() []agents.Tool     { return agents.SemmapTools() }
-func (e *semmapEnv) Truth() *agents.Truth     { return &agents.Truth{Objects: e.truth} }
-func (e *semmapEnv) Map() *scenes.SemanticMap { return e.m }
-func (e *semmapEnv) Mode() string             { return e.mode }
-
-func (e *semmapEnv) Call(_ context.Context, c agents.ToolCall) (agents.Result, error) {
-	e.calls = append(e.calls, c.Name)
-	if len(e.answered) > 0 {
-		return agents.Result{Error: "the episode is over", Ended: true}, nil
-	}
-	args, err := agents.DecodeArgs(c)
-	if err != nil {
-		return agents.Result{Error: err.Error()}, nil
-	}
-	switch a := args.(type) {
-	case *agents.NoArgs:
-		return agents.Result{Text: e.m.Render(e.mode)}, nil
-	case *agents.AnswerArgs:
-		e.answered = append(e.answered, *a)
-		return agents.Result{Text: "Answer recorded.", Ended: true}, nil
-	}
-	return agents.Result{Error: "not a semmap tool: " + c.Name}, nil
-}
-
-// answer is the one answer of the episode; the test fails unless there
-// is exactly one and it was the last call.
-func (e *semmapEnv) answer(t *testing.T) []string {
-	t.Helper()
-	if len(e.answered) != 1 || e.calls[len(e.calls)-1] != agents.ToolAnswer {
-		t.Fatalf("want one answer as the last call; calls %v", e.calls)
-	}
-	return e.answered[0].RelevantObjects
-}
-
-func semmapTestMap() *scenes.SemanticMap {
-	in := func(id string, x, y, z float64, cs ...scenes.ClassScore) scenes.Instance {
-		return scenes.Instance{ID: id, Center: [3]float64{x, y, z}, Size: [3]float64{0.5, 0.5, 0.5}, Observations: 20, Classes: cs}
-	}
-	cs := func(c string, p float64) scenes.ClassScore { return scenes.ClassScore{Class: c, P: p} }
-	return &scenes.SemanticMap{Name: "test_room", Instances: []scenes.Instance{
-		in("obj1", 1, 0, 0.45, cs("chair", 0.6), cs("couch", 0.4)),
-		in("obj2", 0, 2, 0.4, cs("couch", 0.9), cs("bed", 0.1)),
-		in("obj3", 1, 0.6, 0.38, cs("dining table", 1)),
-		in("obj4", 3, 3, 1, cs("microwave", 0.85), cs("oven", 0.15)),
-		in("obj5", 3.5, 3, 0.45, cs("oven", 1)),
-		in("obj6", 0, 3, 1, cs("tv", 1)),
-	}}
-}
 
 // The queries cover the three query types and two empty truths, one of
 // which a looser reading would fill (no bicycle, but seats).
@@ -109,7 +43,7 @@ type countingModel struct {
 }
 
 func (m *countingModel) Generate(ctx context.Context, req llm.Request) (llm.Reply, error) {
-	b, err := contextOf(req)
+	b, err := agenttest.ContextOf(req)
 	if err != nil {
 		return llm.Reply{}, err
 	}
@@ -117,7 +51,7 @@ func (m *countingModel) Generate(ctx context.Context, req llm.Request) (llm.Repl
 	return m.Model.Generate(ctx, req)
 }
 
-func runSemmap(t *testing.T, name string, model llm.Model, env *semmapEnv) error {
+func runSemmap(t *testing.T, name string, model llm.Model, env *agenttest.SemmapEnv) error {
 	t.Helper()
 	info, ok := agents.Lookup(name)
 	if !ok {
@@ -137,12 +71,12 @@ func runSemmap(t *testing.T, name string, model llm.Model, env *semmapEnv) error
 // both input modes, with the expected number of model calls and without
 // an error.
 func TestSemmapWorkflowsPerfect(t *testing.T) {
-	m := semmapTestMap()
+	m := agenttest.SemmapMap()
 	for _, w := range semmapWorkflows {
 		for _, mode := range []string{agents.ModeCertainty, agents.ModeUncertainty} {
 			for _, q := range semmapTestQueries {
 				model := &countingModel{Model: simmodel.New(simmodel.Perfect, "sim:perfect")}
-				env := &semmapEnv{query: q, m: m, mode: mode}
+				env := agenttest.NewSemmapEnv(q, m, mode)
 				if err := runSemmap(t, w.name, model, env); err != nil {
 					t.Fatalf("%s %s %q: %v", w.name, mode, q, err)
 				}
@@ -151,7 +85,7 @@ func TestSemmapWorkflowsPerfect(t *testing.T) {
 				if mode == agents.ModeUncertainty {
 					want = semquery.ResolveWith(m, req, semquery.Options{MinP: 0.3})
 				}
-				if got := env.answer(t); !slices.Equal(got, want) && !(len(got) == 0 && len(want) == 0) {
+				if got := env.Answer(t); !slices.Equal(got, want) && !(len(got) == 0 && len(want) == 0) {
 					t.Errorf("%s %s %q: answered %v, the resolver %v", w.name, mode, q, got, want)
 				}
 				if len(model.blocks) != w.calls {
@@ -172,7 +106,7 @@ func TestSemmapWorkflowsPerfect(t *testing.T) {
 func TestSemmapTestQueries(t *testing.T) {
 	want := [][]string{{"obj4"}, {"obj1", "obj2"}, {"obj1"}, nil, nil}
 	for i, q := range semmapTestQueries {
-		got, _ := semquery.Answer(semmapTestMap(), q)
+		got, _ := semquery.Answer(agenttest.SemmapMap(), q)
 		if !slices.Equal(got, want[i]) {
 			t.Errorf("%q: resolver %v, want %v", q, got, want[i])
 		}
@@ -186,22 +120,22 @@ func TestSemmapReflectionFixesHallucination(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := semmapTestMap()
+	m := agenttest.SemmapMap()
 	q := semmapTestQueries[1]
 	want, _ := semquery.Answer(m, q)
-	base := &semmapEnv{query: q, m: m}
+	base := agenttest.NewSemmapEnv(q, m, "")
 	if err := runSemmap(t, "baseline", simmodel.New(p, "sim:hallucinate=1"), base); err != nil {
 		t.Fatal(err)
 	}
-	if got := base.answer(t); len(got) != len(want)+1 || !slices.Equal(got[1:], want) {
+	if got := base.Answer(t); len(got) != len(want)+1 || !slices.Equal(got[1:], want) {
 		t.Fatalf("baseline answered %v; want a phantom id before %v", got, want)
 	}
 	for _, name := range []string{"self-reflect", "self-reflect-no-memory", "multi-agent-reflect"} {
-		env := &semmapEnv{query: q, m: m}
+		env := agenttest.NewSemmapEnv(q, m, "")
 		if err := runSemmap(t, name, simmodel.New(p, "sim:hallucinate=1"), env); err != nil {
 			t.Fatal(err)
 		}
-		if got := env.answer(t); !slices.Equal(got, want) {
+		if got := env.Answer(t); !slices.Equal(got, want) {
 			t.Errorf("%s answered %v, want %v", name, got, want)
 		}
 	}
@@ -216,7 +150,7 @@ type replyModel struct {
 func (m *replyModel) Name() string { return "scripted" }
 func (m *replyModel) Generate(_ context.Context, req llm.Request) (llm.Reply, error) {
 	m.n++
-	b, err := contextOf(req)
+	b, err := agenttest.ContextOf(req)
 	if err != nil {
 		return llm.Reply{}, err
 	}
@@ -279,18 +213,18 @@ func TestSemmapUnreadableReplies(t *testing.T) {
 		{"relevant_objects is not a list", "baseline",
 			func(llm.CallContext) string { return `{"relevant_objects": "obj1"}` }, nil, `field "relevant_objects"`},
 	} {
-		env := &semmapEnv{query: "Where can I sit?", m: semmapTestMap()}
+		env := agenttest.NewSemmapEnv("Where can I sit?", agenttest.SemmapMap(), "")
 		err := runSemmap(t, tc.agent, &replyModel{reply: tc.reply}, env)
 		if err == nil || !strings.Contains(err.Error(), tc.errHas) {
 			t.Errorf("%s: error %v, want one containing %q", tc.why, err, tc.errHas)
 		}
 		if tc.want == nil {
-			if len(env.answered) != 0 {
-				t.Errorf("%s: answered %v, want no answer", tc.why, env.answered)
+			if len(env.Answered()) != 0 {
+				t.Errorf("%s: answered %v, want no answer", tc.why, env.Answered())
 			}
 			continue
 		}
-		if got := env.answer(t); !slices.Equal(got, tc.want) {
+		if got := env.Answer(t); !slices.Equal(got, tc.want) {
 			t.Errorf("%s: answered %v, want %v", tc.why, got, tc.want)
 		}
 	}
@@ -310,12 +244,12 @@ func TestSemmapEnsembleAnswersTheChosen(t *testing.T) {
 		samples++
 		return fmt.Sprintf(`{"relevant_objects": ["obj%d"], "query_achievable": true}`, samples)
 	}}
-	env := &semmapEnv{query: "Where can I sit?", m: semmapTestMap()}
+	env := agenttest.NewSemmapEnv("Where can I sit?", agenttest.SemmapMap(), "")
 	a := NewEnsemble(model, EnsembleOptions{N: 4, Temperature: 0.8})
 	if err := a.Run(context.Background(), env); err != nil {
 		t.Fatal(err)
 	}
-	if got := env.answer(t); !slices.Equal(got, []string{"obj3"}) {
+	if got := env.Answer(t); !slices.Equal(got, []string{"obj3"}) {
 		t.Errorf("answered %v, want the third sample's [obj3]", got)
 	}
 	if d := a.(agents.Drafter).Drafts(); len(d) != 5 {
@@ -342,7 +276,7 @@ func TestSemmapMemoryAndStop(t *testing.T) {
 			[]shape{{1, 0}, {1, 1}}, 1},
 	} {
 		model := &countingModel{Model: simmodel.New(simmodel.Perfect, "sim:perfect")}
-		env := &semmapEnv{query: semmapTestQueries[1], m: semmapTestMap()}
+		env := agenttest.NewSemmapEnv(semmapTestQueries[1], agenttest.SemmapMap(), "")
 		a := NewSelfReflect(model, tc.opts)
 		if err := a.Run(context.Background(), env); err != nil {
 			t.Fatal(err)
@@ -373,7 +307,7 @@ func TestSemmapWorkflowsRefuseTabletop(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		err = a.Run(context.Background(), tabletopEnv{})
+		err = a.Run(context.Background(), agenttest.TabletopEnv{})
 		if err == nil || !strings.Contains(err.Error(), "plays the semmap track only") || model.n != 0 {
 			t.Errorf("%s: error %v after %d model calls", w.name, err, model.n)
 		}
@@ -382,10 +316,10 @@ func TestSemmapWorkflowsRefuseTabletop(t *testing.T) {
 
 // A model error is returned, not answered over: the harness decides.
 func TestSemmapModelError(t *testing.T) {
-	env := &semmapEnv{query: "Where can I sit?", m: semmapTestMap()}
+	env := agenttest.NewSemmapEnv("Where can I sit?", agenttest.SemmapMap(), "")
 	err := runSemmap(t, "baseline", errModel{}, env)
-	if err == nil || !strings.Contains(err.Error(), "baseline: plan: model broken") || len(env.answered) != 0 {
-		t.Errorf("error %v, answers %v", err, env.answered)
+	if err == nil || !strings.Contains(err.Error(), "baseline: plan: model broken") || len(env.Answered()) != 0 {
+		t.Errorf("error %v, answers %v", err, env.Answered())
 	}
 }
 
@@ -400,8 +334,8 @@ func (errModel) Generate(context.Context, llm.Request) (llm.Reply, error) {
 // test map in a mode, and for the later steps two rounds of answers and
 // critiques (memory) or only the last (no memory).
 func semmapGolden(role, mode string, examples int, memory bool) semmapPrompt {
-	m := semmapTestMap()
-	s := &semmapSession{env: &semmapEnv{query: "Tell me something I can sit on that is not a couch.", m: m, mode: mode},
+	m := agenttest.SemmapMap()
+	s := &semmapSession{env: agenttest.NewSemmapEnv("Tell me something I can sit on that is not a couch.", m, mode),
 		m: m, mode: mode, mapText: strings.TrimRight(m.Render(mode), "\n")}
 	y0 := FormatAnswer(agents.AnswerArgs{InferredQuery: "A seat that is not a couch.", QueryAchievable: true, RelevantObjects: []string{"obj2", "obj1"}, Explanation: "Seats."})
 	y1 := FormatAnswer(agents.AnswerArgs{InferredQuery: "A seat that is not a couch.", QueryAchievable: true, RelevantObjects: []string{"obj1"}, Explanation: "obj1 is a chair."})

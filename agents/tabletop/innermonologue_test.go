@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/ambibench/ambibench/agents/internal/agenttest"
 	"slices"
 	"strings"
 	"testing"
@@ -105,7 +106,7 @@ func TestInnerMonologueFeedbackLoop(t *testing.T) {
 		{pp("c5", "red block 1", "blue bowl 1")},
 		{doneCall("c6")},
 	}}
-	agent, err := lookupWorkflow(t, "inner-monologue", model)
+	agent, err := agenttest.Workflow(t, "inner-monologue", model)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +152,7 @@ func TestInnerMonologueFeedbackLoop(t *testing.T) {
 		t.Errorf("calls %v, %d results; want every call answered", ids, len(results))
 	}
 
-	b, err := contextOf(model.reqs[0])
+	b, err := agenttest.ContextOf(model.reqs[0])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,7 +177,7 @@ func TestInnerMonologueTurnLimit(t *testing.T) {
 	for i := range imMaxTurns {
 		model.replies = append(model.replies, []llm.ToolCall{pp(fmt.Sprint("c", i), "silver block 1", "blue bowl 1")})
 	}
-	agent, err := lookupWorkflow(t, "inner-monologue", model)
+	agent, err := agenttest.Workflow(t, "inner-monologue", model)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,15 +188,6 @@ func TestInnerMonologueTurnLimit(t *testing.T) {
 	if len(model.reqs) != imMaxTurns || env.log[len(env.log)-1] != agents.ToolDone {
 		t.Errorf("%d model calls, last table call %q; want %d and done", len(model.reqs), env.log[len(env.log)-1], imMaxTurns)
 	}
-}
-
-func lookupWorkflow(t *testing.T, name string, m llm.Model) (agents.Agent, error) {
-	t.Helper()
-	info, ok := agents.Lookup(name)
-	if !ok || !info.UsesModel {
-		t.Fatalf("%s: registered %v, uses a model %v", name, ok, info.UsesModel)
-	}
-	return info.New(agents.Config{Model: m})
 }
 
 // Feedback, read off two graphs, for the destinations a move can have.

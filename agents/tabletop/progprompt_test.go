@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/ambibench/ambibench/agents/internal/agenttest"
 	"slices"
 	"strings"
 	"testing"
@@ -144,7 +145,7 @@ func TestProgPromptRepromptCarriesTheReply(t *testing.T) {
 	if !strings.Contains(second, want) {
 		t.Errorf("the second prompt lacks the question and its reply:\n%s", second)
 	}
-	b, err := contextOf(m.reqs[1])
+	b, err := agenttest.ContextOf(m.reqs[1])
 	if err != nil {
 		t.Fatal(err)
 	}

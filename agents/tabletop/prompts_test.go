@@ -2,13 +2,11 @@ package tabletop
 
 import (
 	"flag"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/ambibench/ambibench/agents/llm"
 	"github.com/ambibench/ambibench/scenes"
 )
 
@@ -86,15 +84,6 @@ func TestPromptsGolden(t *testing.T) {
 			t.Errorf("%s: a template field is missing", tc.template)
 		}
 	}
-}
-
-// contextOf is the context a workflow stated for a request, for tests that
-// check what a workflow told the simulated model.
-func contextOf(req llm.Request) (llm.CallContext, error) {
-	if req.Context == nil {
-		return llm.CallContext{}, fmt.Errorf("the request carries no context")
-	}
-	return *req.Context, nil
 }
 
 // The golden prompts are what a real model reads, byte for byte; none of

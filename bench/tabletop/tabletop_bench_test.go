@@ -4,11 +4,9 @@ import (
 	"context"
 	"github.com/ambibench/ambibench/bench"
 	"github.com/ambibench/ambibench/results"
-	"os"
 	"testing"
 
 	"github.com/ambibench/ambibench/agents/llm"
-	"github.com/ambibench/ambibench/agents/llm/models"
 )
 
 // BenchmarkRulesEpisode is one rules episode on the plain pick-and-place
@@ -24,16 +22,11 @@ func BenchmarkRulesEpisode(b *testing.B) {
 	}
 }
 
-// benchModel opens the model named by AMBIBENCH_MODEL, or the simulated
-// model.
+// benchModel opens bench.BenchmarkModel, or fails the benchmark.
 func benchModel(b *testing.B) llm.Model {
-	spec := os.Getenv("AMBIBENCH_MODEL")
-	if spec == "" {
-		spec = models.Default
-	}
-	m, err := models.Open(spec, os.Getenv)
+	m, err := bench.BenchmarkModel()
 	if err != nil {
-		b.Fatalf("AMBIBENCH_MODEL: %v", err)
+		b.Fatal(err)
 	}
 	return m
 }

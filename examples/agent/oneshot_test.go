@@ -111,11 +111,7 @@ func TestContextIsInThePrompt(t *testing.T) {
 // bench's BenchmarkTabletop runs every agent; the model comes from
 // AMBIBENCH_MODEL as there.
 func BenchmarkTabletop(b *testing.B) {
-	spec := os.Getenv("AMBIBENCH_MODEL")
-	if spec == "" {
-		spec = models.Default
-	}
-	m, err := models.Open(spec, os.Getenv)
+	m, err := bench.BenchmarkModel()
 	if err != nil {
 		b.Fatal(err)
 	}

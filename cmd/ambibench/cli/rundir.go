@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -111,35 +109,6 @@ func (d *runDir) openRecords(want map[string]bool) error {
 	}
 	d.w, d.prior, d.closer = w, prior, closer
 	return nil
-}
-
-// hashDir hashes the files under dir, names and contents, in path order:
-// what a run.json names a dataset folder by, so that a folder edited
-// between two runs is caught.
-func hashDir(dir string) (string, error) {
-	h := sha256.New()
-	err := filepath.WalkDir(dir, func(path string, e fs.DirEntry, err error) error {
-		if err != nil || e.IsDir() {
-			return err
-		}
-		rel, err := filepath.Rel(dir, path)
-		if err != nil {
-			return err
-		}
-		f, err := os.Open(path)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		fmt.Fprintf(h, "%q\n", filepath.ToSlash(rel))
-		n, err := io.Copy(h, f)
-		fmt.Fprintf(h, "\n%d\n", n)
-		return err
-	})
-	if err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)[:16]), nil
 }
 
 // gridOf is the grid that jobs cover, as run.json records it; models are
