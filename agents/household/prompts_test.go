@@ -2,9 +2,7 @@ package household
 
 import (
 	"flag"
-	"os"
-	"path/filepath"
-	"strings"
+	"github.com/ambibench/ambibench/agents/internal/agenttest"
 	"testing"
 )
 
@@ -28,43 +26,11 @@ func TestPromptsGolden(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tc.template, err)
 		}
-		path := filepath.Join("testdata", tc.golden)
-		if *update {
-			if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatalf("%v (run with -update)", err)
-		}
-		if got != string(want) {
-			t.Errorf("%s rendered differently from %s:\n%s", tc.template, path, got)
-		}
-		if strings.Contains(got, "<no value>") {
-			t.Errorf("%s: a template field is missing", tc.template)
-		}
+		agenttest.GoldenPrompt(t, tc.template, tc.golden, got, *update)
 	}
 }
 
 // The golden prompts are what a real model reads, byte for byte; none of
 // them may carry a machine-readable copy of the context (the fenced
 // "```ambibench" block the prompts once ended in) or mention one.
-func TestGoldenPromptsHoldNoBlock(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("testdata", "*.txt"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no golden prompts: %v", err)
-	}
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, bad := range []string{"```ambibench", "ambibench block", `{"v":1,`} {
-			if strings.Contains(string(data), bad) {
-				t.Errorf("%s holds %q", f, bad)
-			}
-		}
-	}
-}
+func TestGoldenPromptsHoldNoBlock(t *testing.T) { agenttest.PromptsHoldNoBlock(t) }

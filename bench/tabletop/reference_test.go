@@ -23,7 +23,7 @@ func grammarReads(family, perturbation string) bool {
 		return false
 	}
 	switch perturbation {
-	case "none", "absence", "multiplicity", "underspecified", "partial_observability":
+	case "none", "absence", "multiplicity", "underspecified", "partial_observability", "scene_graph_noise", "execution_noise":
 		return true
 	}
 	return false
