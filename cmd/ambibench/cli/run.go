@@ -374,12 +374,12 @@ func agentsFlag(s, track string) []string {
 	return splitList(s)
 }
 
-// trackUsage is the help of --track: every registered track with its
-// summary.
+// trackUsage is the help of --track: the registered tracks.
 func trackUsage() string {
-	var parts []string
-	for _, t := range bench.Tracks() {
-		parts = append(parts, t.Name()+" ("+t.Summary()+")")
+	names := bench.TrackNames()
+	list := strings.Join(names, ", ")
+	if n := len(names); n > 1 {
+		list = strings.Join(names[:n-1], ", ") + " or " + names[n-1]
 	}
-	return "the `track` to run: " + strings.Join(parts, "; ") + "; ambibench list shows each one's task families and perturbations"
+	return "the `track` to run: " + list + " (ambibench list describes each, with its task families and perturbations)"
 }
