@@ -2,7 +2,7 @@
 GO ?= go
 OUT ?= out
 
-.PHONY: bench test gobench fuzz cover clean
+.PHONY: bench test gobench baselines fuzz cover clean
 
 # The main job: every tabletop agent (reference agents and workflows, the
 # workflows on the simulated model) on every tabletop cell, 100 episodes
@@ -32,13 +32,20 @@ bench:
 # one after another or through the same runner that the concurrency tests
 # cover under the race detector; the detector slows them tenfold and finds
 # nothing more there, so they run once without it.
-SLOW = ^(TestReferenceAgents|TestDirectSimBetweenWeakAndPerfect|TestInnerMonologueDefaultSim|TestProgPromptWithSim|TestCLARAWithPerfectModel|TestHouseholdReflectionSuppressesSlip|TestExpertIsShortest|TestSemmapWorkflowsBuiltinPerfect|TestSemmapWorkflowsBuiltinSim|TestSGCoTAblationsWithPerfectModel|TestSGCoTWithPerfectModel|TestDirectWithPerfectModel|TestDyRefWithPerfectModel|TestToolkitAgentsWithSim|TestTrainRouterIsDeterministic|TestShippedRouterIsReproducible|TestTrainRouter)$$
+SLOW = ^(TestReferenceAgents|TestDirectSimBetweenWeakAndPerfect|TestInnerMonologueDefaultSim|TestProgPromptWithSim|TestCLARAWithPerfectModel|TestHouseholdReflectionSuppressesSlip|TestExpertIsShortest|TestSemmapWorkflowsBuiltinPerfect|TestSemmapWorkflowsBuiltinSim|TestSGCoTAblationsWithPerfectModel|TestSGCoTWithPerfectModel|TestDirectWithPerfectModel|TestDyRefWithPerfectModel|TestToolkitAgentsWithSim|TestTrainRouterIsDeterministic|TestShippedRouterIsReproducible|TestTrainRouter|TestBaselines)$$
 test:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$unformatted" ]; then echo "gofmt would change:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) test -race -count=1 -skip '$(SLOW)' ./...
 	$(GO) test -count=1 -run '$(SLOW)' ./...
+
+# The stored reference runs of the default suite on the simulated model
+# (the runs of make bench), which make test holds every record to:
+# regenerate them after a change that is meant to move a record, and say
+# in the commit what moved and why.
+baselines:
+	$(GO) test -count=1 -run '^TestBaselines$$' ./bench/ -update-baselines
 
 # The Go benchmarks, one line per cell, tabulated by benchstat.
 gobench:
