@@ -319,8 +319,10 @@ func models(units []unit) string {
 }
 
 // writeFigure draws panels stacked top to bottom, their axes aligned,
-// each panelHeight high, with legend at the right, as a PNG to w.
-func writeFigure(w io.Writer, panels []*plot.Plot, panelHeight vg.Length, legend plot.Legend) error {
+// each panelHeight high, the figure width wide (figWidth when 0), with
+// legend at the right, as a PNG to w.
+func writeFigure(w io.Writer, panels []*plot.Plot, width, panelHeight vg.Length, legend plot.Legend) error {
+	figWidth := cmp.Or(width, figWidth)
 	height := panelHeight * vg.Length(len(panels))
 	img := vgimg.NewWith(vgimg.UseWH(figWidth, height), vgimg.UseDPI(plotDPI))
 	dc := draw.New(img)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -44,20 +45,45 @@ const (
 func categories(p *plot.Plot, names []string, ss []series) {
 	var ticks plot.ConstantTicks
 	for i, name := range names {
-		ticks = append(ticks, plot.Tick{Value: float64(i), Label: name + "\n" + nLabel(nAt(ss, float64(i)))})
+		ticks = append(ticks, plot.Tick{Value: float64(i), Label: wrapName(name) + "\n" + nLabel(nAt(ss, float64(i)))})
 	}
 	p.X.Tick.Marker = ticks
 	p.X.Min, p.X.Max = -0.5, float64(len(names))-0.5
 }
 
+// wrapName breaks a long name in two at the underscore nearest its
+// middle ("partial_\nobservability"), so that neighbouring tick labels
+// do not run into each other.
+func wrapName(name string) string {
+	if len(name) <= 12 {
+		return name
+	}
+	best := -1
+	for i, c := range name {
+		if c == '_' && (best < 0 || abs(2*i-len(name)) < abs(2*best-len(name))) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return name
+	}
+	return name[:best+1] + "\n" + name[best+1:]
+}
+
+func abs(v int) int { return max(v, -v) }
+
 // plainTicks are gonum's default ticks, labelled without trailing zeros
-// ("2500", not "2500.00").
+// and whole numbers with thousands separators ("2,500", not "2500.00").
 type plainTicks struct{}
 
 func (plainTicks) Ticks(min, max float64) []plot.Tick {
 	ticks := plot.DefaultTicks{}.Ticks(min, max)
 	for i, t := range ticks {
-		if t.Label != "" {
+		switch {
+		case t.Label == "":
+		case t.Value == math.Trunc(t.Value) && math.Abs(t.Value) < 1e15:
+			ticks[i].Label = grouped(int64(t.Value))
+		default:
 			ticks[i].Label = strconv.FormatFloat(t.Value, 'f', -1, 64)
 		}
 	}
@@ -126,7 +152,9 @@ func ratesPlot(w io.Writer, recs []Record, opts ReportOptions) (string, bool, er
 		panels = append(panels, p)
 		n = allN(ss)
 	}
-	if err := writeFigure(w, panels, 3.6*vg.Inch, legend); err != nil {
+	// An inch or so per perturbation keeps their labels apart.
+	width := max(figWidth, figLegend+vg.Inch+1.05*vg.Inch*vg.Length(len(perturbs)))
+	if err := writeFigure(w, panels, width, 3.6*vg.Inch, legend); err != nil {
 		return "", false, err
 	}
 	return fmt.Sprintf("ADA (top) and SR (bottom) by perturbation, task families pooled: a point per agent (%d agents, one colour and marker each) with its 95%% Wilson interval, %s episodes per point",
@@ -171,7 +199,7 @@ func trialsPlot(w io.Writer, recs []Record, opts ReportOptions) (string, bool, e
 			return "", false, err
 		}
 	}
-	if err := writeFigure(w, []*plot.Plot{p}, 4.5*vg.Inch, legend); err != nil {
+	if err := writeFigure(w, []*plot.Plot{p}, 0, 4.5*vg.Inch, legend); err != nil {
 		return "", false, err
 	}
 	return fmt.Sprintf("SR@k, the games solved by trial k, for k = 1 to %d: a line per agent (%d agents) with 95%% Wilson intervals, %s games per agent (in the legend)",
@@ -250,7 +278,7 @@ func sceneSizePlot(w io.Writer, recs []Record, opts ReportOptions) (string, bool
 		panels = append(panels, p)
 		n = allN(ss)
 	}
-	if err := writeFigure(w, panels, 3.6*vg.Inch, legend); err != nil {
+	if err := writeFigure(w, panels, 0, 3.6*vg.Inch, legend); err != nil {
 		return "", false, err
 	}
 	return fmt.Sprintf("Tokens (top) and wall time (bottom) per episode against scene size, task families and perturbations pooled: a line per agent (%d agents), each point a mean with its 95%% normal-approximation interval (mean ± 1.96·s/√n), %s episodes per point",

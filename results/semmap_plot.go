@@ -108,11 +108,11 @@ func mapSizePlot(w io.Writer, recs []Record, opts ReportOptions) (string, bool, 
 		// The points are moved apart a little, so that the intervals
 		// of agents level with each other stay in sight; the labels
 		// keep the true sizes.
-		if err := addSeries(p, &legend, i, s, dodge(i, len(ss), 0.25*gap), true); err != nil {
+		if err := addSeries(p, &legend, i, s, dodge(i, len(ss), 0.35*gap), true); err != nil {
 			return "", false, fmt.Errorf("map-size plot: %w", err)
 		}
 	}
-	if err := writeFigure(w, []*plot.Plot{p}, 4.5*vg.Inch, legend); err != nil {
+	if err := writeFigure(w, []*plot.Plot{p}, 0, 4.5*vg.Inch, legend); err != nil {
 		return "", false, fmt.Errorf("map-size plot: %w", err)
 	}
 	return fmt.Sprintf("Top-Any against map size, query types and input modes pooled: a line per agent (%d agents) with 95%% Wilson intervals, %s queries per point (under each map size)",
