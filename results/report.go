@@ -48,9 +48,15 @@ type ReportOptions struct {
 	Baseline string
 	// AllPairs compares every pair of agents instead (Baseline is ignored).
 	AllPairs bool
+	// Plots are the plots written next to the report, as [DrawPlots]
+	// returns them; each is linked under its section, or in a section
+	// "Plots" when the report has not that section. Empty: no plot is
+	// mentioned.
+	Plots []PlotLink
 	// MapSizePlot is where the plot of [MapSizePlot] was written, as the
 	// report's reader should follow it (relative to the report); the
-	// map-size section shows it. Empty: no plot is mentioned.
+	// map-size section shows it, as it would the same plot in Plots.
+	// Empty: no such plot is mentioned.
 	MapSizePlot string
 	// Tracks says, by track name, which sections each track's records
 	// get; a track not named gets the TrackReport zero value's.
@@ -99,7 +105,11 @@ func Report(w io.Writer, recs []Record, opts ReportOptions) error {
 		perturbs: distinct(recs, func(r Record) string { return r.Perturbation }, orderBy(perturbOrder)),
 		families: distinct(recs, func(r Record) string { return r.Family }, cmp.Compare[string]),
 	}
-	rp.mapSizePlot = opts.MapSizePlot
+	links := slices.Clone(opts.Plots)
+	if opts.MapSizePlot != "" {
+		links = append(links, PlotLink{Title: PlotMapSize.Title, Section: PlotMapSize.Section, Link: opts.MapSizePlot,
+			Caption: "Top-Any against map size, one line per agent (query types and input modes pooled)"})
+	}
 	rp.trackReports = opts.Tracks
 	pairs, err := rp.pairs(opts)
 	if err != nil {
@@ -118,8 +128,29 @@ func Report(w io.Writer, recs []Record, opts ReportOptions) error {
 		b.WriteString("No records.\n")
 	} else {
 		rp.overview(&b, recs)
+		placed := make([]bool, len(links))
 		for _, sec := range rp.sections() {
+			before := b.Len()
 			sec.write(rp.only(sec.tracks), &b)
+			if b.Len() == before {
+				continue
+			}
+			for i, l := range links {
+				if l.Section == sec.name && !placed[i] {
+					plotLinks(&b, links[i:i+1])
+					placed[i] = true
+				}
+			}
+		}
+		var rest []PlotLink
+		for i, l := range links {
+			if !placed[i] {
+				rest = append(rest, l)
+			}
+		}
+		if len(rest) > 0 {
+			section(&b, "Plots", "")
+			plotLinks(&b, rest)
 		}
 		rp.pairedTable(&b, pairs)
 	}
@@ -237,7 +268,6 @@ type reporter struct {
 	tracks             []string
 	units              []unit
 	perturbs, families []string
-	mapSizePlot        string // see ReportOptions.MapSizePlot
 	trackReports       map[string]TrackReport
 	parent             *reporter // of a reporter over some tracks' records (only)
 	err                error     // a track's own section failed

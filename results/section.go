@@ -73,6 +73,9 @@ type TrackReport struct {
 	// SuccessByTrial labels success in the paired comparisons SR@k, k
 	// the most trials any of the track's records played.
 	SuccessByTrial bool
+	// Plots are the figures the track's records get next to the report
+	// ([DrawPlots]), each linked under its section.
+	Plots []Plot
 	// PairedNote is added to the paired comparisons' caption when a pair
 	// of the track's records is compared.
 	PairedNote string

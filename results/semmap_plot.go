@@ -2,47 +2,33 @@ package results
 
 import (
 	"fmt"
-	"image/color"
 	"io"
+	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
 )
+
+// plotDPI is the plots' resolution.
+const plotDPI = 96
 
 // MapSizePlotFile is the file name the command gives the plot of
 // [MapSizePlot], next to the report.
 const MapSizePlotFile = "semmap_topany_by_map_size.png"
 
-// The plot's size. The legend gets a column of its own at the right:
-// inside the axes it would hide the lines near Top-Any 1.0, where the
-// reference agents and the better workflows sit.
-const (
-	plotWidth   = 8 * vg.Inch
-	plotHeight  = 4.5 * vg.Inch
-	legendWidth = 2.1 * vg.Inch
-	plotDPI     = 96
-)
-
-// mapSizeSeries is one agent's Top-Any at each map size, sizes ascending.
-type mapSizeSeries struct {
-	label string
-	xys   plotter.XYs
-}
-
 // mapSizeData collects the map sizes of the semmap records in units,
 // ascending, and their series: one per unit that has semmap records, in
-// the report's row order. Query types and input modes are pooled, as in
-// the report's map-size table: one line per agent keeps nine agents
-// legible, where a line per mode would double them while the modes move
-// Top-Any by a few points. Both are empty when the records span fewer
-// than two map sizes, as the table is then left out too.
-func mapSizeData(all []unit) (sizes []int, series []mapSizeSeries) {
+// the report's row order, each point Top-Any with its Wilson interval.
+// Query types and input modes are pooled, as in the report's map-size
+// table: one line per agent keeps nine agents legible, where a line per
+// mode would double them while the modes move Top-Any by a few points.
+// Both are empty when the records span fewer than two map sizes, as the
+// table is then left out too.
+func mapSizeData(all []unit) (sizes []int, ss []series) {
 	// The records on maps alone: those that count a map's objects.
 	var units []unit
 	for _, u := range all {
@@ -62,88 +48,73 @@ func mapSizeData(all []unit) (sizes []int, series []mapSizeSeries) {
 	}
 	slices.Sort(sizes)
 	for _, u := range units {
-		recs := u.recs
-		if len(recs) == 0 {
-			continue
-		}
-		s := mapSizeSeries{label: u.label}
+		s := series{label: u.label}
 		for _, n := range sizes {
 			var ta Rate
-			for _, r := range recs {
+			for _, r := range u.recs {
 				if r.MapObjects == n {
 					ta.N++
 					ta.K += b2i(r.TopAny)
 				}
 			}
 			if ta.N > 0 {
-				s.xys = append(s.xys, plotter.XY{X: float64(n), Y: float64(ta.K) / float64(ta.N)})
+				s.pts = append(s.pts, rateAt(float64(n), ta))
 			}
 		}
-		series = append(series, s)
+		ss = append(ss, s)
 	}
-	return sizes, series
+	return sizes, ss
 }
 
 // MapSizePlot draws, as a PNG, Top-Any (y, 0 to 1) against the number of
 // objects in the map (x) from the semmap records of recs: one line with
 // points per agent (per agent and model when an agent ran with several,
-// as the report labels its rows), query types and input modes pooled,
-// agents in the report's order (opts.Agents). It writes nothing and
-// returns false when the records hold semmap results for fewer than two
-// map sizes. The same records give the same bytes.
+// as the report labels its rows), each point with its 95% Wilson
+// interval and, under each map size, the queries a point counts; query
+// types and input modes pooled, agents in the report's order
+// (opts.Agents), the model in the title. It writes nothing and returns
+// false when the records hold semmap results for fewer than two map
+// sizes. The same records give the same bytes. It is [PlotMapSize]'s
+// drawing.
 func MapSizePlot(w io.Writer, recs []Record, opts ReportOptions) (bool, error) {
-	sizes, series := mapSizeData(groupUnits(ScoredOnly(recs), opts.Agents))
-	if len(series) == 0 {
-		return false, nil
+	_, ok, err := PlotMapSize.Draw(w, recs, opts)
+	return ok, err
+}
+
+func mapSizePlot(w io.Writer, recs []Record, opts ReportOptions) (string, bool, error) {
+	units := groupUnits(recs, opts.Agents)
+	sizes, ss := mapSizeData(units)
+	if len(ss) == 0 {
+		return "", false, nil
 	}
 	p := plot.New()
-	p.Title.Text = "Top-Any against map size"
-	p.X.Label.Text = "objects in the map"
-	p.Y.Label.Text = "Top-Any (query types and input modes pooled)"
-	p.Y.Min, p.Y.Max = 0, 1
-	var yticks plot.ConstantTicks
-	for i := 0; i <= 10; i++ {
-		t := plot.Tick{Value: float64(i) / 10}
-		if i%2 == 0 {
-			t.Label = strconv.FormatFloat(t.Value, 'f', 1, 64)
-		}
-		yticks = append(yticks, t)
-	}
-	p.Y.Tick.Marker = yticks
-	// A tick at each map size says which maps the points stand for.
+	p.Title.Text = "Top-Any against map size" + models(units) + " (95% Wilson intervals)"
+	p.X.Label.Text = "objects in the map (n: queries per point)"
+	rateAxis(p, "Top-Any (query types and input modes pooled)")
+	// A tick at each map size says which maps the points stand for, and
+	// how many queries each point counts.
 	var xticks plot.ConstantTicks
-	for _, n := range sizes {
-		xticks = append(xticks, plot.Tick{Value: float64(n), Label: strconv.Itoa(n)})
+	gap := math.Inf(1)
+	for i, n := range sizes {
+		xticks = append(xticks, plot.Tick{Value: float64(n), Label: strconv.Itoa(n) + "\n" + nLabel(nAt(ss, float64(n)))})
+		if i > 0 {
+			gap = min(gap, float64(n-sizes[i-1]))
+		}
 	}
 	p.X.Tick.Marker = xticks
 	p.Add(plotter.NewGrid())
 	legend := plot.NewLegend()
-	legend.Top, legend.Left = true, true
-	for i, s := range series {
-		line, points, err := plotter.NewLinePoints(s.xys)
-		if err != nil {
-			return false, fmt.Errorf("map-size plot, %s: %w", s.label, err)
+	for i, s := range ss {
+		// The points are moved apart a little, so that the intervals
+		// of agents level with each other stay in sight; the labels
+		// keep the true sizes.
+		if err := addSeries(p, &legend, i, s, dodge(i, len(ss), 0.35*gap), true); err != nil {
+			return "", false, fmt.Errorf("map-size plot: %w", err)
 		}
-		c := plotutil.DarkColors[i%len(plotutil.DarkColors)]
-		line.Color = c
-		// Past the palette, the dash pattern keeps two lines of one
-		// colour apart.
-		line.Dashes = plotutil.Dashes(i / len(plotutil.DarkColors))
-		points.Color = c
-		points.Shape = plotutil.Shape(i)
-		points.Radius = vg.Points(3)
-		p.Add(line, points)
-		legend.Add(s.label, line, points)
 	}
-
-	img := vgimg.NewWith(vgimg.UseWH(plotWidth, plotHeight), vgimg.UseDPI(plotDPI))
-	dc := draw.New(img)
-	dc.SetColor(color.White)
-	dc.Fill(dc.Rectangle.Path())
-	p.Draw(draw.Crop(dc, 0, -legendWidth, 0, 0))
-	legend.Draw(draw.Crop(dc, plotWidth-legendWidth+vg.Points(8), -vg.Points(4), 0, -vg.Points(28)))
-	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(w); err != nil {
-		return false, fmt.Errorf("map-size plot: %w", err)
+	if err := writeFigure(w, []*plot.Plot{p}, 0, 4.5*vg.Inch, legend); err != nil {
+		return "", false, fmt.Errorf("map-size plot: %w", err)
 	}
-	return true, nil
+	return fmt.Sprintf("Top-Any against map size, query types and input modes pooled: a line per agent (%d agents) with 95%% Wilson intervals, %s queries per point (under each map size)",
+		len(ss), strings.TrimPrefix(nLabel(allN(ss)), "n=")), true, nil
 }

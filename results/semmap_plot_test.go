@@ -92,8 +92,8 @@ func TestMapSizeData(t *testing.T) {
 	for _, s := range series {
 		labels = append(labels, s.label)
 		var ys []float64
-		for _, xy := range s.xys {
-			ys = append(ys, xy.Y)
+		for _, xy := range s.pts {
+			ys = append(ys, xy.y)
 		}
 		if !slices.Equal(ys, want[s.label]) {
 			t.Errorf("%s: Top-Any %v, want %v", s.label, ys, want[s.label])

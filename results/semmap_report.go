@@ -131,9 +131,6 @@ func (rp *reporter) mapSizeTable(b *strings.Builder) {
 	}
 	slices.Sort(sizes)
 	section(b, "Top-k against map size", "Query types pooled; one row per input mode and map size (objects shown to the agent).")
-	if rp.mapSizePlot != "" {
-		fmt.Fprintf(b, "Top-Any against map size, one line per agent (query types and input modes pooled), is plotted in `%s`:\n\n![Top-Any against map size](%s)\n\n", rp.mapSizePlot, rp.mapSizePlot)
-	}
 	header(b, "agent", "mode", "objects", "Top-1", "Top-Any", "input tok/ep")
 	modes := rp.semmapModes()
 	for _, u := range rp.units {

@@ -144,6 +144,7 @@ func (*Track) Report() results.TrackReport {
 		Sections:       []results.Section{results.SectionRates, results.SectionCost, results.SectionTrials, results.SectionReflections},
 		Baseline:       DefaultBaseline,
 		SuccessByTrial: true,
+		Plots:          []results.Plot{results.PlotTrials},
 		PairedNote:     "On the household track success is SR@k, k the most trials any game played (the trials allowed, when some game used them all), as in Success by trial; by default the household agents are compared with " + DefaultBaseline + ".",
 	}
 }

@@ -132,7 +132,8 @@ func (t *Track) SummaryTail() string {
 }
 
 func (*Track) Report() results.TrackReport {
-	return results.TrackReport{Sections: []results.Section{results.SectionTopK, results.SectionMapSize, results.SectionOverReflection, results.SectionCost}}
+	return results.TrackReport{Sections: []results.Section{results.SectionTopK, results.SectionMapSize, results.SectionOverReflection, results.SectionCost},
+		Plots: []results.Plot{results.PlotMapSize}}
 }
 
 // Metrics are Top1, Top2, Top3, TopAny, calls/op and tokens/op.

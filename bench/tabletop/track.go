@@ -116,7 +116,8 @@ func (*Track) Table(w io.Writer, recs []results.Record, spec bench.TableSpec) er
 
 func (*Track) Report() results.TrackReport {
 	return results.TrackReport{Sections: []results.Section{results.SectionRates, results.SectionCost,
-		results.SectionPartialObservability, results.SectionAblations, results.SectionSceneSize}}
+		results.SectionPartialObservability, results.SectionAblations, results.SectionSceneSize},
+		Plots: []results.Plot{results.PlotRates, results.PlotSceneSize}}
 }
 
 // WarmUp runs an agent's calibration, so that a Go benchmark's timed loop

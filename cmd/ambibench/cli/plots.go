@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,15 +8,16 @@ import (
 	"github.com/ambibench/ambibench/results"
 )
 
-// writePlots writes the report's plots, for the records that have any,
-// and returns the path of the map-size plot as the report should link it:
-// relative to the report's directory, or as written when the report goes
-// to stdout only. "" means no plot was written.
+// writePlots writes the report's plots, those the tracks of the records
+// list that have something to show, and returns their links as the
+// report should give them: relative to the report's directory, or as
+// written when the report goes to stdout only. None means no plot was
+// written.
 //
 // dir is the run directory, out and plots the --out and --plots flags.
 // The plots go next to the report unless --plots says where; a report on
 // stdout only writes none unless --plots asks for them.
-func writePlots(recs []results.Record, opts results.ReportOptions, dir, out, plots string) (string, error) {
+func writePlots(recs []results.Record, opts results.ReportOptions, dir, out, plots string) ([]results.PlotLink, error) {
 	reportDir := dir
 	if out != "" && out != "-" {
 		reportDir = filepath.Dir(out)
@@ -25,29 +25,26 @@ func writePlots(recs []results.Record, opts results.ReportOptions, dir, out, plo
 	plotDir := plots
 	switch {
 	case plots == "-":
-		return "", nil
+		return nil, nil
 	case plots == "" && out == "-":
-		return "", nil
+		return nil, nil
 	case plots == "":
 		plotDir = reportDir
 	}
-	var buf bytes.Buffer
-	ok, err := results.MapSizePlot(&buf, recs, opts)
-	if err != nil || !ok {
-		return "", err
-	}
-	if err := os.MkdirAll(plotDir, 0o755); err != nil {
-		return "", fmt.Errorf("--plots: %w", err)
-	}
-	path := filepath.Join(plotDir, results.MapSizePlotFile)
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-		return "", fmt.Errorf("--plots: %w", err)
-	}
-	link := path
-	if out != "-" {
-		if rel, err := filepath.Rel(reportDir, path); err == nil {
-			link = rel
+	return results.DrawPlots(recs, opts, func(file string, png []byte) (string, error) {
+		if err := os.MkdirAll(plotDir, 0o755); err != nil {
+			return "", fmt.Errorf("--plots: %w", err)
 		}
-	}
-	return filepath.ToSlash(link), nil
+		path := filepath.Join(plotDir, file)
+		if err := os.WriteFile(path, png, 0o644); err != nil {
+			return "", fmt.Errorf("--plots: %w", err)
+		}
+		link := path
+		if out != "-" {
+			if rel, err := filepath.Rel(reportDir, path); err == nil {
+				link = rel
+			}
+		}
+		return filepath.ToSlash(link), nil
+	})
 }

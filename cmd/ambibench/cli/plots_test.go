@@ -4,6 +4,7 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -85,4 +86,60 @@ func TestReportWritesNoPlotForTabletop(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, results.MapSizePlotFile)); err == nil {
 		t.Error("a tabletop run got a semmap plot")
 	}
+}
+
+// Every plot the tracks present list, and only those with something to
+// show, lands next to the report and is linked from it once; the plots of
+// other tracks and those with nothing to show are neither written nor
+// linked.
+func TestReportWritesTrackPlots(t *testing.T) {
+	sized := t.TempDir()
+	if _, stderr, err := runCLI(t, "run", "--track", "tabletop", "--agents", "rules,direct", "--model", "sim", "--tasks", "pick_place",
+		"--perturbations", "none", "--scene-sizes", "6,12", "--episodes", "2", "--out", sized); err != nil {
+		t.Fatalf("run: %v\n%s", err, stderr)
+	}
+	all := []string{results.RatesPlotFile, results.TrialsPlotFile, results.SceneSizePlotFile, results.MapSizePlotFile}
+	for _, tc := range []struct {
+		why  string
+		dir  string
+		want []string // the plots written and linked
+	}{
+		{"tabletop without scene sizes", copyFixture(t, nil), []string{results.RatesPlotFile}},
+		{"tabletop with scene sizes", sized, []string{results.RatesPlotFile, results.SceneSizePlotFile}},
+		{"household", householdFixture(t), []string{results.TrialsPlotFile}},
+	} {
+		t.Run(tc.why, func(t *testing.T) {
+			if _, stderr, err := runCLI(t, "report", tc.dir); err != nil {
+				t.Fatalf("report: %v\n%s", err, stderr)
+			}
+			report, err := os.ReadFile(filepath.Join(tc.dir, "report.md"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, file := range all {
+				want := slices.Contains(tc.want, file)
+				f, err := os.Open(filepath.Join(tc.dir, file))
+				if (err == nil) != want {
+					t.Errorf("%s written: %v, want %v", file, err == nil, want)
+				}
+				if err == nil {
+					if _, err := png.Decode(f); err != nil {
+						t.Errorf("%s is not a PNG: %v", file, err)
+					}
+					f.Close()
+				}
+				link := "](" + file + ")"
+				if n := strings.Count(string(report), link); n != b2i(want) {
+					t.Errorf("the report links %s %d times, want %d", file, n, b2i(want))
+				}
+			}
+		})
+	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -22,9 +22,9 @@ func reportCmd(stdout, stderr io.Writer, args []string) error {
 	out := fs.String("out", "", "write the report to `file` instead of DIR/report.md; - writes it to stdout only")
 	baseline := fs.String("baseline", "", "compare every other agent with this `agent`, pair by pair on the same episodes (default, track by track: the workflow agents with "+reportBaselines()+", where it ran)")
 	allPairs := fs.Bool("all-pairs", false, "compare every pair of agents instead of each with the baseline")
-	plots := fs.String("plots", "", "write the plots (semmap: Top-Any against map size, "+results.MapSizePlotFile+") to `dir`; - writes none (default: the report's directory, DIR unless --out says otherwise; none with --out -)")
+	plots := fs.String("plots", "", "write the plots ("+plotFiles()+") to `dir`; - writes none (default: the report's directory, DIR unless --out says otherwise; none with --out -)")
 	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), "Usage: ambibench report [flags] DIR\n\nReads DIR/records.jsonl, as ambibench run --out DIR writes it, and writes a\nMarkdown report to DIR/report.md and stdout: ADA and SR by agent and\nambiguity type, cost per episode, the household's success by trial and\nreflection statistics, partial observability by task family, the SG-CoT\nablations, the scene-size series, and McNemar's exact test between agents\non the same episodes. Every rate has its n and 95% Wilson interval.\nSemmap records also get a plot of Top-Any against map size, a PNG next to\nthe report (see --plots) that the report's map-size section links.\n\nFlags:\n")
+		fmt.Fprint(fs.Output(), "Usage: ambibench report [flags] DIR\n\nReads DIR/records.jsonl, as ambibench run --out DIR writes it, and writes a\nMarkdown report to DIR/report.md and stdout: ADA and SR by agent and\nambiguity type, cost per episode, the household's success by trial and\nreflection statistics, partial observability by task family, the SG-CoT\nablations, the scene-size series, and McNemar's exact test between agents\non the same episodes. Every rate has its n and 95% Wilson interval.\nThe plots of the tracks present (ADA and SR by perturbation, success by\ntrial, tokens and time against scene size, Top-Any against map size), with\n95% intervals, are PNGs next to the report (see --plots), each linked under\nits section; a plot with nothing to show is not written.\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
 	var pos []string
@@ -69,7 +69,7 @@ func reportCmd(stdout, stderr io.Writer, args []string) error {
 		AllPairs:      *allPairs,
 		Tracks:        trackReports(),
 	}
-	if ropts.MapSizePlot, err = writePlots(recs, ropts, dir, *out, *plots); err != nil {
+	if ropts.Plots, err = writePlots(recs, ropts, dir, *out, *plots); err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
 	var b strings.Builder
@@ -117,6 +117,22 @@ func trackReports() map[string]results.TrackReport {
 		out[t.Name()] = t.Report()
 	}
 	return out
+}
+
+// plotFiles lists, for --plots' help, the plots of every registered
+// track: "tabletop: ada_sr_by_perturbation.png, …; household: …".
+func plotFiles() string {
+	var parts []string
+	for _, t := range bench.Tracks() {
+		var files []string
+		for _, p := range t.Report().Plots {
+			files = append(files, p.File)
+		}
+		if len(files) > 0 {
+			parts = append(parts, t.Name()+": "+strings.Join(files, ", "))
+		}
+	}
+	return strings.Join(parts, "; ")
 }
 
 // reportBaselines says, for --baseline's help, which agent each track's
