@@ -40,7 +40,8 @@ func RateTable(w io.Writer, recs []results.Record, spec TableSpec) error {
 	return results.Markdown(w, cells, results.TableOptions{Intervals: true, ByFamily: spec.ByFamily, Perturbations: spec.Perturbations})
 }
 
-// RateMetrics are ADA, SR, steps/op, calls/op and tokens/op over recs.
+// RateMetrics are ADA, SR (higher is better), steps/op, calls/op and
+// tokens/op (lower is better) over recs.
 func RateMetrics(recs []results.Record) []Metric {
 	var ada, sr, steps, calls, tokens float64
 	for _, r := range recs {
@@ -55,5 +56,6 @@ func RateMetrics(recs []results.Record) []Metric {
 		tokens += float64(r.InputTokens + r.OutputTokens)
 	}
 	n := float64(max(len(recs), 1))
-	return []Metric{{ada / n, "ADA"}, {sr / n, "SR"}, {steps / n, "steps/op"}, {calls / n, "calls/op"}, {tokens / n, "tokens/op"}}
+	return []Metric{{ada / n, "ADA", HigherIsBetter}, {sr / n, "SR", HigherIsBetter},
+		{steps / n, "steps/op", LowerIsBetter}, {calls / n, "calls/op", LowerIsBetter}, {tokens / n, "tokens/op", LowerIsBetter}}
 }

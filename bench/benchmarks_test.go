@@ -11,8 +11,11 @@ import (
 )
 
 // The Go benchmarks of the three tracks: one sub-benchmark per agent and
-// cell, one op one episode (see bench.Benchmark). The workflows' model
-// comes from AMBIBENCH_MODEL (default: sim).
+// cell, named with the CLI's names, one op one episode, each repeat of
+// -count a fresh block of episodes (see bench.Benchmark). The workflows'
+// model comes from AMBIBENCH_MODEL (default: sim). One agent and only
+// that one: -bench 'Tabletop/agent=sgcot$/' (without the '$' the level
+// also matches sgcot-full-graph and the other ablations).
 
 // BenchmarkTabletop reports ADA, SR, steps/op, calls/op and tokens/op.
 //

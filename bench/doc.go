@@ -28,7 +28,10 @@
 // where it stopped.
 //
 // [Benchmark] runs one sub-benchmark per agent and cell, named
-// agent=…/task=…/perturb=…, one op one episode, and reports the track's
-// metrics (ADA, SR, calls/op, tokens/op, …) for benchstat; this package's
-// BenchmarkTabletop, BenchmarkHousehold and BenchmarkSemmap call it.
+// agent=…/task=…/perturb=… with the CLI's names, one op one episode, each
+// repeat of -count a fresh block of episodes, and reports the track's
+// metrics (ADA, SR, calls/op, tokens/op, …) for benchstat, after the
+// configuration lines (model:, seed:, ambibench-version:) and the units'
+// better= metadata; this package's BenchmarkTabletop, BenchmarkHousehold
+// and BenchmarkSemmap call it.
 package bench

@@ -71,7 +71,10 @@ type Track interface {
 	// records get.
 	Report() results.TrackReport
 	// Metrics are the figures the Go benchmarks report for a batch of
-	// one cell's records, one op being one episode.
+	// one cell's records, one op being one episode, each saying which way
+	// is better. [Benchmark] also calls it once with no records, to
+	// declare the units before the first result, so it must not fail on
+	// none.
 	Metrics(recs []results.Record) []Metric
 }
 
@@ -83,11 +86,24 @@ type TableSpec struct {
 	ByFamily              bool
 }
 
-// A Metric is one figure of a Go benchmark, as b.ReportMetric takes it.
+// A Metric is one figure of a Go benchmark, as b.ReportMetric takes it,
+// and which way is better: [Benchmark] writes a benchstat unit metadata
+// line, "Unit <unit> better=<Better>", for each unit with a direction.
 type Metric struct {
 	Value float64
 	Unit  string
+	// Better is [HigherIsBetter] (a rate: ADA, SR, Top1), [LowerIsBetter]
+	// (a cost: calls/op, tokens/op, steps/op), or "" for a figure with no
+	// better direction, which gets no Unit line.
+	Better string
 }
+
+// The directions of a [Metric], as benchstat's better= metadata spells
+// them.
+const (
+	HigherIsBetter = "higher"
+	LowerIsBetter  = "lower"
+)
 
 // Optional interfaces a track may implement.
 type (

@@ -18,7 +18,8 @@ import (
 // tool called (reflect-calls/op for a free-text reflection), Cost_ref
 // (reflection tokens per corrected game) and Rate_rev (games corrected ÷
 // games failed at trial 1); the last two only where defined, as in the
-// report.
+// report. The rates and Rate_rev are better higher, the costs (steps,
+// calls, tokens, reflections, Cost_ref) lower.
 func (t *Track) Metrics(recs []results.Record) []bench.Metric {
 	trials := t.Trials
 	if trials <= 0 {
@@ -40,8 +41,8 @@ func (t *Track) Metrics(recs []results.Record) []bench.Metric {
 		calls += float64(r.Calls)
 		tokens += float64(r.InputTokens + r.OutputTokens)
 	}
-	out := []bench.Metric{metric(sr/n, "SR"), metric(sr1/n, "SR@1"), metric(srk/n, fmt.Sprintf("SR@%d", trials)),
-		metric(steps/n, "steps/op"), metric(calls/n, "calls/op"), metric(tokens/n, "tokens/op")}
+	out := []bench.Metric{metric(sr/n, "SR", hi), metric(sr1/n, "SR@1", hi), metric(srk/n, fmt.Sprintf("SR@%d", trials), hi),
+		metric(steps/n, "steps/op", lo), metric(calls/n, "calls/op", lo), metric(tokens/n, "tokens/op", lo)}
 	return append(out, reflectionMetrics(recs)...)
 }
 
@@ -60,16 +61,16 @@ func reflectionMetrics(recs []results.Record) []bench.Metric {
 			tools[tool] += c
 		}
 	}
-	out := []bench.Metric{metric(refl/n, "reflections/op"), metric(redundant/n, "redundant/op"), metric(tokens/n, "reflect-tokens/op")}
+	out := []bench.Metric{metric(refl/n, "reflections/op", lo), metric(redundant/n, "redundant/op", lo), metric(tokens/n, "reflect-tokens/op", lo)}
 	for _, tool := range slices.Sorted(maps.Keys(tools)) {
-		out = append(out, metric(float64(tools[tool])/n, metricUnit(tool)+"-calls/op"))
+		out = append(out, metric(float64(tools[tool])/n, metricUnit(tool)+"-calls/op", lo))
 	}
 	t := results.SumTrials(recs, 1)
 	if v, ok := t.CostRef(); ok {
-		out = append(out, metric(v, "Cost_ref"))
+		out = append(out, metric(v, "Cost_ref", lo))
 	}
 	if rr := t.RateRev(); rr.N > 0 {
-		out = append(out, metric(rr.Value(), "Rate_rev"))
+		out = append(out, metric(rr.Value(), "Rate_rev", hi))
 	}
 	return out
 }
@@ -84,4 +85,8 @@ func metricUnit(tool string) string {
 	}, tool)
 }
 
-func metric(v float64, unit string) bench.Metric { return bench.Metric{Value: v, Unit: unit} }
+func metric(v float64, unit, better string) bench.Metric {
+	return bench.Metric{Value: v, Unit: unit, Better: better}
+}
+
+const hi, lo = bench.HigherIsBetter, bench.LowerIsBetter

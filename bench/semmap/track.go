@@ -136,7 +136,8 @@ func (*Track) Report() results.TrackReport {
 		Plots: []results.Plot{results.PlotMapSize}}
 }
 
-// Metrics are Top1, Top2, Top3, TopAny, calls/op and tokens/op.
+// Metrics are Top1, Top2, Top3, TopAny (higher is better), calls/op and
+// tokens/op (lower is better).
 func (*Track) Metrics(recs []results.Record) []bench.Metric {
 	var t1, t2, t3, ta, calls, tokens float64
 	for _, r := range recs {
@@ -148,8 +149,9 @@ func (*Track) Metrics(recs []results.Record) []bench.Metric {
 		tokens += float64(r.InputTokens + r.OutputTokens)
 	}
 	n := float64(max(len(recs), 1))
-	return []bench.Metric{metric(t1/n, "Top1"), metric(t2/n, "Top2"), metric(t3/n, "Top3"), metric(ta/n, "TopAny"),
-		metric(calls/n, "calls/op"), metric(tokens/n, "tokens/op")}
+	hi, lo := bench.HigherIsBetter, bench.LowerIsBetter
+	return []bench.Metric{metric(t1/n, "Top1", hi), metric(t2/n, "Top2", hi), metric(t3/n, "Top3", hi), metric(ta/n, "TopAny", hi),
+		metric(calls/n, "calls/op", lo), metric(tokens/n, "tokens/op", lo)}
 }
 
 // BenchmarkName is agent=…/qtype=…: the benchmarks run one input mode.
@@ -157,7 +159,9 @@ func (*Track) BenchmarkName(agent string, c bench.Cell) string {
 	return "agent=" + bench.SanitizeName(agent) + "/qtype=" + bench.SanitizeName(c.Family)
 }
 
-func metric(v float64, unit string) bench.Metric { return bench.Metric{Value: v, Unit: unit} }
+func metric(v float64, unit, better string) bench.Metric {
+	return bench.Metric{Value: v, Unit: unit, Better: better}
+}
 
 func b2f(v bool) float64 {
 	if v {

@@ -31,13 +31,14 @@ func benchModel(b *testing.B) llm.Model {
 	return m
 }
 
-// benchEpisodes plays episode i of job(i) per op and reports ADA, SR,
-// steps/op, calls/op and tokens/op after the loop (b.Loop's reset drops
-// metrics reported before it).
+// benchEpisodes plays the episode of job(i) per op, i counting on from
+// where the sub-benchmark's earlier repeats stopped (bench.BlockStart),
+// and reports ADA, SR, steps/op, calls/op and tokens/op after the loop
+// (b.Loop's reset drops metrics reported before it).
 func benchEpisodes(b *testing.B, opts bench.Options, job func(i int) bench.Job) {
 	ctx := context.Background()
 	var recs []results.Record
-	i := 0
+	i := bench.BlockStart(b)
 	for b.Loop() {
 		rec, err := runEpisode(ctx, job(i), opts)
 		if err != nil {
