@@ -125,7 +125,7 @@ func compareCmd(stdout, stderr io.Writer, args []string) error {
 		if len(diffs) == 0 {
 			b.WriteString("\n--exact: every pair is equal in every scored field\n")
 		} else {
-			fmt.Fprintf(&b, "\n--exact: %d differences in scored fields, the first:\n", len(diffs))
+			fmt.Fprintf(&b, "\n--exact: %d difference(s) in scored fields, the first:\n", len(diffs))
 			for _, d := range diffs[:min(len(diffs), 5)] {
 				b.WriteString("  " + d.String() + "\n")
 			}
@@ -140,7 +140,7 @@ func compareCmd(stdout, stderr io.Writer, args []string) error {
 			len(f), c.Agent, c.Track, c.Cell(), c.Metric, c.RateA().Value(), c.RateB().Value(), c.P, c.Holm)}
 	}
 	if len(diffs) > 0 {
-		return &exitError{code: exitRegression, err: fmt.Errorf("compare --exact: %d differences in scored fields, first %s", len(diffs), diffs[0])}
+		return &exitError{code: exitRegression, err: fmt.Errorf("compare --exact: %d difference(s) in scored fields, first %s", len(diffs), diffs[0])}
 	}
 	return nil
 }
