@@ -79,4 +79,3 @@ func TestGatePower(t *testing.T) {
 		t.Errorf("with no change the gate failed %.3f of the time, more than α", fp)
 	}
 }
-

@@ -172,4 +172,3 @@ func ExampleCompare() {
 	// sgcot  tabletop  pick_place/absence  ADA     100  0.800  0.540  -0.260  26  0  3.0e-08  6.0e-08  worse
 	// FAIL: 2 gated comparisons are significantly worse by 0.050 or more: sgcot tabletop pick_place/absence SR -0.260 (p=3.0e-08, Holm p=6.0e-08); sgcot tabletop pick_place/absence ADA -0.260 (p=3.0e-08, Holm p=6.0e-08)
 }
-
