@@ -32,7 +32,7 @@ bench:
 # one after another or through the same runner that the concurrency tests
 # cover under the race detector; the detector slows them tenfold and finds
 # nothing more there, so they run once without it.
-SLOW = ^(TestReferenceAgents|TestDirectSimBetweenWeakAndPerfect|TestInnerMonologueDefaultSim|TestProgPromptWithSim|TestCLARAWithPerfectModel|TestHouseholdReflectionSuppressesSlip|TestExpertIsShortest|TestSemmapWorkflowsBuiltinPerfect|TestSemmapWorkflowsBuiltinSim|TestSGCoTAblationsWithPerfectModel|TestSGCoTWithPerfectModel|TestDirectWithPerfectModel|TestDyRefWithPerfectModel|TestToolkitAgentsWithSim|TestTrainRouterIsDeterministic|TestShippedRouterIsReproducible|TestTrainRouter|TestBaselines)$$
+SLOW = ^(TestReferenceAgents|TestCompareSaltsPass|TestDirectSimBetweenWeakAndPerfect|TestInnerMonologueDefaultSim|TestProgPromptWithSim|TestCLARAWithPerfectModel|TestHouseholdReflectionSuppressesSlip|TestExpertIsShortest|TestSemmapWorkflowsBuiltinPerfect|TestSemmapWorkflowsBuiltinSim|TestSGCoTAblationsWithPerfectModel|TestSGCoTWithPerfectModel|TestDirectWithPerfectModel|TestDyRefWithPerfectModel|TestToolkitAgentsWithSim|TestTrainRouterIsDeterministic|TestShippedRouterIsReproducible|TestTrainRouter|TestBaselines)$$
 test:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$unformatted" ]; then echo "gofmt would change:"; echo "$$unformatted"; exit 1; fi

@@ -5,6 +5,7 @@
 //	sim                          the simulated model, default profile
 //	sim:perfect | sim:weak       named profiles
 //	sim:hallucinate=0.1,tag=0.3  explicit error rates
+//	sim:salt=2 | sim:weak,salt=3  the same rates with independent draws (a stream salt)
 //	gemini:MODEL                 Gemini (GEMINI_API_KEY or GOOGLE_API_KEY; Vertex AI
 //	                             with GOOGLE_GENAI_USE_VERTEXAI, GOOGLE_CLOUD_PROJECT, GOOGLE_CLOUD_LOCATION)
 //	openai:MODEL                 OpenAI, or any OpenAI-compatible server at OPENAI_BASE_URL
@@ -32,7 +33,7 @@ import (
 )
 
 // Forms lists the valid spec forms, for error messages and help.
-const Forms = "sim, sim:perfect, sim:weak, sim:NAME=RATE,… (rates: hallucinate, multiplicity, absence, vague, negation, tag, malformed, skip, loop, growth), gemini:MODEL, openai:MODEL, openai:MODEL?context=1 (for serve-sim), record:DIR=SPEC, replay:DIR"
+const Forms = "sim, sim:perfect, sim:weak, sim:NAME=RATE,… (rates: hallucinate, multiplicity, absence, vague, negation, tag, malformed, skip, loop, growth), any sim spec with a stream salt salt=N (sim:salt=2, sim:weak,salt=3), gemini:MODEL, openai:MODEL, openai:MODEL?context=1 (for serve-sim), record:DIR=SPEC, replay:DIR"
 
 // Default is the spec used when none is given.
 const Default = "sim"

@@ -27,3 +27,25 @@ func FuzzGenerate(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseProfile feeds the profile parser, salts included, arbitrary
+// text: it must never panic, and a profile it accepts keeps its salt when
+// written back as "salt=N" after the rest.
+func FuzzParseProfile(f *testing.F) {
+	for _, s := range []string{"", "weak", "salt=2", "weak,salt=3", "tag=0.3,salt=1", "salt=", "salt=1,salt=2", "salt=-1", ",salt=1,"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		p, err := ParseProfile(s)
+		if err != nil {
+			return
+		}
+		rest, salt, err := cutSalt(s)
+		if err != nil || salt != p.Salt {
+			t.Fatalf("%q: parsed salt %d, cut %d, %v", s, p.Salt, salt, err)
+		}
+		if _, err := ParseProfile(rest); err != nil {
+			t.Fatalf("%q parsed, its rest %q does not: %v", s, rest, err)
+		}
+	})
+}

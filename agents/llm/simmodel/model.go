@@ -26,8 +26,19 @@ type Model struct {
 }
 
 // New returns a simulated model with a profile; name is its spec, as
-// records show it ("sim", "sim:weak", …).
+// records show it ("sim", "sim:weak", "sim:salt=2", …). Its draws are keyed
+// by the name, and by the profile's salt when that is not 0.
 func New(p Profile, name string) *Model { return &Model{profile: p, name: name} }
+
+// drawKey is what the model's random draws are keyed by: its name, and
+// its salt when it has one. Salt 0 keys them by the name alone, as before
+// salts existed, so that such a model draws exactly as it always has.
+func (m *Model) drawKey() string {
+	if m.profile.Salt == 0 {
+		return m.name
+	}
+	return fmt.Sprintf("%s\x00salt=%d", m.name, m.profile.Salt)
+}
 
 func (m *Model) Name() string { return m.name }
 
@@ -136,9 +147,9 @@ func (m *Model) Generate(ctx context.Context, req llm.Request) (llm.Reply, error
 	// same either way, so its draws do not depend on it, and serve-sim,
 	// which receives no schema from a default client, draws as sim does.
 	keyed.ResponseSchema = nil
-	seed, _ := hex.DecodeString(llm.Hash(m.name, keyed))
+	seed, _ := hex.DecodeString(llm.Hash(m.drawKey(), keyed))
 	c := &call{
-		model:  m.name,
+		model:  m.drawKey(),
 		p:      m.profile,
 		rng:    rand.New(rand.NewPCG(binary.LittleEndian.Uint64(seed[:8]), binary.LittleEndian.Uint64(seed[8:16]))),
 		tokens: CountTokens(req),

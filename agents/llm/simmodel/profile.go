@@ -30,6 +30,12 @@ type Profile struct {
 	// JSON (which the prompts carried in a fenced block when the rates
 	// were set).
 	Growth float64
+	// Salt mixes a number into every random draw of the model, so that two
+	// models with the same rates and different salts make their errors
+	// independently of each other: the same episodes, the same error
+	// rates, other episodes hit. Salt 0 is the model as it always drew.
+	// It is set with salt=N in a spec ("sim:salt=2", "sim:weak,salt=3").
+	Salt uint64
 }
 
 // The named profiles.
@@ -74,8 +80,50 @@ func (p *Profile) rate(name string) *float64 {
 
 // ParseProfile reads the part of a spec after "sim:": "" (the default
 // profile), "perfect", "weak", "default", or explicit rates
-// "hallucinate=0.1,tag=0.3" (unset rates are zero).
+// "hallucinate=0.1,tag=0.3" (unset rates are zero), any of them with a
+// stream salt "salt=N" among its comma-separated items ("salt=2",
+// "weak,salt=3", "tag=0.3,salt=1"), which changes which draws come out
+// and not their rates (see [Profile.Salt]).
 func ParseProfile(s string) (Profile, error) {
+	rest, salt, err := cutSalt(s)
+	if err != nil {
+		return Profile{}, err
+	}
+	p, err := parseRates(rest)
+	if err != nil {
+		return Profile{}, err
+	}
+	p.Salt = salt
+	return p, nil
+}
+
+// cutSalt takes the salt=N items out of a profile, keeping the others in
+// order. Two salts, or one that is not a non-negative integer, are errors.
+func cutSalt(s string) (rest string, salt uint64, err error) {
+	if !strings.Contains(s, "salt") {
+		return s, 0, nil
+	}
+	var keep []string
+	seen := false
+	for _, kv := range strings.Split(s, ",") {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || strings.TrimSpace(k) != "salt" {
+			keep = append(keep, kv)
+			continue
+		}
+		if seen {
+			return "", 0, fmt.Errorf("sim profile %q: salt given twice", s)
+		}
+		seen = true
+		salt, err = strconv.ParseUint(strings.TrimSpace(v), 10, 64)
+		if err != nil {
+			return "", 0, fmt.Errorf("sim profile %q: salt=%s: want a non-negative integer", s, v)
+		}
+	}
+	return strings.Join(keep, ","), salt, nil
+}
+
+func parseRates(s string) (Profile, error) {
 	switch s {
 	case "", "default":
 		return Default, nil

@@ -3,6 +3,8 @@ package simmodel
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -25,6 +27,13 @@ func TestParseProfile(t *testing.T) {
 		{"a rate above one", "tag=1.5", Profile{}, "want a number in [0, 1]"},
 		{"not a number", "tag=x", Profile{}, "want a number"},
 		{"not name=rate", "tag", Profile{}, "is not name=rate"},
+		{"a salt alone is the default profile salted", "salt=2", func() Profile { p := Default; p.Salt = 2; return p }(), ""},
+		{"a salt after a named profile", "weak,salt=3", func() Profile { p := Weak; p.Salt = 3; return p }(), ""},
+		{"a salt among explicit rates keeps the rates' name", "tag=0.3,salt=1", Profile{Name: "tag=0.3", Tag: 0.3, Salt: 1}, ""},
+		{"salt 0 is no salt", "weak,salt=0", Weak, ""},
+		{"two salts", "salt=1,salt=2", Profile{}, "salt given twice"},
+		{"a negative salt", "salt=-1", Profile{}, "want a non-negative integer"},
+		{"a salt that is not a number", "salt=x", Profile{}, "want a non-negative integer"},
 	} {
 		got, err := ParseProfile(tc.in)
 		if tc.err != "" {
@@ -226,5 +235,53 @@ func TestDecidesFromObjectListWithoutRetrieval(t *testing.T) {
 		if got := r.ToolCalls[0].Name; got != tc.want {
 			t.Errorf("%s: first call %s(%s), want %s", tc.why, got, r.ToolCalls[0].Args, tc.want)
 		}
+	}
+}
+
+// TestSaltKeepsRatesChangesDraws checks what a stream salt is for: over
+// many calls a salted model errs as often as the unsalted one (the same
+// rates), on other calls (independent draws). Salt 0 is tested by the
+// records of a run being unchanged (the golden tests), and here by
+// drawing as the unsalted model does.
+func TestSaltKeepsRatesChangesDraws(t *testing.T) {
+	p := Profile{Name: "malformed=0.3", Malformed: 0.3}
+	salted := p
+	salted.Salt = 1
+	base, zero, other := New(p, "sim:malformed=0.3"), New(p, "sim:malformed=0.3"), New(salted, "sim:malformed=0.3")
+	const n = 2000
+	var errBase, errOther, both, differ int
+	for i := range n {
+		req := planRequest("Put the red block in the blue bowl.", 0, 0)
+		req.Messages[0].Text = fmt.Sprintf("Plan %d.\n", i) // the draws are keyed by the request
+		a, _ := base.Generate(context.Background(), req)
+		z, _ := zero.Generate(context.Background(), req)
+		o, err := other.Generate(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(a.ToolCalls, z.ToolCalls) || a.Text != z.Text {
+			differ++
+		}
+		ea, eo := len(a.ToolCalls) == 0, len(o.ToolCalls) == 0
+		if ea {
+			errBase++
+		}
+		if eo {
+			errOther++
+		}
+		if ea && eo {
+			both++
+		}
+	}
+	if differ != 0 {
+		t.Errorf("two unsalted models drew differently on %d of %d calls", differ, n)
+	}
+	rb, ro, rboth := float64(errBase)/n, float64(errOther)/n, float64(both)/n
+	if math.Abs(rb-ro) > 0.05 {
+		t.Errorf("error rate %.3f unsalted, %.3f salted: a salt must not change rates", rb, ro)
+	}
+	// Independent draws: both err about rb·ro of the time, not rb.
+	if math.Abs(rboth-rb*ro) > 0.04 {
+		t.Errorf("both erred on %.3f of calls, want about %.3f for independent draws (unsalted %.3f, salted %.3f)", rboth, rb*ro, rb, ro)
 	}
 }

@@ -19,13 +19,14 @@ Usage:
   ambibench report DIR     write a Markdown report of a run's records (tables, costs, paired tests)
   ambibench semmap export DIR  write the built-in semantic-map dataset in the public layout
   ambibench show DIR KEY   print one recorded episode: instruction, outcome, every model call
+  ambibench compare BASE NEW  compare two runs on the same episodes; exit 1 on a significant regression
   ambibench list           list tracks, task families, perturbations and agents
   ambibench serve-sim      serve the simulated model as an OpenAI-compatible endpoint
   ambibench train-router   train dyref's routing policy for a model (household track)
   ambibench help           show this help
 
-Run "ambibench run --help", "ambibench report --help", "ambibench serve-sim --help"
-or "ambibench train-router --help" for their flags.
+Run "ambibench run --help", "ambibench report --help", "ambibench compare --help",
+"ambibench serve-sim --help" or "ambibench train-router --help" for their flags.
 Models are picked with --model (or AMBIBENCH_MODEL for go test -bench):
 sim, sim:perfect, sim:weak, gemini:MODEL, openai:MODEL, record:DIR=SPEC,
 replay:DIR.
@@ -96,6 +97,8 @@ func Run(stdout, stderr io.Writer, args []string) error {
 		return semmapCmd(stdout, stderr, args[1:])
 	case "show":
 		return showCmd(stdout, stderr, args[1:])
+	case "compare":
+		return compareCmd(stdout, stderr, args[1:])
 	case "serve-sim":
 		return serveSimCmd(stdout, stderr, args[1:])
 	case "train-router":
