@@ -73,6 +73,15 @@ func TestToyTrackThroughTheCommand(t *testing.T) {
 			t.Errorf("report has no %q:\n%s", want, out)
 		}
 	}
+	// compare pairs the track's episodes like any other's: the same run
+	// again passes the gate, --exact too.
+	again := t.TempDir()
+	if _, errOut, err := runCLI(t, "run", "--track", "jars", "--agents", "counter", "--marbles", "9", "--episodes", "20", "--out", again); err != nil {
+		t.Fatalf("run: %v\n%s", err, errOut)
+	}
+	if out, errOut, err := runCLI(t, "compare", "--exact", dir, again); err != nil || !strings.Contains(out, "counter") {
+		t.Errorf("compare --exact of two equal runs: %v\n%s%s", err, out, errOut)
+	}
 }
 
 // The same seed gives the same records at any concurrency.
