@@ -52,7 +52,10 @@ type Options struct {
 	// whose cells hold a fixed set of episodes (games, dataset pairs), at
 	// most that many, and 0 means all of them. A track that generates
 	// episodes without end needs a number.
-	Episodes    int
+	Episodes int
+	// Shard, if set, keeps one part of the grid: [Jobs] and [Run] see
+	// only the jobs of that shard (see [Shard] for how they are dealt).
+	Shard       Shard
 	Concurrency int // episodes at once; 1 if zero
 	// OnRecord, if set, is called with each new record once it is
 	// written, in grid order, from one goroutine: what a progress display

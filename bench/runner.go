@@ -13,8 +13,11 @@ import (
 )
 
 // Jobs lists the run's jobs in grid order: cell, then agent, then episode
-// index.
+// index; with opts.Shard, only those of that shard, still in grid order.
 func Jobs(opts Options) ([]Job, error) {
+	if err := opts.Shard.Check(); err != nil {
+		return nil, err
+	}
 	t := opts.Track
 	if t == nil {
 		return nil, fmt.Errorf("no track (have %v)", TrackNames())
@@ -52,7 +55,7 @@ func Jobs(opts Options) ([]Job, error) {
 			}
 		}
 	}
-	return jobs, nil
+	return opts.Shard.Of(jobs), nil
 }
 
 // ErrStopped is wrapped by the error of a model call that a run refuses

@@ -26,8 +26,12 @@ type RunFile struct {
 	// record schema, a hash of the dataset, …. Two runs may share a
 	// directory only when all their settings are equal.
 	Settings map[string]string `json:"settings"`
-	// Grid is what was asked for so far; each run adds its own.
+	// Grid is what was asked for so far; each run adds its own. A
+	// shard's grid is the whole run's, not its part.
 	Grid Grid `json:"grid"`
+	// Shard is set in the directory of one shard of a run (--shard);
+	// "ambibench merge" joins the shards into a directory without it.
+	Shard *RunShard `json:"shard,omitempty"`
 }
 
 // Grid is the part of a run that may grow between runs of one directory:

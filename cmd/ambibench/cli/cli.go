@@ -16,6 +16,7 @@ const usage = `ambibench runs LLM-planner agents on perturbed robot tasks and sc
 
 Usage:
   ambibench run [flags]    run agents over a grid of task families x perturbations
+  ambibench merge --out OUT DIR...  join the directories of run --shard i/n into one run
   ambibench report DIR     write a Markdown report of a run's records (tables, costs, paired tests)
   ambibench semmap export DIR  write the built-in semantic-map dataset in the public layout
   ambibench show DIR KEY   print one recorded episode: instruction, outcome, every model call
@@ -91,6 +92,8 @@ func Run(stdout, stderr io.Writer, args []string) error {
 	switch args[0] {
 	case "run":
 		return runCmd(stdout, stderr, args[1:])
+	case "merge":
+		return mergeCmd(stdout, stderr, args[1:])
 	case "report":
 		return reportCmd(stdout, stderr, args[1:])
 	case "semmap":

@@ -39,6 +39,10 @@ error. A setting that differs from run.json (seed, step limit, trials,
 grammar, feedback, dataset, router, reply size cap, suite version) is
 refused and named.
 
+With --shard i/n the run plays only shard i of n of the grid, and its
+--out directory records which; "ambibench merge OUT DIR..." joins the n
+shards' directories into one run, as if it had not been sharded.
+
 Exit status: 0 when every episode was scored (agent errors count as the
 agent's failures); 3 when some episodes ended in infrastructure errors
 (the provider, the network or a cassette failed; they are not scored, and
@@ -76,6 +80,7 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 	maxTokens := fs.Int64("max-tokens-total", 0, "stop the run cleanly once its model calls have spent this many input and output `tokens` (0: no cap): no episode starts after that, an episode that would make another call is not recorded, and running the same command again continues, with a budget of its own")
 	fresh := fs.Bool("fresh", false, "with --out, discard the run already in the directory (records, run.json, summary, transcripts) and start afresh")
 	transcripts := fs.Bool("transcripts", false, "with --out, write every model call to DIR/transcripts.jsonl (request, reply, usage, latency, episode)")
+	shardFlag := fs.String("shard", "", "run only shard `i/n` of the grid (1 ≤ i ≤ n): job k of the grid, in grid order from 0, is shard k mod n + 1; join the shards' --out directories with ambibench merge")
 	owners := bindTrackFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), runUsage)
@@ -103,6 +108,14 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 	if *conc < 1 {
 		return fmt.Errorf("run: --concurrency %d: must be at least 1", *conc)
 	}
+	var shard bench.Shard
+	if *shardFlag != "" {
+		s, err := parseShardFlag(*shardFlag)
+		if err != nil {
+			return err
+		}
+		shard = s
+	}
 	opts := bench.Options{
 		Track:         t,
 		Seed:          *seed,
@@ -112,10 +125,13 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 		Episodes:      episodesFlag(*episodes, t),
 		Concurrency:   *conc,
 	}
-	jobs, err := bench.Jobs(opts)
+	// The whole grid, for run.json, and this run's part of it.
+	grid, err := bench.Jobs(opts)
 	if err != nil {
 		return fmt.Errorf("run: %w", err)
 	}
+	opts.Shard = shard
+	jobs := shard.Of(grid)
 	if len(splitModelSpecs(*members)) > 0 && !membersPlayed(jobs) {
 		return fmt.Errorf("run: --ensemble-models: no agent of this run samples from members (those that do: %s)", strings.Join(agentsWithMembers(), ", "))
 	}
@@ -156,7 +172,11 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 		settings["max_reply_bytes"] = strconv.FormatInt(*maxReply, 10)
 		specs := []string{*modelSpec}
 		specs = append(specs, splitModelSpecs(*members)...)
-		if dir, err = openRunDir(*out, settings, gridOf(jobs, specs...), *fresh); err != nil {
+		var part *results.RunShard
+		if !shard.IsZero() {
+			part = &results.RunShard{Index: shard.Index, Count: shard.Count, Order: bench.Order(grid)}
+		}
+		if dir, err = openRunDir(*out, settings, gridOf(grid, specs...), part, *fresh); err != nil {
 			return fmt.Errorf("run: %w", err)
 		}
 		defer dir.Close()
@@ -382,4 +402,13 @@ func trackUsage() string {
 		list = strings.Join(names[:n-1], ", ") + " or " + names[n-1]
 	}
 	return "the `track` to run: " + list + " (ambibench list describes each, with its task families and perturbations)"
+}
+
+// parseShardFlag reads --shard i/n.
+func parseShardFlag(text string) (bench.Shard, error) {
+	s, err := bench.ParseShard(text)
+	if err != nil {
+		return bench.Shard{}, fmt.Errorf("run: --shard %w", err)
+	}
+	return s, nil
 }

@@ -41,7 +41,12 @@ func (d *runDir) Close() {
 // already there (naming each), and records the grown grid in run.json.
 // The records are opened apart, with openRecords, once the run knows
 // their keys.
-func openRunDir(dir string, settings map[string]string, grid results.Grid, fresh bool) (*runDir, error) {
+//
+// shard is the part of the grid this run plays (nil: all of it). A
+// shard's directory holds that shard alone, and its grid cannot grow: a
+// different --shard, a missing one, or one on an unsharded directory is
+// refused and named, since the records would then belong to other shards.
+func openRunDir(dir string, settings map[string]string, grid results.Grid, shard *results.RunShard, fresh bool) (*runDir, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -74,11 +79,14 @@ func openRunDir(dir string, settings map[string]string, grid results.Grid, fresh
 		if changes := rf.Changes(settings); len(changes) > 0 {
 			return fail(&results.SettingsError{Dir: dir, Changes: changes})
 		}
+		if err := sameShard(dir, rf.Shard, shard); err != nil {
+			return fail(err)
+		}
 		grid = rf.Grid.Union(grid)
 	} else if !ok && hasRecords {
 		return fail(fmt.Errorf("%s holds records but no %s, so the settings they were made with are unknown; use a new --out, or pass --fresh to discard them", dir, results.RunFileName))
 	}
-	if err := results.WriteRunFile(dir, results.RunFile{Settings: settings, Grid: grid}); err != nil {
+	if err := results.WriteRunFile(dir, results.RunFile{Settings: settings, Grid: grid, Shard: shard}); err != nil {
 		return fail(fmt.Errorf("write %s: %w", results.RunFileName, err))
 	}
 	return d, nil
@@ -128,4 +136,23 @@ func gridOf(jobs []bench.Job, models ...string) results.Grid {
 		g.Episodes = max(g.Episodes, j.Index+1)
 	}
 	return g.Union(results.Grid{})
+}
+
+// sameShard refuses to resume the run in dir, which holds shard was, as
+// shard now.
+func sameShard(dir string, was, now *results.RunShard) error {
+	path := filepath.Join(dir, results.RunFileName)
+	switch {
+	case was == nil && now == nil:
+		return nil
+	case was == nil:
+		return fmt.Errorf("%s holds a whole run, not a shard: --shard %d/%d would mix one shard's records into it; use a new --out", path, now.Index, now.Count)
+	case now == nil:
+		return fmt.Errorf("%s holds shard %d/%d of a run: pass --shard %d/%d to resume it, or use a new --out", path, was.Index, was.Count, was.Index, was.Count)
+	case was.Index != now.Index || was.Count != now.Count:
+		return fmt.Errorf("%s holds shard %d/%d of a run, not %d/%d: pass --shard %d/%d to resume it, or use a new --out", path, was.Index, was.Count, now.Index, now.Count, was.Index, was.Count)
+	case !was.Order.Equal(now.Order):
+		return fmt.Errorf("%s holds shard %d/%d of a run with another grid; a shard's grid cannot change, since the jobs would be dealt to the shards anew: run the directory's grid, or use a new --out", path, was.Index, was.Count)
+	}
+	return nil
 }

@@ -1,0 +1,309 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/ambibench/ambibench/results"
+)
+
+// TestMergeHelperProcess is the ambibench command when the test binary is
+// run by runProcess: its arguments follow "--".
+func TestMergeHelperProcess(t *testing.T) {
+	if os.Getenv("AMBIBENCH_CLI_HELPER") != "1" {
+		t.Skip("the ambibench command, for the tests that run it as a process")
+	}
+	args := os.Args
+	for i, a := range args {
+		if a == "--" {
+			args = args[i+1:]
+			break
+		}
+	}
+	os.Exit(Main(os.Stdout, os.Stderr, args))
+}
+
+// runProcess runs the ambibench command in a process of its own (the
+// test binary, as TestMergeHelperProcess).
+func runProcess(t *testing.T, args ...string) (stderr string, err error) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], append([]string{"-test.run=^TestMergeHelperProcess$", "--"}, args...)...)
+	cmd.Env = append(os.Environ(), "AMBIBENCH_CLI_HELPER=1")
+	var e bytes.Buffer
+	cmd.Stderr = &e
+	err = cmd.Run()
+	return e.String(), err
+}
+
+// timings are the fields of a record that may differ between two runs of
+// one episode.
+var timings = regexp.MustCompile(`,"(latency_p50_ms|latency_p95_ms)":[-+.eE0-9]+|"wall_ms":[-+.eE0-9]+`)
+
+// recordsBytes is dir/records.jsonl with the timings taken out.
+func recordsBytes(t *testing.T, dir string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, recordsFileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return timings.ReplaceAll(data, []byte(`"wall_ms":0`))
+}
+
+// runShards runs the shards of args 1 to n, each in a process of its own
+// and all at once, into base-1 ... base-n.
+func runShards(t *testing.T, args []string, base string, n int) []string {
+	t.Helper()
+	var dirs []string
+	var wg sync.WaitGroup
+	errs := make([]error, n)
+	for i := 1; i <= n; i++ {
+		dir := fmt.Sprintf("%s-%d", base, i)
+		dirs = append(dirs, dir)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if stderr, err := runProcess(t, append(args, "--shard", fmt.Sprintf("%d/%d", i, n), "--out", dir)...); err != nil {
+				errs[i-1] = fmt.Errorf("shard %d/%d: %v\n%s", i, n, err, stderr)
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dirs
+}
+
+// Four shards, run as separate processes and merged, are the unsharded
+// run: records byte for byte apart from timings, in the same order, and
+// the same run.json, on each of the three tracks.
+func TestFourShardsMergedEqualUnsharded(t *testing.T) {
+	for _, tc := range []struct {
+		track string
+		args  []string
+	}{
+		{"tabletop", []string{"run", "--quiet", "--agents", "oracle,rules,direct", "--model", "sim", "--episodes", "6"}},
+		{"household", []string{"run", "--quiet", "--track", "household", "--agents", "oracle,rules,reflexion", "--episodes", "2"}},
+		{"semmap", []string{"run", "--quiet", "--track", "semmap", "--agents", "all", "--modes", "certainty,uncertainty", "--episodes", "2"}},
+	} {
+		t.Run(tc.track, func(t *testing.T) {
+			tmp := t.TempDir()
+			whole := filepath.Join(tmp, "whole")
+			if stderr, err := runProcess(t, append(tc.args, "--out", whole)...); err != nil {
+				t.Fatalf("unsharded run: %v\n%s", err, stderr)
+			}
+			dirs := runShards(t, tc.args, filepath.Join(tmp, "shard"), 4)
+			merged := filepath.Join(tmp, "merged")
+			if stderr, err := runProcess(t, append([]string{"merge", "--out", merged}, dirs...)...); err != nil {
+				t.Fatalf("merge: %v\n%s", err, stderr)
+			}
+			want, got := recordsBytes(t, whole), recordsBytes(t, merged)
+			if n := bytes.Count(want, []byte("\n")); n < 40 {
+				t.Fatalf("the unsharded run has %d records; the test wants a grid worth sharding", n)
+			}
+			if !bytes.Equal(got, want) {
+				wl, gl := strings.Split(string(want), "\n"), strings.Split(string(got), "\n")
+				for i := range min(len(wl), len(gl)) {
+					if wl[i] != gl[i] {
+						t.Fatalf("merged records.jsonl differs from the unsharded run's at line %d (of %d and %d):\nunsharded: %s\nmerged:    %s", i+1, len(wl), len(gl), wl[i], gl[i])
+					}
+				}
+				t.Fatalf("merged records.jsonl has %d lines, the unsharded run's %d", len(gl), len(wl))
+			}
+			wantRun, _ := os.ReadFile(filepath.Join(whole, results.RunFileName))
+			gotRun, _ := os.ReadFile(filepath.Join(merged, results.RunFileName))
+			if !bytes.Equal(gotRun, wantRun) {
+				t.Errorf("merged run.json differs from the unsharded run's:\n%s\nwant:\n%s", gotRun, wantRun)
+			}
+			// Every shard did part of the work, about a quarter.
+			total := bytes.Count(want, []byte("\n"))
+			for _, d := range dirs {
+				if n := bytes.Count(recordsBytes(t, d), []byte("\n")); n < total/4 || n > total/4+1 {
+					t.Errorf("%s holds %d of %d records, want %d or %d", d, n, total, total/4, total/4+1)
+				}
+			}
+		})
+	}
+}
+
+// shardRun is a small tabletop grid to shard in the tests of refusals.
+var shardRun = []string{"run", "--quiet", "--agents", "oracle,rules", "--tasks", "pick_place", "--episodes", "3"}
+
+// shardDirs runs shardRun's n shards in this process into tmp/shard-i.
+func shardDirs(t *testing.T, n int, extra ...string) []string {
+	t.Helper()
+	tmp := t.TempDir()
+	var dirs []string
+	for i := 1; i <= n; i++ {
+		dir := filepath.Join(tmp, fmt.Sprintf("shard-%d", i))
+		if _, stderr, err := runCLI(t, append(append(shardRun, extra...), "--shard", fmt.Sprintf("%d/%d", i, n), "--out", dir)...); err != nil {
+			t.Fatalf("%v\n%s", err, stderr)
+		}
+		dirs = append(dirs, dir)
+	}
+	return dirs
+}
+
+func copyDir(t *testing.T, from, to string) {
+	t.Helper()
+	if err := os.CopyFS(to, os.DirFS(from)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// merge refuses shards that do not make one run, naming why.
+func TestMergeRefuses(t *testing.T) {
+	dirs := shardDirs(t, 4)
+	tmp := t.TempDir()
+	again := filepath.Join(tmp, "again")
+	copyDir(t, dirs[0], again)
+	// Shards 1 and 3 with their labels swapped in run.json.
+	relabel := func(from string, index int) string {
+		dir := filepath.Join(tmp, fmt.Sprintf("relabelled-%d", index))
+		copyDir(t, from, dir)
+		rf, _, err := results.ReadRunFile(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rf.Shard.Index = index
+		if err := results.WriteRunFile(dir, rf); err != nil {
+			t.Fatal(err)
+		}
+		return dir
+	}
+	as3, as1 := relabel(dirs[0], 3), relabel(dirs[2], 1)
+	seed2 := shardDirs(t, 4, "--seed", "2")
+	more := shardDirs(t, 4, "--episodes", "4")
+	three := shardDirs(t, 3)
+	whole := filepath.Join(tmp, "whole")
+	if _, stderr, err := runCLI(t, append(shardRun, "--out", whole)...); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	for _, tc := range []struct {
+		why  string
+		dirs []string
+		want string
+	}{
+		{"a shard given twice", []string{dirs[0], dirs[1], dirs[2], dirs[3], again}, "overlapping shards: " + dirs[0] + " and " + again + " are both shard 1/4"},
+		{"an episode in two directories", []string{dirs[0], dirs[1], as3, dirs[3]}, "overlapping shards: episode \"tabletop\"/\"pick_place\"/\"none\"/\"oracle\"/\"\"/1/0 is in " + dirs[0] + " and in " + as3},
+		{"a directory that holds another shard's episodes", []string{as1, dirs[1], as3, dirs[3]}, "overlapping shards: " + as1 + " is shard 1/4 but holds episode"},
+		{"a missing shard", []string{dirs[0], dirs[1], dirs[3]}, "missing shard: shard 3/4 of the run is not among the directories given"},
+		{"two missing shards", []string{dirs[1]}, "missing shards: shard 1/4, 3/4, 4/4"},
+		{"different settings", []string{dirs[0], dirs[1], seed2[2], dirs[3]}, "mismatched shards: " + dirs[0] + " and " + seed2[2] + " were run with different settings:\n  seed: 1 in " + dirs[0] + ", 2 in " + seed2[2]},
+		{"different grids", []string{dirs[0], dirs[1], more[2], dirs[3]}, "mismatched shards: " + dirs[0] + " and " + more[2] + " are shards of different grids"},
+		{"different shard counts", []string{dirs[0], three[1], dirs[2], dirs[3]}, "mismatched shards: " + dirs[0] + " is shard 1/4, " + three[1] + " is shard 2/3: different shard counts"},
+		{"a directory that is no shard", []string{dirs[0], whole}, whole + ": not a shard"},
+	} {
+		out := filepath.Join(t.TempDir(), "merged")
+		_, _, err := runCLI(t, append([]string{"merge", "--out", out}, tc.dirs...)...)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: merge gave %v, want an error with %q", tc.why, err, tc.want)
+		}
+		if _, err := os.Stat(filepath.Join(out, recordsFileName)); err == nil {
+			t.Errorf("%s: merge refused but wrote %s", tc.why, out)
+		}
+	}
+	// An OUT that holds a run is not written over.
+	if _, _, err := runCLI(t, append([]string{"merge", "--out", whole}, dirs...)...); err == nil || !strings.Contains(err.Error(), "already holds a run") {
+		t.Errorf("merge into a run's directory: %v, want a refusal", err)
+	}
+	for _, args := range [][]string{{"merge"}, {"merge", "--out", filepath.Join(tmp, "x")}} {
+		if _, _, err := runCLI(t, args...); err == nil {
+			t.Errorf("%q: no error", args)
+		}
+	}
+}
+
+// A shard's directory resumes as that shard only.
+func TestShardDirResumesAsItsShard(t *testing.T) {
+	dirs := shardDirs(t, 4)
+	tmp := t.TempDir()
+	whole := filepath.Join(tmp, "whole")
+	if _, stderr, err := runCLI(t, append(shardRun, "--out", whole)...); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	path := filepath.Join(dirs[1], results.RunFileName)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--shard", "3/4", "--out", dirs[1]}, path + " holds shard 2/4 of a run, not 3/4: pass --shard 2/4 to resume it"},
+		{[]string{"--shard", "2/5", "--out", dirs[1]}, path + " holds shard 2/4 of a run, not 2/5"},
+		{[]string{"--out", dirs[1]}, path + " holds shard 2/4 of a run: pass --shard 2/4 to resume it"},
+		{[]string{"--shard", "2/4", "--episodes", "5", "--out", dirs[1]}, path + " holds shard 2/4 of a run with another grid"},
+		{[]string{"--shard", "1/4", "--out", whole}, filepath.Join(whole, results.RunFileName) + " holds a whole run, not a shard"},
+		{[]string{"--shard", "5/4"}, "--shard 5/4: index must be between 1 and 4"},
+		{[]string{"--shard", "2"}, `--shard "2": want i/n`},
+	} {
+		_, _, err := runCLI(t, append(shardRun, tc.args...)...)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: %v, want an error with %q", tc.args, err, tc.want)
+		}
+	}
+	// The same shard resumes, playing nothing new.
+	if _, stderr, err := runCLI(t, append(shardRun, "--shard", "2/4", "--out", dirs[1])...); err != nil || !strings.Contains(stderr, "resuming") {
+		t.Errorf("resuming shard 2/4: %v\n%s", err, stderr)
+	}
+}
+
+// An infra-error record in a shard stays one in the merged directory, and
+// the unsharded command on that directory plays just it again.
+func TestMergeKeepsInfraErrors(t *testing.T) {
+	dirs := shardDirs(t, 2)
+	path := filepath.Join(dirs[1], recordsFileName)
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := results.ReadRecords(f, path)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lost := &recs[1]
+	lost.Outcome, lost.ErrorKind, lost.Error = results.OutcomeInfraError, "timeout", "timeout: no reply"
+	lost.Success, lost.ADA, lost.Steps = false, false, 0
+	if err := results.RewriteRecords(path, recs); err != nil {
+		t.Fatal(err)
+	}
+	merged := filepath.Join(t.TempDir(), "merged")
+	stdout, stderr, err := runCLI(t, append([]string{"merge", "--out", merged}, dirs...)...)
+	if err != nil || !strings.Contains(stdout, "1 infrastructure error") || !strings.Contains(stderr, "without --shard") {
+		t.Fatalf("merge: %v\n%s%s", err, stdout, stderr)
+	}
+	mpath := filepath.Join(merged, recordsFileName)
+	mf, err := os.Open(mpath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := results.ReadRecords(mf, mpath)
+	mf.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	infra := 0
+	for _, r := range got {
+		if r.Outcome == results.OutcomeInfraError {
+			infra++
+			if r.Key() != lost.Key() {
+				t.Errorf("infra error on %s, want %s", r.Key(), lost.Key())
+			}
+		}
+	}
+	if infra != 1 {
+		t.Errorf("merged directory holds %d infra errors, want 1", infra)
+	}
+	_, stderr, err = runCLI(t, append(shardRun, "--out", merged)...)
+	if err != nil || !strings.Contains(stderr, "1 episodes that ended in infrastructure errors run again") {
+		t.Errorf("resuming the merged directory: %v\n%s", err, stderr)
+	}
+}

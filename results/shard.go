@@ -1,0 +1,187 @@
+package results
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// RunShard says which part of a run a shard's directory holds: shard
+// Index (from 1) of Count, and the whole run's job order, from which the
+// shards are dealt (job k of Order to shard k mod Count + 1) and by which
+// [MergeShards] puts their records back in the order of the unsharded
+// run. The order is kept here, rather than rebuilt from the track's
+// flags at merge time, so that merging needs neither the flags nor what
+// they name (a dataset folder, say).
+type RunShard struct {
+	Index int      `json:"index"`
+	Count int      `json:"count"`
+	Order JobOrder `json:"order"`
+}
+
+// JobOrder is a run's job order: for each cell in turn, for each agent,
+// the episodes 0 to the cell's Episodes-1 (bench.Jobs' order).
+type JobOrder struct {
+	Agents []string    `json:"agents"`
+	Cells  []OrderCell `json:"cells"`
+}
+
+// OrderCell is one cell of a [JobOrder] and the episodes each agent plays
+// in it.
+type OrderCell struct {
+	Family       string `json:"family"`
+	Perturbation string `json:"perturbation"`
+	SceneSize    int    `json:"scene_size,omitempty"`
+	Episodes     int    `json:"episodes"`
+}
+
+// Len is the number of jobs in o.
+func (o JobOrder) Len() int {
+	n := 0
+	for _, c := range o.Cells {
+		n += c.Episodes * len(o.Agents)
+	}
+	return n
+}
+
+// Equal reports whether o and p are the same order.
+func (o JobOrder) Equal(p JobOrder) bool {
+	return slices.Equal(o.Agents, p.Agents) && slices.Equal(o.Cells, p.Cells)
+}
+
+// positions maps each job of o, as a record names it apart from its
+// model (and its track and seed, which run.json fixes), to its place in
+// the order.
+func (o JobOrder) positions() map[jobSlot]int {
+	pos := map[jobSlot]int{}
+	k := 0
+	for _, c := range o.Cells {
+		for _, a := range o.Agents {
+			for i := range c.Episodes {
+				pos[jobSlot{c.Family, c.Perturbation, c.SceneSize, a, i}] = k
+				k++
+			}
+		}
+	}
+	return pos
+}
+
+type jobSlot struct {
+	family, perturbation string
+	size                 int
+	agent                string
+	episode              int
+}
+
+func slotOf(r Record) jobSlot {
+	return jobSlot{r.Family, r.Perturbation, r.SceneSize, r.Agent, r.Episode}
+}
+
+// A ShardDir is one shard's directory as [MergeShards] reads it.
+type ShardDir struct {
+	Dir     string
+	Run     RunFile
+	Records []Record
+}
+
+// MergeShards joins the shards of one run: every shard 1 to n present
+// once, with equal settings, grids and job orders, and no episode in two
+// of them. It returns the run.json of the whole run (the shards' without
+// the shard field) and the records in the unsharded run's order: by the
+// job order, and records of one job (two models on one directory) in the
+// order their shard holds them. An infra-error record is kept as it is, so
+// that resuming the merged directory runs it again. Each refusal names the
+// directories and what differs.
+func MergeShards(shards []ShardDir) (RunFile, []Record, error) {
+	if len(shards) == 0 {
+		return RunFile{}, nil, fmt.Errorf("no shard directories")
+	}
+	for _, s := range shards {
+		if s.Run.Shard == nil {
+			return RunFile{}, nil, fmt.Errorf("%s: not a shard (its %s has no \"shard\" field: it was not run with --shard)", s.Dir, RunFileName)
+		}
+	}
+	first := shards[0]
+	n := first.Run.Shard.Count
+	byIndex := map[int]string{}
+	for _, s := range shards {
+		sh := s.Run.Shard
+		if sh.Count != n {
+			return RunFile{}, nil, fmt.Errorf("mismatched shards: %s is shard %d/%d, %s is shard %d/%d: different shard counts", first.Dir, first.Run.Shard.Index, n, s.Dir, sh.Index, sh.Count)
+		}
+		if sh.Index < 1 || sh.Index > n {
+			return RunFile{}, nil, fmt.Errorf("%s: shard %d/%d: index must be between 1 and %d", s.Dir, sh.Index, sh.Count, n)
+		}
+		if d, dup := byIndex[sh.Index]; dup {
+			return RunFile{}, nil, fmt.Errorf("overlapping shards: %s and %s are both shard %d/%d", d, s.Dir, sh.Index, n)
+		}
+		byIndex[sh.Index] = s.Dir
+		if changes := first.Run.Changes(s.Run.Settings); len(changes) > 0 {
+			var b strings.Builder
+			fmt.Fprintf(&b, "mismatched shards: %s and %s were run with different settings:", first.Dir, s.Dir)
+			for _, c := range changes {
+				fmt.Fprintf(&b, "\n  %s: %s in %s, %s in %s", c.Name, show(c.Old), first.Dir, show(c.New), s.Dir)
+			}
+			return RunFile{}, nil, fmt.Errorf("%s", b.String())
+		}
+		if !gridEqual(first.Run.Grid, s.Run.Grid) || !first.Run.Shard.Order.Equal(sh.Order) {
+			return RunFile{}, nil, fmt.Errorf("mismatched shards: %s and %s are shards of different grids (agents, models, families, perturbations, sizes or episodes differ)", first.Dir, s.Dir)
+		}
+	}
+	var missing []string
+	for i := 1; i <= n; i++ {
+		if _, ok := byIndex[i]; !ok {
+			missing = append(missing, fmt.Sprintf("%d/%d", i, n))
+		}
+	}
+	if len(missing) > 0 {
+		return RunFile{}, nil, fmt.Errorf("missing %s: shard %s of the run %s not among the directories given", plural(len(missing), "shard", "shards"), strings.Join(missing, ", "), plural(len(missing), "is", "are"))
+	}
+
+	order := first.Run.Shard.Order
+	pos := order.positions()
+	type placed struct {
+		rec   Record
+		k     int
+		shard int
+	}
+	var all []placed
+	seen := map[string]string{} // key → directory
+	for si, s := range shards {
+		for _, r := range s.Records {
+			if d, dup := seen[r.Key()]; dup {
+				return RunFile{}, nil, fmt.Errorf("overlapping shards: episode %s is in %s and in %s", r.Key(), d, s.Dir)
+			}
+			seen[r.Key()] = s.Dir
+			k, ok := pos[slotOf(r)]
+			if !ok {
+				return RunFile{}, nil, fmt.Errorf("%s: episode %s is not in the run's grid", s.Dir, r.Key())
+			}
+			if k%n != s.Run.Shard.Index-1 {
+				return RunFile{}, nil, fmt.Errorf("overlapping shards: %s is shard %d/%d but holds episode %s, which is shard %d/%d's", s.Dir, s.Run.Shard.Index, n, r.Key(), k%n+1, n)
+			}
+			all = append(all, placed{r, k, si})
+		}
+	}
+	slices.SortStableFunc(all, func(a, b placed) int { return a.k - b.k })
+	recs := make([]Record, len(all))
+	for i, p := range all {
+		recs[i] = p.rec
+	}
+	rf := first.Run
+	rf.Shard = nil
+	return rf, recs, nil
+}
+
+func gridEqual(g, h Grid) bool {
+	return slices.Equal(g.Agents, h.Agents) && slices.Equal(g.Models, h.Models) &&
+		slices.Equal(g.Families, h.Families) && slices.Equal(g.Perturbations, h.Perturbations) &&
+		slices.Equal(g.SceneSizes, h.SceneSizes) && g.Episodes == h.Episodes
+}
+
+func show(v string) string {
+	if v == "" {
+		return "(unset)"
+	}
+	return v
+}
