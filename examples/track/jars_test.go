@@ -3,6 +3,7 @@ package jars
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -81,6 +82,22 @@ func TestToyTrackThroughTheCommand(t *testing.T) {
 	}
 	if out, errOut, err := runCLI(t, "compare", "--exact", dir, again); err != nil || !strings.Contains(out, "counter") {
 		t.Errorf("compare --exact of two equal runs: %v\n%s%s", err, out, errOut)
+	}
+	// Sharded in three and merged, it is the same run.
+	var shards []string
+	for i := 1; i <= 3; i++ {
+		shard := filepath.Join(t.TempDir(), "shard")
+		if _, errOut, err := runCLI(t, "run", "--track", "jars", "--agents", "counter", "--marbles", "9", "--episodes", "20", "--shard", fmt.Sprintf("%d/3", i), "--out", shard); err != nil {
+			t.Fatalf("shard %d: %v\n%s", i, err, errOut)
+		}
+		shards = append(shards, shard)
+	}
+	merged := filepath.Join(t.TempDir(), "merged")
+	if _, errOut, err := runCLI(t, append([]string{"merge", "--out", merged}, shards...)...); err != nil {
+		t.Fatalf("merge: %v\n%s", err, errOut)
+	}
+	if out, errOut, err := runCLI(t, "compare", "--exact", dir, merged); err != nil {
+		t.Errorf("compare --exact of the merged shards with the whole run: %v\n%s%s", err, out, errOut)
 	}
 }
 
