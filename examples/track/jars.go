@@ -180,7 +180,7 @@ func (t *Track) RunEpisode(ctx context.Context, job bench.Job, opts bench.Option
 // Report gives the track's records the rate and cost sections and one
 // of its own.
 func (*Track) Report() results.TrackReport {
-	return results.TrackReport{Sections: []results.Section{results.SectionRates, results.NewSection("jar_sizes", jarSizes), results.SectionCost}}
+	return results.TrackReport{Sections: []results.Section{results.SectionRates, results.NewSection("jar_sizes", jarSizes), results.SectionCost, results.SectionRepeats}}
 }
 
 // jarSizes is the track's own report section: SR by the jar's size.
