@@ -126,3 +126,23 @@ func TestRunRepeatsFlag(t *testing.T) {
 		t.Fatalf("--repeats 0: %v", err)
 	}
 }
+
+// Shards of a --repeats run merge into the whole run, record for record.
+func TestRunRepeatsShards(t *testing.T) {
+	root := t.TempDir()
+	whole := filepath.Join(root, "whole")
+	repeatRun(t, whole, "--repeats", "2")
+	var dirs []string
+	for _, s := range []string{"1/3", "2/3", "3/3"} {
+		d := filepath.Join(root, "shard"+s[:1])
+		repeatRun(t, d, "--repeats", "2", "--shard", s)
+		dirs = append(dirs, d)
+	}
+	merged := filepath.Join(root, "merged")
+	if _, stderr, err := runCLI(t, append([]string{"merge", "--out", merged}, dirs...)...); err != nil {
+		t.Fatalf("merge: %v: %s", err, stderr)
+	}
+	if !reflect.DeepEqual(readRepeatRecords(t, merged), readRepeatRecords(t, whole)) {
+		t.Error("the merged shards differ from the whole --repeats run")
+	}
+}
