@@ -22,11 +22,15 @@ type Job struct {
 	Index int
 	// Track is the name of the job's track.
 	Track string
+	// Repeat is which play of the episode this is, from 0, in a run with
+	// Options.Repeats above 1: the same episode, played again with
+	// sampling streams of its own.
+	Repeat int
 }
 
 // Key identifies the job's record, as results.Record.Key does.
 func (j Job) Key(seed uint64, model string) string {
-	return results.Record{Track: j.Track, Family: j.Family, Perturbation: j.Perturbation, Agent: j.Agent, Model: model, Seed: seed, Episode: j.Index, SceneSize: j.Size}.Key()
+	return results.Record{Track: j.Track, Family: j.Family, Perturbation: j.Perturbation, Agent: j.Agent, Model: model, Seed: seed, Episode: j.Index, SceneSize: j.Size, Repeat: j.Repeat}.Key()
 }
 
 // Options select a run: its track and grid, the settings every episode
@@ -53,6 +57,11 @@ type Options struct {
 	// most that many, and 0 means all of them. A track that generates
 	// episodes without end needs a number.
 	Episodes int
+	// Repeats is how many times each episode is played (0 or 1: once),
+	// each repeat with independent sampling streams: the model's draws
+	// (llm.WithRepeat) and the agent's seed (AgentSeed). Repeat 0 plays
+	// as a run without repeats.
+	Repeats int
 	// Shard, if set, keeps one part of the grid: [Jobs] and [Run] see
 	// only the jobs of that shard (see [Shard] for how they are dealt).
 	Shard       Shard

@@ -44,11 +44,15 @@ func NewAgent(job Job, opts Options, cfg agents.Config) (agents.Agent, error) {
 }
 
 // EpisodeContext names the job's episode in ctx, for transcripts and
-// cassette misses, and counts its model calls in a tally of its own,
+// cassette misses, marks its repeat (llm.WithRepeat) when above 0, and counts its model calls in a tally of its own,
 // which [FinishRecord] reads.
 func EpisodeContext(ctx context.Context, job Job, opts Options) (context.Context, *llm.Tally) {
 	tally := &llm.Tally{}
-	return llm.WithTally(llm.WithEpisode(ctx, job.Key(opts.Seed, opts.ModelFor(job.Agent))), tally), tally
+	ctx = llm.WithEpisode(ctx, job.Key(opts.Seed, opts.ModelFor(job.Agent)))
+	if job.Repeat > 0 {
+		ctx = llm.WithRepeat(ctx, job.Repeat)
+	}
+	return llm.WithTally(ctx, tally), tally
 }
 
 // PlayAgent runs an agent on its env and sorts what went wrong: the
@@ -90,6 +94,7 @@ func NewRecord(job Job, opts Options) results.Record {
 		Model:        opts.ModelFor(job.Agent),
 		Seed:         opts.Seed,
 		Episode:      job.Index,
+		Repeat:       job.Repeat,
 	}
 }
 

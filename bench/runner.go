@@ -13,7 +13,7 @@ import (
 )
 
 // Jobs lists the run's jobs in grid order: cell, then agent, then episode
-// index; with opts.Shard, only those of that shard, still in grid order.
+// index, then (with opts.Repeats above 1) repeat; with opts.Shard, only those of that shard, still in grid order.
 func Jobs(opts Options) ([]Job, error) {
 	if err := opts.Shard.Check(); err != nil {
 		return nil, err
@@ -40,6 +40,9 @@ func Jobs(opts Options) ([]Job, error) {
 			return nil, fmt.Errorf("agent %q does not play the %s track (agents that do: %v)", a, track, agents.NamesFor(track))
 		}
 	}
+	if opts.Repeats < 0 {
+		return nil, fmt.Errorf("repeats must be at least 1, got %d", opts.Repeats)
+	}
 	if _, bounded := t.CellEpisodes(Cell{}); opts.Episodes < 0 || opts.Episodes == 0 && !bounded {
 		return nil, fmt.Errorf("episodes must be at least 1, got %d", opts.Episodes)
 	}
@@ -51,7 +54,9 @@ func Jobs(opts Options) ([]Job, error) {
 		}
 		for _, a := range names {
 			for i := range n {
-				jobs = append(jobs, Job{Cell: c, Agent: a, Index: i, Track: track})
+				for r := range max(opts.Repeats, 1) {
+					jobs = append(jobs, Job{Cell: c, Agent: a, Index: i, Track: track, Repeat: r})
+				}
 			}
 		}
 	}

@@ -206,3 +206,50 @@ func TestRunStopsAtOnceWhenCancelled(t *testing.T) {
 		}
 	}
 }
+
+// Repeats play each job k times, repeat innermost; repeat 0 is the job,
+// key and agent seed of a run without repeats.
+func TestJobsRepeats(t *testing.T) {
+	opts := bench.Options{Track: tabletop.New(), Agents: []string{"rules", "random"}, Families: []string{"pick_place"}, Episodes: 2}
+	once, err := bench.Jobs(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.Repeats = 3
+	jobs, err := bench.Jobs(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(jobs) != 3*len(once) {
+		t.Fatalf("%d jobs, want 3×%d", len(jobs), len(once))
+	}
+	keys := map[string]bool{}
+	for i, j := range jobs {
+		if j.Repeat != i%3 {
+			t.Fatalf("job %d has repeat %d, want %d", i, j.Repeat, i%3)
+		}
+		o := once[i/3]
+		if j.Cell != o.Cell || j.Agent != o.Agent || j.Index != o.Index {
+			t.Fatalf("job %d is %+v, want a repeat of %+v", i, j, o)
+		}
+		k := j.Key(opts.Seed, "")
+		if keys[k] {
+			t.Fatalf("key %s twice", k)
+		}
+		keys[k] = true
+		if j.Repeat == 0 && k != o.Key(opts.Seed, "") {
+			t.Errorf("repeat 0 key %s, want %s", k, o.Key(opts.Seed, ""))
+		}
+		seed := bench.AgentSeed(j, opts, "x", j.Index)
+		if plain := bench.EpisodeSeed(opts.Seed, "x", j.Index); (seed == plain) != (j.Repeat == 0) {
+			t.Errorf("job %d: agent seed %d, without the repeat %d", i, seed, plain)
+		}
+	}
+	if n := bench.Order(jobs).Len(); n != len(jobs) {
+		t.Errorf("the job order holds %d jobs, want %d", n, len(jobs))
+	}
+	opts.Repeats = -1
+	if _, err := bench.Jobs(opts); err == nil {
+		t.Error("Repeats -1 accepted")
+	}
+}

@@ -34,3 +34,16 @@ func EpisodeSeed(suite uint64, parts ...any) uint64 {
 
 // NewRand returns the random stream of a seed made by EpisodeSeed.
 func NewRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)) }
+
+// AgentSeed is the seed of a job's agent: EpisodeSeed(opts.Seed, parts...),
+// with the job's repeat appended when it is above 0, so that each repeat
+// of a --repeats run seeds its agent afresh while repeat 0 (and a run
+// without repeats) keeps the seed it always had. The episode itself — its
+// world and instruction — is seeded without the repeat and is the same in
+// every repeat.
+func AgentSeed(job Job, opts Options, parts ...any) uint64 {
+	if job.Repeat > 0 {
+		parts = append(parts[:len(parts):len(parts)], "repeat", job.Repeat)
+	}
+	return EpisodeSeed(opts.Seed, parts...)
+}

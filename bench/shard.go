@@ -103,6 +103,9 @@ func Order(jobs []Job) results.JobOrder {
 			o.Cells = append(o.Cells, results.OrderCell{Family: j.Family, Perturbation: j.Perturbation, SceneSize: j.Size})
 		}
 		o.Cells[i].Episodes = max(o.Cells[i].Episodes, j.Index+1)
+		if j.Repeat > 0 {
+			o.Repeats = max(o.Repeats, j.Repeat+1)
+		}
 		if !agent[j.Agent] {
 			agent[j.Agent] = true
 			o.Agents = append(o.Agents, j.Agent)

@@ -15,7 +15,8 @@ import (
 
 // EpisodeKey identifies an episode played by an agent, whichever model
 // played it: [Record.Key] without the model — track, family,
-// perturbation, agent, seed, episode index and, when set, scene size. It
+// perturbation, agent, seed, episode index and, when set, scene size and
+// repeat (so two runs with repeats pair repeat with repeat). It
 // is the key [Compare] pairs two runs' records by: the model (and the
 // agent's own options, which records do not carry) is what a comparison
 // compares, so it may differ; everything that makes the episode what it
@@ -32,6 +33,10 @@ func (r Record) EpisodeKey() string {
 	if r.SceneSize != 0 {
 		b = append(b, "/n="...)
 		b = strconv.AppendInt(b, int64(r.SceneSize), 10)
+	}
+	if r.Repeat != 0 {
+		b = append(b, "/r="...)
+		b = strconv.AppendInt(b, int64(r.Repeat), 10)
 	}
 	return string(b)
 }

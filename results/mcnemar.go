@@ -112,5 +112,9 @@ func episodeKey(r Record) string {
 	b = strconv.AppendInt(b, int64(r.Episode), 10)
 	b = append(b, '/')
 	b = strconv.AppendInt(b, int64(r.SceneSize), 10)
+	if r.Repeat != 0 {
+		b = append(b, "/r="...)
+		b = strconv.AppendInt(b, int64(r.Repeat), 10)
+	}
 	return string(b)
 }

@@ -42,6 +42,7 @@ type Record struct {
 	Seed         uint64         `json:"seed"`                 // suite seed
 	Episode      int            `json:"episode"`              // episode index
 	SceneSize    int            `json:"scene_size,omitempty"` // objects asked for on the table, distractors included; 0: the family's own size
+	Repeat       int            `json:"repeat,omitempty"`     // which of a --repeats run's plays of the episode, from 0; 0 also when the run had one
 	Objects      int            `json:"objects,omitempty"`    // objects on the table at the start
 	Instruction  string         `json:"instruction"`          // instruction the agent was given
 	Asked        bool           `json:"asked"`                // asked for clarification (user question, or ask_robot under partial observability)
@@ -158,11 +159,12 @@ type Message struct {
 }
 
 // Key identifies a record for resume: track, family, perturbation, agent,
-// model, seed, episode and, when set, scene size. Two records have the same
-// key iff they agree on all eight; the strings are quoted, so no choice of
+// model, seed, episode and, when set, scene size and repeat. Two records
+// have the same key iff they agree on all nine; the strings are quoted, so no choice of
 // names makes two different records collide. Example:
 // "tabletop"/"pick_place"/"absence"/"sgcot"/"sim"/42/7, or with a scene size
-// of 24 objects, "tabletop"/"pick_place"/"absence"/"sgcot"/"sim"/42/7/n=24.
+// of 24 objects, "tabletop"/"pick_place"/"absence"/"sgcot"/"sim"/42/7/n=24,
+// and its third repeat (Repeat 2) ".../42/7/n=24/r=2".
 func (r Record) Key() string {
 	b := make([]byte, 0, 64)
 	for _, s := range [...]string{r.Track, r.Family, r.Perturbation, r.Agent, r.Model} {
@@ -177,6 +179,11 @@ func (r Record) Key() string {
 		// keep the key they always had.
 		b = append(b, "/n="...)
 		b = strconv.AppendInt(b, int64(r.SceneSize), 10)
+	}
+	if r.Repeat != 0 {
+		// So is a repeat: repeat 0 keeps the key of a run without repeats.
+		b = append(b, "/r="...)
+		b = strconv.AppendInt(b, int64(r.Repeat), 10)
 	}
 	return string(b)
 }
@@ -197,6 +204,11 @@ func (r Record) PlainKey() string {
 	if r.SceneSize != 0 {
 		b = append(b, "/n="...)
 		b = strconv.AppendInt(b, int64(r.SceneSize), 10)
+	}
+	if r.Repeat != 0 {
+		// So is a repeat: repeat 0 keeps the key of a run without repeats.
+		b = append(b, "/r="...)
+		b = strconv.AppendInt(b, int64(r.Repeat), 10)
 	}
 	return string(b)
 }
@@ -244,6 +256,7 @@ func (r Record) Validate() error {
 	}{
 		{"episode", r.Episode},
 		{"scene_size", r.SceneSize},
+		{"repeat", r.Repeat},
 		{"objects", r.Objects},
 		{"questions", r.Questions},
 		{"tag_correct", r.TagCorrect},

@@ -138,3 +138,28 @@ func TestValidate(t *testing.T) {
 		})
 	}
 }
+
+// A repeat is in the keys only when above 0, so that repeat 0 keeps the
+// key a record without repeats always had.
+func TestKeyRepeat(t *testing.T) {
+	base := validRecord()
+	r := base
+	r.Repeat = 0
+	if r.Key() != base.Key() || r.EpisodeKey() != base.EpisodeKey() {
+		t.Fatalf("repeat 0 changed the key: %s", r.Key())
+	}
+	r.Repeat, r.SceneSize = 2, 24
+	if got, want := r.PlainKey(), "tabletop/pick_place/absence/sgcot/sim/42/7/n=24/r=2"; got != want {
+		t.Errorf("PlainKey() = %s, want %s", got, want)
+	}
+	if got, want := r.Key(), `"tabletop"/"pick_place"/"absence"/"sgcot"/"sim"/42/7/n=24/r=2`; got != want {
+		t.Errorf("Key() = %s, want %s", got, want)
+	}
+	if got, want := r.EpisodeKey(), `"tabletop"/"pick_place"/"absence"/"sgcot"/42/7/n=24/r=2`; got != want {
+		t.Errorf("EpisodeKey() = %s, want %s", got, want)
+	}
+	r.Repeat = -1
+	if err := r.Validate(); err == nil {
+		t.Error("a negative repeat is valid")
+	}
+}

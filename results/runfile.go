@@ -35,8 +35,8 @@ type RunFile struct {
 }
 
 // Grid is the part of a run that may grow between runs of one directory:
-// more agents, models, task families, perturbations, scene sizes or
-// episodes. Its lists are sorted and hold each value once.
+// more agents, models, task families, perturbations, scene sizes,
+// episodes or repeats. Its lists are sorted and hold each value once.
 type Grid struct {
 	Agents        []string `json:"agents"`
 	Models        []string `json:"models,omitempty"`
@@ -44,6 +44,9 @@ type Grid struct {
 	Perturbations []string `json:"perturbations,omitempty"`
 	SceneSizes    []int    `json:"scene_sizes,omitempty"`
 	Episodes      int      `json:"episodes"` // the most asked for per cell and agent
+	// Repeats is the most plays of each episode asked for (--repeats);
+	// 0: once.
+	Repeats int `json:"repeats,omitempty"`
 }
 
 // Union is the grid that covers both g and h.
@@ -62,6 +65,7 @@ func (g Grid) Union(h Grid) Grid {
 		Perturbations: union(g.Perturbations, h.Perturbations),
 		SceneSizes:    slices.Compact(sizes),
 		Episodes:      max(g.Episodes, h.Episodes),
+		Repeats:       max(g.Repeats, h.Repeats),
 	}
 }
 

@@ -20,11 +20,17 @@ type RunShard struct {
 }
 
 // JobOrder is a run's job order: for each cell in turn, for each agent,
-// the episodes 0 to the cell's Episodes-1 (bench.Jobs' order).
+// the episodes 0 to the cell's Episodes-1, each played Repeats times
+// (bench.Jobs' order).
 type JobOrder struct {
 	Agents []string    `json:"agents"`
 	Cells  []OrderCell `json:"cells"`
+	// Repeats is the plays of each episode, repeat innermost; 0 or 1:
+	// once.
+	Repeats int `json:"repeats,omitempty"`
 }
+
+func (o JobOrder) repeats() int { return max(o.Repeats, 1) }
 
 // OrderCell is one cell of a [JobOrder] and the episodes each agent plays
 // in it.
@@ -41,12 +47,13 @@ func (o JobOrder) Len() int {
 	for _, c := range o.Cells {
 		n += c.Episodes * len(o.Agents)
 	}
+	n *= o.repeats()
 	return n
 }
 
 // Equal reports whether o and p are the same order.
 func (o JobOrder) Equal(p JobOrder) bool {
-	return slices.Equal(o.Agents, p.Agents) && slices.Equal(o.Cells, p.Cells)
+	return slices.Equal(o.Agents, p.Agents) && slices.Equal(o.Cells, p.Cells) && o.repeats() == p.repeats()
 }
 
 // positions maps each job of o, as a record names it apart from its
@@ -58,8 +65,10 @@ func (o JobOrder) positions() map[jobSlot]int {
 	for _, c := range o.Cells {
 		for _, a := range o.Agents {
 			for i := range c.Episodes {
-				pos[jobSlot{c.Family, c.Perturbation, c.SceneSize, a, i}] = k
-				k++
+				for r := range o.repeats() {
+					pos[jobSlot{c.Family, c.Perturbation, c.SceneSize, a, i, r}] = k
+					k++
+				}
 			}
 		}
 	}
@@ -71,10 +80,11 @@ type jobSlot struct {
 	size                 int
 	agent                string
 	episode              int
+	repeat               int
 }
 
 func slotOf(r Record) jobSlot {
-	return jobSlot{r.Family, r.Perturbation, r.SceneSize, r.Agent, r.Episode}
+	return jobSlot{r.Family, r.Perturbation, r.SceneSize, r.Agent, r.Episode, r.Repeat}
 }
 
 // A ShardDir is one shard's directory as [MergeShards] reads it.
@@ -176,7 +186,7 @@ func MergeShards(shards []ShardDir) (RunFile, []Record, error) {
 func gridEqual(g, h Grid) bool {
 	return slices.Equal(g.Agents, h.Agents) && slices.Equal(g.Models, h.Models) &&
 		slices.Equal(g.Families, h.Families) && slices.Equal(g.Perturbations, h.Perturbations) &&
-		slices.Equal(g.SceneSizes, h.SceneSizes) && g.Episodes == h.Episodes
+		slices.Equal(g.SceneSizes, h.SceneSizes) && g.Episodes == h.Episodes && g.Repeats == h.Repeats
 }
 
 func show(v string) string {

@@ -112,6 +112,22 @@ func WithEpisode(ctx context.Context, id string) context.Context {
 	return context.WithValue(ctx, episodeKey{}, id)
 }
 
+// WithRepeat marks the calls of one repeat of an episode (ambibench run
+// --repeats): a model that samples deterministically, as the simulated
+// one does, mixes r into its draws when r > 0, so that each repeat draws
+// independently; repeat 0 draws as a run without repeats.
+func WithRepeat(ctx context.Context, r int) context.Context {
+	return context.WithValue(ctx, repeatKey{}, r)
+}
+
+// RepeatFrom returns the repeat of a context, or 0.
+func RepeatFrom(ctx context.Context) int {
+	r, _ := ctx.Value(repeatKey{}).(int)
+	return r
+}
+
+type repeatKey struct{}
+
 // EpisodeFrom returns the episode name of a context, or "".
 func EpisodeFrom(ctx context.Context) string {
 	s, _ := ctx.Value(episodeKey{}).(string)

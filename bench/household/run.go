@@ -83,7 +83,7 @@ func (t *Track) RunEpisode(ctx context.Context, job bench.Job, opts bench.Option
 	if err != nil {
 		return results.Record{}, err
 	}
-	a, err := bench.NewAgent(job, opts, agents.Config{Seed: bench.EpisodeSeed(opts.Seed, Name, job.Family, job.Perturbation, job.Index, job.Agent), Router: t.Router})
+	a, err := bench.NewAgent(job, opts, agents.Config{Seed: bench.AgentSeed(job, opts, Name, job.Family, job.Perturbation, job.Index, job.Agent), Router: t.Router})
 	if err != nil {
 		return results.Record{}, err
 	}

@@ -141,7 +141,7 @@ const DefaultBaseline = "reflexion"
 
 func (*Track) Report() results.TrackReport {
 	return results.TrackReport{
-		Sections:       []results.Section{results.SectionRates, results.SectionCost, results.SectionTrials, results.SectionReflections},
+		Sections:       []results.Section{results.SectionRates, results.SectionCost, results.SectionTrials, results.SectionReflections, results.SectionRepeats},
 		Baseline:       DefaultBaseline,
 		SuccessByTrial: true,
 		Plots:          []results.Plot{results.PlotTrials},

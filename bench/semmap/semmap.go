@@ -144,7 +144,7 @@ func (t *Track) RunEpisode(ctx context.Context, job bench.Job, opts bench.Option
 	p := pairs[job.Index]
 	truth := d.Truth[p.m.Name][p.q.ID]
 	env := &semmapEnv{pair: p, mode: job.Perturbation, truth: &agents.Truth{Objects: slices.Clone(truth)}, toolCalls: map[string]int{}}
-	a, err := bench.NewAgent(job, opts, agents.Config{Seed: bench.EpisodeSeed(opts.Seed, Name, d.Name, p.m.Name, p.q.ID, job.Perturbation, job.Agent)})
+	a, err := bench.NewAgent(job, opts, agents.Config{Seed: bench.AgentSeed(job, opts, Name, d.Name, p.m.Name, p.q.ID, job.Perturbation, job.Agent)})
 	if err != nil {
 		return results.Record{}, err
 	}

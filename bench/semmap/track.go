@@ -132,7 +132,7 @@ func (t *Track) SummaryTail() string {
 }
 
 func (*Track) Report() results.TrackReport {
-	return results.TrackReport{Sections: []results.Section{results.SectionTopK, results.SectionMapSize, results.SectionOverReflection, results.SectionCost},
+	return results.TrackReport{Sections: []results.Section{results.SectionTopK, results.SectionMapSize, results.SectionOverReflection, results.SectionCost, results.SectionRepeats},
 		Plots: []results.Plot{results.PlotMapSize}}
 }
 

@@ -34,7 +34,7 @@ func (t *Track) RunEpisode(ctx context.Context, job bench.Job, opts bench.Option
 	st := &episodeState{ep: ep, world: world, limit: t.stepLimit(), toolCalls: map[string]int{}}
 	truth := truthOf(ep)
 	agentSeed := func(robot string) uint64 {
-		return bench.EpisodeSeed(opts.Seed, Name, job.Family, job.Perturbation, job.Index, job.Agent, robot)
+		return bench.AgentSeed(job, opts, Name, job.Family, job.Perturbation, job.Index, job.Agent, robot)
 	}
 	newEnv := func(a agents.Agent, robot, partner, instruction string) agents.Env {
 		e := &robotEnv{st: st, robot: robot, partner: partner, instruction: instruction, tools: agents.Tools(partner != "")}

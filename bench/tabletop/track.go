@@ -116,7 +116,7 @@ func (*Track) Table(w io.Writer, recs []results.Record, spec bench.TableSpec) er
 
 func (*Track) Report() results.TrackReport {
 	return results.TrackReport{Sections: []results.Section{results.SectionRates, results.SectionCost,
-		results.SectionPartialObservability, results.SectionAblations, results.SectionSceneSize},
+		results.SectionPartialObservability, results.SectionAblations, results.SectionSceneSize, results.SectionRepeats},
 		Plots: []results.Plot{results.PlotRates, results.PlotSceneSize}}
 }
 

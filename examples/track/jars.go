@@ -152,7 +152,7 @@ func (e *env) Call(ctx context.Context, call agents.ToolCall) (agents.Result, er
 func (t *Track) RunEpisode(ctx context.Context, job bench.Job, opts bench.Options) (results.Record, error) {
 	start := time.Now()
 	marbles, asked := t.jar(opts.Seed, job.Cell, job.Index)
-	a, err := bench.NewAgent(job, opts, agents.Config{Seed: bench.EpisodeSeed(opts.Seed, Name, job.Family, job.Perturbation, job.Index, job.Agent)})
+	a, err := bench.NewAgent(job, opts, agents.Config{Seed: bench.AgentSeed(job, opts, Name, job.Family, job.Perturbation, job.Index, job.Agent)})
 	if err != nil {
 		return results.Record{}, err
 	}
@@ -180,7 +180,7 @@ func (t *Track) RunEpisode(ctx context.Context, job bench.Job, opts bench.Option
 // Report gives the track's records the rate and cost sections and one
 // of its own.
 func (*Track) Report() results.TrackReport {
-	return results.TrackReport{Sections: []results.Section{results.SectionRates, results.NewSection("jar_sizes", jarSizes), results.SectionCost}}
+	return results.TrackReport{Sections: []results.Section{results.SectionRates, results.NewSection("jar_sizes", jarSizes), results.SectionCost, results.SectionRepeats}}
 }
 
 // jarSizes is the track's own report section: SR by the jar's size.

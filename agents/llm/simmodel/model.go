@@ -33,11 +33,18 @@ func New(p Profile, name string) *Model { return &Model{profile: p, name: name} 
 // drawKey is what the model's random draws are keyed by: its name, and
 // its salt when it has one. Salt 0 keys them by the name alone, as before
 // salts existed, so that such a model draws exactly as it always has.
-func (m *Model) drawKey() string {
-	if m.profile.Salt == 0 {
-		return m.name
+// A repeat of an episode (llm.WithRepeat, ambibench run --repeats) above
+// 0 is mixed in too, so that each repeat samples a stream of its own;
+// repeat 0 draws as a run without repeats.
+func (m *Model) drawKey(ctx context.Context) string {
+	k := m.name
+	if m.profile.Salt != 0 {
+		k = fmt.Sprintf("%s\x00salt=%d", m.name, m.profile.Salt)
 	}
-	return fmt.Sprintf("%s\x00salt=%d", m.name, m.profile.Salt)
+	if r := llm.RepeatFrom(ctx); r > 0 {
+		k = fmt.Sprintf("%s\x00repeat=%d", k, r)
+	}
+	return k
 }
 
 func (m *Model) Name() string { return m.name }
@@ -147,9 +154,10 @@ func (m *Model) Generate(ctx context.Context, req llm.Request) (llm.Reply, error
 	// same either way, so its draws do not depend on it, and serve-sim,
 	// which receives no schema from a default client, draws as sim does.
 	keyed.ResponseSchema = nil
-	seed, _ := hex.DecodeString(llm.Hash(m.drawKey(), keyed))
+	key := m.drawKey(ctx)
+	seed, _ := hex.DecodeString(llm.Hash(key, keyed))
 	c := &call{
-		model:  m.drawKey(),
+		model:  key,
 		p:      m.profile,
 		rng:    rand.New(rand.NewPCG(binary.LittleEndian.Uint64(seed[:8]), binary.LittleEndian.Uint64(seed[8:16]))),
 		tokens: CountTokens(req),

@@ -62,6 +62,7 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 	perturbList := fs.String("perturbations", "", "tabletop and household: comma-separated `perturbations` (default all)")
 	episodes := fs.Int("episodes", 0, fmt.Sprintf("episodes per cell and agent; on household and semmap at most the games or dataset pairs a cell holds (default: tabletop %d, household and semmap all of them)", tabletop.New().DefaultEpisodes()))
 	seed := fs.Uint64("seed", 1, "suite `seed`; with the cell and the episode index it fixes every episode")
+	repeats := fs.Int("repeats", 1, "plays of each episode, each with independent sampling streams (the model's draws and the agent's seed), for models sampled at a temperature above zero; records carry the repeat, reports show the mean and spread between repeats")
 	conc := fs.Int("concurrency", runtime.GOMAXPROCS(0), "episodes run at once; the records do not depend on it")
 	out := fs.String("out", "", "output `dir` for records.jsonl and summary.md; an existing run there is resumed (default: print only)")
 	byTask := fs.Bool("by-task", false, "print one row per agent and task family instead of pooling families")
@@ -105,6 +106,9 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 	if *episodes < 0 || *episodes == 0 && flagGiven(fs, "episodes") {
 		return fmt.Errorf("run: --episodes %d: must be at least 1 (leave it out for the track's default)", *episodes)
 	}
+	if *repeats < 1 {
+		return fmt.Errorf("run: --repeats %d: must be at least 1", *repeats)
+	}
 	if *conc < 1 {
 		return fmt.Errorf("run: --concurrency %d: must be at least 1", *conc)
 	}
@@ -123,6 +127,7 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 		Perturbations: splitList(*perturbList),
 		Agents:        agentsFlag(*agentList, *track),
 		Episodes:      episodesFlag(*episodes, t),
+		Repeats:       *repeats,
 		Concurrency:   *conc,
 	}
 	// The whole grid, for run.json, and this run's part of it.
@@ -213,6 +218,9 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 		return err
 	}
 	episodesRun, cut := episodesLine(opts)
+	if opts.Repeats > 1 {
+		episodesRun += fmt.Sprintf(", each played %d times (--repeats)", opts.Repeats)
+	}
 	if cut {
 		fmt.Fprintf(stderr, "ambibench: note: %s\n", episodesRun)
 	}

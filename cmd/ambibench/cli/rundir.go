@@ -134,6 +134,9 @@ func gridOf(jobs []bench.Job, models ...string) results.Grid {
 			g.SceneSizes = append(g.SceneSizes, j.Size)
 		}
 		g.Episodes = max(g.Episodes, j.Index+1)
+		if j.Repeat > 0 {
+			g.Repeats = max(g.Repeats, j.Repeat+1)
+		}
 	}
 	return g.Union(results.Grid{})
 }
