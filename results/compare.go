@@ -16,30 +16,12 @@ import (
 // EpisodeKey identifies an episode played by an agent, whichever model
 // played it: [Record.Key] without the model — track, family,
 // perturbation, agent, seed, episode index and, when set, scene size and
-// repeat (so two runs with repeats pair repeat with repeat). It
-// is the key [Compare] pairs two runs' records by: the model (and the
+// repeat (so two runs with repeats pair repeat with repeat). It is
+// the key [Compare] pairs two runs' records by: the model (and the
 // agent's own options, which records do not carry) is what a comparison
 // compares, so it may differ; everything that makes the episode what it
 // is may not. Example: "tabletop"/"pick_place"/"absence"/"sgcot"/42/7.
-func (r Record) EpisodeKey() string {
-	b := make([]byte, 0, 64)
-	for _, s := range [...]string{r.Track, r.Family, r.Perturbation, r.Agent} {
-		b = strconv.AppendQuote(b, s)
-		b = append(b, '/')
-	}
-	b = strconv.AppendUint(b, r.Seed, 10)
-	b = append(b, '/')
-	b = strconv.AppendInt(b, int64(r.Episode), 10)
-	if r.SceneSize != 0 {
-		b = append(b, "/n="...)
-		b = strconv.AppendInt(b, int64(r.SceneSize), 10)
-	}
-	if r.Repeat != 0 {
-		b = append(b, "/r="...)
-		b = strconv.AppendInt(b, int64(r.Repeat), 10)
-	}
-	return string(b)
-}
+func (r Record) EpisodeKey() string { return r.key(true, true, false) }
 
 // A CompareMetric is a binary outcome [Compare] compares: SR, ADA or Top1.
 type CompareMetric struct {

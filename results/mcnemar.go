@@ -2,7 +2,6 @@ package results
 
 import (
 	"math"
-	"strconv"
 )
 
 // Paired is the comparison of two agents, A and B, on one binary outcome
@@ -101,20 +100,4 @@ func McNemar(a, b []Record, outcome func(Record) bool) Paired {
 
 // episodeKey identifies an episode whichever agent ran it: the record's
 // Key without agent and model.
-func episodeKey(r Record) string {
-	b := make([]byte, 0, 48)
-	for _, s := range [...]string{r.Track, r.Family, r.Perturbation} {
-		b = strconv.AppendQuote(b, s)
-		b = append(b, '/')
-	}
-	b = strconv.AppendUint(b, r.Seed, 10)
-	b = append(b, '/')
-	b = strconv.AppendInt(b, int64(r.Episode), 10)
-	b = append(b, '/')
-	b = strconv.AppendInt(b, int64(r.SceneSize), 10)
-	if r.Repeat != 0 {
-		b = append(b, "/r="...)
-		b = strconv.AppendInt(b, int64(r.Repeat), 10)
-	}
-	return string(b)
-}
+func episodeKey(r Record) string { return r.key(true, false, false) }

@@ -165,10 +165,26 @@ type Message struct {
 // "tabletop"/"pick_place"/"absence"/"sgcot"/"sim"/42/7, or with a scene size
 // of 24 objects, "tabletop"/"pick_place"/"absence"/"sgcot"/"sim"/42/7/n=24,
 // and its third repeat (Repeat 2) ".../42/7/n=24/r=2".
-func (r Record) Key() string {
+func (r Record) Key() string { return r.key(true, true, true) }
+
+// key writes what identifies a record's episode, names quoted or plain,
+// with or without the agent and the model: the one layout behind Key,
+// PlainKey, EpisodeKey and the pairing of McNemar's test.
+func (r Record) key(quote, withAgent, withModel bool) string {
 	b := make([]byte, 0, 64)
-	for _, s := range [...]string{r.Track, r.Family, r.Perturbation, r.Agent, r.Model} {
-		b = strconv.AppendQuote(b, s)
+	names := []string{r.Track, r.Family, r.Perturbation}
+	if withAgent {
+		names = append(names, r.Agent)
+	}
+	if withModel {
+		names = append(names, r.Model)
+	}
+	for _, s := range names {
+		if quote {
+			b = strconv.AppendQuote(b, s)
+		} else {
+			b = append(b, s...)
+		}
 		b = append(b, '/')
 	}
 	b = strconv.AppendUint(b, r.Seed, 10)
@@ -192,26 +208,7 @@ func (r Record) Key() string {
 // command line: tabletop/pick_place/absence/sgcot/sim/42/7, or with a
 // scene size tabletop/pick_place/absence/sgcot/sim/42/7/n=24. Unlike Key
 // it can collide for names that hold a "/"; ambibench's own never do.
-func (r Record) PlainKey() string {
-	b := make([]byte, 0, 64)
-	for _, s := range [...]string{r.Track, r.Family, r.Perturbation, r.Agent, r.Model} {
-		b = append(b, s...)
-		b = append(b, '/')
-	}
-	b = strconv.AppendUint(b, r.Seed, 10)
-	b = append(b, '/')
-	b = strconv.AppendInt(b, int64(r.Episode), 10)
-	if r.SceneSize != 0 {
-		b = append(b, "/n="...)
-		b = strconv.AppendInt(b, int64(r.SceneSize), 10)
-	}
-	if r.Repeat != 0 {
-		// So is a repeat: repeat 0 keeps the key of a run without repeats.
-		b = append(b, "/r="...)
-		b = strconv.AppendInt(b, int64(r.Repeat), 10)
-	}
-	return string(b)
-}
+func (r Record) PlainKey() string { return r.key(false, true, true) }
 
 // Validate checks a decoded record. It requires schema == [SchemaVersion];
 // non-empty track, family, perturbation and agent; episode, questions, steps
