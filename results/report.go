@@ -53,11 +53,6 @@ type ReportOptions struct {
 	// "Plots" when the report has not that section. Empty: no plot is
 	// mentioned.
 	Plots []PlotLink
-	// MapSizePlot is where the plot of [MapSizePlot] was written, as the
-	// report's reader should follow it (relative to the report); the
-	// map-size section shows it, as it would the same plot in Plots.
-	// Empty: no such plot is mentioned.
-	MapSizePlot string
 	// Tracks says, by track name, which sections each track's records
 	// get; a track not named gets the TrackReport zero value's.
 	Tracks map[string]TrackReport
@@ -106,10 +101,6 @@ func Report(w io.Writer, recs []Record, opts ReportOptions) error {
 		families: distinct(recs, func(r Record) string { return r.Family }, cmp.Compare[string]),
 	}
 	links := slices.Clone(opts.Plots)
-	if opts.MapSizePlot != "" {
-		links = append(links, PlotLink{Title: PlotMapSize.Title, Section: PlotMapSize.Section, Link: opts.MapSizePlot,
-			Caption: "Top-Any against map size, one line per agent (query types and input modes pooled)"})
-	}
 	rp.trackReports = opts.Tracks
 	pairs, err := rp.pairs(opts)
 	if err != nil {

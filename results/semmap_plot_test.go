@@ -130,7 +130,11 @@ func TestReportLinksMapSizePlot(t *testing.T) {
 		{"no plot", "", ""},
 	} {
 		var b strings.Builder
-		if err := Report(&b, plotRecords(), ReportOptions{Tracks: testTracks, MapSizePlot: tc.plot}); err != nil {
+		opts := ReportOptions{Tracks: testTracks}
+		if tc.plot != "" {
+			opts.Plots = []PlotLink{{Title: PlotMapSize.Title, Section: PlotMapSize.Section, Link: tc.plot}}
+		}
+		if err := Report(&b, plotRecords(), opts); err != nil {
 			t.Fatal(err)
 		}
 		out := b.String()

@@ -105,6 +105,3 @@ func writeRouterSummary(w io.Writer, d household.RouterData, r *dyref.Router) {
 		fmt.Fprintf(w, "| %s | %d | %.0f | %d | %.3f |\n", dyref.Subset(s), d.Corrected[s], float64(d.Tokens[s])/float64(max(d.FailedFirst, 1)), d.Labels[s], d.ConstantSuccess[s])
 	}
 }
-
-// readRouter reads a router file.
-func readRouter(path string) (*dyref.Router, error) { return household.ReadRouter(path) }
