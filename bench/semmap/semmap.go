@@ -133,7 +133,7 @@ func (e semmapTruthEnv) Truth() *agents.Truth { return e.truth }
 // RunEpisode plays one semmap job, a query on a map, and scores it.
 func (t *Track) RunEpisode(ctx context.Context, job bench.Job, opts bench.Options) (results.Record, error) {
 	start := time.Now()
-	d := t.Dataset
+	d := t.dataset()
 	if d == nil {
 		return results.Record{}, fmt.Errorf("the semmap track needs a dataset")
 	}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/ambibench/ambibench/bench"
 	"github.com/ambibench/ambibench/results"
@@ -24,8 +25,9 @@ const BuiltinSeed = 1
 // query) pairs, shown in one input mode or both; scored by Top-k.
 type Track struct {
 	bench.BaseTrack
-	// Dataset holds the maps, queries and their annotated answers; nil
-	// until Prepare loads DataDir (or makes the built-in one).
+	// Dataset holds the maps, queries and their annotated answers: what
+	// Prepare loads from DataDir, or, when nil, the built-in dataset, made
+	// on first use (so that listing the tracks builds no dataset).
 	Dataset *tsm.Dataset
 	// DataDir is the folder Dataset was read from; empty for the
 	// built-in dataset.
@@ -34,10 +36,21 @@ type Track struct {
 	Modes []string
 
 	modesFlag string
+	once      sync.Once
+}
+
+// dataset is Dataset, or the built-in one when none was given.
+func (t *Track) dataset() *tsm.Dataset {
+	t.once.Do(func() {
+		if t.Dataset == nil {
+			t.Dataset = tsm.Builtin(BuiltinSeed)
+		}
+	})
+	return t.Dataset
 }
 
 // New returns the semmap track on the built-in dataset.
-func New() *Track { return &Track{Dataset: tsm.Builtin(BuiltinSeed)} }
+func New() *Track { return &Track{} }
 
 // NewWith returns the semmap track on a dataset.
 func NewWith(d *tsm.Dataset) *Track { return &Track{Dataset: d} }
@@ -66,7 +79,7 @@ func (t *Track) Prepare(stderr io.Writer) error {
 			t.Modes = append(t.Modes, m)
 		}
 	}
-	if d := t.Dataset; d != nil {
+	if d := t.dataset(); d != nil {
 		for _, w := range d.Warnings {
 			fmt.Fprintf(stderr, "ambibench: warning: dataset %s: %s\n", d.Name, w)
 		}
@@ -80,14 +93,11 @@ func (t *Track) Cells(families, perturbations []string) ([]bench.Cell, error) {
 	if len(perturbations) > 0 {
 		return nil, fmt.Errorf("the semmap track takes no perturbations; its second dimension is the input modes (--modes)")
 	}
-	return SemmapCells(t.Dataset, families, t.Modes)
+	return SemmapCells(t.dataset(), families, t.Modes)
 }
 
 func (t *Track) CellEpisodes(c bench.Cell) (int, bool) {
-	if t.Dataset == nil {
-		return 0, true
-	}
-	return len(semmapPairs(t.Dataset, c.Family)), true
+	return len(semmapPairs(t.dataset(), c.Family)), true
 }
 
 func (*Track) DefaultEpisodes() int { return 0 }
@@ -96,8 +106,8 @@ func (*Track) FamilyTable() bool    { return false } // the table has a row per 
 
 func (t *Track) Settings() (map[string]string, error) {
 	s := map[string]string{"data": "builtin"}
-	if t.Dataset != nil {
-		s["dataset"] = t.Dataset.Name
+	if d := t.dataset(); d != nil {
+		s["dataset"] = d.Name
 	}
 	if t.DataDir != "" {
 		var err error
@@ -118,7 +128,7 @@ func (*Track) Table(w io.Writer, recs []results.Record, _ bench.TableSpec) error
 
 // SummaryTail lists the faults the dataset's loader tolerated.
 func (t *Track) SummaryTail() string {
-	d := t.Dataset
+	d := t.dataset()
 	if d == nil || len(d.Warnings) == 0 {
 		return ""
 	}
