@@ -22,7 +22,8 @@ type House struct {
 	Rooms []string
 	// Receptacles in the order a look around the room lists them.
 	Receptacles []Receptacle
-	// Items in the order a receptacle's contents are listed.
+	// Items, in no order that matters: [House.Contents] lists a
+	// receptacle's in ALFWorld's order.
 	Items []Item
 	At    int // index of the receptacle the agent is at, or Nowhere
 	Held  int // index of the item in the agent's hand, or Nowhere
@@ -33,10 +34,17 @@ type Receptacle struct {
 	Name string // kind and number: "cabinet 3"
 	Kind string
 	Room string
-	// Loc is the location number ALFWorld 0.3 reports on arrival ("You
-	// arrive at loc 12."); it is drawn, not derived from the name.
-	Loc  int
-	Open bool // meaningful for openable kinds only; they start closed
+	// Loc is the place the receptacle stands at, the number ALFWorld 0.3
+	// reports on arrival ("You arrive at loc 12."). Receptacles with the
+	// same Loc stand at one place, as a stack of cabinets does in ALFWorld:
+	// going from one to the other goes nowhere, and what is done at one
+	// can be done at the others. It is drawn, not derived from the name.
+	Loc int
+	// Openable receptacles open and close; the others, even cabinets and
+	// drawers, show what is on them at once ("On the cabinet 4, you see
+	// nothing."). Only a kind that may open ([Kind.Openable]) can be.
+	Openable bool
+	Open     bool // meaningful for openable receptacles only
 }
 
 // Item is one object of the house.
@@ -69,11 +77,12 @@ type KindCount struct {
 }
 
 // GenerateHouse furnishes the rooms of cfg from the knowledge table,
-// drawing only from rng: how many receptacles of each kind, which objects,
-// where they lie, their colours and owners, the location numbers, and the
-// order in which contents are listed. Receptacles are listed by kind, then
-// by number from the highest, as ALFWorld's room descriptions list them.
-// Items are numbered per kind in the order they are drawn.
+// drawing only from rng: how many receptacles of each kind, which of the
+// cabinets and drawers open and which share a place, which objects, where
+// they lie, their colours and owners, and the location numbers.
+// Receptacles are listed by kind, then by number from the highest, as
+// ALFWorld's room descriptions list them. Items are numbered per kind in
+// the order they are drawn.
 func GenerateHouse(rng *rand.Rand, cfg HouseConfig) (*House, error) {
 	rooms := cfg.Rooms
 	if len(rooms) == 0 {
@@ -85,6 +94,8 @@ func GenerateHouse(rng *rand.Rand, cfg HouseConfig) (*House, error) {
 	h := &House{Rooms: slices.Clone(rooms), At: Nowhere, Held: Nowhere}
 
 	counts := map[string]int{}
+	var places []int // the place of each receptacle, before numbering
+	nPlaces := 0
 	for _, room := range rooms {
 		for i := range kindTable {
 			k := &kindTable[i]
@@ -92,16 +103,36 @@ func GenerateHouse(rng *rand.Rand, cfg HouseConfig) (*House, error) {
 				if c.Room != room {
 					continue
 				}
-				for range c.Min + rng.IntN(c.Max-c.Min+1) {
+				for j := range c.Choices[rng.IntN(len(c.Choices))] {
 					counts[k.Name]++
-					h.Receptacles = append(h.Receptacles, Receptacle{
-						Name: k.Name + " " + strconv.Itoa(counts[k.Name]),
-						Kind: k.Name,
-						Room: room,
-					})
+					r := Receptacle{
+						Name:     k.Name + " " + strconv.Itoa(counts[k.Name]),
+						Kind:     k.Name,
+						Room:     room,
+						Openable: k.Openable,
+					}
+					place := nPlaces
+					if shelved[k.Name] {
+						// Some of ALFWorld's cabinets and drawers do not open,
+						// and a few stand at the place of the one before.
+						r.Openable = rng.Float64() >= openShelfRate
+						if j > 0 && rng.Float64() < sharedPlaceRate {
+							place = places[len(places)-1]
+						}
+					}
+					if place == nPlaces {
+						nPlaces++
+					}
+					places = append(places, place)
+					h.Receptacles = append(h.Receptacles, r)
 				}
 			}
 		}
+	}
+	// Number the places in a drawn order, as ALFWorld's locations are.
+	locs := rng.Perm(nPlaces)
+	for i := range h.Receptacles {
+		h.Receptacles[i].Loc = locs[places[i]] + 1
 	}
 	slices.SortStableFunc(h.Receptacles, func(a, b Receptacle) int {
 		if c := cmp.Compare(a.Kind, b.Kind); c != 0 {
@@ -109,9 +140,6 @@ func GenerateHouse(rng *rand.Rand, cfg HouseConfig) (*House, error) {
 		}
 		return -cmp.Compare(nameNumber(a.Name), nameNumber(b.Name))
 	})
-	for i, loc := range rng.Perm(len(h.Receptacles)) {
-		h.Receptacles[i].Loc = loc + 1
-	}
 
 	excluded := func(kind string) bool { return slices.Contains(cfg.Exclude, kind) }
 	for _, room := range rooms {
@@ -134,9 +162,20 @@ func GenerateHouse(rng *rand.Rand, cfg HouseConfig) (*House, error) {
 		}
 	}
 	h.numberItems()
-	rng.Shuffle(len(h.Items), func(i, j int) { h.Items[i], h.Items[j] = h.Items[j], h.Items[i] })
 	return h, nil
 }
+
+// The kinds of receptacle that ALFWorld sometimes builds as open shelves
+// or stacks at one place, and how often. In the 18 rooms of the public
+// ReAct transcripts, 3 of the 25 cabinets and drawers visited do not open
+// ("On the cabinet 4, you see nothing.") and one pair of cabinets stands
+// at one place ("You are facing the cabinet 2, and cabinet 1.").
+var shelved = map[string]bool{"cabinet": true, "drawer": true}
+
+const (
+	openShelfRate   = 3.0 / 25
+	sharedPlaceRate = 1.0 / 25
+)
 
 func checkHouseConfig(rooms []string, cfg HouseConfig) error {
 	for i, r := range rooms {
@@ -276,8 +315,35 @@ func (h *House) ReceptaclesOf(kind string) []int {
 // Closed reports whether receptacle r must be opened before anything can be
 // seen in it, taken from it or put into it.
 func (h *House) Closed(r int) bool {
-	k := kindRef(h.Receptacles[r].Kind)
-	return k != nil && k.Openable && !h.Receptacles[r].Open
+	return h.Receptacles[r].Openable && !h.Receptacles[r].Open
+}
+
+// SamePlace reports whether receptacles a and b stand at one place; a
+// receptacle is at its own place, Nowhere at none.
+func (h *House) SamePlace(a, b int) bool {
+	if a == Nowhere || b == Nowhere {
+		return false
+	}
+	return a == b || h.Receptacles[a].Loc == h.Receptacles[b].Loc
+}
+
+// Contents appends to dst the items in or on receptacle r in the order
+// ALFWorld lists them, by kind and then by number from the highest ("a
+// bowl 2, a bowl 1, a bread 1"), and returns it.
+func (h *House) Contents(dst []int, r int) []int {
+	n := len(dst)
+	for i := range h.Items {
+		if h.Items[i].In == r {
+			dst = append(dst, i)
+		}
+	}
+	slices.SortFunc(dst[n:], func(a, b int) int {
+		if c := cmp.Compare(h.Items[a].Kind, h.Items[b].Kind); c != 0 {
+			return c
+		}
+		return -cmp.Compare(nameNumber(h.Items[a].Name), nameNumber(h.Items[b].Name))
+	})
+	return dst
 }
 
 // Hidden reports whether item i lies in a closed receptacle.
@@ -319,8 +385,8 @@ func (h *House) RemoveItem(i int) {
 var ErrHouse = errors.New("inconsistent house")
 
 // Validate checks that the house holds together: known kinds, unique
-// names, indices in range, the held item and only it in no receptacle,
-// open flags only on openable receptacles.
+// names, indices in range, places numbered from 1, the held item and only
+// it in no receptacle, open flags only on openable receptacles.
 func (h *House) Validate() error {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%w: %s", ErrHouse, fmt.Sprintf(format, args...))
@@ -335,8 +401,12 @@ func (h *House) Validate() error {
 			return bad("receptacle %d is named %q; want %q and a number", i, r.Name, r.Kind)
 		case seen[r.Name]:
 			return bad("receptacle name %q is used twice", r.Name)
-		case r.Open && !k.Openable:
+		case r.Openable && !k.Openable:
+			return bad("receptacle %q is openable, but a %s never opens", r.Name, r.Kind)
+		case r.Open && !r.Openable:
 			return bad("receptacle %q is open but cannot be opened", r.Name)
+		case r.Loc < 1:
+			return bad("receptacle %q stands at place %d; places are numbered from 1", r.Name, r.Loc)
 		}
 		seen[r.Name] = true
 	}

@@ -34,31 +34,44 @@ func TestKindTable(t *testing.T) {
 			t.Errorf("KindOf(%q) = %v, %v", k.Name, got.Name, ok)
 		}
 		if k.Receptacle {
-			if len(k.Counts) == 0 || len(k.Rooms) != 0 || len(k.On) != 0 || k.Pickupable || k.Toggleable {
+			if len(k.Rooms) != 0 || len(k.On) != 0 || k.Pickupable || k.Toggleable {
 				t.Errorf("receptacle row %s mixes in object fields: %+v", k.Name, k)
 			}
 			for _, c := range k.Counts {
-				if c.Min < 0 || c.Max < c.Min || !slices.Contains(scenes.HouseRooms(), c.Room) {
+				if len(c.Choices) == 0 || slices.Min(c.Choices) < 0 || !slices.Contains(scenes.HouseRooms(), c.Room) {
 					t.Errorf("receptacle %s: bad count %+v", k.Name, c)
 				}
 			}
 			continue
 		}
-		if k.Openable || len(k.Counts) != 0 || len(k.Rooms) == 0 || len(k.On) == 0 || k.Max < 1 {
-			t.Errorf("object row %s is incomplete or has receptacle fields: %+v", k.Name, k)
+		if k.Openable || len(k.Counts) != 0 {
+			t.Errorf("object row %s has receptacle fields: %+v", k.Name, k)
 		}
-		if k.Pickupable == k.Toggleable {
+		if len(k.Rooms) == 0 {
+			if len(k.On) != 0 && !k.Pickupable || k.Max != 0 {
+				t.Errorf("object %s is made nowhere but says where it lies or how many: %+v", k.Name, k)
+			}
+			continue
+		}
+		if len(k.On) == 0 || k.Max < 1 {
+			t.Errorf("object row %s is made in %v but lies nowhere or never: %+v", k.Name, k.Rooms, k)
+		}
+		if k.Pickupable && k.Toggleable {
 			t.Errorf("object %s: carried things are not lamps and lamps are not carried (%+v)", k.Name, k)
 		}
+		generated := false
 		for _, on := range k.On {
 			r, ok := recs[on]
 			if !ok {
 				t.Errorf("object %s lies on %q, which is no receptacle kind", k.Name, on)
 				continue
 			}
-			if !slices.ContainsFunc(r.Counts, func(c scenes.RoomCount) bool { return c.Max > 0 && k.FoundIn(c.Room) }) {
-				t.Errorf("object %s lies on %s, which none of its rooms %v has", k.Name, on, k.Rooms)
+			if slices.ContainsFunc(r.Counts, func(c scenes.RoomCount) bool { return slices.Max(c.Choices) > 0 && k.FoundIn(c.Room) }) {
+				generated = true
 			}
+		}
+		if !generated {
+			t.Errorf("object %s lies only on receptacles that none of its rooms %v has", k.Name, k.Rooms)
 		}
 	}
 	if _, ok := scenes.KindOf("unicorn"); ok {
@@ -140,8 +153,8 @@ func checkHouse(t *testing.T, seed uint64, h *scenes.House, cfg scenes.HouseConf
 			if !slices.Contains(rooms, c.Room) {
 				continue
 			}
-			if n := perRoom[[2]string{c.Room, k.Name}]; n < c.Min || n > c.Max {
-				t.Errorf("seed %d: %d %s in the %s, want %d..%d", seed, n, k.Name, c.Room, c.Min, c.Max)
+			if n := perRoom[[2]string{c.Room, k.Name}]; !slices.Contains(c.Choices, n) {
+				t.Errorf("seed %d: %d %s in the %s, want one of %v", seed, n, k.Name, c.Room, c.Choices)
 			}
 		}
 	}
@@ -154,9 +167,23 @@ func checkHouse(t *testing.T, seed uint64, h *scenes.House, cfg scenes.HouseConf
 	}) {
 		t.Errorf("seed %d: receptacles not listed by kind and falling number", seed)
 	}
+	// Places are numbered 1..n; only cabinets and drawers share one, with
+	// the one of their kind numbered next.
 	var locs []int
-	for _, r := range h.Receptacles {
-		locs = append(locs, r.Loc)
+	for i, r := range h.Receptacles {
+		if !slices.Contains(locs, r.Loc) {
+			locs = append(locs, r.Loc)
+		}
+		for j, o := range h.Receptacles[:i] {
+			if o.Loc == r.Loc && (o.Kind != r.Kind || number(o.Name) != number(r.Name)+1 && j == i-1 || r.Kind != "cabinet" && r.Kind != "drawer") {
+				t.Errorf("seed %d: %s and %s share place %d", seed, o.Name, r.Name, r.Loc)
+			}
+		}
+		if r.Openable {
+			if k, _ := scenes.KindOf(r.Kind); !k.Openable {
+				t.Errorf("seed %d: %s opens, but its kind does not", seed, r.Name)
+			}
+		}
 	}
 	slices.Sort(locs)
 	for i, l := range locs {
