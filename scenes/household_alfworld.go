@@ -1,5 +1,7 @@
 package scenes
 
+import "slices"
+
 // canContain is ALFWorld's rule of which receptacle can hold which object:
 // VAL_RECEPTACLE_OBJECTS in ALFWorld's constants.py (alfworld/alfworld,
 // MIT licence; lines 554–1129, where TableTop's set is given to
@@ -41,3 +43,13 @@ var canContain = map[string][]string{
 	"towelholder":       {"towel"},
 	"tvstand":           {"tissuebox"},
 }
+
+// movableReceptacles are the objects ALFWorld can put things into
+// (MOVABLE_RECEPTACLES in constants.py, line 476); its text games describe
+// one examined as "This is a normal mug 1. In it, you see …"
+// (alfred.twl2, examineObject.feedback).
+var movableReceptacles = []string{"bowl", "box", "cup", "mug", "pan", "plate", "pot"}
+
+// MovableReceptacle reports whether an object kind is one of ALFWorld's
+// movable receptacles.
+func MovableReceptacle(kind string) bool { return slices.Contains(movableReceptacles, kind) }

@@ -21,11 +21,11 @@ func tinyHouse() *scenes.House {
 	return &scenes.House{
 		Rooms: []string{scenes.RoomKitchen, scenes.RoomBedroom},
 		Receptacles: []scenes.Receptacle{
-			{Name: "cabinet 1", Kind: "cabinet", Room: scenes.RoomKitchen, Loc: 4},
+			{Name: "cabinet 1", Kind: "cabinet", Room: scenes.RoomKitchen, Loc: 4, Openable: true},
 			{Name: "countertop 1", Kind: "countertop", Room: scenes.RoomKitchen, Loc: 2},
 			{Name: "desk 1", Kind: "desk", Room: scenes.RoomBedroom, Loc: 6},
-			{Name: "fridge 1", Kind: "fridge", Room: scenes.RoomKitchen, Loc: 1},
-			{Name: "microwave 1", Kind: "microwave", Room: scenes.RoomKitchen, Loc: 5},
+			{Name: "fridge 1", Kind: "fridge", Room: scenes.RoomKitchen, Loc: 1, Openable: true},
+			{Name: "microwave 1", Kind: "microwave", Room: scenes.RoomKitchen, Loc: 5, Openable: true},
 			{Name: "sinkbasin 1", Kind: "sinkbasin", Room: scenes.RoomKitchen, Loc: 3},
 		},
 		Items: []scenes.Item{

@@ -147,6 +147,11 @@ func (g *Game) Step(cmd string) string {
 		}
 		return err.Error() + "."
 	}
+	if c.Verb == VerbPut && g.v04 && strings.HasPrefix(normalize(cmd), "put ") {
+		// ALFWorld 0.4's grammar puts down with "move" alone
+		// (alfred.twl2, action PutObject).
+		return g.fail("In this grammar an object is put down with \"move OBJECT to RECEPTACLE\".")
+	}
 	return g.do(c)
 }
 
@@ -178,12 +183,16 @@ func (g *Game) do(c Command) string {
 		g.writeLook(&b)
 		return b.String()
 	case VerbHelp:
+		// Only ALFWorld 0.4's grammar has a help action (alfred.twl2,
+		// action help); 0.3 answers it as any unknown command.
 		if g.v04 {
 			return helpV04
 		}
-		return helpV03
+		return g.fail("This grammar has no help command.")
 	case VerbThink:
 		return "OK."
+	case VerbDescribe:
+		return g.describeItem(c.Object)
 	}
 	return g.fail("no command given")
 }
@@ -200,7 +209,9 @@ func (g *Game) goTo(name string) string {
 	if !ok {
 		return g.fail(g.noReceptacle(name))
 	}
-	if g.h.At == r {
+	if g.h.SamePlace(g.h.At, r) {
+		// ALFWorld's GotoLocation moves between places, so going to where
+		// one stands, or to a receptacle standing there too, does nothing.
 		return g.fail("You are already at the " + name + ".")
 	}
 	g.h.At = r
@@ -223,9 +234,9 @@ func (g *Game) open(name string, open bool) string {
 	switch {
 	case !ok:
 		return g.fail(g.noReceptacle(name))
-	case g.h.At != r:
+	case !g.h.SamePlace(g.h.At, r):
 		return g.fail("You are not at the " + name + "; go to it first.")
-	case !g.ix.recKind[r].Openable:
+	case !g.h.Receptacles[r].Openable:
 		if open {
 			return g.fail("The " + name + " cannot be opened.")
 		}
@@ -258,7 +269,7 @@ func (g *Game) take(obj, from string) string {
 	switch {
 	case !ok:
 		return g.fail(g.noReceptacle(from))
-	case g.h.At != r:
+	case !g.h.SamePlace(g.h.At, r):
 		return g.fail("You are not at the " + from + "; go to it first.")
 	case g.closed(r):
 		return g.fail("The " + from + " is closed; open it first.")
@@ -285,10 +296,14 @@ func (g *Game) put(obj, to string) string {
 		return g.fail(g.noReceptacle(to))
 	case g.h.Held != i:
 		return g.fail("You are not carrying the " + obj + ".")
-	case g.h.At != r:
+	case !g.h.SamePlace(g.h.At, r):
 		return g.fail("You are not at the " + to + "; go to it first.")
 	case g.closed(r):
 		return g.fail("The " + to + " is closed; open it first.")
+	case !scenes.CanContain(g.h.Receptacles[r].Kind, g.h.Items[i].Kind):
+		// ALFWorld's PutObject needs canContain (alfred.pddl), which its
+		// VAL_RECEPTACLE_OBJECTS table fixes.
+		return g.fail("A " + g.h.Items[i].Kind + " cannot go in or on a " + g.h.Receptacles[r].Kind + ".")
 	}
 	g.h.Items[i].In = r
 	g.h.Held = scenes.Nowhere
@@ -305,15 +320,14 @@ func (g *Game) use(obj string) string {
 		return g.fail(g.noItem(obj))
 	case !g.ix.itemKind[i].Toggleable:
 		return g.fail("The " + obj + " has no switch.")
-	case !g.visible(i):
+	case !g.h.SamePlace(g.h.At, g.h.Items[i].In):
 		return g.fail("You see no " + obj + " here.")
 	}
-	it := &g.h.Items[i]
-	it.On = !it.On
-	if it.On {
-		return "You turn on the " + obj + "."
-	}
-	return "You turn off the " + obj + "."
+	// ALFWorld's ToggleObject (alfred.pddl) always leaves the lamp
+	// toggled, and its feedback (alfred.twl2, toggleObject.feedback) reads
+	// "You turn on" whenever it is: a lamp used twice stays on.
+	g.h.Items[i].On = true
+	return "You turn on the " + obj + "."
 }
 
 // treatment is what heating, cooling and cleaning need and say.
@@ -342,7 +356,7 @@ func (g *Game) treat(v Verb, obj, with string) string {
 		return g.fail(g.noReceptacle(with))
 	case g.h.Held != i:
 		return g.fail("You are not carrying the " + obj + ".")
-	case g.h.At != r:
+	case !g.h.SamePlace(g.h.At, r):
 		return g.fail("You are not at the " + with + "; go to it first.")
 	case g.h.Receptacles[r].Kind != t.with:
 		return g.fail("You can " + t.word + " things only with a " + t.with + ".")
@@ -363,7 +377,7 @@ func (g *Game) treat(v Verb, obj, with string) string {
 
 func (g *Game) examine(name string) string {
 	if r, ok := g.ix.rec[name]; ok {
-		if g.h.At != r {
+		if !g.h.SamePlace(g.h.At, r) {
 			return g.fail("You are not at the " + name + "; go to it first.")
 		}
 		var b strings.Builder
@@ -380,45 +394,58 @@ func (g *Game) examine(name string) string {
 	return g.describe(i)
 }
 
-// describe is what examining an item says: its state in ALFWorld's words,
-// then what the household knows of it (colour, owner), which ALFWorld's
-// objects do not have.
+// describe is what examining an item says, in the words and the order of
+// ALFWorld's examineObject.feedback (alfred.twl2): a movable receptacle
+// first (nothing is ever in one here), then the treatments, then a lamp's
+// switch.
 func (g *Game) describe(i int) string {
 	it := &g.h.Items[i]
 	k := &g.ix.itemKind[i]
-	if k.Toggleable {
-		if it.On {
-			return "This " + it.Name + " is on."
-		}
+	switch {
+	case scenes.MovableReceptacle(it.Kind):
+		return "This is a normal " + it.Name + ". In it, you see nothing."
+	case it.Clean && it.Hot:
+		return "This is a hot and clean " + it.Name + "."
+	case it.Clean && it.Cold:
+		return "This is a cool and clean " + it.Name + "."
+	case it.Hot:
+		return "This is a hot " + it.Name + "."
+	case it.Clean:
+		return "This is a clean " + it.Name + "."
+	case it.Cold:
+		return "This is a cold " + it.Name + "."
+	case k.Toggleable && it.On:
+		return "This " + it.Name + " is on."
+	case k.Toggleable:
 		return "This " + it.Name + " is off."
 	}
-	var state string
+	return "There's nothing special about " + it.Name + "."
+}
+
+// describeItem answers "describe O": the colour and owner of an object in
+// view or in hand, which ALFWorld's objects do not have.
+func (g *Game) describeItem(name string) string {
+	i, ok := g.ix.item[name]
 	switch {
-	case it.Clean && it.Hot:
-		state = "hot and clean "
-	case it.Clean && it.Cold:
-		state = "cool and clean "
-	case it.Hot:
-		state = "hot "
-	case it.Clean:
-		state = "clean "
-	case it.Cold:
-		state = "cold "
+	case !ok:
+		return g.fail(g.noItem(name))
+	case g.h.Held != i && !g.visible(i):
+		return g.fail("You see no " + name + " here.")
 	}
+	it := &g.h.Items[i]
 	var b strings.Builder
-	if state == "" && it.Color == "" {
-		b.WriteString("There's nothing special about ")
-		b.WriteString(it.Name)
+	b.WriteString("The ")
+	b.WriteString(it.Name)
+	switch {
+	case it.Color != "":
+		b.WriteString(" is ")
+		b.WriteString(it.Color)
 		b.WriteString(".")
-	} else {
-		b.WriteString("This is a ")
-		b.WriteString(state)
-		if it.Color != "" {
-			b.WriteString(it.Color)
-			b.WriteString(" ")
-		}
-		b.WriteString(it.Name)
-		b.WriteString(".")
+	case it.Owner == "":
+		b.WriteString(" has no colour or owner to tell it by.")
+		return b.String()
+	default:
+		b.WriteString(" has no colour to tell it by.")
 	}
 	if it.Owner != "" {
 		b.WriteString(" It belongs to ")
@@ -429,14 +456,12 @@ func (g *Game) describe(i int) string {
 }
 
 // closed reports whether receptacle r is shut.
-func (g *Game) closed(r int) bool {
-	return g.ix.recKind[r].Openable && !g.h.Receptacles[r].Open
-}
+func (g *Game) closed(r int) bool { return g.h.Closed(r) }
 
-// visible reports whether item i lies open to view where the agent is.
+// visible reports whether item i lies open to view at the agent's place.
 func (g *Game) visible(i int) bool {
 	in := g.h.Items[i].In
-	return in != scenes.Nowhere && in == g.h.At && !g.closed(in)
+	return g.h.SamePlace(g.h.At, in) && !g.closed(in)
 }
 
 func (g *Game) noReceptacle(name string) string {
@@ -457,7 +482,7 @@ func (g *Game) noItem(name string) string {
 // it, in ALFWorld's words.
 func (g *Game) writeReceptacle(b *strings.Builder, r int) {
 	name := g.h.Receptacles[r].Name
-	if g.ix.recKind[r].Openable {
+	if g.h.Receptacles[r].Openable {
 		b.WriteString("The ")
 		b.WriteString(name)
 		if !g.h.Receptacles[r].Open {
@@ -474,34 +499,33 @@ func (g *Game) writeReceptacle(b *strings.Builder, r int) {
 	b.WriteString(".")
 }
 
-// writeContents lists the items in r: "a apple 1, and a mug 2", or
-// "nothing". ALFWorld writes "a" before every name, vowel or not.
+// writeContents lists the items in r in ALFWorld's order: "a apple 1,
+// and a mug 2", or "nothing". ALFWorld writes "a" before every name, vowel
+// or not.
 func (g *Game) writeContents(b *strings.Builder, r int) {
-	n := 0
-	for i := range g.h.Items {
-		if g.h.Items[i].In == r {
-			n++
-		}
-	}
-	if n == 0 {
+	var buf [16]int
+	in := g.h.Contents(buf[:0], r)
+	if len(in) == 0 {
 		b.WriteString("nothing")
 		return
 	}
-	k := 0
-	for i := range g.h.Items {
-		if g.h.Items[i].In != r {
-			continue
-		}
-		switch {
-		case k == 0:
-		case k == n-1:
-			b.WriteString(", and ")
-		default:
-			b.WriteString(", ")
-		}
+	for k, i := range in {
+		writeSeparator(b, k, len(in))
 		b.WriteString("a ")
 		b.WriteString(g.h.Items[i].Name)
-		k++
+	}
+}
+
+// writeSeparator writes what goes before the k-th of n listed names in
+// TextWorld's lists: nothing, ", ", or ", and " before the last (also when
+// there are two).
+func writeSeparator(b *strings.Builder, k, n int) {
+	switch {
+	case k == 0:
+	case k == n-1:
+		b.WriteString(", and ")
+	default:
+		b.WriteString(", ")
 	}
 }
 
@@ -509,8 +533,24 @@ func (g *Game) writeContents(b *strings.Builder, r int) {
 // or the receptacle it faces.
 func (g *Game) writeLook(b *strings.Builder) {
 	if g.h.At != scenes.Nowhere {
+		// Every receptacle at the place, in the room's listing order, as
+		// ALFWorld's look-variations list them: "You are facing the
+		// cabinet 2, and cabinet 1." Nothing lies on the floor here.
 		b.WriteString("You are facing the ")
-		b.WriteString(g.h.Receptacles[g.h.At].Name)
+		n := 0
+		for r := range g.h.Receptacles {
+			if g.h.SamePlace(g.h.At, r) {
+				n++
+			}
+		}
+		k := 0
+		for r := range g.h.Receptacles {
+			if g.h.SamePlace(g.h.At, r) {
+				writeSeparator(b, k, n)
+				b.WriteString(g.h.Receptacles[r].Name)
+				k++
+			}
+		}
 		b.WriteString(". Next to it, you see nothing.")
 		return
 	}
@@ -522,36 +562,14 @@ func (g *Game) writeLook(b *strings.Builder) {
 		return
 	}
 	for i, r := range g.h.Receptacles {
-		switch {
-		case i == 0:
-		case i == n-1:
-			b.WriteString(", and ")
-		default:
-			b.WriteString(", ")
-		}
+		writeSeparator(b, i, n)
 		b.WriteString("a ")
 		b.WriteString(r.Name)
 	}
 	b.WriteString(".")
 }
 
-const helpCommon = `Available commands:
-  look:                             look around where you are
-  inventory:                        say what you carry
-  go to (receptacle):               go to a receptacle
-  open (receptacle):                open a receptacle
-  close (receptacle):               close a receptacle
-  take (object) from (receptacle):  take an object from a receptacle
-`
-
-const helpRest = `  examine (something):              examine a receptacle or an object
-  use (object):                     switch a lamp on or off
-  heat (object) with (receptacle):  heat an object with a microwave
-  cool (object) with (receptacle):  cool an object with a fridge
-  clean (object) with (receptacle): clean an object with a sinkbasin
-  think: (thought):                 think aloud; nothing changes`
-
-const (
-	helpV03 = helpCommon + "  put (object) in/on (receptacle):  put an object in or on a receptacle\n" + helpRest
-	helpV04 = helpCommon + "  move (object) to (receptacle):    put an object in or on a receptacle\n" + helpRest
-)
+// helpV04 is ALFWorld 0.4's help text, as its grammar writes it
+// (alfred.twl2, help.feedback), with its odd alignment and the slice
+// command the household does not have.
+const helpV04 = "\nAvailable commands:\n  look:                             look around your current location\n  inventory:                        check your current inventory\n  go to (receptacle):               move to a receptacle\n  open (receptacle):                open a receptacle\n  close (receptacle):               close a receptacle\n  take (object) from (receptacle):  take an object from a receptacle\n  move (object) to (receptacle):  place an object in or on a receptacle\n  examine (something):              examine a receptacle or an object\n  use (object):                     use an object\n  heat (object) with (receptacle):  heat an object using a receptacle\n  clean (object) with (receptacle): clean an object using a receptacle\n  cool (object) with (receptacle):  cool an object using a receptacle\n  slice (object) with (object):     slice an object using a sharp object\n"

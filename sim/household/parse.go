@@ -25,9 +25,13 @@ const (
 	VerbLook
 	VerbHelp
 	VerbThink
+	// VerbDescribe is the one command ALFWorld lacks: "describe O" tells
+	// an object's colour and owner, which the household's instructions and
+	// answers may use, so that ALFWorld's own texts stay as they are.
+	VerbDescribe
 )
 
-var verbNames = [...]string{"none", "go to", "open", "close", "take", "put", "use", "heat", "cool", "clean", "examine", "inventory", "look", "help", "think"}
+var verbNames = [...]string{"none", "go to", "open", "close", "take", "put", "use", "heat", "cool", "clean", "examine", "inventory", "look", "help", "think", "describe"}
 
 func (v Verb) String() string {
 	if int(v) < len(verbNames) {
@@ -63,7 +67,7 @@ func (c Command) format(grammar string) string {
 		return "go to " + c.Target
 	case VerbOpen, VerbClose:
 		return c.Verb.String() + " " + c.Target
-	case VerbUse, VerbExamine:
+	case VerbUse, VerbExamine, VerbDescribe:
 		return c.Verb.String() + " " + c.Object
 	case VerbTake:
 		return "take " + c.Object + " from " + c.Target
@@ -105,7 +109,7 @@ func Parse(s string) (Command, error) {
 			return Command{Verb: VerbGoTo, Target: r}, nil
 		}
 		return Command{}, usage(s, "go to RECEPTACLE")
-	case "open", "close", "use", "examine":
+	case "open", "close", "use", "examine", "describe":
 		if rest == "" {
 			return Command{}, usage(s, word+" SOMETHING")
 		}
@@ -116,6 +120,8 @@ func Parse(s string) (Command, error) {
 			return Command{Verb: VerbClose, Target: rest}, nil
 		case "use":
 			return Command{Verb: VerbUse, Object: rest}, nil
+		case "describe":
+			return Command{Verb: VerbDescribe, Object: rest}, nil
 		}
 		return Command{Verb: VerbExamine, Object: rest}, nil
 	case "take":
