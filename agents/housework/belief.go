@@ -1,6 +1,8 @@
 package housework
 
 import (
+	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -36,6 +38,11 @@ type Receptacle struct {
 	// Closed is set while it is seen shut; Opens once it has shown that it
 	// opens (seen closed or open).
 	Closed, Opens bool
+	// Place is where it stands, once known: the loc of an arrival in
+	// ALFWorld 0.3's words, or a place shared with others it was seen
+	// facing with ("You are facing the cabinet 2, and cabinet 1."); 0
+	// while not known.
+	Place int
 }
 
 // Item is an object the agent has seen.
@@ -49,6 +56,8 @@ type Item struct {
 	Color      string
 	Owner      string
 	Examined   bool
+	// Described is set once "describe" has told its colour and owner.
+	Described bool
 }
 
 // NewBelief starts a belief from the opening observation ("You are in
@@ -147,6 +156,9 @@ func (b *Belief) sentence(s, command string, e *Effect, arrived *bool, arriving 
 			*arriving = b.rec(where)
 		} else if to, ok := strings.CutPrefix(normalize(command), "go to "); ok {
 			*arriving = b.rec(to)
+			if loc, err := strconv.Atoi(strings.TrimPrefix(where, "loc ")); err == nil && loc > 0 {
+				b.Receptacles[*arriving].Place = loc
+			}
 		}
 		return true
 	case strings.HasPrefix(s, "On the ") && strings.Contains(s, ", you see "):
@@ -235,12 +247,38 @@ func (b *Belief) sentence(s, command string, e *Effect, arrived *bool, arriving 
 		b.Items[b.item(name)].On = on
 		e.Changed = true
 		return true
+	case strings.HasPrefix(s, "This is a normal "):
+		// A movable receptacle examined: ALFWorld says nothing of its state.
+		name := strings.TrimPrefix(s, "This is a normal ")
+		if !isName(name) {
+			return false
+		}
+		b.Items[b.item(name)].Examined = true
+		return true
 	case strings.HasPrefix(s, "This is a "):
 		return b.examine(strings.TrimPrefix(s, "This is a "))
 	case strings.HasPrefix(s, "There's nothing special about "):
 		i := b.item(strings.TrimPrefix(s, "There's nothing special about "))
 		it := &b.Items[i]
-		it.Examined, it.Hot, it.Cold, it.Clean, it.Color = true, false, false, false, ""
+		it.Examined, it.Hot, it.Cold, it.Clean = true, false, false, false
+		return true
+	case strings.HasPrefix(s, "The ") && (strings.HasSuffix(s, " has no colour or owner to tell it by") || strings.HasSuffix(s, " has no colour to tell it by")):
+		name, _, _ := strings.Cut(strings.TrimPrefix(s, "The "), " has no colour")
+		if !isName(name) {
+			return false
+		}
+		i := b.item(name)
+		b.Items[i].Described, b.Items[i].Color = true, ""
+		b.examined = i
+		return true
+	case strings.HasPrefix(s, "The ") && strings.Contains(s, " is "):
+		// "The mug 2 is green.": what describe tells.
+		name, color, _ := strings.Cut(strings.TrimPrefix(s, "The "), " is ")
+		if !isName(name) || !objectKind(kindOf(name)) || strings.Contains(color, " ") {
+			return false
+		}
+		i := b.item(name)
+		b.Items[i].Described, b.Items[i].Color = true, color
 		b.examined = i
 		return true
 	case strings.HasPrefix(s, "It belongs to "):
@@ -267,7 +305,18 @@ func (b *Belief) sentence(s, command string, e *Effect, arrived *bool, arriving 
 		}
 		return true
 	case strings.HasPrefix(s, "You are facing the "):
-		b.At = b.rec(strings.TrimPrefix(s, "You are facing the "))
+		// Every receptacle named stands at the agent's place.
+		names := strings.Split(strings.ReplaceAll(strings.TrimPrefix(s, "You are facing the "), ", and ", ", "), ", ")
+		if b.At == Nowhere || !slices.Contains(names, b.Receptacles[b.At].Name) {
+			b.At = b.rec(names[0])
+		}
+		place := b.Receptacles[b.At].Place
+		if place == 0 {
+			place = -1 - b.At // a place known only as shared
+		}
+		for _, n := range names {
+			b.Receptacles[b.rec(n)].Place = place
+		}
 		return true
 	case s == "You are in the middle of a room":
 		b.At = Nowhere
@@ -299,8 +348,17 @@ func (b *Belief) hold(i int) {
 	b.Items[i].In = Nowhere
 }
 
-// examine reads "hot and clean red apple 1": state words, a colour, the
-// name.
+// samePlace reports whether receptacles a and b are known to stand at one
+// place.
+func (b *Belief) samePlace(a, c int) bool {
+	if a == Nowhere || c == Nowhere {
+		return false
+	}
+	return a == c || b.Receptacles[a].Place != 0 && b.Receptacles[a].Place == b.Receptacles[c].Place
+}
+
+// examine reads "hot and clean apple 1": state words and the name, in
+// ALFWorld's words, which say nothing of colour.
 func (b *Belief) examine(desc string) bool {
 	ws := strings.Fields(desc)
 	if len(ws) < 2 || !isName(ws[len(ws)-2]+" "+ws[len(ws)-1]) {
@@ -308,7 +366,7 @@ func (b *Belief) examine(desc string) bool {
 	}
 	i := b.item(ws[len(ws)-2] + " " + ws[len(ws)-1])
 	it := &b.Items[i]
-	it.Examined, it.Hot, it.Cold, it.Clean, it.Color = true, false, false, false, ""
+	it.Examined, it.Hot, it.Cold, it.Clean = true, false, false, false
 	for _, w := range ws[:len(ws)-2] {
 		switch w {
 		case "hot":
@@ -317,12 +375,8 @@ func (b *Belief) examine(desc string) bool {
 			it.Cold = true
 		case "clean":
 			it.Clean = true
-		case "and":
-		default:
-			it.Color = strings.TrimSpace(it.Color + " " + w)
 		}
 	}
-	b.examined = i
 	return true
 }
 

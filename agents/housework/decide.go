@@ -281,14 +281,14 @@ func (p *planner) targets() ([]int, *Decision) {
 		switch it := p.b.Items[i]; {
 		case w.Matches(it):
 			meant = append(meant, i)
-		case w.byLook() && !it.Examined:
+		case w.byLook() && !it.Described:
 			unexamined = append(unexamined, i)
 		}
 	}
 	if len(meant) > 0 || len(unexamined) == 0 {
 		return meant, nil
 	}
-	d := p.examine(p.nearest(unexamined))
+	d := p.describe(p.nearest(unexamined))
 	return nil, &d
 }
 
@@ -301,14 +301,16 @@ func (p *planner) nearest(items []int) int {
 		}
 	}
 	for _, i := range items {
-		if p.b.At != Nowhere && p.b.Items[i].In == p.b.At {
+		if p.b.samePlace(p.b.At, p.b.Items[i].In) {
 			return i
 		}
 	}
 	return items[0]
 }
 
-func (p *planner) examine(i int) Decision {
+// describe asks for an item's colour and owner, which ALFWorld's examine
+// does not tell.
+func (p *planner) describe(i int) Decision {
 	it := p.b.Items[i]
 	why := "to tell which " + it.Kind + " the user means"
 	if i != p.b.Held {
@@ -316,20 +318,31 @@ func (p *planner) examine(i int) Decision {
 			return d
 		}
 	}
-	return act("examine "+it.Name, StepExamine, why)
+	return act("describe "+it.Name, StepExamine, why)
 }
 
 // reach returns the command that brings the agent to receptacle r with r
 // open, if one is needed.
 func (p *planner) reach(r int, step, why string) (Decision, bool) {
 	rec := p.b.Receptacles[r]
-	if p.b.At != r {
-		return act("go to "+rec.Name, step, why), true
+	if !p.b.samePlace(p.b.At, r) {
+		return p.goTo(r, step, why), true
 	}
 	if rec.Closed {
 		return act("open "+rec.Name, step, why), true
 	}
 	return Decision{}, false
+}
+
+// goTo goes to receptacle r. When going there did nothing, which in
+// ALFWorld means it stands where the agent does, it looks instead:
+// looking says which receptacles stand here.
+func (p *planner) goTo(r int, step, why string) Decision {
+	name := p.b.Receptacles[r].Name
+	if p.failed["go to "+name] && p.b.At != Nowhere {
+		return act("look", step, "going to the "+name+" did nothing; it may stand here")
+	}
+	return act("go to "+name, step, why)
 }
 
 func (p *planner) put(i, r int) string {
@@ -374,7 +387,7 @@ func (p *planner) receptaclesOf(kind string) []int {
 	for r, rec := range p.b.Receptacles {
 		switch {
 		case rec.Kind != kind:
-		case r == p.b.At:
+		case p.b.samePlace(p.b.At, r):
 			here = append(here, r)
 		case rec.Closed || !rec.Explored && p.opens(rec):
 			closed = append(closed, r)
@@ -541,8 +554,8 @@ func (p *planner) search(kinds []string, mayAsk bool) Decision {
 func (p *planner) explore(r int, why string) Decision {
 	rec := p.b.Receptacles[r]
 	switch {
-	case p.b.At != r:
-		return act("go to "+rec.Name, StepSearch, why)
+	case !p.b.samePlace(p.b.At, r):
+		return p.goTo(r, StepSearch, why)
 	case rec.Closed:
 		return act("open "+rec.Name, StepSearch, why)
 	}

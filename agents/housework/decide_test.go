@@ -64,25 +64,25 @@ func TestDecide(t *testing.T) {
 			Slips{}, false, Act, "move apple 1 to fridge 1", StepPlace},
 		{"the skip slip goes straight to the fridge", "put a hot apple in fridge.",
 			[]Turn{atCountertopApple, takeApple}, Slips{SkipTreatment: true}, false, Act, "go to fridge 1", StepPlace},
-		{"the X with two seen: ask which, with both as options", "put the mug in sinkbasin.",
+		{"the X with two seen: ask which, with both as options", "put that mug in sinkbasin.",
 			[]Turn{atCountertopApple, atShelfMug}, Slips{}, false, Ask, "multiplicity", StepAsk},
-		{"the X with one seen: look for another in likely places first", "put the mug in sinkbasin.",
+		{"the X with one seen: look for another in likely places first", "put that mug in sinkbasin.",
 			[]Turn{atCountertopApple}, Slips{}, false, Act, "go to desk 1", StepSearch},
 		{"a mug (indefinite) with one seen: take it", "put a mug in sinkbasin.",
 			[]Turn{atCountertopApple}, Slips{}, false, Act, "take mug 1 from countertop 1", StepTake},
-		{"ignoring multiplicity takes the one at hand without asking", "put the mug in sinkbasin.",
+		{"ignoring multiplicity takes the one at hand without asking", "put that mug in sinkbasin.",
 			[]Turn{atCountertopApple, atShelfMug}, Slips{IgnoreMultiplicity: true}, false, Act, "take mug 2 from shelf 1", StepTake},
-		{"told by name: fetch that one", "put the mug in sinkbasin.",
+		{"told by name: fetch that one", "put that mug in sinkbasin.",
 			[]Turn{atCountertopApple, atShelfMug, asked("multiplicity", "I mean the mug 2.")}, Slips{}, false, Act, "take mug 2 from shelf 1", StepTake},
-		{"the wrong-instance slip fetches the other", "put the mug in sinkbasin.",
+		{"the wrong-instance slip fetches the other", "put that mug in sinkbasin.",
 			[]Turn{atCountertopApple, atShelfMug, asked("multiplicity", "I mean the mug 2.")}, Slips{WrongInstance: true}, false, Act, "go to countertop 1", StepTake},
-		{"told by colour: examine the one at hand first", "put the mug in sinkbasin.",
-			[]Turn{atCountertopApple, atShelfMug, asked("multiplicity", "I mean the red one.")}, Slips{}, false, Act, "examine mug 2", StepExamine},
-		{"examined and not it: go examine the other", "put the mug in sinkbasin.",
-			[]Turn{atCountertopApple, atShelfMug, asked("multiplicity", "I mean the red one."), tu("examine mug 2", "This is a blue mug 2.")},
+		{"told by colour: describe the one at hand first", "put that mug in sinkbasin.",
+			[]Turn{atCountertopApple, atShelfMug, asked("multiplicity", "I mean the red one.")}, Slips{}, false, Act, "describe mug 2", StepExamine},
+		{"described and not it: go describe the other", "put that mug in sinkbasin.",
+			[]Turn{atCountertopApple, atShelfMug, asked("multiplicity", "I mean the red one."), tu("describe mug 2", "The mug 2 is blue.")},
 			Slips{}, false, Act, "go to countertop 1", StepExamine},
-		{"examined and it: take it", "put the mug in sinkbasin.",
-			[]Turn{atCountertopApple, atShelfMug, asked("multiplicity", "I mean the one that belongs to Sam."), tu("examine mug 2", "This is a blue mug 2. It belongs to Sam.")},
+		{"described and it: take it", "put that mug in sinkbasin.",
+			[]Turn{atCountertopApple, atShelfMug, asked("multiplicity", "I mean the one that belongs to Sam."), tu("describe mug 2", "The mug 2 is blue. It belongs to Sam.")},
 			Slips{}, false, Act, "take mug 2 from shelf 1", StepTake},
 		{"nothing on the surfaces and closed places unopened: open them, never call it absent", "put a hot apple in fridge.",
 			[]Turn{atCountertopEmpty, atSinkEmpty, atDeskEmpty, tu("go to shelf 1", "You arrive at loc 7. On the shelf 1, you see nothing.")},
@@ -142,7 +142,7 @@ func TestDecide(t *testing.T) {
 }
 
 func TestDecideMultiplicityQuestionNamesTheOptions(t *testing.T) {
-	d := Decide(State{Instruction: "put the mug in sinkbasin.", Opening: room, Turns: []Turn{atCountertopApple, atShelfMug}})
+	d := Decide(State{Instruction: "put that mug in sinkbasin.", Opening: room, Turns: []Turn{atCountertopApple, atShelfMug}})
 	if d.Kind != Ask || strings.Join(d.Options, ",") != "mug 1,mug 2" || !strings.Contains(d.Question, "mug 1, mug 2") {
 		t.Errorf("Decide = %+v; want a multiplicity question offering mug 1 and mug 2", d)
 	}

@@ -31,7 +31,7 @@ type Task struct {
 	State string // StateHot, StateCold, StateClean or ""
 	Dest  string // receptacle kind to put the object(s) in or on; "" for look_at_obj_in_light
 	Lamp  string // the lamp kind, for look_at_obj_in_light
-	// Definite is set for "the X": one X in particular is meant.
+	// Definite is set for "that X": one X in particular is meant.
 	Definite bool
 	// Vague is set for "something": the kind is not said.
 	Vague bool
@@ -78,7 +78,7 @@ var treatVerbs = map[string]string{"heat": StateHot, "cool": StateCold, "chill":
 // without "Your task is to:" in front:
 //
 //	put a mug in coffeemachine.                 pick_and_place
-//	look at the book under the desklamp.        look_at_obj_in_light, definite
+//	look at that book under the desklamp.       look_at_obj_in_light, definite
 //	clean some cloth and put it in countertop.  pick_clean_then_place
 //	put something hot in fridge.                pick_heat_then_place, vague
 //	find two pen and put them in drawer.        pick_two_obj_and_place
@@ -181,8 +181,8 @@ func placeType(t Task) string {
 	return TypePickAndPlace
 }
 
-// readObject reads the object phrase: a determiner (a, an, some, the, two,
-// something), a state adjective, and the kind.
+// readObject reads the object phrase: a determiner (a, an, some, the, that,
+// two, something), a state adjective, and the kind.
 func (t *Task) readObject(p string) error {
 	ws := strings.Fields(p)
 	if len(ws) == 0 {
@@ -199,10 +199,12 @@ func (t *Task) readObject(p string) error {
 			t.Vague = true
 			ws = nil // "of one kind"
 		}
-	case "the":
+	case "that", "this":
+		// ALFWorld's own sentences say "the" of any one ("examine the pen
+		// with the desklamp"); a particular one is "that".
 		t.Definite = true
 		ws = ws[1:]
-	case "a", "an", "some", "one", "any":
+	case "a", "an", "some", "one", "any", "the":
 		ws = ws[1:]
 	}
 	for len(ws) > 0 && stateWords[ws[0]] != "" {

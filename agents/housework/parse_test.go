@@ -14,14 +14,16 @@ func TestParseInstruction(t *testing.T) {
 		{"ALFWorld's put", "put a mug in coffeemachine.", Task{Type: TypePickAndPlace, Kind: "mug", Count: 1, Dest: "coffeemachine"}},
 		{"some and on", "put some spraybottle on toilet.", Task{Type: TypePickAndPlace, Kind: "spraybottle", Count: 1, Dest: "toilet"}},
 		{"the task line of an opening, capitals and spaces", "Your task is to:  Put a Mug in CoffeeMachine.", Task{Type: TypePickAndPlace, Kind: "mug", Count: 1, Dest: "coffeemachine"}},
-		{"definite: one in particular", "put the mug in coffeemachine.", Task{Type: TypePickAndPlace, Kind: "mug", Count: 1, Dest: "coffeemachine", Definite: true}},
+		{"definite: one in particular", "put that mug in coffeemachine.", Task{Type: TypePickAndPlace, Kind: "mug", Count: 1, Dest: "coffeemachine", Definite: true}},
+		{"ALFWorld's own the means any one (goal_library.py:195)", "examine the pen with the desklamp.", Task{Type: TypeLookAtObjInLight, Kind: "pen", Count: 1, Lamp: "desklamp"}},
+		{"ALFWorld's bare kind (goal_library.py:194)", "look at bowl under the desklamp.", Task{Type: TypeLookAtObjInLight, Kind: "bowl", Count: 1, Lamp: "desklamp"}},
 		{"vague put", "put something on diningtable.", Task{Type: TypePickAndPlace, Count: 1, Dest: "diningtable", Vague: true}},
 		{"look, under", "look at a book under the desklamp.", Task{Type: TypeLookAtObjInLight, Kind: "book", Count: 1, Lamp: "desklamp"}},
-		{"look, examine with", "examine the alarmclock with the floorlamp.", Task{Type: TypeLookAtObjInLight, Kind: "alarmclock", Count: 1, Lamp: "floorlamp", Definite: true}},
+		{"look, examine with", "examine that alarmclock with the floorlamp.", Task{Type: TypeLookAtObjInLight, Kind: "alarmclock", Count: 1, Lamp: "floorlamp", Definite: true}},
 		{"look, vague", "look at something under the desklamp.", Task{Type: TypeLookAtObjInLight, Count: 1, Lamp: "desklamp", Vague: true}},
 		{"clean adjective", "put a clean cloth in countertop.", Task{Type: TypePickCleanThenPlace, Kind: "cloth", Count: 1, State: StateClean, Dest: "countertop"}},
 		{"clean verb", "clean some lettuce and put it in fridge.", Task{Type: TypePickCleanThenPlace, Kind: "lettuce", Count: 1, State: StateClean, Dest: "fridge"}},
-		{"heat verb, definite", "heat the egg and put it in fridge.", Task{Type: TypePickHeatThenPlace, Kind: "egg", Count: 1, State: StateHot, Dest: "fridge", Definite: true}},
+		{"heat verb, definite", "heat that egg and put it in fridge.", Task{Type: TypePickHeatThenPlace, Kind: "egg", Count: 1, State: StateHot, Dest: "fridge", Definite: true}},
 		{"hot, vague", "put something hot in countertop.", Task{Type: TypePickHeatThenPlace, Count: 1, State: StateHot, Dest: "countertop", Vague: true}},
 		{"cool adjective", "put a cool tomato in countertop.", Task{Type: TypePickCoolThenPlace, Kind: "tomato", Count: 1, State: StateCold, Dest: "countertop"}},
 		{"cool verb, vague", "cool something and put it in diningtable.", Task{Type: TypePickCoolThenPlace, Count: 1, State: StateCold, Dest: "diningtable", Vague: true}},
@@ -140,10 +142,19 @@ func TestBelief(t *testing.T) {
 		{"a failure changes nothing", []step{{"take apple 1 from countertop 1", "Nothing happens."}}, func(b *Belief) bool {
 			return len(b.Items) == 0 && b.Held == Nowhere
 		}},
-		{"examining tells state, colour and owner", []step{{"examine mug 2", "This is a hot and clean green mug 2. It belongs to Sam."}}, func(b *Belief) bool {
+		{"examining tells state; describing, colour and owner", []step{{"examine mug 2", "This is a hot and clean mug 2."}, {"describe mug 2", "The mug 2 is green. It belongs to Sam."}}, func(b *Belief) bool {
 			m, _ := b.Item("mug 2")
 			it := b.Items[m]
 			return it.Examined && it.Hot && it.Clean && !it.Cold && it.Color == "green" && it.Owner == "Sam"
+		}},
+		{"facing two receptacles puts them at one place, as ALFWorld's look-variations say", []step{
+			{"go to cabinet 1", "You arrive at loc 3. The cabinet 1 is closed."},
+			{"go to cabinet 2", "Nothing happens."},
+			{"look", "You are facing the cabinet 2, and cabinet 1. Next to it, you see nothing."},
+		}, func(b *Belief) bool {
+			c1, _ := b.Receptacle("cabinet 1")
+			c2, _ := b.Receptacle("cabinet 2")
+			return b.At == c1 && b.samePlace(c1, c2) && b.Receptacles[c2].Place == 3
 		}},
 		{"a lamp switched on", []step{{"use desklamp 1", "You turn on the desklamp 1."}}, func(b *Belief) bool {
 			l, ok := b.Item("desklamp 1")
@@ -176,7 +187,7 @@ func TestObserveEffect(t *testing.T) {
 		{"explained failure", "open cabinet 1", "You are not at the cabinet 1; go to it first.", Effect{}},
 		{"a thought", "think: where is it?", "OK.", Effect{Understood: true}},
 		{"an arrival changes where the agent is", "go to cabinet 1", "You arrive at loc 4. The cabinet 1 is closed.", Effect{Understood: true, Changed: true}},
-		{"examining changes nothing", "examine apple 1", "This is a red apple 1.", Effect{Understood: true}},
+		{"examining changes nothing", "examine apple 1", "This is a hot apple 1.", Effect{Understood: true}},
 	} {
 		b := NewBelief(opening)
 		if got := b.Observe(tc.cmd, tc.obs); !reflect.DeepEqual(got, tc.want) {

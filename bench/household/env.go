@@ -51,7 +51,10 @@ func (e *householdEnv) start() error {
 		return fmt.Errorf("%s: %w", e.game.ID, err)
 	}
 	e.world = w
-	e.opening = e.game.Intro(w.Reset())
+	// The agent reads the opening as the ReAct and Reflexion runs gave
+	// it to their models, without ALFWorld's banner paragraph
+	// (alfworld_trial.py, line 107).
+	e.opening = strings.TrimPrefix(e.game.Intro(w.Reset()), hh.Banner+"\n\n")
 	e.trial++
 	e.trialSteps, e.trialOver = 0, false
 	return nil

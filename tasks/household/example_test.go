@@ -22,7 +22,7 @@ func ExampleSpec_Build() {
 	fmt.Println(len(plan), "commands:", plan[0], "…", plan[len(plan)-1])
 	// Output:
 	// eval/pick_heat_then_place/00
-	// heat the egg and put it in fridge.
-	// multiplicity → I mean the egg 1.
-	// 7 commands: go to garbagecan 1 … put egg 1 in/on fridge 1
+	// heat that egg and put it in countertop.
+	// multiplicity → I mean the egg 3.
+	// 6 commands: go to sinkbasin 1 … put egg 3 in/on countertop 1
 }

@@ -126,6 +126,7 @@ type planner struct {
 	at     int
 	held   int
 	opened []int
+	stuck  bool // a step of the choice cannot be carried out
 	n      int
 	cmds   []string
 }
@@ -133,7 +134,7 @@ type planner struct {
 // run counts the commands of a choice, writing them when emit is set; -1
 // means the choice does not reach the goal.
 func (p *planner) run(c choice, emit bool) int {
-	p.emit, p.at, p.held, p.opened, p.n, p.cmds = emit, p.h.At, p.h.Held, p.opened[:0], 0, nil
+	p.emit, p.at, p.held, p.opened, p.n, p.cmds, p.stuck = emit, p.h.At, p.h.Held, p.opened[:0], 0, nil, false
 	switch {
 	case p.goal.Type == TypeLookAtObjInLight:
 		lampAt := p.h.Items[c.lamp].In
@@ -166,6 +167,9 @@ func (p *planner) run(c choice, emit bool) int {
 		}
 		p.put(c.obj, c.dest)
 	}
+	if p.stuck {
+		return -1
+	}
 	return p.n
 }
 
@@ -178,8 +182,11 @@ func (p *planner) add(words ...string) {
 	}
 }
 
+// goTo goes to r unless the agent stands at its place already (ALFWorld
+// has several receptacles at one place, and going between them does
+// nothing).
 func (p *planner) goTo(r int) {
-	if p.at != r {
+	if !p.h.SamePlace(p.at, r) {
 		p.at = r
 		p.add("go to ", p.h.Receptacles[r].Name)
 	}
@@ -199,6 +206,16 @@ func (p *planner) take(i int) {
 		return
 	}
 	r := p.h.Items[i].In
+	if p.held != scenes.Nowhere && !scenes.CanContain(p.h.Receptacles[r].Kind, p.h.Items[p.held].Kind) {
+		// The hand is freed where i lies if that can hold what it holds;
+		// else first somewhere that can, where the agent stands if it may.
+		free := p.freeAt()
+		if free == scenes.Nowhere {
+			p.stuck = true
+			return
+		}
+		p.put(p.held, free)
+	}
 	p.goTo(r)
 	p.open(r)
 	if p.held != scenes.Nowhere {
@@ -208,6 +225,26 @@ func (p *planner) take(i int) {
 	p.held = i
 }
 
+// freeAt returns a receptacle that can hold what the agent holds: one at
+// its place if there is one, else the first in the house; Nowhere if none
+// can.
+func (p *planner) freeAt() int {
+	kind := p.h.Items[p.held].Kind
+	first := scenes.Nowhere
+	for r := range p.h.Receptacles {
+		if !scenes.CanContain(p.h.Receptacles[r].Kind, kind) {
+			continue
+		}
+		if p.h.SamePlace(p.at, r) {
+			return r
+		}
+		if first == scenes.Nowhere {
+			first = r
+		}
+	}
+	return first
+}
+
 func (p *planner) put(i, r int) {
 	p.goTo(r)
 	p.open(r)
@@ -215,9 +252,10 @@ func (p *planner) put(i, r int) {
 	p.held = scenes.Nowhere
 }
 
+// lightUp switches the lamp on where it stands; ALFWorld's ToggleObject
+// does not ask for its receptacle to be open.
 func (p *planner) lightUp(lamp, at int) {
 	p.goTo(at)
-	p.open(at)
 	if !p.h.Items[lamp].On {
 		p.add("use ", p.h.Items[lamp].Name)
 	}

@@ -46,9 +46,14 @@ type Form uint8
 
 // The forms of reference.
 const (
-	FormIndefinite Form = iota // "a mug", ALFWorld's way: any mug will do
-	FormDefinite               // "the mug": one in particular
-	FormVague                  // "something": the kind is not said
+	// FormIndefinite is ALFWorld's way, "a mug", "some mug", "bowl" or
+	// even "the pen" in its look sentences: any one will do.
+	FormIndefinite Form = iota
+	// FormDefinite is "that mug": one in particular. ALFWorld's goal
+	// sentences never say "that" (goal_library.py), so an ambiguity
+	// signalled this way cannot collide with one of its own sentences.
+	FormDefinite
+	FormVague // "something": the kind is not said
 )
 
 // Named returns the object kind the instruction was drawn to name, which
@@ -69,29 +74,30 @@ func (g *Game) Refer(f Form) error {
 	return nil
 }
 
-// phrasings are two ways of saying each task type, in ALFWorld's style,
-// with the object referred to in each form. {o} is the object kind, {d}
+// phrasings are the two ways ALFWorld's goal library says each task type
+// (goal_library.py, the templates of each goal), with the object referred
+// to in each form. {o} is the object kind, {d}
 // the destination kind, {l} the lamp kind.
 var phrasings = map[string][2][3]string{
 	TypePickAndPlace: {
-		{"put a {o} in {d}.", "put the {o} in {d}.", "put something in {d}."},
-		{"put some {o} on {d}.", "put the {o} on {d}.", "put something on {d}."},
+		{"put a {o} in {d}.", "put that {o} in {d}.", "put something in {d}."},
+		{"put some {o} on {d}.", "put that {o} on {d}.", "put something on {d}."},
 	},
 	TypeLookAtObjInLight: {
-		{"look at a {o} under the {l}.", "look at the {o} under the {l}.", "look at something under the {l}."},
-		{"examine a {o} with the {l}.", "examine the {o} with the {l}.", "examine something with the {l}."},
+		{"look at {o} under the {l}.", "look at that {o} under the {l}.", "look at something under the {l}."},
+		{"examine the {o} with the {l}.", "examine that {o} with the {l}.", "examine something with the {l}."},
 	},
 	TypePickCleanThenPlace: {
-		{"put a clean {o} in {d}.", "put the clean {o} in {d}.", "put something clean in {d}."},
-		{"clean some {o} and put it in {d}.", "clean the {o} and put it in {d}.", "clean something and put it in {d}."},
+		{"put a clean {o} in {d}.", "put that clean {o} in {d}.", "put something clean in {d}."},
+		{"clean some {o} and put it in {d}.", "clean that {o} and put it in {d}.", "clean something and put it in {d}."},
 	},
 	TypePickHeatThenPlace: {
-		{"put a hot {o} in {d}.", "put the hot {o} in {d}.", "put something hot in {d}."},
-		{"heat some {o} and put it in {d}.", "heat the {o} and put it in {d}.", "heat something and put it in {d}."},
+		{"put a hot {o} in {d}.", "put that hot {o} in {d}.", "put something hot in {d}."},
+		{"heat some {o} and put it in {d}.", "heat that {o} and put it in {d}.", "heat something and put it in {d}."},
 	},
 	TypePickCoolThenPlace: {
-		{"put a cool {o} in {d}.", "put the cool {o} in {d}.", "put something cool in {d}."},
-		{"cool some {o} and put it in {d}.", "cool the {o} and put it in {d}.", "cool something and put it in {d}."},
+		{"put a cool {o} in {d}.", "put that cool {o} in {d}.", "put something cool in {d}."},
+		{"cool some {o} and put it in {d}.", "cool that {o} and put it in {d}.", "cool something and put it in {d}."},
 	},
 	TypePickTwoObjAndPlace: {
 		{"put two {o} in {d}.", "", "put two things of one kind in {d}."},
@@ -107,10 +113,16 @@ func (g *Game) render() {
 	g.Instruction = strings.ReplaceAll(s, "{l}", g.Goal.Lamp)
 }
 
-// Intro is the first observation of the game in ALFWorld's shape: the
-// room as the engine describes it on reset, then the task.
+// Banner is the first paragraph of every ALFWorld game's opening
+// (alfred.twl2, intro), which the ReAct and Reflexion runs cut off before
+// the model reads it (alfworld_trial.py, line 107).
+const Banner = "-= Welcome to TextWorld, ALFRED! =-"
+
+// Intro is the first observation of the game as ALFWorld prints it: the
+// banner, the room as the engine describes it on reset, then the task,
+// each a paragraph (alfred.twl2, intro).
 func (g *Game) Intro(room string) string {
-	return room + "\n\nYour task is to: " + g.Instruction
+	return Banner + "\n\n" + room + "\n\nYour task is to: " + g.Instruction
 }
 
 // Clone returns a deep copy of g.

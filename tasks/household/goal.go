@@ -78,7 +78,7 @@ func (g Goal) Holds(h *scenes.House) (bool, string) {
 		}
 		for i := range h.Items {
 			it := &h.Items[i]
-			if it.Kind == g.Lamp && it.On && h.At != scenes.Nowhere && it.In == h.At {
+			if it.Kind == g.Lamp && it.On && h.SamePlace(h.At, it.In) {
 				return true, ""
 			}
 		}

@@ -157,8 +157,7 @@ func PartialObservability(rng *rand.Rand, g *Game) error {
 	k, _ := scenes.KindOf(g.Goal.Kind)
 	var fitting, closed []int
 	for r, rec := range h.Receptacles {
-		rk, _ := scenes.KindOf(rec.Kind)
-		if !rk.Openable || rec.Open || rec.Kind == g.Goal.Dest {
+		if !rec.Openable || rec.Open || rec.Kind == g.Goal.Dest {
 			continue
 		}
 		closed = append(closed, r)

@@ -221,7 +221,7 @@ func TestPerturbations(t *testing.T) {
 				}
 			case tasks.LabelMultiplicity:
 				same := h.ItemsOf(g.Goal.Kind)
-				if len(same) < 2 || g.Goal.Item == "" || !strings.Contains(g.Instruction, "the ") {
+				if len(same) < 2 || g.Goal.Item == "" || !strings.Contains(g.Instruction, "that ") {
 					t.Errorf("%s: %d %s, meant %q, instruction %q", s.ID, len(same), g.Goal.Kind, g.Goal.Item, g.Instruction)
 				}
 				if n := answerPicks(h, same, g.Answer); n != 1 {
