@@ -55,7 +55,7 @@ func Example_householdPerturbation() {
 	fmt.Println("tabletop:", onTabletop)
 	// Output:
 	// [household]
-	// heat something and put it in fridge, if you would.
+	// heat something and put it in countertop, if you would.
 	// underspecified → Oh, I mean an egg.
 	// tabletop: false
 }

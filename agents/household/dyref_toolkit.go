@@ -22,8 +22,8 @@ import (
 var lessonPool = []string{
 	"An object the task wants hot, cold or clean must be heated with the microwave, cooled with the fridge or cleaned in the sinkbasin before it is put at its destination.",
 	"A command that changed nothing will change nothing when sent again; send another.",
-	"When the task says \"the X\" and there are several, ask which one is meant before taking any.",
-	"When the user has said which one is meant, take that one and no other; examine them first if the answer names a colour or an owner.",
+	"When the task says \"that X\" and there are several, ask which one is meant before taking any.",
+	"When the user has said which one is meant, take that one and no other; describe them first if the answer names a colour or an owner.",
 	"When no X is anywhere, ask the user what to use instead rather than choosing a substitute.",
 	"When the task does not say what to use, ask what is meant rather than guessing.",
 	"Closed receptacles hide their contents: open every one before calling an object missing.",

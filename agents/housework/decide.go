@@ -581,11 +581,20 @@ func (p *planner) likely(kinds []string, recKind string) bool {
 }
 
 // searchedFor reports whether every receptacle where a thing of the kinds
-// could be has been seen inside: with the table, the likely ones and every
-// one that opens (something may have been hidden away); without, all.
+// could be has been seen inside: with the table, the likely ones, and
+// when none of those but the destination's opens, every one that opens
+// (something hidden away lies where it fits if it can, else anywhere
+// closed); without, all.
 func (p *planner) searchedFor(kinds []string) bool {
+	likelyOpens := false
 	for _, rec := range p.b.Receptacles {
-		if !rec.Explored && (p.likely(kinds, rec.Kind) || p.opens(rec)) {
+		// Nothing is hidden at the destination: the task would start done.
+		if p.likely(kinds, rec.Kind) && p.opens(rec) && rec.Kind != p.t.Dest {
+			likelyOpens = true
+		}
+	}
+	for _, rec := range p.b.Receptacles {
+		if !rec.Explored && (p.likely(kinds, rec.Kind) || !likelyOpens && p.opens(rec)) {
 			return false
 		}
 	}

@@ -331,12 +331,24 @@ func (c *call) lookalikeKind(s housework.State, t housework.Task) (string, bool)
 	if err != nil {
 		return "", false
 	}
+	placed := map[string]bool{} // kinds with one at the destination already
 	for _, it := range b.Items {
-		if it.Kind != t.Kind && serves(it.Kind, t) {
+		if atDest(b, it, t) {
+			placed[it.Kind] = true
+		}
+	}
+	for _, it := range b.Items {
+		if it.Kind != t.Kind && serves(it.Kind, t) && !placed[it.Kind] {
 			return it.Kind, true
 		}
 	}
 	return "", false
+}
+
+// atDest reports whether an item is already where the task puts things:
+// no model would pick that one to carry there.
+func atDest(b *housework.Belief, it housework.Item, t housework.Task) bool {
+	return t.Dest != "" && it.In != housework.Nowhere && b.Receptacles[it.In].Kind == t.Dest
 }
 
 // guessKind is the kind a model that missed a vague task takes: one the
