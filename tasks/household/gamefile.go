@@ -21,31 +21,39 @@ import (
 // rebuilt and its actions replayed to the same text. [WriteGame] writes
 // the fields in a fixed order, one receptacle and one object a line, so
 // that two files diff line by line; [ReadGame] checks every field and
-// names the one that is wrong:
+// names the one that is wrong. The built-in split's first game, cut:
 //
 //	{
 //	  "version": 1,
 //	  "grammar": "v0.3",
 //	  "id": "eval/pick_and_place/00",
 //	  "type": "pick_and_place",
-//	  "seed": "7385416229102040345",
-//	  "instruction": "put a mug in coffeemachine.",
-//	  "phrasing": 0,
+//	  "seed": "6073532706455731021",
+//	  "instruction": "put some plate on coffeetable.",
+//	  "phrasing": 1,
 //	  "form": "indefinite",
-//	  "named": "mug",
-//	  "goal": {"kind": "mug", "count": 1, "dest": "coffeemachine"},
+//	  "named": "plate",
+//	  "goal": {
+//	    "kind": "plate",
+//	    "count": 1,
+//	    "dest": "coffeetable"
+//	  },
 //	  "label": "none",
 //	  "step_limit": 50,
-//	  "rooms": ["kitchen"],
+//	  "rooms": ["livingroom"],
 //	  "receptacles": [
-//	    {"name":"cabinet 2","kind":"cabinet","room":"kitchen","loc":7,"openable":true},
+//	    {"name":"armchair 2","kind":"armchair","room":"livingroom","loc":8},
+//	    …
+//	    {"name":"safe 1","kind":"safe","room":"livingroom","loc":1,"openable":true},
 //	    …
 //	  ],
 //	  "items": [
-//	    {"name":"mug 1","kind":"mug","in":"cabinet 2","color":"red","owner":"Sam"},
+//	    {"name":"plate 1","kind":"plate","in":"sidetable 1","color":"green"},
+//	    …
+//	    {"name":"laptop 2","kind":"laptop","in":"sofa 1","color":"red","owner":"Sam"},
 //	    …
 //	  ],
-//	  "agent": {"at": "", "holding": ""}
+//	  "agent": {"at":"","holding":""}
 //	}
 //
 // Receptacles are listed in the order a look around the room lists them
@@ -60,11 +68,9 @@ import (
 // an old file is refused rather than misread.
 const GameFileVersion = 1
 
-// The grammars a game file may name, those of sim/household.
-const (
-	GrammarV03 = "v0.3"
-	GrammarV04 = "v0.4"
-)
+// grammarV03 is the other grammar a game file may name, beside
+// grammarV04: sim/household's two, which this package does not import.
+const grammarV03 = "v0.3"
 
 // FileError is a game file's fault: the file, the field as a JSON path
 // ("receptacles[3].loc", empty for the file as a whole) and what was
@@ -157,8 +163,8 @@ func WriteGame(w io.Writer, g *Game, grammar string) error {
 
 // MarshalGame returns g as a game file's bytes; see [WriteGame].
 func MarshalGame(g *Game, grammar string) ([]byte, error) {
-	if grammar != GrammarV03 && grammar != GrammarV04 {
-		return nil, fmt.Errorf("writing game %s: grammar %q: want %s or %s", g.ID, grammar, GrammarV03, GrammarV04)
+	if grammar != grammarV03 && grammar != grammarV04 {
+		return nil, fmt.Errorf("writing game %s: grammar %q: want %s or %s", g.ID, grammar, grammarV03, grammarV04)
 	}
 	h := g.House
 	if h == nil {
@@ -294,8 +300,8 @@ type decoder struct {
 	err  error
 }
 
-// fail records a fault in field path unless one is recorded already, and
-// reports whether the decoder had none before.
+// fail records a fault in field path unless one is recorded already: the
+// first fault is the one to mend first, and later ones may follow from it.
 func (d *decoder) fail(path, format string, args ...any) {
 	if d.err == nil {
 		d.err = &FileError{File: d.file, Field: path, Msg: fmt.Sprintf(format, args...)}
@@ -443,8 +449,8 @@ func (d *decoder) game(data []byte) (*Game, string) {
 		d.fail("version", "want %d, the version this ambibench reads, got %d", GameFileVersion, f.Version)
 		return nil, ""
 	}
-	if f.Grammar != GrammarV03 && f.Grammar != GrammarV04 {
-		d.fail("grammar", "want %s or %s, got %q", GrammarV03, GrammarV04, f.Grammar)
+	if f.Grammar != grammarV03 && f.Grammar != grammarV04 {
+		d.fail("grammar", "want %s or %s, got %q", grammarV03, grammarV04, f.Grammar)
 	}
 	g := &Game{
 		ID:          f.ID,

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ambibench/ambibench/perturb"
+	engine "github.com/ambibench/ambibench/sim/household"
 	"github.com/ambibench/ambibench/tasks/household"
 )
 
@@ -35,7 +36,7 @@ func FuzzReadGame(f *testing.F) {
 			if err != nil {
 				f.Fatal(err)
 			}
-			b, err := household.MarshalGame(g, household.GrammarV03)
+			b, err := household.MarshalGame(g, engine.GrammarV03)
 			if err != nil {
 				f.Fatal(err)
 			}

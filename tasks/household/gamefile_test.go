@@ -11,6 +11,7 @@ import (
 
 	"github.com/ambibench/ambibench/perturb"
 	"github.com/ambibench/ambibench/scenes"
+	engine "github.com/ambibench/ambibench/sim/household"
 	"github.com/ambibench/ambibench/tasks/household"
 )
 
@@ -29,7 +30,7 @@ func TestGameFileRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, grammar := range []string{household.GrammarV03, household.GrammarV04} {
+			for _, grammar := range []string{engine.GrammarV03, engine.GrammarV04} {
 				b, err := household.MarshalGame(g, grammar)
 				if err != nil {
 					t.Fatalf("%s/%s: %v", s.ID, p.Name(), err)
@@ -70,7 +71,7 @@ func TestGameFileHandMade(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := g.House
-	if grammar != household.GrammarV04 || g.Named() != "book" || h.Held == scenes.Nowhere || h.Items[h.Held].Name != "book 1" ||
+	if grammar != engine.GrammarV04 || g.Named() != "book" || h.Held == scenes.Nowhere || h.Items[h.Held].Name != "book 1" ||
 		h.Receptacles[h.At].Name != "desk 1" || !h.SamePlace(0, 1) || !h.Receptacles[0].Open {
 		t.Errorf("read %+v, grammar %s, house %+v", g, grammar, h)
 	}

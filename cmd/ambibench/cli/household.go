@@ -77,8 +77,8 @@ func householdCmd(stdin io.Reader, stdout, stderr io.Writer, args []string) erro
 		}
 		return fmt.Errorf("household %s: want one %s, got %d arguments", sub, what, fs.NArg())
 	}
-	if *grammar != "" && *grammar != hh.GrammarV03 && *grammar != hh.GrammarV04 {
-		return fmt.Errorf("household %s: --grammar %q: want %s or %s", sub, *grammar, hh.GrammarV03, hh.GrammarV04)
+	if *grammar != "" && *grammar != simhh.GrammarV03 && *grammar != simhh.GrammarV04 {
+		return fmt.Errorf("household %s: --grammar %q: want %s or %s", sub, *grammar, simhh.GrammarV03, simhh.GrammarV04)
 	}
 	if sub == "export" {
 		if *feedback != "" || *echo {
@@ -86,7 +86,7 @@ func householdCmd(stdin io.Reader, stdout, stderr io.Writer, args []string) erro
 		}
 		g := *grammar
 		if g == "" {
-			g = hh.GrammarV03
+			g = simhh.GrammarV03
 		}
 		n, err := household.ExportGames(fs.Arg(0), g)
 		if err != nil {
