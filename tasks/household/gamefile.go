@@ -321,7 +321,7 @@ func (d *decoder) object(path string, raw []byte, v any) bool {
 		d.fail(path, "want a JSON object, got %s", describeJSON(raw, err))
 		return false
 	}
-	known := jsonFields(reflect.TypeOf(v).Elem())
+	known := fieldsOf[reflect.TypeOf(v).Elem()]
 	keys := make([]string, 0, len(fields))
 	for k := range fields {
 		keys = append(keys, k)
@@ -401,6 +401,16 @@ type jsonField struct {
 	required bool
 	want     string // what its value must be, for errors
 }
+
+// fieldsOf holds the JSON fields of each struct a file is decoded into,
+// listed once rather than at each of a file's hundred objects.
+var fieldsOf = func() map[reflect.Type][]jsonField {
+	m := map[reflect.Type][]jsonField{}
+	for _, t := range []reflect.Type{reflect.TypeFor[fileJSON](), reflect.TypeFor[goalJSON](), reflect.TypeFor[receptacleJSON](), reflect.TypeFor[itemJSON](), reflect.TypeFor[agentJSON]()} {
+		m[t] = jsonFields(t)
+	}
+	return m
+}()
 
 // jsonFields lists the JSON fields of a struct type, those of embedded
 // structs included, in order.
