@@ -157,6 +157,9 @@ func loadCell(dir string, c bench.Cell, grammar string, sum io.Writer) ([]*hh.Ga
 		if gr != grammar {
 			return nil, fmt.Errorf("%s: grammar: the game is written in %s, the run's --grammar is %s", path, gr, grammar)
 		}
+		if err := g.CheckStart(path); err != nil {
+			return nil, err
+		}
 		if g.Type != c.Family {
 			return nil, fmt.Errorf("%s: type: want %s, its directory's, got %s", path, c.Family, g.Type)
 		}

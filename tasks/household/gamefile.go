@@ -714,3 +714,15 @@ func (d *decoder) goal(g *Game) {
 		d.fail("goal.dest", "a %s cannot be put in or on a %s", gl.Kind, gl.Dest)
 	}
 }
+
+// CheckStart reports, as a fault of the file named, a game whose agent
+// is not where every game starts: the engine's reset puts the agent in
+// the middle of the room with nothing in hand, so a file that says
+// otherwise describes a state, not a game to play (and the object it
+// holds would be left nowhere).
+func (g *Game) CheckStart(file string) error {
+	if h := g.House; h != nil && (h.At != scenes.Nowhere || h.Held != scenes.Nowhere) {
+		return &FileError{File: file, Field: "agent", Msg: `a game starts in the middle of the room with nothing in hand; want {"at":"","holding":""}`}
+	}
+	return nil
+}

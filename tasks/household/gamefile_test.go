@@ -78,6 +78,9 @@ func TestGameFileHandMade(t *testing.T) {
 	if ok, why := g.Goal.Holds(h); !ok {
 		t.Errorf("the goal does not hold in the file's state: %s", why)
 	}
+	if err := g.CheckStart("game_look.json"); err == nil || err.Error() != `game_look.json: agent: a game starts in the middle of the room with nothing in hand; want {"at":"","holding":""}` {
+		t.Errorf("CheckStart: %v", err)
+	}
 	again, err := household.MarshalGame(g, grammar)
 	if err != nil {
 		t.Fatal(err)

@@ -105,6 +105,9 @@ func playGame(in io.Reader, out io.Writer, path string, opts simhh.Options, echo
 	if err != nil {
 		return fmt.Errorf("household play: %w", err)
 	}
+	if err := g.CheckStart(path); err != nil {
+		return fmt.Errorf("household play: %w", err)
+	}
 	if opts.Grammar == "" {
 		opts.Grammar = grammar
 	} else if opts.Grammar != grammar {

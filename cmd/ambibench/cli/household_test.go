@@ -96,6 +96,8 @@ func TestHouseholdCommandErrors(t *testing.T) {
 	bad := filepath.Join(t.TempDir(), "bad.json")
 	b, _ := os.ReadFile(game)
 	os.WriteFile(bad, bytes.Replace(b, []byte(`"loc":`), []byte(`"loc":-`), 1), 0o644)
+	midway := filepath.Join(t.TempDir(), "midway.json")
+	os.WriteFile(midway, bytes.Replace(b, []byte(`"agent": {"at":""`), []byte(`"agent": {"at":"fridge 1"`), 1), 0o644)
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -104,6 +106,7 @@ func TestHouseholdCommandErrors(t *testing.T) {
 		{[]string{"play", "--grammar", "v1", game}, `household play: --grammar "v1": want v0.3 or v0.4`},
 		{[]string{"play", "--feedback", "loud", game}, `household play: testdata/household/heat.json: household: unknown feedback "loud"`},
 		{[]string{"play", bad}, "household play: " + bad + ": receptacles[0].loc: want a number from 1, got -"},
+		{[]string{"play", midway}, "household play: " + midway + ": agent: a game starts in the middle of the room with nothing in hand"},
 		{[]string{"play"}, "household play: want one FILE, got 0 arguments"},
 		{[]string{"export", "--echo", t.TempDir()}, "household export: --feedback and --echo are play's"},
 		{[]string{"import", "x"}, `household: unknown subcommand "import"`},
