@@ -37,8 +37,8 @@ receptacles (name, kind, room, loc: receptacles with one loc stand at one
 place, openable, open), the objects (name, kind, the receptacle they are in,
 hot, cold, clean, on, color, owner), the agent's place and hand (empty:
 every game starts in the middle of the room), and the grammar its texts
-are in. A file that does not hold together is refused
-with the file, the field and what was wanted.
+are in. A file that does not hold together is refused with the file, the
+field and what was wanted.
 
 Flags:
 `
