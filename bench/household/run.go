@@ -79,7 +79,7 @@ func HouseholdGame(taskType, perturbation string, index int) (*hh.Game, error) {
 // over up to Trials trials, and scores it.
 func (t *Track) RunEpisode(ctx context.Context, job bench.Job, opts bench.Options) (results.Record, error) {
 	start := time.Now()
-	g, err := HouseholdGame(job.Family, job.Perturbation, job.Index)
+	g, err := t.episodeGame(job)
 	if err != nil {
 		return results.Record{}, err
 	}

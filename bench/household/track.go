@@ -28,6 +28,11 @@ type Track struct {
 	Grammar, Feedback string
 	// Router is dyref's routing policy; nil means the shipped one.
 	Router *dyref.Router
+	// DataDir is a game directory (see ExportGames) whose games the grid
+	// plays instead of building them; empty for the built-in split.
+	DataDir string
+
+	data *gameSet // read from DataDir by Prepare
 
 	routerFile string
 }
@@ -44,6 +49,7 @@ func (t *Track) Flags(fs *flag.FlagSet) {
 	fs.IntVar(&t.Trials, "trials", DefaultTrials, "household: trials per game for agents that reflect between trials")
 	fs.StringVar(&t.Grammar, "grammar", "v0.3", "household: the wording of the texts, ALFWorld's v0.3 or v0.4")
 	fs.StringVar(&t.Feedback, "feedback", "", "household: explain to say why a command fails instead of \"Nothing happens.\"")
+	fs.StringVar(&t.DataDir, "data", "", "household: play the game files in `dir` (DIR/PERTURBATION/TYPE/NN.json, as ambibench household export writes them) instead of building the games; their grammar must be --grammar's")
 	fs.StringVar(&t.routerFile, "router", "", "household: dyref's routing policy, a weights `file` written by ambibench train-router (default: the shipped one, trained for sim); records name it by a hash of its weights (model \"M; router ID\")")
 }
 
@@ -64,7 +70,7 @@ func (t *Track) Prepare(io.Writer) error {
 		}
 		t.Router = r
 	}
-	return nil
+	return t.loadData()
 }
 
 // ReadRouter reads a router file written by train-router.
@@ -77,13 +83,21 @@ func ReadRouter(path string) (*dyref.Router, error) {
 	return dyref.ReadFactorRouter(f, path)
 }
 
-func (*Track) Cells(families, perturbations []string) ([]bench.Cell, error) {
+func (t *Track) Cells(families, perturbations []string) ([]bench.Cell, error) {
+	if t.data != nil {
+		return t.data.filter(families, perturbations)
+	}
 	return HouseholdCells(families, perturbations)
 }
 
-func (*Track) CellEpisodes(c bench.Cell) (int, bool) { return hh.EvalCount(c.Family), true }
-func (*Track) DefaultEpisodes() int                  { return 0 }
-func (*Track) EpisodeUnit() string                   { return "games" }
+func (t *Track) CellEpisodes(c bench.Cell) (int, bool) {
+	if t.data != nil {
+		return len(t.data.games[c]), true
+	}
+	return hh.EvalCount(c.Family), true
+}
+func (*Track) DefaultEpisodes() int { return 0 }
+func (*Track) EpisodeUnit() string  { return "games" }
 
 func (t *Track) Settings() (map[string]string, error) {
 	trials := t.Trials
@@ -102,6 +116,9 @@ func (t *Track) Settings() (map[string]string, error) {
 	}
 	if r != nil {
 		s["router"] = r.ID() // the weights, however the file is named
+	}
+	if err := t.dataSettings(s); err != nil {
+		return nil, err
 	}
 	return s, nil
 }

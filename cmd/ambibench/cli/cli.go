@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 )
 
 // errUsage is returned once the usage message has been printed.
@@ -19,6 +20,8 @@ Usage:
   ambibench merge --out OUT DIR...  join the directories of run --shard i/n into one run
   ambibench report DIR     write a Markdown report of a run's records (tables, costs, paired tests)
   ambibench semmap export DIR  write the built-in semantic-map dataset in the public layout
+  ambibench household export DIR  write the household grid's games as game files (JSON), one a game
+  ambibench household play FILE   play one game file in the terminal, one command a line from stdin
   ambibench show DIR KEY   print one recorded episode: instruction, outcome, every model call
   ambibench compare BASE NEW  compare two runs on the same episodes; exit 1 on a significant regression
   ambibench list           list tracks, task families, perturbations and agents
@@ -27,7 +30,8 @@ Usage:
   ambibench help           show this help
 
 Run "ambibench run --help", "ambibench report --help", "ambibench compare --help",
-"ambibench serve-sim --help" or "ambibench train-router --help" for their flags.
+"ambibench household --help", "ambibench serve-sim --help" or
+"ambibench train-router --help" for their flags.
 Models are picked with --model (or AMBIBENCH_MODEL for go test -bench):
 sim, sim:perfect, sim:weak, gemini:MODEL, openai:MODEL, record:DIR=SPEC,
 replay:DIR.
@@ -98,6 +102,8 @@ func Run(stdout, stderr io.Writer, args []string) error {
 		return reportCmd(stdout, stderr, args[1:])
 	case "semmap":
 		return semmapCmd(stdout, stderr, args[1:])
+	case "household":
+		return householdCmd(os.Stdin, stdout, stderr, args[1:])
 	case "show":
 		return showCmd(stdout, stderr, args[1:])
 	case "compare":

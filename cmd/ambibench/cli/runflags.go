@@ -34,6 +34,9 @@ func bindTrackFlags(fs *flag.FlagSet) trackFlags {
 		own.VisitAll(func(f *flag.Flag) {
 			tf.owners[f.Name] = append(tf.owners[f.Name], t.Name())
 			if prev := fs.Lookup(f.Name); prev != nil {
+				// One line of help says what the flag is to each track;
+				// only the first usage may name the value's placeholder.
+				prev.Usage += "; " + strings.ReplaceAll(f.Usage, "`", "")
 				if m, ok := prev.Value.(fanOut); ok {
 					m = append(m, f.Value)
 					prev.Value = m
