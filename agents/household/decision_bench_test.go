@@ -26,7 +26,10 @@ import (
 // player's own cost) or the simulated model's, reading that trajectory
 // (model=sim).
 //
-//	go test -run '^$' -bench Decision -count 6 ./agents/household/ | go tool benchstat -col /step -
+// Each op plays its first steps untimed, so a fixed count keeps the run
+// short:
+//
+//	go test -run '^$' -bench Decision -benchtime 2000x -count 6 ./agents/household/ | go tool benchstat -col /step -
 func BenchmarkDecision(b *testing.B) {
 	g, err := household.EvalGames()[0].Build("")
 	if err != nil {
