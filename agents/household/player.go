@@ -273,9 +273,6 @@ func (p *reactPlayer) play(ctx context.Context, opening string, trial int, refle
 			return tr, err
 		}
 		tr.Steps = append(tr.Steps, stepOf(tc, r))
-		if err := t.add(tr.Steps[len(tr.Steps)-1]); err != nil {
-			return tr, err
-		}
 		if r.Ended {
 			tr.End = endWorld
 			return tr, nil
@@ -283,6 +280,9 @@ func (p *reactPlayer) play(ctx context.Context, opening string, trial int, refle
 		if stopOnRepeat && repeated(tr.Steps) {
 			tr.End = endRepeat
 			return tr, nil
+		}
+		if err := t.add(tr.Steps[len(tr.Steps)-1]); err != nil {
+			return tr, err
 		}
 	}
 	tr.End = endCalls
