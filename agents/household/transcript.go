@@ -9,12 +9,13 @@ import (
 
 // transcript is a trial as the ReAct prompt and the call context hold it,
 // kept up to date one step at a time. A decision used to render the whole
-// prompt template and restate the whole trajectory in its context, so the
-// fiftieth cost ten times the fifth; now each step is written once, when
-// it is taken, and a decision only joins what is written (see
-// BenchmarkDecision). react_user.tmpl is the one source of the prompt's
-// text: the transcript renders its head, steps and tail, and its prompt is
-// byte for byte that template rendered whole (TestTranscriptIsTheTemplate).
+// prompt template and restate the whole trajectory in its context, so one
+// at step 45 cost four times one at step 5; now each step is written
+// once, when it is taken, and a decision only copies what is written into
+// the prompt's string (see BenchmarkDecision). react_user.tmpl is the one
+// source of the prompt's text: the transcript renders its head, steps and
+// tail, and its prompt is byte for byte that template rendered whole
+// (TestTranscriptIsTheTemplate).
 type transcript struct {
 	head    string   // the reflections, the task and the opening
 	written []string // each step as the prompt writes it
