@@ -10,7 +10,7 @@ import (
 // transcript is a trial as the ReAct prompt and the call context hold it,
 // kept up to date one step at a time. A decision used to render the whole
 // prompt template and restate the whole trajectory in its context, so one
-// at step 45 cost four times one at step 5; now each step is written
+// at step 45 cost four to five times one at step 5; now each step is written
 // once, when it is taken, and a decision only copies what is written into
 // the prompt's string (see BenchmarkDecision). react_user.tmpl is the one
 // source of the prompt's text: the transcript renders its head, steps and
