@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/go-gl/mathgl/mgl64"
 )
 
 // ObjectQuery is the structured form of an object-centred query over a
@@ -69,12 +71,15 @@ func MapNear(a, b Instance) bool { return a.Center.Sub(b.Center).Len() <= MapNea
 
 // RestsOn reports whether a rests on b: a's bottom is at b's top (within a
 // tolerance) and a's centre lies over b's footprint.
-func RestsOn(a, b Instance) bool {
-	bottom := a.Center[2] - a.Size[2]/2
-	top := b.Center[2] + b.Size[2]/2
+func RestsOn(a, b Instance) bool { return restsOn(a.Center, a.Size, b.Center, b.Size) }
+
+// restsOn is RestsOn over boxes.
+func restsOn(ac, as, bc, bs mgl64.Vec3) bool {
+	bottom := ac[2] - as[2]/2
+	top := bc[2] + bs[2]/2
 	return math.Abs(bottom-top) <= onTolerance &&
-		math.Abs(a.Center[0]-b.Center[0]) <= b.Size[0]/2 &&
-		math.Abs(a.Center[1]-b.Center[1]) <= b.Size[1]/2
+		math.Abs(ac[0]-bc[0]) <= bs[0]/2 &&
+		math.Abs(ac[1]-bc[1]) <= bs[1]/2
 }
 
 // ResolveOptions tune ResolveObjectsWith.
@@ -100,36 +105,43 @@ func ResolveObjectsWith(m *SemanticMap, q ObjectQuery, opts ResolveOptions) []st
 		return []string{}
 	}
 	var anchors []Instance
+	var tree *anchorTree
 	if q.Relation != "" {
-		for _, in := range m.Instances {
-			if hasClass(in, q.Anchor, opts) {
-				anchors = append(anchors, in)
+		for i := range m.Instances {
+			if hasClass(&m.Instances[i], q.Anchor, opts) {
+				anchors = append(anchors, m.Instances[i])
 			}
 		}
+		tree = newAnchorTree(anchors)
 	}
+	// A hit holds no string, so that sorting moves no pointers; order, the
+	// instance's index, is unique, so the order is total and an unstable
+	// sort sorts as a stable one.
 	type hit struct {
-		id    string
 		fit   float64
 		dist  float64
 		order int
 	}
 	var hits []hit
-	for i, in := range m.Instances {
-		fit := 0.0
-		for _, c := range classesOf(in, opts) {
-			f := queryFit(q, c.Class) * c.weight
-			fit = max(fit, f)
-		}
+	for i := range m.Instances {
+		in := &m.Instances[i]
+		fit := instanceFit(q, in, opts)
 		if fit == 0 {
 			continue
 		}
-		dist, ok := relate(in, anchors, q.Relation)
+		var dist float64
+		var ok bool
+		if tree != nil && finiteBox(in) {
+			dist, ok = tree.relate(in, q.Relation)
+		} else {
+			dist, ok = relate(*in, anchors, q.Relation)
+		}
 		if !ok {
 			continue
 		}
-		hits = append(hits, hit{in.ID, fit, dist, i})
+		hits = append(hits, hit{fit, dist, i})
 	}
-	slices.SortStableFunc(hits, func(a, b hit) int {
+	slices.SortFunc(hits, func(a, b hit) int {
 		if c := cmp.Compare(b.fit, a.fit); c != 0 {
 			return c
 		}
@@ -144,7 +156,7 @@ func ResolveObjectsWith(m *SemanticMap, q ObjectQuery, opts ResolveOptions) []st
 	})
 	ids := make([]string, len(hits))
 	for i, h := range hits {
-		ids[i] = h.id
+		ids[i] = m.Instances[h.order].ID
 	}
 	return ids
 }
@@ -167,37 +179,46 @@ func queryFit(q ObjectQuery, class string) float64 {
 	return 1
 }
 
-type weighted struct {
-	Class  string
-	weight float64
-}
-
-// classesOf are the classes an instance may be taken for: its most
-// probable one at full weight, and with MinP the others above it,
-// weighted by their probability relative to the best.
-func classesOf(in Instance, opts ResolveOptions) []weighted {
-	if len(in.Classes) == 0 {
-		return nil
-	}
-	out := []weighted{{in.Classes[0].Class, 1}}
-	if opts.MinP <= 0 {
-		return out
-	}
-	for _, c := range in.Classes[1:] {
-		if c.P >= opts.MinP {
-			out = append(out, weighted{c.Class, c.P / in.Classes[0].P})
+// instanceFit is how well an instance answers q, ignoring geometry: the
+// best of its classes' fits (see classWeight), 0 when none fits.
+func instanceFit(q ObjectQuery, in *Instance, opts ResolveOptions) float64 {
+	fit := 0.0
+	for i, c := range in.Classes {
+		if w, ok := classWeight(in, i, opts); ok {
+			fit = max(fit, queryFit(q, c.Class)*w)
 		}
 	}
-	return out
+	return fit
 }
 
-func hasClass(in Instance, class string, opts ResolveOptions) bool {
-	return slices.ContainsFunc(classesOf(in, opts), func(w weighted) bool { return w.Class == class })
+// classWeight says whether an instance may be taken for its i-th class,
+// and at what weight: its most probable one at full weight, and with MinP
+// the others above it, weighted by their probability relative to the best.
+// (A function of an index and not a slice of classes: the slice cost an
+// allocation per instance and query.)
+func classWeight(in *Instance, i int, opts ResolveOptions) (float64, bool) {
+	switch {
+	case i == 0:
+		return 1, true
+	case opts.MinP <= 0 || !(in.Classes[i].P >= opts.MinP): // a NaN P is not above it
+		return 0, false
+	}
+	return in.Classes[i].P / in.Classes[0].P, true
+}
+
+func hasClass(in *Instance, class string, opts ResolveOptions) bool {
+	for i, c := range in.Classes {
+		if _, ok := classWeight(in, i, opts); ok && c.Class == class {
+			return true
+		}
+	}
+	return false
 }
 
 // relate checks in against the anchors under rel and returns the distance
 // that ranks it: to the nearest qualifying anchor, or for MapRelFar to the
-// nearest anchor at all (infinite when there is none).
+// nearest anchor at all (infinite when there is none). It measures every
+// anchor; anchorTree.relate gives the same answer from a few of many.
 func relate(in Instance, anchors []Instance, rel string) (float64, bool) {
 	if rel == "" {
 		return 0, true

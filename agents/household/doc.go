@@ -4,11 +4,13 @@
 // testdata/).
 //
 // What they share has a file of its own: player.go, the ReAct player that
-// plays one trial, one command per model call; trials.go, the loop over
-// the trials of a game with a reflection between them; reflection.go,
-// what a reflection compares between trials; episode.go, what a workflow
-// reads of its Env. The router and the diagnostic graph of DyRef are
-// package agents/dyref, shared with the simulated model.
+// plays one trial, one command per model call; transcript.go, the trial
+// as that player's prompt and context hold it, each step written once;
+// trials.go, the loop over the trials of a game with a reflection between
+// them; reflection.go, what a reflection compares between trials;
+// episode.go, what a workflow reads of its Env. The router and the
+// diagnostic graph of DyRef are package agents/dyref, shared with the
+// simulated model.
 //
 // Each workflow registers itself with agents.RegisterWorkflowOn in init.
 package household

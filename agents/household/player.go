@@ -3,6 +3,7 @@ package household
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/ambibench/ambibench/agents"
@@ -100,6 +101,9 @@ type reactPlayer struct {
 	env    agents.Env
 	tools  []llm.ToolDecl
 	system string
+	// tails are the prompt's last lines, after a reply with a tool call
+	// and after one without; they never change.
+	tails [2]string
 }
 
 func newReactPlayer(model llm.Model, env agents.Env) *reactPlayer {
@@ -160,18 +164,24 @@ func views(steps []householdStep) []stepView {
 		}
 	}
 	for i, s := range steps {
-		r := s.Result
-		switch {
-		case s.Tool == agents.ToolAdmissible && i != lastList:
-			r = fmt.Sprintf("[%d commands, listed then; the list has changed since]", strings.Count(r, "\n")+1)
-		case s.Tool == agents.ToolAdmissible:
-			r = "Admissible now:\n" + r
-		case s.Tool == agents.ToolAsk:
-			r = "User: " + r
-		}
-		out[i] = stepView{Call: s.call(), Result: r}
+		out[i] = view(s, i == lastList)
 	}
 	return out
+}
+
+// view writes one step for a prompt; latest says, of a list of the
+// admissible commands, that no later list follows it.
+func view(s householdStep, latest bool) stepView {
+	r := s.Result
+	switch {
+	case s.Tool == agents.ToolAdmissible && !latest:
+		r = fmt.Sprintf("[%d commands, listed then; the list has changed since]", strings.Count(r, "\n")+1)
+	case s.Tool == agents.ToolAdmissible:
+		r = "Admissible now:\n" + r
+	case s.Tool == agents.ToolAsk:
+		r = "User: " + r
+	}
+	return stepView{Call: s.call(), Result: r}
 }
 
 func reflectionViews(rs []agents.ReflectionRecord) []reflectionView {
@@ -189,20 +199,28 @@ func reflectionViews(rs []agents.ReflectionRecord) []reflectionView {
 // prompt shows only the latest in full, and the simulated model reads
 // none of them.
 func householdContext(env agents.Env, role, format, opening string, trial int, steps []householdStep, reflections []agents.ReflectionRecord) *llm.CallContext {
+	var house []llm.HouseStep
+	for _, s := range steps {
+		if s.Tool != agents.ToolAdmissible {
+			house = append(house, llm.HouseStep{Tool: s.Tool, Command: s.Command, Question: s.Question, Result: s.Result})
+		}
+	}
+	var notes []string
+	for _, r := range reflections {
+		notes = append(notes, strings.TrimSpace(r.Text))
+	}
+	return houseCallContext(env, role, format, opening, trial, house, notes)
+}
+
+// houseCallContext is householdContext over a trajectory and notes
+// already restated, as a transcript keeps them.
+func houseCallContext(env agents.Env, role, format, opening string, trial int, house []llm.HouseStep, reflections []string) *llm.CallContext {
 	b := &llm.CallContext{Role: role, Track: agents.TrackHousehold, Instruction: env.Instruction(), Format: format}
 	b.Opening = opening
 	if role == llm.CallPlan && len(reflections) > 0 {
 		b.Trial = trial
 	}
-	for _, s := range steps {
-		if s.Tool == agents.ToolAdmissible {
-			continue
-		}
-		b.Trajectory = append(b.Trajectory, llm.HouseStep{Tool: s.Tool, Command: s.Command, Question: s.Question, Result: s.Result})
-	}
-	for _, r := range reflections {
-		b.Reflections = append(b.Reflections, strings.TrimSpace(r.Text))
-	}
+	b.Trajectory, b.Reflections = house, reflections
 	return b
 }
 
@@ -220,14 +238,20 @@ func (p *reactPlayer) play(ctx context.Context, opening string, trial int, refle
 		}
 		p.system = s
 	}
+	t, err := newTranscript(opening, trial, reflections)
+	if err != nil {
+		return tr, err
+	}
 	malformed := 0
 	for range reactMaxCalls {
-		cc := householdContext(p.env, llm.CallPlan, llm.FormatToolCalls, opening, trial, tr.Steps, reflections)
-		user, err := render("react_user.tmpl", reactPrompt{Instruction: p.env.Instruction(), Opening: opening,
-			Steps: views(tr.Steps), Reflections: reflectionViews(reflections), Retry: malformed > 0, Trial: trial})
+		// The context's slices are the transcript's, cut to what it holds
+		// now: a later step is appended past their end.
+		cc := houseCallContext(p.env, llm.CallPlan, llm.FormatToolCalls, opening, trial, slices.Clip(t.house), slices.Clip(t.reflections))
+		tail, err := p.tail(malformed > 0)
 		if err != nil {
 			return tr, err
 		}
+		user := t.prompt(tail)
 		reply, err := p.model.Generate(ctx, llm.Request{System: p.system, Messages: []llm.Message{{Role: llm.RoleUser, Text: user}}, Tools: p.tools, Context: cc})
 		if err != nil {
 			return tr, fmt.Errorf("model %s: %w", p.model.Name(), err)
@@ -257,9 +281,29 @@ func (p *reactPlayer) play(ctx context.Context, opening string, trial int, refle
 			tr.End = endRepeat
 			return tr, nil
 		}
+		if err := t.add(tr.Steps[len(tr.Steps)-1]); err != nil {
+			return tr, err
+		}
 	}
 	tr.End = endCalls
 	return tr, nil
+}
+
+// tail is the end of a prompt: retry says the previous reply had no
+// tool call.
+func (p *reactPlayer) tail(retry bool) (string, error) {
+	i := 0
+	if retry {
+		i = 1
+	}
+	if p.tails[i] == "" {
+		s, err := render("react_user_tail", reactPrompt{Retry: retry})
+		if err != nil {
+			return "", err
+		}
+		p.tails[i] = s
+	}
+	return p.tails[i], nil
 }
 
 // stepOf records a call and its result. A refused call keeps its raw

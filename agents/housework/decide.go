@@ -94,6 +94,11 @@ func Decide(s State) Decision {
 	if bad != nil {
 		return *bad
 	}
+	return p.decide()
+}
+
+// decide is the next thing to do, from the turns folded so far.
+func (p *planner) decide() Decision {
 	d := p.next()
 	d.Task = p.t
 	if d.Kind == Act && p.failed[d.Command] {
@@ -144,19 +149,24 @@ func prepare(s State) (*planner, *Decision) {
 	}
 	p := &planner{s: s, t: t, b: NewBelief(s.Opening), failed: map[string]bool{}}
 	for _, tu := range s.Turns {
-		if tu.IsAsk() {
-			p.answered(tu)
-			continue
-		}
-		e := p.b.Observe(tu.Command, tu.Observation)
-		switch {
-		case e.Changed:
-			clear(p.failed)
-		case !e.Understood:
-			p.failed[tu.Command] = true
-		}
+		p.fold(tu)
 	}
 	return p, nil
+}
+
+// fold takes one turn into the belief, the task and the failed commands.
+func (p *planner) fold(tu Turn) {
+	if tu.IsAsk() {
+		p.answered(tu)
+		return
+	}
+	e := p.b.Observe(tu.Command, tu.Observation)
+	switch {
+	case e.Changed:
+		clear(p.failed)
+	case !e.Understood:
+		p.failed[tu.Command] = true
+	}
 }
 
 // answered applies the user's answer to a question.

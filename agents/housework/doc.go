@@ -22,6 +22,9 @@
 //     none was found (absence). An object hidden in closed receptacles is
 //     found by opening them, never reported absent.
 //
+// A [Planner] is Decide for a player that keeps its trial, told each turn
+// as it is played instead of reading them all again at every decision.
+//
 // [Diagnose] reads a failed trial against the planner and says what went
 // wrong, for reflections.
 //

@@ -61,27 +61,30 @@ func (oracle) runHousehold(ctx context.Context, env agents.Env) error {
 	return fmt.Errorf("oracle: the plan of %d steps is done and the trial has not ended", len(ts.Truth().Plan))
 }
 
-// runHousehold plays housework.Decide over the text the tools return: the
-// same planner the simulated model follows.
+// runHousehold plays the household planner over the text the tools
+// return: the same planner the simulated model follows, kept up to date
+// turn by turn (housework.Planner) rather than replaying the trial at
+// every decision.
 func (rules) runHousehold(ctx context.Context, env agents.Env) error {
 	s := housework.State{Instruction: env.Instruction()}
 	if o, ok := env.(agents.Opening); ok {
 		s.Opening = o.Opening()
 	}
-	for range referenceCalls {
-		d := housework.Decide(s)
+	pl := housework.NewPlanner(s)
+	for turns := 0; turns < referenceCalls; turns++ {
+		d := pl.Decide()
 		var text string
 		var ended bool
 		var err error
 		switch d.Kind {
 		case housework.Act:
 			text, ended, err = householdCall(ctx, env, agents.ToolAct, agents.ActArgs{Command: d.Command})
-			s.Turns = append(s.Turns, housework.Turn{Command: d.Command, Observation: text})
+			pl.Add(housework.Turn{Command: d.Command, Observation: text})
 		case housework.Ask:
 			text, ended, err = householdCall(ctx, env, agents.ToolAsk, agents.AskArgs{Tag: d.Tag, Question: d.Question})
-			s.Turns = append(s.Turns, housework.Turn{Tag: d.Tag, Question: d.Question, Answer: text})
+			pl.Add(housework.Turn{Tag: d.Tag, Question: d.Question, Answer: text})
 		default:
-			return fmt.Errorf("rules: stuck after %d turns: %s", len(s.Turns), d.Why)
+			return fmt.Errorf("rules: stuck after %d turns: %s", turns, d.Why)
 		}
 		if err != nil || ended {
 			return err

@@ -29,6 +29,10 @@ type semmapSession struct {
 	mapText string
 	m       *scenes.SemanticMap
 	mode    string
+	// shown is m as the contexts restate it (shownMap), made once: every
+	// call of the episode shows the same map, and writing it out again
+	// for each cost as much as the call.
+	shown *scenes.SemanticMap
 }
 
 // semmapOnly refuses an episode of another track before any model call.
@@ -56,6 +60,7 @@ func openSemmap(ctx context.Context, agent string, model llm.Model, env agents.E
 	}
 	s := &semmapSession{agent: agent, model: model, env: env, mapText: strings.TrimRight(r.Text, "\n")}
 	s.m, s.mode = agents.MapOf(env)
+	s.shown = shownMap(s.m, s.mode)
 	if s.mapText == "" && s.m != nil {
 		s.mapText = strings.TrimRight(s.m.Render(s.mode), "\n")
 	}
@@ -104,9 +109,10 @@ func (s *semmapSession) prompt(examples int) semmapPrompt {
 		Near:     strconv.FormatFloat(scenes.MapNearDistance, 'f', -1, 64)}
 }
 
-// context is a call's context for the simulated model.
+// context is a call's context for the simulated model. Its map is the
+// session's, shared by every call: a reader must not change it.
 func (s *semmapSession) context(role, format string, answers, feedback []string) *llm.CallContext {
-	return &llm.CallContext{Role: role, Track: agents.TrackSemmap, Instruction: s.env.Instruction(), SemanticMap: shownMap(s.m, s.mode), Mode: s.mode,
+	return &llm.CallContext{Role: role, Track: agents.TrackSemmap, Instruction: s.env.Instruction(), SemanticMap: s.shown, Mode: s.mode,
 		Answers: answers, Feedback: feedback, Format: format}
 }
 

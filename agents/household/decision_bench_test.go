@@ -1,0 +1,138 @@
+package household
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/ambibench/ambibench/agents"
+	"github.com/ambibench/ambibench/agents/llm"
+	"github.com/ambibench/ambibench/agents/llm/simmodel"
+	engine "github.com/ambibench/ambibench/sim/household"
+	"github.com/ambibench/ambibench/tasks/household"
+)
+
+// BenchmarkDecision times one decision of the ReAct player with some
+// steps already taken: from the world's answer to the last command to the
+// next command reaching the world (the context, the prompt, the model's
+// reply). A decision that replayed the trajectory would cost more at step
+// 45 than at step 5; one per op, both columns should read the same.
+//
+// The first steps are a wanderer's (go to, open and close every
+// receptacle of a real game in turn, which never wins), played with the
+// timer stopped; the timed decision is the wanderer's (model=script: the
+// player's own cost) or the simulated model's, reading that trajectory
+// (model=sim).
+//
+// Each op plays its first steps untimed, so a fixed count keeps the run
+// short:
+//
+//	go test -run '^$' -bench Decision -benchtime 2000x -count 6 ./agents/household/ | go tool benchstat -col /step -
+func BenchmarkDecision(b *testing.B) {
+	g, err := household.EvalGames()[0].Build("")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, model := range []string{"script", "sim"} {
+		for _, step := range []int{5, 45} {
+			b.Run(fmt.Sprintf("model=%s/step=%d", model, step), func(b *testing.B) {
+				var last llm.Model
+				if model == "sim" {
+					last = simmodel.New(simmodel.Default, "sim")
+				}
+				benchDecision(b, g, step, last)
+			})
+		}
+	}
+}
+
+// benchDecision plays b.N trials that end at decision step+1 and times
+// that decision only; last, when not nil, makes it.
+func benchDecision(b *testing.B, g *household.Game, step int, last llm.Model) {
+	b.ReportAllocs()
+	b.StopTimer()
+	b.ResetTimer()
+	for range b.N {
+		w, err := engine.New(g.House, engine.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		env := &timedHouse{b: b, game: g, world: w, opening: g.Intro(w.Reset()), step: step}
+		model := &wanderer{cmds: wander(w.Admissible()), calls: step, last: last}
+		if err := (&react{model: model}).Run(context.Background(), env); err != nil {
+			b.Fatal(err)
+		}
+		if env.steps != step+1 {
+			b.Fatalf("the trial ended after %d calls; want %d", env.steps, step+1)
+		}
+	}
+}
+
+// wander is the wanderer's round: go to, open and close each receptacle.
+func wander(admissible []string) []string {
+	var out []string
+	for _, c := range admissible {
+		if r, ok := strings.CutPrefix(c, "go to "); ok {
+			out = append(out, c, "open "+r, "close "+r)
+		}
+	}
+	return out
+}
+
+// wanderer sends its round's commands in turn; after calls of them it
+// hands the decision to last, if set.
+type wanderer struct {
+	cmds  []string
+	n     int
+	calls int
+	last  llm.Model
+}
+
+func (m *wanderer) Name() string { return "wanderer" }
+
+func (m *wanderer) Generate(ctx context.Context, req llm.Request) (llm.Reply, error) {
+	if m.n >= m.calls && m.last != nil {
+		return m.last.Generate(ctx, req)
+	}
+	args, _ := json.Marshal(agents.ActArgs{Command: m.cmds[m.n%len(m.cmds)]})
+	m.n++
+	return llm.Reply{ToolCalls: []llm.ToolCall{{ID: "c0", Name: agents.ToolAct, Args: args}}, FinishReason: llm.FinishToolCalls}, nil
+}
+
+// timedHouse is a household Env over the real world that starts the
+// benchmark's timer when it answers call step and stops it, ending the
+// trial, at the call after.
+type timedHouse struct {
+	b       *testing.B
+	game    *household.Game
+	world   *engine.Game
+	opening string
+	step    int
+	steps   int
+}
+
+func (e *timedHouse) Instruction() string  { return e.game.Instruction }
+func (e *timedHouse) Robot() string        { return "agent" }
+func (e *timedHouse) Partner() string      { return "" }
+func (e *timedHouse) Tools() []agents.Tool { return agents.HouseholdTools() }
+func (e *timedHouse) Track() string        { return agents.TrackHousehold }
+func (e *timedHouse) Opening() string      { return e.opening }
+
+func (e *timedHouse) Call(_ context.Context, c agents.ToolCall) (agents.Result, error) {
+	e.steps++
+	if e.steps > e.step {
+		e.b.StopTimer()
+		return agents.Result{Text: "The trial is over.", Ended: true}, nil
+	}
+	var a agents.ActArgs
+	if c.Name != agents.ToolAct || json.Unmarshal(c.Args, &a) != nil {
+		return agents.Result{}, fmt.Errorf("call %d: %s %s; want an act", e.steps, c.Name, c.Args)
+	}
+	r := agents.Result{Text: e.world.Step(a.Command)}
+	if e.steps == e.step {
+		e.b.StartTimer()
+	}
+	return r, nil
+}

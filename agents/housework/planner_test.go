@@ -1,0 +1,128 @@
+package housework_test
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/ambibench/ambibench/agents/housework"
+	engine "github.com/ambibench/ambibench/sim/household"
+	"github.com/ambibench/ambibench/tasks"
+	"github.com/ambibench/ambibench/tasks/household"
+)
+
+// A Planner told each turn as it is played decides as Decide does over the
+// whole trial, at every step: in every eighth evaluation game under each
+// perturbation it applies to, with the worlds' two wordings, without
+// priors, and with every slip the simulated model makes.
+func TestPlannerIsDecide(t *testing.T) {
+	for _, tc := range []struct {
+		why  string
+		opts engine.Options
+		s    housework.State
+	}{
+		{"the default wording", engine.Options{}, housework.State{}},
+		{"v0.4 with explained feedback: other observations to read", engine.Options{Grammar: engine.GrammarV04, Feedback: engine.FeedbackExplain}, housework.State{}},
+		{"no priors: longer searches", engine.Options{}, housework.State{NoPriors: true}},
+		{"every slip: the paths a slipping model takes", engine.Options{}, housework.State{Slips: housework.Slips{SkipTreatment: true, IgnoreMultiplicity: true, WrongInstance: true}}},
+	} {
+		decisions := 0
+		for i, spec := range household.EvalGames() {
+			if i%8 != 0 {
+				continue
+			}
+			for _, pert := range household.Perturbations() {
+				if !household.Applies(spec.Type, pert) {
+					continue
+				}
+				g, err := spec.Build(pert)
+				if err != nil {
+					t.Fatal(err)
+				}
+				e, err := engine.New(g.House, tc.opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				s := tc.s
+				s.Instruction, s.Opening = g.Instruction, g.Intro(e.Reset())
+				pl := housework.NewPlanner(s)
+				for len(s.Turns) < g.StepLimit && !g.Goal.Satisfied(e.State()) {
+					want := housework.Decide(s)
+					if got := pl.Decide(); !reflect.DeepEqual(got, want) {
+						t.Fatalf("%s: %s (%s) after %d turns: the planner decides %+v, Decide %+v", tc.why, g.ID, pert, len(s.Turns), got, want)
+					}
+					decisions++
+					var tu housework.Turn
+					switch {
+					case want.Kind == housework.Act:
+						tu = housework.Turn{Command: want.Command, Observation: e.Step(want.Command)}
+					case want.Kind == housework.Ask && want.Tag == g.Label:
+						tu = housework.Turn{Tag: want.Tag, Question: want.Question, Answer: g.Answer}
+					}
+					if tu == (housework.Turn{}) {
+						break // stuck, or a question the user would end the game on
+					}
+					s.Turns = append(s.Turns, tu)
+					pl.Add(tu)
+				}
+			}
+		}
+		if decisions < 500 {
+			t.Errorf("%s: %d decisions compared; the games should give more", tc.why, decisions)
+		}
+	}
+}
+
+// BenchmarkPlanner times one decision of the rules agent with 5 or 45
+// turns already played: Decide replaying the trial (how=replay, as the
+// rules agent decided before) or a Planner taking the last turn
+// (how=planner). The turns are a wanderer's through a real game (go to,
+// open and close each receptacle in turn), which never ends it.
+//
+//	go test -run '^$' -bench Planner -benchtime 2000x -count 6 ./agents/housework/ | go tool benchstat -col /step -
+func BenchmarkPlanner(b *testing.B) {
+	g, err := household.EvalGames()[0].Build(tasks.LabelNone)
+	if err != nil {
+		b.Fatal(err)
+	}
+	e, err := engine.New(g.House, engine.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := housework.State{Instruction: g.Instruction, Opening: g.Intro(e.Reset())}
+	var round []string
+	for _, c := range e.Admissible() {
+		if r, ok := strings.CutPrefix(c, "go to "); ok {
+			round = append(round, c, "open "+r, "close "+r)
+		}
+	}
+	for i := 0; len(s.Turns) < 45; i++ {
+		cmd := round[i%len(round)]
+		s.Turns = append(s.Turns, housework.Turn{Command: cmd, Observation: e.Step(cmd)})
+	}
+	for _, step := range []int{5, 45} {
+		played := s
+		played.Turns = s.Turns[:step]
+		b.Run(fmt.Sprintf("how=replay/step=%d", step), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				housework.Decide(played)
+			}
+		})
+		b.Run(fmt.Sprintf("how=planner/step=%d", step), func(b *testing.B) {
+			b.ReportAllocs()
+			b.StopTimer()
+			b.ResetTimer()
+			before := played
+			before.Turns = played.Turns[:step-1]
+			for range b.N {
+				pl := housework.NewPlanner(before)
+				b.StartTimer()
+				pl.Add(played.Turns[step-1])
+				pl.Decide()
+				b.StopTimer()
+			}
+		})
+	}
+}
