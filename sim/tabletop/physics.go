@@ -1,15 +1,8 @@
 package tabletop
 
 import (
-	"sync"
-
 	"github.com/jakecoffman/cp/v2"
 )
-
-// cp v2.4.0 numbers bodies from an unguarded package variable, so bodies
-// built on several goroutines at once race. Every body of every world is
-// built under this lock.
-var bodyMu sync.Mutex
 
 // Engine units: centimetres, seconds, kilograms.
 const (
@@ -47,8 +40,6 @@ func vec(x, y float64) cp.Vector { return cp.Vector{X: x * cm, Y: y * cm} }
 
 // newSpace returns an empty space tuned for the table.
 func newSpace() *cp.Space {
-	bodyMu.Lock()
-	defer bodyMu.Unlock()
 	s := cp.NewSpace()
 	s.SetDamping(tableDamping)
 	s.SetCollisionSlop(collisionSlop)
@@ -59,9 +50,7 @@ func newSpace() *cp.Space {
 // newBlockBody builds a block of side size (metres) at (x, y).
 func newBlockBody(s *cp.Space, x, y, size float64) (*cp.Body, []*cp.Shape) {
 	side := size * cm
-	bodyMu.Lock()
 	b := cp.NewBody(blockMass, cp.MomentForBox(blockMass, side, side))
-	bodyMu.Unlock()
 	b.SetPosition(vec(x, y))
 	s.AddBody(b)
 	sh := cp.NewBox(b, side, side, 0)
@@ -76,9 +65,7 @@ func newBlockBody(s *cp.Space, x, y, size float64) (*cp.Body, []*cp.Shape) {
 // ring of segments around a hollow middle.
 func newBowlBody(s *cp.Space, x, y, diameter float64) (*cp.Body, []*cp.Shape) {
 	r := diameter / 2 * cm
-	bodyMu.Lock()
 	b := cp.NewBody(bowlMass, cp.MomentForCircle(bowlMass, r-rimRadius, r, cp.Vector{}))
-	bodyMu.Unlock()
 	b.SetPosition(vec(x, y))
 	s.AddBody(b)
 	shapes := make([]*cp.Shape, 0, rimSegments)
@@ -99,9 +86,7 @@ func newBowlBody(s *cp.Space, x, y, diameter float64) (*cp.Body, []*cp.Shape) {
 
 // newGripper builds the kinematic gripper at (x, y).
 func newGripper(s *cp.Space, x, y float64) *cp.Body {
-	bodyMu.Lock()
 	g := cp.NewKinematicBody()
-	bodyMu.Unlock()
 	g.SetPosition(vec(x, y))
 	s.AddBody(g)
 	return g

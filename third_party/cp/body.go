@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync/atomic"
 )
 
 // Body types
@@ -13,7 +14,9 @@ const (
 	BODY_STATIC
 )
 
-var bodyCur int = 0
+// bodyCur numbers bodies. Upstream it was a plain int, so bodies built on
+// several goroutines at once raced on it.
+var bodyCur atomic.Int64
 
 // BodyVelocityFunc is rigid body velocity update function type.
 type BodyVelocityFunc func(body *Body, gravity Vector, damping float64, dt float64)
@@ -75,7 +78,7 @@ func (b Body) String() string {
 // Guessing the moment of inertia is usually a bad idea. Use the moment estimation functions MomentFor*().
 func NewBody(mass, moment float64) *Body {
 	body := &Body{
-		id:            bodyCur,
+		id:            int(bodyCur.Add(1) - 1),
 		cog:           Vector{},
 		p:             Vector{},
 		v:             Vector{},
@@ -85,8 +88,6 @@ func NewBody(mass, moment float64) *Body {
 		velocity_func: BodyUpdateVelocity,
 		position_func: BodyUpdatePosition,
 	}
-	bodyCur++
-
 	body.SetMass(mass)
 	body.SetMoment(moment)
 	body.SetAngle(0)

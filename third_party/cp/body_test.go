@@ -20,7 +20,7 @@ func TestBodyMassFromShapes(t *testing.T) {
 	circle2.SetMass(mass)
 	body.AddShape(circle2)
 
-	if body.Mass() != mass * 2 {
+	if body.Mass() != mass*2 {
 		t.Fail()
 	}
 }

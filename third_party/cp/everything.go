@@ -12,7 +12,10 @@ const (
 	RadianConst = math.Pi / 180
 	DegreeConst = 180 / math.Pi
 
-	POOLED_BUFFER_SIZE = 1024
+	// POOLED_BUFFER_SIZE is how many spare nodes, pairs and bins a pool
+	// makes when it runs dry. Upstream it was 1024, which every space paid
+	// for several times over on its first step; a table uses tens.
+	POOLED_BUFFER_SIZE = 32
 )
 
 // Arbiter states

@@ -22,7 +22,7 @@ func TestShapeCircleArea(t *testing.T) {
 	body := NewBody(0, 0)
 	circle := NewCircle(body, 2, Vector{0, 0})
 
-	if circle.Area() != 4 * math.Pi {
+	if circle.Area() != 4*math.Pi {
 		t.Fail()
 	}
 }

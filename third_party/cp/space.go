@@ -3,13 +3,16 @@ package cp
 import (
 	"math"
 	"slices"
-	"sync"
 	"unsafe"
 )
 
 const (
 	MAX_CONTACTS_PER_ARBITER = 2
-	CONTACTS_BUFFER_SIZE     = 1024
+	// CONTACTS_BUFFER_SIZE is the contacts of one buffer of the ring a
+	// space keeps for the last few steps; a step that needs more pushes
+	// another. Upstream it was 1024 (96 KB a buffer, four or more a
+	// space), sized for games with thousands of contacts; a table has tens.
+	CONTACTS_BUFFER_SIZE = 128
 )
 
 type Space struct {
@@ -42,7 +45,7 @@ type Space struct {
 	arbiters           []*Arbiter
 	contactBuffersHead *ContactBuffer
 	cachedArbiters     *HashSet[ShapePair, *Arbiter]
-	pooledArbiters     sync.Pool
+	pooledArbiters     freeList[Arbiter]
 
 	locked int
 
@@ -83,7 +86,6 @@ func NewSpace() *Space {
 		IdleSpeedThreshold:   0.0,
 		arbiters:             []*Arbiter{},
 		cachedArbiters:       NewHashSet[ShapePair, *Arbiter](arbiterSetEql),
-		pooledArbiters:       sync.Pool{New: func() any { return &Arbiter{} }},
 		constraints:          []*Constraint{},
 		collisionHandlers: NewHashSet[*CollisionHandler, *CollisionHandler](func(a, b *CollisionHandler) bool {
 			if a.TypeA == b.TypeA && a.TypeB == b.TypeB {
@@ -96,9 +98,6 @@ func NewSpace() *Space {
 		}),
 		postStepCallbacks: []*PostStepCallback{},
 		defaultHandler:    &CollisionHandlerDoNothing,
-	}
-	for range POOLED_BUFFER_SIZE {
-		space.pooledArbiters.Put(&Arbiter{})
 	}
 	space.dynamicShapes = NewBBTree(ShapeGetBB, space.staticShapes)
 	space.dynamicShapes.class.(*BBTree).velocityFunc = BBTreeVelocityFunc(ShapeVelocityFunc)
@@ -430,7 +429,7 @@ func SpaceCollideShapesFunc(obj any, b *Shape, collisionId uint32, vspace any) u
 	shapePair := ShapePair{info.a, info.b}
 	arbHashId := HashPair(HashValue(unsafe.Pointer(info.a)), HashValue(unsafe.Pointer(info.b)))
 	arb := space.cachedArbiters.Insert(arbHashId, shapePair, func(shapes ShapePair) *Arbiter {
-		arb := space.pooledArbiters.Get().(*Arbiter)
+		arb := space.pooledArbiters.get()
 		arb.Init(shapes.a, shapes.b)
 		return arb
 	})

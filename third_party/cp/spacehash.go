@@ -2,7 +2,6 @@ package cp
 
 import (
 	"math"
-	"sync"
 )
 
 type SpaceHash struct {
@@ -15,7 +14,7 @@ type SpaceHash struct {
 	handleSet *HashSet[*Shape, *Handle]
 
 	pooledBins    *SpaceHashBin
-	pooledHandles sync.Pool
+	pooledHandles freeList[Handle]
 
 	stamp uint
 }
@@ -28,11 +27,7 @@ func NewSpaceHash(celldim float64, num int, bbfunc SpatialIndexBB, staticIndex *
 		handleSet: NewHashSet[*Shape, *Handle](func(obj *Shape, elt *Handle) bool {
 			return obj == elt.obj
 		}),
-		stamp:         1,
-		pooledHandles: sync.Pool{New: func() any { return &Handle{} }},
-	}
-	for range POOLED_BUFFER_SIZE {
-		spaceHash.pooledHandles.Put(&Handle{})
+		stamp: 1,
 	}
 	spatialIndex := NewSpatialIndex(spaceHash, bbfunc, staticIndex)
 	spaceHash.SpatialIndex = spatialIndex
@@ -83,7 +78,7 @@ func (hash *SpaceHash) Contains(obj *Shape, hashId HashValue) bool {
 
 func (hash *SpaceHash) Insert(obj *Shape, hashId HashValue) {
 	hand := hash.handleSet.Insert(hashId, obj, func(obj *Shape) *Handle {
-		hand := hash.pooledHandles.Get().(*Handle)
+		hand := hash.pooledHandles.get()
 		hand.Init(obj)
 		hand.retain()
 		return hand
@@ -351,10 +346,10 @@ func (hand *Handle) retain() {
 	hand.retains++
 }
 
-func (hand *Handle) release(pooledHandles *sync.Pool) {
+func (hand *Handle) release(pooledHandles *freeList[Handle]) {
 	hand.retains--
 	if hand.retains == 0 {
-		pooledHandles.Put(hand)
+		pooledHandles.put(hand)
 	}
 }
 
