@@ -1,6 +1,8 @@
 package tabletop
 
 import (
+	"math"
+
 	"github.com/jakecoffman/cp/v2"
 )
 
@@ -13,7 +15,9 @@ const (
 	tableDamping   = 0.02     // velocity kept per second: table friction
 	settleSpeed    = 0.05     // cm/s under which a body is at rest
 	maxSettleSteps = 240      // settling gives up after 4 s of simulated time
-	catchUpSteps   = 30       // steps the carried body may lag the gripper
+	catchUpSteps   = 30       // steps the carried body may take to close its lag
+	catchUpLag     = 0.05     // cm of lag behind the gripper at which the release comes
+	graspStiffness = 0.5      // share of its lag the grasp closes each step
 	collisionSlop  = 0.05     // cm of overlap the solver tolerates
 	restingOverlap = 0.1      // cm of overlap a settled world may keep
 	blockMass      = 0.05     // kg
@@ -44,6 +48,11 @@ func newSpace() *cp.Space {
 	s.SetDamping(tableDamping)
 	s.SetCollisionSlop(collisionSlop)
 	s.Iterations = 10
+	// Sleeping is on, but no body falls asleep by itself: the world puts
+	// its bodies to sleep once it has judged them settled (see
+	// World.sleep), by its own test of rest, which also looks at overlap
+	// that cp's idle test cannot see.
+	s.SleepTimeThreshold = math.MaxFloat64 / 2
 	return s
 }
 
@@ -92,9 +101,13 @@ func newGripper(s *cp.Space, x, y float64) *cp.Body {
 	return g
 }
 
-// grasp joins the gripper and a body at the body's centre.
+// grasp joins the gripper and a body at the body's centre. The joint is
+// stiffer than cp's default (a tenth of the error a step), as a gripper's
+// hold is, so the body follows the gripper closely and closes the last of
+// its lag in a step or two once the gripper stops.
 func grasp(s *cp.Space, gripper, body *cp.Body) *cp.Constraint {
 	j := cp.NewPivotJoint(gripper, body, body.Position())
+	j.SetErrorBias(math.Pow(1-graspStiffness, 1/stepDT))
 	s.AddConstraint(j)
 	return j
 }

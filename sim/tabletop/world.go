@@ -180,19 +180,58 @@ func (w *World) step() {
 }
 
 // settle steps the space until every body is at rest, or gives up after
-// maxSettleSteps. It always takes one step, so a fresh contact is resolved.
+// maxSettleSteps, and then puts the bodies to sleep, so that a world at
+// rest costs nothing to step until something touches it. It takes no
+// step when none would change anything: every awake body is still and
+// overlaps nothing by more than the solver tolerates.
 func (w *World) settle() {
-	for i := 0; i < maxSettleSteps; i++ {
+	for i := 0; !w.still(); i++ {
+		if i == maxSettleSteps {
+			return // still moving: left awake, as it is
+		}
 		w.step()
 		if w.atRest() {
-			return
+			break
 		}
 	}
+	w.sleep()
 }
 
+// still reports whether a step would leave the world as it is: no awake
+// body moves, and none overlaps another by more than the collision slop,
+// past which the solver pushes shapes apart.
+func (w *World) still() bool {
+	for _, it := range w.items {
+		if it.body.IsSleeping() {
+			continue
+		}
+		if it.body.Velocity() != (cp.Vector{}) || it.body.AngularVelocity() != 0 {
+			return false
+		}
+		for _, sh := range it.shapes {
+			overlap := false
+			w.space.ShapeQuery(sh, func(_ *cp.Shape, set *cp.ContactPointSet) {
+				for i := 0; i < set.Count; i++ {
+					if set.Points[i].Distance < -collisionSlop {
+						overlap = true
+					}
+				}
+			})
+			if overlap {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// atRest reports whether every awake body has settled: it moves slower
+// than settleSpeed and overlaps nothing by more than restingOverlap.
+// Sleeping bodies were at rest when they fell asleep and are woken when
+// anything touches them.
 func (w *World) atRest() bool {
 	for _, it := range w.items {
-		if it.body.Velocity().Length() > settleSpeed {
+		if !it.body.IsSleeping() && it.body.Velocity().Length() > settleSpeed {
 			return false
 		}
 	}
@@ -200,6 +239,9 @@ func (w *World) atRest() bool {
 	// a body's velocity does not show, so overlap is checked on its own.
 	overlapping := false
 	for _, it := range w.items {
+		if it.body.IsSleeping() {
+			continue
+		}
 		it.body.EachArbiter(func(arb *cp.Arbiter) {
 			set := arb.ContactPointSet()
 			for i := 0; i < set.Count; i++ {
@@ -213,4 +255,51 @@ func (w *World) atRest() bool {
 		}
 	}
 	return true
+}
+
+// sleep puts every awake body to sleep, in groups: bodies that touch, or
+// that a stack joins, sleep in one group and so wake together, which cp
+// needs (a body woken alone would keep a contact with a sleeping one) and
+// which is what the physics says: a push on one of them reaches the
+// others.
+func (w *World) sleep() {
+	index := make(map[*cp.Body]int, len(w.items))
+	for i, it := range w.items {
+		index[it.body] = i
+	}
+	root := make([]int, len(w.items))
+	for i := range root {
+		root[i] = i
+	}
+	find := func(i int) int {
+		for root[i] != i {
+			root[i] = root[root[i]]
+			i = root[i]
+		}
+		return i
+	}
+	join := func(i, j int) { root[find(i)] = find(j) }
+	for i, it := range w.items {
+		if it.below != nil {
+			join(i, index[it.below.body])
+		}
+		it.body.EachArbiter(func(arb *cp.Arbiter) {
+			a, b := arb.Bodies()
+			if j, ok := index[a]; ok {
+				join(i, j)
+			}
+			if j, ok := index[b]; ok {
+				join(i, j)
+			}
+		})
+	}
+	group := make([]*cp.Body, len(w.items))
+	for i, it := range w.items {
+		if it.body.IsSleeping() {
+			continue
+		}
+		r := find(i)
+		it.body.SleepWithGroup(group[r])
+		group[r] = it.body
+	}
 }
