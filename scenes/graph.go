@@ -47,15 +47,26 @@ func BuildGraph(objs []Object) *Graph {
 		}
 		g.Nodes = append(g.Nodes, Node{ID: o.ID, Attributes: attrs})
 	}
-	for i, a := range objs {
-		for j, b := range objs {
+	// Most ordered pairs have one relation, so the edges are sized for that
+	// up front.
+	if len(objs) > 1 {
+		g.Edges = make([]Edge, 0, len(objs)*(len(objs)-1))
+	}
+	var rels []string
+	for i := range objs {
+		a := &objs[i]
+		for j := range objs {
 			if i == j {
 				continue
 			}
-			for _, rel := range relationsOf(a, b) {
-				g.Edges = append(g.Edges, Edge{Source: a.ID, Target: b.ID, Relation: rel})
+			rels = appendRelations(rels[:0], *a, objs[j])
+			for _, rel := range rels {
+				g.Edges = append(g.Edges, Edge{Source: a.ID, Target: objs[j].ID, Relation: rel})
 			}
 		}
+	}
+	if len(g.Edges) == 0 {
+		g.Edges = nil // as the graph of one object has always been written: "edges": null
 	}
 	return g
 }

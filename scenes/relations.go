@@ -59,21 +59,22 @@ func Direction(a, b Object) string {
 	return RelBelow
 }
 
-// relationsOf returns the relations from a to b. Containment and stacking
-// take the place of the directional relations between the two objects they
-// join.
-func relationsOf(a, b Object) []string {
+// appendRelations appends the relations from a to b to rels. Containment
+// and stacking take the place of the directional relations between the two
+// objects they join. It appends rather than returns a slice because
+// BuildGraph asks it of every ordered pair, n² times a graph.
+func appendRelations(rels []string, a, b Object) []string {
 	switch {
 	case Inside(a, b):
-		return []string{RelInsideOf}
+		return append(rels, RelInsideOf)
 	case Inside(b, a):
-		return nil
+		return rels
 	case OnTop(a, b):
-		return []string{RelOnTopOf}
+		return append(rels, RelOnTopOf)
 	case OnTop(b, a):
-		return nil
+		return rels
 	}
-	rels := []string{Direction(a, b)}
+	rels = append(rels, Direction(a, b))
 	if PlanarDistance(a, b) < NearDistance {
 		rels = append(rels, RelNear)
 	}
