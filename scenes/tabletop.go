@@ -3,6 +3,7 @@ package scenes
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 )
 
@@ -30,6 +31,13 @@ type Layout struct {
 	twoRobots bool
 	objs      []Object
 	counts    map[string]int
+	// cells holds the index in objs of each object by the cell of a grid
+	// minSep wide that its centre falls in. An object closer than minSep
+	// to a point lies in the point's cell or one of the eight around it,
+	// so Free reads those nine cells rather than every object: on a
+	// crowded table, rejection sampling calls it hundreds of times an
+	// object. It is built on the first call of Free.
+	cells map[[2]int][]int
 }
 
 // NewLayout starts an empty table. twoRobots splits it into the three
@@ -41,12 +49,27 @@ func NewLayout(rng *rand.Rand, minSep float64, twoRobots bool) *Layout {
 	return &Layout{rng: rng, minSep: minSep, twoRobots: twoRobots, counts: map[string]int{}}
 }
 
+// cell returns the grid cell of a point.
+func (l *Layout) cell(x, y float64) [2]int {
+	return [2]int{int(math.Floor(x / l.minSep)), int(math.Floor(y / l.minSep))}
+}
+
+// add puts o on the table, in objs and, once the grid is built, in its
+// cell.
+func (l *Layout) add(o Object) {
+	if l.cells != nil {
+		c := l.cell(o.Pose.X(), o.Pose.Y())
+		l.cells[c] = append(l.cells[c], len(l.objs))
+	}
+	l.objs = append(l.objs, o)
+}
+
 // LayoutOf continues a layout from objects already on the table: new
 // objects keep clear of them and are numbered after them.
 func LayoutOf(rng *rand.Rand, minSep float64, twoRobots bool, objs []Object) *Layout {
 	l := NewLayout(rng, minSep, twoRobots)
 	for _, o := range objs {
-		l.objs = append(l.objs, o)
+		l.add(o)
 		base, num, ok := cutNumber(o.ID)
 		if !ok {
 			continue
@@ -72,7 +95,7 @@ func (l *Layout) Place(o Object, area Rect, ok func(x, y float64) bool) (Object,
 	o = o.Clone()
 	o.Pose[0], o.Pose[1] = x, y
 	o.Region = RegionAt(l.twoRobots, x, y)
-	l.objs = append(l.objs, o)
+	l.add(o)
 	return o, nil
 }
 
@@ -106,10 +129,23 @@ func (l *Layout) AddWhere(class, color string, area Rect, ok func(x, y float64) 
 
 // Free reports whether (x, y) keeps the layout's spacing from every object.
 func (l *Layout) Free(x, y float64) bool {
-	for _, o := range l.objs {
-		dx, dy := o.Pose.X()-x, o.Pose.Y()-y
-		if dx*dx+dy*dy < l.minSep*l.minSep {
-			return false
+	if l.cells == nil {
+		l.cells = make(map[[2]int][]int, len(l.objs))
+		for i, o := range l.objs {
+			c := l.cell(o.Pose.X(), o.Pose.Y())
+			l.cells[c] = append(l.cells[c], i)
+		}
+	}
+	c := l.cell(x, y)
+	for i := c[0] - 1; i <= c[0]+1; i++ {
+		for j := c[1] - 1; j <= c[1]+1; j++ {
+			for _, k := range l.cells[[2]int{i, j}] {
+				o := &l.objs[k]
+				dx, dy := o.Pose.X()-x, o.Pose.Y()-y
+				if dx*dx+dy*dy < l.minSep*l.minSep {
+					return false
+				}
+			}
 		}
 	}
 	return true
@@ -127,7 +163,7 @@ func (l *Layout) AddAt(class, color string, x, y float64) Object {
 		o = NewBlock(id, color, x, y)
 	}
 	o.Region = RegionAt(l.twoRobots, x, y)
-	l.objs = append(l.objs, o)
+	l.add(o)
 	return o
 }
 
