@@ -138,7 +138,11 @@ func episodeRefs(ep *tasks.Episode) ([]grounding.Ref, error) {
 
 // resolveAll resolves each reference over the scene graph of objs.
 func resolveAll(objs []scenes.Object, refs []grounding.Ref) ([][]string, error) {
-	v := &pairView{objs: objs}
+	return resolveOver(&pairView{objs: objs}, refs)
+}
+
+// resolveOver resolves each reference over a view of a table.
+func resolveOver(v *pairView, refs []grounding.Ref) ([][]string, error) {
 	out := make([][]string, len(refs))
 	for i, r := range refs {
 		ids, err := grounding.Resolve(v, r)
@@ -216,6 +220,16 @@ type spotCheck struct {
 // kept clear, and leaving every phrase resolved as before. The resolution
 // is checked last, on the few spots that pass the cheap tests.
 func (d *spotCheck) roomFor(class, color string, objs []scenes.Object) func(x, y float64) bool {
+	// What the resolution reads of the probe but its pose, its id and its
+	// node, and the nodes of the table, are the same at every spot, so they
+	// are made once a draw; the probe is the last of probed, moved to each
+	// spot in turn.
+	probe := scenes.LayoutOf(nil, blockClearance, false, objs).AddAt(class, color, 0, 0)
+	probed := append(slices.Clone(objs), probe)
+	nodes := &scenes.Graph{Nodes: make([]scenes.Node, 0, len(probed))}
+	for _, o := range probed {
+		nodes.Nodes = append(nodes.Nodes, scenes.BuildGraph([]scenes.Object{o}).Nodes...)
+	}
 	return func(x, y float64) bool {
 		for _, p := range d.keepClear {
 			if math.Hypot(p.X()-x, p.Y()-y) < placeClearance {
@@ -237,8 +251,9 @@ func (d *spotCheck) roomFor(class, color string, objs []scenes.Object) func(x, y
 		if d.err != nil {
 			return false
 		}
-		probe := scenes.LayoutOf(nil, blockClearance, false, objs).AddAt(class, color, x, y)
-		got, err := resolveAll(append(slices.Clone(objs), probe), d.refs)
+		at := &probed[len(probed)-1]
+		at.Pose[0], at.Pose[1] = x, y
+		got, err := resolveOver(&pairView{objs: probed, nodes: nodes}, d.refs)
 		if err != nil {
 			d.err = err
 			return false
