@@ -185,17 +185,21 @@ func (w *World) step() {
 // step when none would change anything: every awake body is still and
 // overlaps nothing by more than the solver tolerates.
 func (w *World) settle() {
-	for i := 0; !w.still(); i++ {
-		if i == maxSettleSteps {
-			return // still moving: left awake, as it is
-		}
-		w.step()
-		if w.atRest() {
-			break
+	if !w.still() {
+		for i := 0; !w.atRestAfter(i); i++ {
+			if i == maxSettleSteps {
+				return // still moving: left awake, as it is
+			}
+			w.step()
 		}
 	}
 	w.sleep()
 }
+
+// atRestAfter reports whether the world is at rest after step steps of
+// settling: never before the first, which resolves the contacts still
+// found.
+func (w *World) atRestAfter(steps int) bool { return steps > 0 && w.atRest() }
 
 // still reports whether a step would leave the world as it is: no awake
 // body moves, and none overlaps another by more than the collision slop,
