@@ -82,6 +82,9 @@ func addDistractors(rng *rand.Rand, ep *tasks.Episode, before []scenes.Object, s
 		return err
 	}
 	d := &spotCheck{refs: refs, want: want, keepClear: keepClear}
+	// One layout for every draw: a draw that fails adds nothing to it, and
+	// one that succeeds adds what it adds to objs.
+	l := scenes.LayoutOf(rng, blockClearance, ep.TwoRobots, objs)
 	for len(objs) < size {
 		class := scenes.ClassBlock
 		if rng.Float64() < bowlShare {
@@ -91,8 +94,7 @@ func addDistractors(rng *rand.Rand, ep *tasks.Episode, before []scenes.Object, s
 		for range distractorTries {
 			colors := allowedColors(class, banned)
 			color := colors[rng.IntN(len(colors))]
-			l := scenes.LayoutOf(rng, blockClearance, ep.TwoRobots, objs)
-			o, err := l.AddWhere(class, color, scenes.Table, d.roomFor(class, color, objs))
+			o, err := l.AddWhere(class, color, scenes.Table, d.roomFor(l, class, color, objs))
 			if d.err != nil {
 				return d.err
 			}
@@ -213,23 +215,31 @@ type spotCheck struct {
 	want      [][]string // what each phrase resolves to without distractors
 	keepClear []mgl64.Vec2
 	err       error
+	// nodes holds the scene-graph node of each object of the table so far,
+	// which the table only appends to.
+	nodes []scenes.Node
 }
 
 // roomFor is the spot condition of a distractor of class and colour: clear
 // of every object by the clearance of the two classes and of the places
 // kept clear, and leaving every phrase resolved as before. The resolution
 // is checked last, on the few spots that pass the cheap tests.
-func (d *spotCheck) roomFor(class, color string, objs []scenes.Object) func(x, y float64) bool {
+func (d *spotCheck) roomFor(l *scenes.Layout, class, color string, objs []scenes.Object) func(x, y float64) bool {
 	// What the resolution reads of the probe but its pose, its id and its
 	// node, and the nodes of the table, are the same at every spot, so they
-	// are made once a draw; the probe is the last of probed, moved to each
-	// spot in turn.
-	probe := scenes.LayoutOf(nil, blockClearance, false, objs).AddAt(class, color, 0, 0)
-	probed := append(slices.Clone(objs), probe)
-	nodes := &scenes.Graph{Nodes: make([]scenes.Node, 0, len(probed))}
-	for _, o := range probed {
-		nodes.Nodes = append(nodes.Nodes, scenes.BuildGraph([]scenes.Object{o}).Nodes...)
+	// are made once a draw (the table's once an episode); the probe is the
+	// last of probed, moved to each spot in turn. It lies in no workspace,
+	// as a probe always has.
+	for _, o := range objs[len(d.nodes):] {
+		d.nodes = append(d.nodes, scenes.BuildGraph([]scenes.Object{o}).Nodes...)
 	}
+	probe := scenes.NewBlock(l.NextID(class, color), color, 0, 0)
+	if class == scenes.ClassBowl {
+		probe = scenes.NewBowl(probe.ID, color, 0, 0)
+	}
+	probe.Region = scenes.RegionTable
+	probed := append(slices.Clone(objs), probe)
+	nodes := &scenes.Graph{Nodes: append(slices.Clip(d.nodes), scenes.BuildGraph([]scenes.Object{probe}).Nodes...)}
 	return func(x, y float64) bool {
 		for _, p := range d.keepClear {
 			if math.Hypot(p.X()-x, p.Y()-y) < placeClearance {
