@@ -71,8 +71,13 @@ func newBlockBody(s *cp.Space, x, y, size float64) (*cp.Body, []*cp.Shape) {
 }
 
 // newBowlBody builds a bowl of the given diameter (metres) at (x, y): a
-// ring of segments around a hollow middle.
-func newBowlBody(s *cp.Space, x, y, diameter float64) (*cp.Body, []*cp.Shape) {
+// ring of segments around a hollow middle. Its segments share a collision
+// group of their own, which no other bowl of the space may use: cp never
+// collides shapes of one body, and with the group a shape query rejects
+// them before it computes their contact, not after (neighbouring
+// segments overlap where they join).
+func newBowlBody(s *cp.Space, x, y, diameter float64, group uint) (*cp.Body, []*cp.Shape) {
+	filter := cp.NewShapeFilter(group, catTable, catTable)
 	r := diameter / 2 * cm
 	b := cp.NewBody(bowlMass, cp.MomentForCircle(bowlMass, r-rimRadius, r, cp.Vector{}))
 	b.SetPosition(vec(x, y))
@@ -86,7 +91,7 @@ func newBowlBody(s *cp.Space, x, y, diameter float64) (*cp.Body, []*cp.Shape) {
 		sh := cp.NewSegment(b, p0, p1, rimRadius)
 		sh.SetFriction(0.6)
 		sh.SetElasticity(0)
-		sh.SetFilter(filterTable)
+		sh.SetFilter(filter)
 		s.AddShape(sh)
 		shapes = append(shapes, sh)
 	}

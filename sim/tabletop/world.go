@@ -71,7 +71,7 @@ func New(objs []scenes.Object, cfg Config) (*World, error) {
 		case scenes.ClassBlock:
 			it.body, it.shapes = newBlockBody(w.space, o.Pose.X(), o.Pose.Y(), o.Extent.X())
 		case scenes.ClassBowl:
-			it.body, it.shapes = newBowlBody(w.space, o.Pose.X(), o.Pose.Y(), o.Extent.X())
+			it.body, it.shapes = newBowlBody(w.space, o.Pose.X(), o.Pose.Y(), o.Extent.X(), uint(i+1))
 		default:
 			return nil, fmt.Errorf("tabletop: object %q has class %q; the table holds only blocks and bowls", o.ID, o.Class)
 		}
