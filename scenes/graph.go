@@ -52,16 +52,20 @@ func BuildGraph(objs []Object) *Graph {
 	if len(objs) > 1 {
 		g.Edges = make([]Edge, 0, len(objs)*(len(objs)-1))
 	}
-	var rels []string
+	pairs := make([]pairObject, len(objs))
 	for i := range objs {
-		a := &objs[i]
-		for j := range objs {
+		pairs[i] = newPairObject(&objs[i])
+	}
+	var rels []string
+	for i := range pairs {
+		a := &pairs[i]
+		for j := range pairs {
 			if i == j {
 				continue
 			}
-			rels = appendRelations(rels[:0], *a, objs[j])
+			rels = appendRelations(rels[:0], a, &pairs[j])
 			for _, rel := range rels {
-				g.Edges = append(g.Edges, Edge{Source: a.ID, Target: objs[j].ID, Relation: rel})
+				g.Edges = append(g.Edges, Edge{Source: a.id, Target: pairs[j].id, Relation: rel})
 			}
 		}
 	}
