@@ -91,10 +91,7 @@ func (e *robotEnv) Call(ctx context.Context, call agents.ToolCall) (agents.Resul
 			st.ended = true
 			return agents.Result{Text: "The episode is over.", Ended: true}, nil
 		}
-		g, text, err := e.graphJSON()
-		if err != nil {
-			return agents.Result{}, err
-		}
+		g, text := e.graphJSON()
 		return agents.Result{Text: text, Graph: g}, nil
 	case *agents.RetrieveNodeArgs:
 		q := scenes.NodeQuery{Name: a.Name}

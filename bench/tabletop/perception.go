@@ -1,7 +1,6 @@
 package tabletop
 
 import (
-	"encoding/json"
 	"maps"
 	"slices"
 	"strings"
@@ -48,17 +47,13 @@ type view struct {
 
 // graphJSON returns the JSON of the robot's perceived graph, written once
 // per state of the table.
-func (e *robotEnv) graphJSON() (*scenes.Graph, string, error) {
+func (e *robotEnv) graphJSON() (*scenes.Graph, string) {
 	g, _ := e.perceive()
 	v := e.st.views[e.robot]
 	if v.json == "" {
-		b, err := json.Marshal(g)
-		if err != nil {
-			return nil, "", err
-		}
-		v.json = string(b)
+		v.json = string(g.CompactJSON()) // json.Marshal(g), written directly
 	}
-	return g, v.json, nil
+	return g, v.json
 }
 
 // changed forgets every robot's view after an action moved the table.
