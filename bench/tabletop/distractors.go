@@ -242,7 +242,7 @@ func (d *spotCheck) roomFor(l *scenes.Layout, class, color string, objs []scenes
 	nodes := &scenes.Graph{Nodes: append(slices.Clip(d.nodes), scenes.BuildGraph([]scenes.Object{probe}).Nodes...)}
 	return func(x, y float64) bool {
 		for _, p := range d.keepClear {
-			if math.Hypot(p.X()-x, p.Y()-y) < placeClearance {
+			if closer(p.X()-x, p.Y()-y, placeClearance) {
 				return false
 			}
 		}
@@ -254,7 +254,7 @@ func (d *spotCheck) roomFor(l *scenes.Layout, class, color string, objs []scenes
 			case class == scenes.ClassBowl || o.Class == scenes.ClassBowl:
 				need = bowlBlockClearance
 			}
-			if math.Hypot(o.Pose.X()-x, o.Pose.Y()-y) < need {
+			if closer(o.Pose.X()-x, o.Pose.Y()-y, need) {
 				return false
 			}
 		}
@@ -270,6 +270,17 @@ func (d *spotCheck) roomFor(l *scenes.Layout, class, color string, objs []scenes
 		}
 		return slices.EqualFunc(got, d.want, slices.Equal)
 	}
+}
+
+// closer reports whether the offset (dx, dy) is shorter than d, as
+// math.Hypot(dx, dy) < d does, which it calls only when neither side alone
+// reaches d: a hypotenuse is never shorter than a side, so the answer is
+// the same and most objects of a crowded table cost no square root.
+func closer(dx, dy, d float64) bool {
+	if math.Abs(dx) >= d || math.Abs(dy) >= d {
+		return false
+	}
+	return math.Hypot(dx, dy) < d
 }
 
 // placePoint returns the point of a named place or the shared workspace.
