@@ -46,6 +46,7 @@ type item struct {
 	level  int   // 0 on the table, 1 stacked on below
 	below  *item // the block this one rests on
 	joint  *cp.Constraint
+	index  int // in World.items
 }
 
 // New builds a world from objects. A block whose pose is above another
@@ -66,7 +67,7 @@ func New(objs []scenes.Object, cfg Config) (*World, error) {
 			return nil, fmt.Errorf("tabletop: duplicate object id %q", o.ID)
 		}
 		seen[o.ID] = true
-		it := &item{obj: o.Clone()}
+		it := &item{obj: o.Clone(), index: i}
 		switch o.Class {
 		case scenes.ClassBlock:
 			it.body, it.shapes = newBlockBody(w.space, o.Pose.X(), o.Pose.Y(), o.Extent.X())
@@ -270,10 +271,6 @@ func (w *World) atRest() bool {
 // which is what the physics says: a push on one of them reaches the
 // others.
 func (w *World) sleep() {
-	index := make(map[*cp.Body]int, len(w.items))
-	for i, it := range w.items {
-		index[it.body] = i
-	}
 	root := make([]int, len(w.items))
 	for i := range root {
 		root[i] = i
@@ -287,16 +284,18 @@ func (w *World) sleep() {
 	}
 	join := func(i, j int) { root[find(i)] = find(j) }
 	for i, it := range w.items {
+		if it.body.IsSleeping() {
+			continue // its group is asleep already, and all it touches with it
+		}
 		if it.below != nil {
-			join(i, index[it.below.body])
+			join(i, it.below.index)
 		}
 		it.body.EachArbiter(func(arb *cp.Arbiter) {
 			a, b := arb.Bodies()
-			if j, ok := index[a]; ok {
-				join(i, j)
-			}
-			if j, ok := index[b]; ok {
-				join(i, j)
+			for _, body := range [2]*cp.Body{a, b} {
+				if other, ok := body.UserData.(*item); ok {
+					join(i, other.index)
+				}
 			}
 		})
 	}
