@@ -88,6 +88,15 @@ func New(objs []scenes.Object, cfg Config) (*World, error) {
 		}
 	}
 	w.gripper = newGripper(w.space, 0, scenes.TableMaxY+0.1)
+	// Objects may start overlapping (distractors on a crowded table keep
+	// their centres apart, and square blocks can still meet at the
+	// corners); only those, and what they are stacked on, need stepping
+	// apart. The rest sleep from the start and wake if pushed.
+	overlap := make([]bool, len(w.items))
+	for i, it := range w.items {
+		overlap[i] = w.overlapping(it)
+	}
+	w.sleepBut(overlap)
 	w.settle()
 	return w, nil
 }
@@ -210,27 +219,33 @@ func (w *World) still() bool {
 		if it.body.IsSleeping() {
 			continue
 		}
-		if it.body.Velocity() != (cp.Vector{}) || it.body.AngularVelocity() != 0 {
+		if it.body.Velocity() != (cp.Vector{}) || it.body.AngularVelocity() != 0 || w.overlapping(it) {
 			return false
-		}
-		for _, sh := range it.shapes {
-			overlap := false
-			w.space.ShapeQuery(sh, func(other *cp.Shape, set *cp.ContactPointSet) {
-				if other.Body() == it.body {
-					return // a bowl's rim segments overlap where they join; cp never collides them
-				}
-				for i := 0; i < set.Count; i++ {
-					if set.Points[i].Distance < -collisionSlop {
-						overlap = true
-					}
-				}
-			})
-			if overlap {
-				return false
-			}
 		}
 	}
 	return true
+}
+
+// overlapping reports whether a body overlaps another by more than the
+// collision slop, past which the solver pushes shapes apart.
+func (w *World) overlapping(it *item) bool {
+	overlap := false
+	for _, sh := range it.shapes {
+		w.space.ShapeQuery(sh, func(other *cp.Shape, set *cp.ContactPointSet) {
+			if other.Body() == it.body {
+				return // a bowl's rim segments overlap where they join; cp never collides them
+			}
+			for i := 0; i < set.Count; i++ {
+				if set.Points[i].Distance < -collisionSlop {
+					overlap = true
+				}
+			}
+		})
+		if overlap {
+			return true
+		}
+	}
+	return false
 }
 
 // atRest reports whether every awake body has settled: it moves slower
@@ -270,7 +285,10 @@ func (w *World) atRest() bool {
 // needs (a body woken alone would keep a contact with a sleeping one) and
 // which is what the physics says: a push on one of them reaches the
 // others.
-func (w *World) sleep() {
+func (w *World) sleep() { w.sleepBut(nil) }
+
+// sleepBut is sleep for every group with no body whose index is in keep.
+func (w *World) sleepBut(keep []bool) {
 	root := make([]int, len(w.items))
 	for i := range root {
 		root[i] = i
@@ -299,9 +317,15 @@ func (w *World) sleep() {
 			}
 		})
 	}
+	awake := make([]bool, len(w.items)) // by group
+	for i, k := range keep {
+		if k {
+			awake[find(i)] = true
+		}
+	}
 	group := make([]*cp.Body, len(w.items))
 	for i, it := range w.items {
-		if it.body.IsSleeping() {
+		if it.body.IsSleeping() || awake[find(i)] {
 			continue
 		}
 		r := find(i)
