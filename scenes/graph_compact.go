@@ -11,7 +11,8 @@ import (
 // reflecting over the edges was most of what writing the graph for
 // get_scene_graph cost.
 func (g *Graph) CompactJSON() []byte {
-	b := make([]byte, 0, 64*(len(g.Nodes)+len(g.Edges)))
+	// About 80 bytes an edge and 100 a node, for ids of a dozen letters.
+	b := make([]byte, 0, 128*(len(g.Nodes)+len(g.Edges)))
 	b = append(b, `{"nodes":`...)
 	if g.Nodes == nil {
 		b = append(b, "null"...)

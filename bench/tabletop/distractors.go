@@ -218,6 +218,10 @@ type spotCheck struct {
 	// nodes holds the scene-graph node of each object of the table so far,
 	// which the table only appends to.
 	nodes []scenes.Node
+	// probed and probeNodes are the table with the probe and their nodes,
+	// for the draw under way.
+	probed     []scenes.Object
+	probeNodes []scenes.Node
 }
 
 // roomFor is the spot condition of a distractor of class and colour: clear
@@ -238,8 +242,11 @@ func (d *spotCheck) roomFor(l *scenes.Layout, class, color string, objs []scenes
 		probe = scenes.NewBowl(probe.ID, color, 0, 0)
 	}
 	probe.Region = scenes.RegionTable
-	probed := append(slices.Clone(objs), probe)
-	nodes := &scenes.Graph{Nodes: append(slices.Clip(d.nodes), scenes.BuildGraph([]scenes.Object{probe}).Nodes...)}
+	// The buffers of the draw before are reused: its closure is done with.
+	d.probed = append(append(d.probed[:0], objs...), probe)
+	probed := d.probed
+	d.probeNodes = append(append(d.probeNodes[:0], d.nodes...), scenes.BuildGraph([]scenes.Object{probe}).Nodes...)
+	nodes := &scenes.Graph{Nodes: d.probeNodes}
 	return func(x, y float64) bool {
 		for _, p := range d.keepClear {
 			if closer(p.X()-x, p.Y()-y, placeClearance) {
