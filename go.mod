@@ -48,3 +48,7 @@ require (
 )
 
 tool golang.org/x/perf/cmd/benchstat
+
+// cp is a fork of v2.4.0 kept in this repository: third_party/cp/FORK.md
+// says what it changes and why.
+replace github.com/jakecoffman/cp/v2 => ./third_party/cp

@@ -47,15 +47,30 @@ func BuildGraph(objs []Object) *Graph {
 		}
 		g.Nodes = append(g.Nodes, Node{ID: o.ID, Attributes: attrs})
 	}
-	for i, a := range objs {
-		for j, b := range objs {
+	// Most ordered pairs have one relation, so the edges are sized for that
+	// up front.
+	if len(objs) > 1 {
+		g.Edges = make([]Edge, 0, len(objs)*(len(objs)-1))
+	}
+	pairs := make([]pairObject, len(objs))
+	for i := range objs {
+		pairs[i] = newPairObject(&objs[i])
+	}
+	var rels []string
+	for i := range pairs {
+		a := &pairs[i]
+		for j := range pairs {
 			if i == j {
 				continue
 			}
-			for _, rel := range relationsOf(a, b) {
-				g.Edges = append(g.Edges, Edge{Source: a.ID, Target: b.ID, Relation: rel})
+			rels = appendRelations(rels[:0], a, &pairs[j])
+			for _, rel := range rels {
+				g.Edges = append(g.Edges, Edge{Source: a.id, Target: pairs[j].id, Relation: rel})
 			}
 		}
+	}
+	if len(g.Edges) == 0 {
+		g.Edges = nil // as the graph of one object has always been written: "edges": null
 	}
 	return g
 }

@@ -59,23 +59,85 @@ func Direction(a, b Object) string {
 	return RelBelow
 }
 
-// relationsOf returns the relations from a to b. Containment and stacking
-// take the place of the directional relations between the two objects they
-// join.
-func relationsOf(a, b Object) []string {
+// appendRelations appends the relations from a to b to rels: those of
+// relationsOf (relations_test.go states it plainly), on objects read once
+// (see pairObject). Containment and stacking take the place of the
+// directional relations between the two objects they join. It appends
+// rather than returns a slice because BuildGraph asks it of every ordered
+// pair, n² times a graph.
+func appendRelations(rels []string, a, b *pairObject) []string {
 	switch {
-	case Inside(a, b):
-		return []string{RelInsideOf}
-	case Inside(b, a):
-		return nil
-	case OnTop(a, b):
-		return []string{RelOnTopOf}
-	case OnTop(b, a):
-		return nil
+	case a.inside(b):
+		return append(rels, RelInsideOf)
+	case b.inside(a):
+		return rels
+	case a.onTop(b):
+		return append(rels, RelOnTopOf)
+	case b.onTop(a):
+		return rels
 	}
-	rels := []string{Direction(a, b)}
-	if PlanarDistance(a, b) < NearDistance {
+	rels = append(rels, a.direction(b))
+	if a.near(b) {
 		rels = append(rels, RelNear)
 	}
 	return rels
+}
+
+// pairObject is what the relations read of an object, read once a graph
+// rather than once a pair: the pose, the footprint and the class.
+type pairObject struct {
+	id          string
+	x, y, z     float64
+	halfX       float64 // half the extent along each axis
+	halfY       float64
+	top         float64 // z + half the height
+	bowl, block bool
+}
+
+func newPairObject(o *Object) pairObject {
+	return pairObject{
+		id: o.ID, x: o.Pose.X(), y: o.Pose.Y(), z: o.Pose.Z(),
+		halfX: o.Extent.X() / 2, halfY: o.Extent.Y() / 2, top: o.Pose.Z() + o.Extent.Z()/2,
+		bowl: o.Class == ClassBowl, block: o.Class == ClassBlock,
+	}
+}
+
+// inside is Inside(a, b).
+func (a *pairObject) inside(b *pairObject) bool {
+	return b.bowl && !a.bowl && a.id != b.id && math.Hypot(a.x-b.x, a.y-b.y) <= BowlInnerRadius
+}
+
+// onTop is OnTop(a, b).
+func (a *pairObject) onTop(b *pairObject) bool {
+	if a.id == b.id || !b.block || !a.block {
+		return false
+	}
+	return a.z > b.top && math.Abs(a.x-b.x) <= b.halfX && math.Abs(a.y-b.y) <= b.halfY
+}
+
+// direction is Direction(a, b).
+func (a *pairObject) direction(b *pairObject) string {
+	dx, dy := a.x-b.x, a.y-b.y
+	if math.Abs(dx) >= math.Abs(dy) {
+		if dx < 0 {
+			return RelLeftOf
+		}
+		return RelRightOf
+	}
+	if dy > 0 {
+		return RelAbove
+	}
+	return RelBelow
+}
+
+// near reports whether PlanarDistance(a, b) < NearDistance, and takes the
+// square root only when neither axis alone is as far: a hypotenuse is
+// never shorter than a side, so the answer is the same, and most pairs of
+// a crowded table cost none.
+func (a *pairObject) near(b *pairObject) bool {
+	dx, dy := a.x-b.x, a.y-b.y
+	if math.Abs(dx) >= NearDistance || math.Abs(dy) >= NearDistance {
+		return false
+	}
+	return math.Hypot(dx, dy) < NearDistance
 }

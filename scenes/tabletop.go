@@ -3,6 +3,7 @@ package scenes
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 )
 
@@ -30,6 +31,13 @@ type Layout struct {
 	twoRobots bool
 	objs      []Object
 	counts    map[string]int
+	// grid holds the index in objs of each object by the cell of a grid
+	// minSep wide that its centre falls in. An object closer than minSep
+	// to a point lies in the point's cell or one of the eight around it,
+	// so Free reads those nine cells rather than every object: on a
+	// crowded table, rejection sampling calls it hundreds of times an
+	// object. It is built on the first call of Free.
+	grid *grid
 }
 
 // NewLayout starts an empty table. twoRobots splits it into the three
@@ -46,7 +54,7 @@ func NewLayout(rng *rand.Rand, minSep float64, twoRobots bool) *Layout {
 func LayoutOf(rng *rand.Rand, minSep float64, twoRobots bool, objs []Object) *Layout {
 	l := NewLayout(rng, minSep, twoRobots)
 	for _, o := range objs {
-		l.objs = append(l.objs, o)
+		l.add(o)
 		base, num, ok := cutNumber(o.ID)
 		if !ok {
 			continue
@@ -62,6 +70,77 @@ func LayoutOf(rng *rand.Rand, minSep float64, twoRobots bool, objs []Object) *La
 	return l
 }
 
+// add puts o on the table, in objs and, once the grid is built, in its
+// cell; an object off the grid's area drops the grid, to be built anew.
+func (l *Layout) add(o Object) {
+	if l.grid != nil && !l.grid.insert(o.Pose.X(), o.Pose.Y(), len(l.objs)) {
+		l.grid = nil
+	}
+	l.objs = append(l.objs, o)
+}
+
+// grid buckets points by square cells of side size over the rectangle
+// from (x0, y0) of nx by ny cells.
+type grid struct {
+	size, x0, y0 float64
+	nx, ny       int
+	cells        [][]int
+}
+
+// newGrid returns a grid of cells of side size that covers the centres of
+// objs and a margin of a cell, with each object in its cell.
+func newGrid(size float64, objs []Object) *grid {
+	minX, minY := math.Inf(1), math.Inf(1)
+	maxX, maxY := math.Inf(-1), math.Inf(-1)
+	for _, o := range objs {
+		minX, maxX = min(minX, o.Pose.X()), max(maxX, o.Pose.X())
+		minY, maxY = min(minY, o.Pose.Y()), max(maxY, o.Pose.Y())
+	}
+	// The table at least, so that objects added later fall inside.
+	minX, maxX = min(minX, TableMinX), max(maxX, TableMaxX)
+	minY, maxY = min(minY, TableMinY), max(maxY, TableMaxY)
+	g := &grid{size: size, x0: minX - size, y0: minY - size}
+	g.nx = int((maxX-g.x0)/size) + 2
+	g.ny = int((maxY-g.y0)/size) + 2
+	g.cells = make([][]int, g.nx*g.ny)
+	for i, o := range objs {
+		g.insert(o.Pose.X(), o.Pose.Y(), i)
+	}
+	return g
+}
+
+// cell returns the cell of a point.
+func (g *grid) cell(x, y float64) (int, int) {
+	return int(math.Floor((x - g.x0) / g.size)), int(math.Floor((y - g.y0) / g.size))
+}
+
+// insert puts index i in the cell of (x, y), and reports false, putting
+// it nowhere, when the point is off the grid.
+func (g *grid) insert(x, y float64, i int) bool {
+	cx, cy := g.cell(x, y)
+	if cx < 0 || cy < 0 || cx >= g.nx || cy >= g.ny {
+		return false
+	}
+	g.cells[cy*g.nx+cx] = append(g.cells[cy*g.nx+cx], i)
+	return true
+}
+
+// near calls f with the index of every point in the cell of (x, y) and the
+// eight around it, until f returns false; it reports whether f never did.
+func (g *grid) near(x, y float64, f func(i int) bool) bool {
+	cx, cy := g.cell(x, y)
+	for j := max(cy-1, 0); j <= min(cy+1, g.ny-1); j++ {
+		for i := max(cx-1, 0); i <= min(cx+1, g.nx-1); i++ {
+			for _, k := range g.cells[j*g.nx+i] {
+				if !f(k) {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
 // Place puts an existing object, id and attributes kept, at a random free
 // spot in area that also satisfies ok (if not nil).
 func (l *Layout) Place(o Object, area Rect, ok func(x, y float64) bool) (Object, error) {
@@ -72,7 +151,7 @@ func (l *Layout) Place(o Object, area Rect, ok func(x, y float64) bool) (Object,
 	o = o.Clone()
 	o.Pose[0], o.Pose[1] = x, y
 	o.Region = RegionAt(l.twoRobots, x, y)
-	l.objs = append(l.objs, o)
+	l.add(o)
 	return o, nil
 }
 
@@ -106,13 +185,20 @@ func (l *Layout) AddWhere(class, color string, area Rect, ok func(x, y float64) 
 
 // Free reports whether (x, y) keeps the layout's spacing from every object.
 func (l *Layout) Free(x, y float64) bool {
-	for _, o := range l.objs {
-		dx, dy := o.Pose.X()-x, o.Pose.Y()-y
-		if dx*dx+dy*dy < l.minSep*l.minSep {
-			return false
-		}
+	if l.grid == nil {
+		l.grid = newGrid(l.minSep, l.objs)
 	}
-	return true
+	return l.grid.near(x, y, func(k int) bool {
+		o := &l.objs[k]
+		dx, dy := o.Pose.X()-x, o.Pose.Y()-y
+		return dx*dx+dy*dy >= l.minSep*l.minSep
+	})
+}
+
+// NextID returns the id the next object of a colour and class would get,
+// and places nothing.
+func (l *Layout) NextID(class, color string) string {
+	return ObjectID(color, class, l.counts[color+" "+class]+1)
 }
 
 // AddAt places an object at (x, y) without checking the spacing.
@@ -127,7 +213,7 @@ func (l *Layout) AddAt(class, color string, x, y float64) Object {
 		o = NewBlock(id, color, x, y)
 	}
 	o.Region = RegionAt(l.twoRobots, x, y)
-	l.objs = append(l.objs, o)
+	l.add(o)
 	return o
 }
 

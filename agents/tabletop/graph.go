@@ -42,15 +42,25 @@ func shownGraph(g *scenes.Graph) *scenes.Graph {
 // observe returns the robot's scene graph, through the get_scene_graph
 // tool, and its JSON as the prompt shows it.
 func observe(ctx context.Context, env agents.Env) (*scenes.Graph, string, error) {
-	r, err := agents.Check(agents.Call(ctx, env, agents.ToolGetSceneGraph, nil))
+	g, err := observeGraph(ctx, env)
 	if err != nil {
 		return nil, "", err
 	}
-	if r.Graph == nil {
-		return nil, "", fmt.Errorf("get_scene_graph returned no graph: %s", r.Text)
+	data, err := json.MarshalIndent(g, "", " ")
+	return g, string(data), err
+}
+
+// observeGraph is observe without the JSON, for a workflow whose prompt
+// does not show the graph: on a crowded table the JSON is the larger cost.
+func observeGraph(ctx context.Context, env agents.Env) (*scenes.Graph, error) {
+	r, err := agents.Check(agents.Call(ctx, env, agents.ToolGetSceneGraph, nil))
+	if err != nil {
+		return nil, err
 	}
-	data, err := json.MarshalIndent(r.Graph, "", " ")
-	return r.Graph, string(data), err
+	if r.Graph == nil {
+		return nil, fmt.Errorf("get_scene_graph returned no graph: %s", r.Text)
+	}
+	return r.Graph, nil
 }
 
 // graphRequest opens an episode for a workflow that shows the whole scene

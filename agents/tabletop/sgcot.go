@@ -2,6 +2,7 @@ package tabletop
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -62,7 +63,7 @@ func (a *sgcot) Run(ctx context.Context, env agents.Env) error {
 	if a.mode == sgcotNoEdges {
 		env = noEdges{env}
 	}
-	g, graphJSON, err := observe(ctx, env)
+	g, err := observeGraph(ctx, env)
 	if err != nil {
 		return agents.Finish(err)
 	}
@@ -77,11 +78,15 @@ func (a *sgcot) Run(ctx context.Context, env agents.Env) error {
 	cc := &llm.CallContext{Role: llm.CallPlan, Track: "tabletop", Instruction: env.Instruction(), Robot: env.Robot(),
 		Partner: env.Partner(), Objects: objects, Format: llm.FormatToolCalls}
 	tools := []string{agents.ToolRetrieveNode, agents.ToolRetrieveEdge, agents.ToolAsk, agents.ToolPickAndPlace, agents.ToolDone}
+	graphJSON := ""
 	if a.mode == sgcotFullGraph {
 		cc.Graph, cc.Objects = g, nil
 		tools = []string{agents.ToolAsk, agents.ToolPickAndPlace, agents.ToolDone}
-	} else {
-		graphJSON = ""
+		data, err := json.MarshalIndent(g, "", " ")
+		if err != nil {
+			return agents.Finish(err)
+		}
+		graphJSON = string(data)
 	}
 	data := sgcotPrompt{
 		promptData: promptData{Instruction: env.Instruction(), Robot: env.Robot(), Partner: env.Partner(),

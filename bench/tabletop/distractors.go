@@ -82,6 +82,9 @@ func addDistractors(rng *rand.Rand, ep *tasks.Episode, before []scenes.Object, s
 		return err
 	}
 	d := &spotCheck{refs: refs, want: want, keepClear: keepClear}
+	// One layout for every draw: a draw that fails adds nothing to it, and
+	// one that succeeds adds what it adds to objs.
+	l := scenes.LayoutOf(rng, blockClearance, ep.TwoRobots, objs)
 	for len(objs) < size {
 		class := scenes.ClassBlock
 		if rng.Float64() < bowlShare {
@@ -91,8 +94,7 @@ func addDistractors(rng *rand.Rand, ep *tasks.Episode, before []scenes.Object, s
 		for range distractorTries {
 			colors := allowedColors(class, banned)
 			color := colors[rng.IntN(len(colors))]
-			l := scenes.LayoutOf(rng, blockClearance, ep.TwoRobots, objs)
-			o, err := l.AddWhere(class, color, scenes.Table, d.roomFor(class, color, objs))
+			o, err := l.AddWhere(class, color, scenes.Table, d.roomFor(l, class, color, objs))
 			if d.err != nil {
 				return d.err
 			}
@@ -138,7 +140,11 @@ func episodeRefs(ep *tasks.Episode) ([]grounding.Ref, error) {
 
 // resolveAll resolves each reference over the scene graph of objs.
 func resolveAll(objs []scenes.Object, refs []grounding.Ref) ([][]string, error) {
-	v := &pairView{objs: objs}
+	return resolveOver(&pairView{objs: objs}, refs)
+}
+
+// resolveOver resolves each reference over a view of a table.
+func resolveOver(v *pairView, refs []grounding.Ref) ([][]string, error) {
 	out := make([][]string, len(refs))
 	for i, r := range refs {
 		ids, err := grounding.Resolve(v, r)
@@ -209,16 +215,41 @@ type spotCheck struct {
 	want      [][]string // what each phrase resolves to without distractors
 	keepClear []mgl64.Vec2
 	err       error
+	// nodes holds the scene-graph node of each object of the table so far,
+	// which the table only appends to.
+	nodes []scenes.Node
+	// probed and probeNodes are the table with the probe and their nodes,
+	// for the draw under way.
+	probed     []scenes.Object
+	probeNodes []scenes.Node
 }
 
 // roomFor is the spot condition of a distractor of class and colour: clear
 // of every object by the clearance of the two classes and of the places
 // kept clear, and leaving every phrase resolved as before. The resolution
 // is checked last, on the few spots that pass the cheap tests.
-func (d *spotCheck) roomFor(class, color string, objs []scenes.Object) func(x, y float64) bool {
+func (d *spotCheck) roomFor(l *scenes.Layout, class, color string, objs []scenes.Object) func(x, y float64) bool {
+	// What the resolution reads of the probe but its pose, its id and its
+	// node, and the nodes of the table, are the same at every spot, so they
+	// are made once a draw (the table's once an episode); the probe is the
+	// last of probed, moved to each spot in turn. It lies in no workspace,
+	// as a probe always has.
+	for _, o := range objs[len(d.nodes):] {
+		d.nodes = append(d.nodes, scenes.BuildGraph([]scenes.Object{o}).Nodes...)
+	}
+	probe := scenes.NewBlock(l.NextID(class, color), color, 0, 0)
+	if class == scenes.ClassBowl {
+		probe = scenes.NewBowl(probe.ID, color, 0, 0)
+	}
+	probe.Region = scenes.RegionTable
+	// The buffers of the draw before are reused: its closure is done with.
+	d.probed = append(append(d.probed[:0], objs...), probe)
+	probed := d.probed
+	d.probeNodes = append(append(d.probeNodes[:0], d.nodes...), scenes.BuildGraph([]scenes.Object{probe}).Nodes...)
+	nodes := &scenes.Graph{Nodes: d.probeNodes}
 	return func(x, y float64) bool {
 		for _, p := range d.keepClear {
-			if math.Hypot(p.X()-x, p.Y()-y) < placeClearance {
+			if closer(p.X()-x, p.Y()-y, placeClearance) {
 				return false
 			}
 		}
@@ -230,21 +261,33 @@ func (d *spotCheck) roomFor(class, color string, objs []scenes.Object) func(x, y
 			case class == scenes.ClassBowl || o.Class == scenes.ClassBowl:
 				need = bowlBlockClearance
 			}
-			if math.Hypot(o.Pose.X()-x, o.Pose.Y()-y) < need {
+			if closer(o.Pose.X()-x, o.Pose.Y()-y, need) {
 				return false
 			}
 		}
 		if d.err != nil {
 			return false
 		}
-		probe := scenes.LayoutOf(nil, blockClearance, false, objs).AddAt(class, color, x, y)
-		got, err := resolveAll(append(slices.Clone(objs), probe), d.refs)
+		at := &probed[len(probed)-1]
+		at.Pose[0], at.Pose[1] = x, y
+		got, err := resolveOver(&pairView{objs: probed, nodes: nodes}, d.refs)
 		if err != nil {
 			d.err = err
 			return false
 		}
 		return slices.EqualFunc(got, d.want, slices.Equal)
 	}
+}
+
+// closer reports whether the offset (dx, dy) is shorter than d, as
+// math.Hypot(dx, dy) < d does, which it calls only when neither side alone
+// reaches d: a hypotenuse is never shorter than a side, so the answer is
+// the same and most objects of a crowded table cost no square root.
+func closer(dx, dy, d float64) bool {
+	if math.Abs(dx) >= d || math.Abs(dy) >= d {
+		return false
+	}
+	return math.Hypot(dx, dy) < d
 }
 
 // placePoint returns the point of a named place or the shared workspace.

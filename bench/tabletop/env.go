@@ -30,6 +30,9 @@ type episodeState struct {
 	messages   []results.Message
 	actedBy    []string
 	partnerErr error
+	// views keeps each robot's perceived graph while the table is
+	// unchanged (see perceive).
+	views map[string]*view
 }
 
 // robotEnv is one robot's view of an episode.
@@ -88,12 +91,8 @@ func (e *robotEnv) Call(ctx context.Context, call agents.ToolCall) (agents.Resul
 			st.ended = true
 			return agents.Result{Text: "The episode is over.", Ended: true}, nil
 		}
-		g := e.graph()
-		b, err := json.Marshal(g)
-		if err != nil {
-			return agents.Result{}, err
-		}
-		return agents.Result{Text: string(b), Graph: g}, nil
+		g, text := e.graphJSON()
+		return agents.Result{Text: text, Graph: g}, nil
 	case *agents.RetrieveNodeArgs:
 		q := scenes.NodeQuery{Name: a.Name}
 		if a.AttrKey != "" {
@@ -117,6 +116,7 @@ func (e *robotEnv) Call(ctx context.Context, call agents.ToolCall) (agents.Resul
 			}
 			return agents.Result{}, err
 		}
+		st.changed()
 		st.actedBy = append(st.actedBy, e.robot)
 		return agents.Result{Text: fmt.Sprintf("%s put %s at %s.", e.robot, a.Pick, a.Place)}, nil
 	case *agents.AskArgs:

@@ -14,13 +14,50 @@ import (
 // this graph, so get_scene_graph, retrieve_node and retrieve_edge agree
 // with each other and, on an unchanged table, with themselves. Both robots
 // read through one perception module, so they misread alike.
+//
+// The graph is built once per robot and state of the table (a graph holds
+// a relation for every pair of objects, so on a crowded table building it
+// is the cost of a retrieval) and kept until an action changes the table;
+// the noise is a function of the graph, so the kept graph is the one a
+// rebuild would give. Callers only read it.
 func (e *robotEnv) perceive() (*scenes.Graph, map[string]string) {
-	g := scenes.BuildGraph(e.st.world.Observe(e.robot))
-	if e.st.ep.ViewNoise.IsZero() {
-		return g, nil
+	if v, ok := e.st.views[e.robot]; ok {
+		return v.graph, v.aliases
 	}
-	return g.WithNoise(e.st.ep.ViewNoise)
+	g := scenes.BuildGraph(e.st.world.Observe(e.robot))
+	var aliases map[string]string
+	if !e.st.ep.ViewNoise.IsZero() {
+		g, aliases = g.WithNoise(e.st.ep.ViewNoise)
+	}
+	if e.st.views == nil {
+		e.st.views = map[string]*view{}
+	}
+	e.st.views[e.robot] = &view{graph: g, aliases: aliases}
+	return g, aliases
 }
+
+// view is what a robot perceives of the table in one state: its graph,
+// the true id of every node it names differently, and the graph's JSON
+// once get_scene_graph has written it.
+type view struct {
+	graph   *scenes.Graph
+	aliases map[string]string
+	json    string
+}
+
+// graphJSON returns the JSON of the robot's perceived graph, written once
+// per state of the table.
+func (e *robotEnv) graphJSON() (*scenes.Graph, string) {
+	g, _ := e.perceive()
+	v := e.st.views[e.robot]
+	if v.json == "" {
+		v.json = string(g.CompactJSON()) // json.Marshal(g), written directly
+	}
+	return g, v.json
+}
+
+// changed forgets every robot's view after an action moved the table.
+func (st *episodeState) changed() { clear(st.views) }
 
 // actual maps an id the robot perceives to the object it stands for: a
 // robot that misreads a red block as blue block 2 still grasps the red

@@ -15,6 +15,15 @@
 // Whether the block ends in the bowl, at the place, or pushed elsewhere is
 // what the physics says, judged on the settled state.
 //
+// A settled world sleeps: bodies at rest are not integrated or collided
+// with each other, so a step costs only what moves, and a body touched by
+// a moving one wakes with everything it touches or is stacked with. A
+// step that would change nothing (no body awake moves or overlaps
+// another) is not taken.
+//
+// cp is a fork of v2.4.0 in third_party/cp (its FORK.md says what it
+// changes); this package alone uses it, behind the World type.
+//
 // Execution noise (placement error, grasp slips) is off by default and
 // drawn from the world's own seeded stream when on.
 //

@@ -1,15 +1,10 @@
 package tabletop
 
 import (
-	"sync"
+	"math"
 
 	"github.com/jakecoffman/cp/v2"
 )
-
-// cp v2.4.0 numbers bodies from an unguarded package variable, so bodies
-// built on several goroutines at once race. Every body of every world is
-// built under this lock.
-var bodyMu sync.Mutex
 
 // Engine units: centimetres, seconds, kilograms.
 const (
@@ -20,7 +15,9 @@ const (
 	tableDamping   = 0.02     // velocity kept per second: table friction
 	settleSpeed    = 0.05     // cm/s under which a body is at rest
 	maxSettleSteps = 240      // settling gives up after 4 s of simulated time
-	catchUpSteps   = 30       // steps the carried body may lag the gripper
+	catchUpSteps   = 30       // steps the carried body may take to close its lag
+	catchUpLag     = 0.05     // cm of lag behind the gripper at which the release comes
+	graspStiffness = 0.5      // share of its lag the grasp closes each step
 	collisionSlop  = 0.05     // cm of overlap the solver tolerates
 	restingOverlap = 0.1      // cm of overlap a settled world may keep
 	blockMass      = 0.05     // kg
@@ -47,21 +44,22 @@ func vec(x, y float64) cp.Vector { return cp.Vector{X: x * cm, Y: y * cm} }
 
 // newSpace returns an empty space tuned for the table.
 func newSpace() *cp.Space {
-	bodyMu.Lock()
-	defer bodyMu.Unlock()
 	s := cp.NewSpace()
 	s.SetDamping(tableDamping)
 	s.SetCollisionSlop(collisionSlop)
 	s.Iterations = 10
+	// Sleeping is on, but no body falls asleep by itself: the world puts
+	// its bodies to sleep once it has judged them settled (see
+	// World.sleep), by its own test of rest, which also looks at overlap
+	// that cp's idle test cannot see.
+	s.SleepTimeThreshold = math.MaxFloat64 / 2
 	return s
 }
 
 // newBlockBody builds a block of side size (metres) at (x, y).
 func newBlockBody(s *cp.Space, x, y, size float64) (*cp.Body, []*cp.Shape) {
 	side := size * cm
-	bodyMu.Lock()
 	b := cp.NewBody(blockMass, cp.MomentForBox(blockMass, side, side))
-	bodyMu.Unlock()
 	b.SetPosition(vec(x, y))
 	s.AddBody(b)
 	sh := cp.NewBox(b, side, side, 0)
@@ -73,12 +71,15 @@ func newBlockBody(s *cp.Space, x, y, size float64) (*cp.Body, []*cp.Shape) {
 }
 
 // newBowlBody builds a bowl of the given diameter (metres) at (x, y): a
-// ring of segments around a hollow middle.
-func newBowlBody(s *cp.Space, x, y, diameter float64) (*cp.Body, []*cp.Shape) {
+// ring of segments around a hollow middle. Its segments share a collision
+// group of their own, which no other bowl of the space may use: cp never
+// collides shapes of one body, and with the group a shape query rejects
+// them before it computes their contact, not after (neighbouring
+// segments overlap where they join).
+func newBowlBody(s *cp.Space, x, y, diameter float64, group uint) (*cp.Body, []*cp.Shape) {
+	filter := cp.NewShapeFilter(group, catTable, catTable)
 	r := diameter / 2 * cm
-	bodyMu.Lock()
 	b := cp.NewBody(bowlMass, cp.MomentForCircle(bowlMass, r-rimRadius, r, cp.Vector{}))
-	bodyMu.Unlock()
 	b.SetPosition(vec(x, y))
 	s.AddBody(b)
 	shapes := make([]*cp.Shape, 0, rimSegments)
@@ -90,7 +91,7 @@ func newBowlBody(s *cp.Space, x, y, diameter float64) (*cp.Body, []*cp.Shape) {
 		sh := cp.NewSegment(b, p0, p1, rimRadius)
 		sh.SetFriction(0.6)
 		sh.SetElasticity(0)
-		sh.SetFilter(filterTable)
+		sh.SetFilter(filter)
 		s.AddShape(sh)
 		shapes = append(shapes, sh)
 	}
@@ -99,17 +100,19 @@ func newBowlBody(s *cp.Space, x, y, diameter float64) (*cp.Body, []*cp.Shape) {
 
 // newGripper builds the kinematic gripper at (x, y).
 func newGripper(s *cp.Space, x, y float64) *cp.Body {
-	bodyMu.Lock()
 	g := cp.NewKinematicBody()
-	bodyMu.Unlock()
 	g.SetPosition(vec(x, y))
 	s.AddBody(g)
 	return g
 }
 
-// grasp joins the gripper and a body at the body's centre.
+// grasp joins the gripper and a body at the body's centre. The joint is
+// stiffer than cp's default (a tenth of the error a step), as a gripper's
+// hold is, so the body follows the gripper closely and closes the last of
+// its lag in a step or two once the gripper stops.
 func grasp(s *cp.Space, gripper, body *cp.Body) *cp.Constraint {
 	j := cp.NewPivotJoint(gripper, body, body.Position())
+	j.SetErrorBias(math.Pow(1-graspStiffness, 1/stepDT))
 	s.AddConstraint(j)
 	return j
 }

@@ -171,10 +171,18 @@ func (w *World) carry(a, b cp.Vector, slipAt float64) bool {
 }
 
 // catchUp lets the carried body close the last of its lag behind the
-// gripper before the release.
+// stopped gripper before the release, and ends as soon as it has.
+//
+// The body stops with the gripper first. The grasp holds the body's
+// velocity to the gripper's only within a step, so a body left with the
+// carrying velocity would travel one more step at full speed (2.5 cm)
+// and come back from the far side; that overshoot is what kept the lag
+// above catchUpLag for all catchUpSteps steps before.
 func (w *World) catchUp(body *cp.Body) {
+	body.SetVelocity(0, 0)
+	body.SetAngularVelocity(0)
 	for range catchUpSteps {
-		if w.gripper.Position().Distance(body.Position()) < 0.05 {
+		if w.gripper.Position().Distance(body.Position()) < catchUpLag {
 			return
 		}
 		w.step()

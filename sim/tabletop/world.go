@@ -46,6 +46,7 @@ type item struct {
 	level  int   // 0 on the table, 1 stacked on below
 	below  *item // the block this one rests on
 	joint  *cp.Constraint
+	index  int // in World.items
 }
 
 // New builds a world from objects. A block whose pose is above another
@@ -66,12 +67,12 @@ func New(objs []scenes.Object, cfg Config) (*World, error) {
 			return nil, fmt.Errorf("tabletop: duplicate object id %q", o.ID)
 		}
 		seen[o.ID] = true
-		it := &item{obj: o.Clone()}
+		it := &item{obj: o.Clone(), index: i}
 		switch o.Class {
 		case scenes.ClassBlock:
 			it.body, it.shapes = newBlockBody(w.space, o.Pose.X(), o.Pose.Y(), o.Extent.X())
 		case scenes.ClassBowl:
-			it.body, it.shapes = newBowlBody(w.space, o.Pose.X(), o.Pose.Y(), o.Extent.X())
+			it.body, it.shapes = newBowlBody(w.space, o.Pose.X(), o.Pose.Y(), o.Extent.X(), uint(i+1))
 		default:
 			return nil, fmt.Errorf("tabletop: object %q has class %q; the table holds only blocks and bowls", o.ID, o.Class)
 		}
@@ -87,6 +88,15 @@ func New(objs []scenes.Object, cfg Config) (*World, error) {
 		}
 	}
 	w.gripper = newGripper(w.space, 0, scenes.TableMaxY+0.1)
+	// Objects may start overlapping (distractors on a crowded table keep
+	// their centres apart, and square blocks can still meet at the
+	// corners); only those, and what they are stacked on, need stepping
+	// apart. The rest sleep from the start and wake if pushed.
+	overlap := make([]bool, len(w.items))
+	for i, it := range w.items {
+		overlap[i] = w.overlapping(it)
+	}
+	w.sleepBut(overlap)
 	w.settle()
 	return w, nil
 }
@@ -180,19 +190,71 @@ func (w *World) step() {
 }
 
 // settle steps the space until every body is at rest, or gives up after
-// maxSettleSteps. It always takes one step, so a fresh contact is resolved.
+// maxSettleSteps, and then puts the bodies to sleep, so that a world at
+// rest costs nothing to step until something touches it. It takes no
+// step when none would change anything: every awake body is still and
+// overlaps nothing by more than the solver tolerates.
 func (w *World) settle() {
-	for i := 0; i < maxSettleSteps; i++ {
-		w.step()
-		if w.atRest() {
-			return
+	if !w.still() {
+		for i := 0; !w.atRestAfter(i); i++ {
+			if i == maxSettleSteps {
+				return // still moving: left awake, as it is
+			}
+			w.step()
 		}
 	}
+	w.sleep()
 }
 
+// atRestAfter reports whether the world is at rest after step steps of
+// settling: never before the first, which resolves the contacts still
+// found.
+func (w *World) atRestAfter(steps int) bool { return steps > 0 && w.atRest() }
+
+// still reports whether a step would leave the world as it is: no awake
+// body moves, and none overlaps another by more than the collision slop,
+// past which the solver pushes shapes apart.
+func (w *World) still() bool {
+	for _, it := range w.items {
+		if it.body.IsSleeping() {
+			continue
+		}
+		if it.body.Velocity() != (cp.Vector{}) || it.body.AngularVelocity() != 0 || w.overlapping(it) {
+			return false
+		}
+	}
+	return true
+}
+
+// overlapping reports whether a body overlaps another by more than the
+// collision slop, past which the solver pushes shapes apart.
+func (w *World) overlapping(it *item) bool {
+	overlap := false
+	for _, sh := range it.shapes {
+		w.space.ShapeQuery(sh, func(other *cp.Shape, set *cp.ContactPointSet) {
+			if other.Body() == it.body {
+				return // a bowl's rim segments overlap where they join; cp never collides them
+			}
+			for i := 0; i < set.Count; i++ {
+				if set.Points[i].Distance < -collisionSlop {
+					overlap = true
+				}
+			}
+		})
+		if overlap {
+			return true
+		}
+	}
+	return false
+}
+
+// atRest reports whether every awake body has settled: it moves slower
+// than settleSpeed and overlaps nothing by more than restingOverlap.
+// Sleeping bodies were at rest when they fell asleep and are woken when
+// anything touches them.
 func (w *World) atRest() bool {
 	for _, it := range w.items {
-		if it.body.Velocity().Length() > settleSpeed {
+		if !it.body.IsSleeping() && it.body.Velocity().Length() > settleSpeed {
 			return false
 		}
 	}
@@ -200,6 +262,9 @@ func (w *World) atRest() bool {
 	// a body's velocity does not show, so overlap is checked on its own.
 	overlapping := false
 	for _, it := range w.items {
+		if it.body.IsSleeping() {
+			continue
+		}
 		it.body.EachArbiter(func(arb *cp.Arbiter) {
 			set := arb.ContactPointSet()
 			for i := 0; i < set.Count; i++ {
@@ -213,4 +278,58 @@ func (w *World) atRest() bool {
 		}
 	}
 	return true
+}
+
+// sleep puts every awake body to sleep, in groups: bodies that touch, or
+// that a stack joins, sleep in one group and so wake together, which cp
+// needs (a body woken alone would keep a contact with a sleeping one) and
+// which is what the physics says: a push on one of them reaches the
+// others.
+func (w *World) sleep() { w.sleepBut(nil) }
+
+// sleepBut is sleep for every group with no body whose index is in keep.
+func (w *World) sleepBut(keep []bool) {
+	root := make([]int, len(w.items))
+	for i := range root {
+		root[i] = i
+	}
+	find := func(i int) int {
+		for root[i] != i {
+			root[i] = root[root[i]]
+			i = root[i]
+		}
+		return i
+	}
+	join := func(i, j int) { root[find(i)] = find(j) }
+	for i, it := range w.items {
+		if it.body.IsSleeping() {
+			continue // its group is asleep already, and all it touches with it
+		}
+		if it.below != nil {
+			join(i, it.below.index)
+		}
+		it.body.EachArbiter(func(arb *cp.Arbiter) {
+			a, b := arb.Bodies()
+			for _, body := range [2]*cp.Body{a, b} {
+				if other, ok := body.UserData.(*item); ok {
+					join(i, other.index)
+				}
+			}
+		})
+	}
+	awake := make([]bool, len(w.items)) // by group
+	for i, k := range keep {
+		if k {
+			awake[find(i)] = true
+		}
+	}
+	group := make([]*cp.Body, len(w.items))
+	for i, it := range w.items {
+		if it.body.IsSleeping() || awake[find(i)] {
+			continue
+		}
+		r := find(i)
+		it.body.SleepWithGroup(group[r])
+		group[r] = it.body
+	}
 }

@@ -202,8 +202,9 @@ func TestPlacementNoise(t *testing.T) {
 	}
 }
 
-// cp counts bodies in an unguarded package variable; worlds built and run
-// on many goroutines at once must still be race-free (run under -race).
+// Worlds built and run on many goroutines at once must be race-free (run
+// under -race): upstream cp numbered bodies from an unguarded package
+// variable, which the fork in third_party/cp guards.
 func TestWorldsBuiltConcurrently(t *testing.T) {
 	errs := make(chan string, 16)
 	done := make(chan struct{})

@@ -280,7 +280,11 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 		fmt.Fprintln(stderr, "ambibench:", tallyOutcomes(append(recs, newRecs...), time.Since(began)))
 		return fmt.Errorf("run: %w (records written so far are kept; run again to resume)", err)
 	}
-	recs = append(recs, newRecs...)
+	if len(recs) == 0 {
+		recs = newRecs // a fresh run: no second copy of 28,600 records
+	} else {
+		recs = append(recs, newRecs...)
+	}
 	wall := time.Since(began)
 
 	var table strings.Builder

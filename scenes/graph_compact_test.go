@@ -1,0 +1,31 @@
+package scenes
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+)
+
+func TestCompactJSONIsMarshal(t *testing.T) {
+	odd := &Graph{
+		Nodes: []Node{{ID: `a<b>&"c"` + "\u2028\xff\x01", Attributes: map[string]string{"z": "1", "a": "<", "": ""}}, {ID: "no attributes"}, {ID: "empty", Attributes: map[string]string{}}},
+		Edges: []Edge{{Source: "a<b>", Target: "\t\n\\", Relation: RelNear}},
+	}
+	for name, g := range map[string]*Graph{
+		"table": BuildGraph([]Object{
+			NewBlock("red block 1", "red", -0.2, -0.3),
+			NewBlock("blue block 1", "blue", -0.19, -0.31),
+			NewBowl("red bowl 1", "red", 0.1, -0.5),
+		}),
+		"odd": odd, "empty": {}, "empty slices": {Nodes: []Node{}, Edges: []Edge{}},
+		"one object": BuildGraph([]Object{NewBlock("red block 1", "red", 0, -0.5)}),
+	} {
+		want, err := json.Marshal(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := g.CompactJSON(); !bytes.Equal(got, want) {
+			t.Errorf("%s:\ngot  %s\nwant %s", name, got, want)
+		}
+	}
+}
