@@ -31,10 +31,11 @@ func init() {
 		})
 }
 
-// newRouted builds a routed toolkit agent: with the run's router
-// (run --router) when it routes among the first tools of dyref.AllTools,
-// else with the shipped one. A run's router over other tools is refused,
-// since routing with it would change which tools the agent is.
+// newRouted builds a toolkit agent that routes among the first tools of
+// dyref.AllTools: with the run's router (run --router) if there is one,
+// else with the shipped one. A router over other tools is refused rather
+// than used, since routing with it would make the agent another: dyref
+// with the ambiguity tool, or dyref-ambiguity without it.
 func newRouted(cfg agents.Config, name string, tools int, shipped func() (*dyref.Router, error)) (agents.Agent, error) {
 	r := cfg.Router
 	if r == nil {
