@@ -112,6 +112,7 @@ const (
 )
 
 // ReflectionTools are the four analyses in the order the toolkit runs
-// them, which is dyref.AllTools' order (a test holds the names equal);
-// plan comes after whichever ran.
+// them, which is dyref.AllTools' order (a test holds the names equal):
+// the DyRef paper's three, then this project's ambiguity, which only
+// dyref-ambiguity routes to; plan comes after whichever ran.
 var ReflectionTools = []string{ReflectKeyRules, ReflectExperience, ReflectLesson, ReflectAmbiguity}

@@ -99,7 +99,7 @@ var registry []Info
 // (by the names of the files that registered them). An agent the list
 // does not name comes after those it names, in registration order.
 var Order = []string{
-	"clara", "direct", "dyref", "reflect-all", "no-reflect", "inner-monologue",
+	"clara", "direct", "dyref", "dyref-ambiguity", "reflect-all", "no-reflect", "inner-monologue",
 	"oracle", "progprompt", "random", "react", "reflexion", "rules",
 	"baseline", "ensemble", "multi-agent-reflect", "self-reflect", "self-reflect-no-memory",
 	"sgcot", "sgcot-full-graph", "sgcot-single-retrieval", "sgcot-no-edges",

@@ -571,10 +571,10 @@ func writeCompareSummary(w io.Writer, r CompareResult, md bool) {
 
 // ComparedSettings are the run.json settings in which two runs may differ
 // and still be compared: like the model, they change how an agent
-// behaves, not which episodes it plays (dyref's router; the cap on a
-// live model's reply). [CompareSettings] lists them as differences and
-// refuses none.
-var ComparedSettings = []string{"max_reply_bytes", "router"}
+// behaves, not which episodes it plays (dyref's and dyref-ambiguity's
+// routers; the cap on a live model's reply). [CompareSettings] lists them
+// as differences and refuses none.
+var ComparedSettings = []string{"max_reply_bytes", "router", "router_ambiguity"}
 
 // SuiteSetting is the setting of the suite version.
 const SuiteSetting = "suite"

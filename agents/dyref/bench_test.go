@@ -30,7 +30,7 @@ func BenchmarkRoute(b *testing.B) {
 func BenchmarkTrain(b *testing.B) {
 	ex := separable(400, 1)
 	for b.Loop() {
-		if _, err := Train(ex, DefaultTrainOptions()); err != nil {
+		if _, err := Train(ex, fourTools()); err != nil {
 			b.Fatal(err)
 		}
 	}

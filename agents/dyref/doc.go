@@ -49,8 +49,9 @@
 // # Router
 //
 // A [Router] is a one-hidden-layer perceptron (gonum's mat) from the
-// factor vector, standardised, to a softmax over the [Subsets] sets of the
-// four selectable tools ([KeyRules], [Experience], [Lesson], [Ambiguity]).
+// factor vector, standardised, to a softmax over the subsets of its tools:
+// the paper's three ([KeyRules], [Experience], [Lesson]; [PaperTools]),
+// eight classes, or those and this project's [Ambiguity], sixteen.
 // [Router.Label] takes the most probable; [Router.Route], once the router
 // knows each subset's mean cost ([Router.WithCosts]), takes the subset
 // with the best expected pseudo-label objective (see [Router]). Plan

@@ -12,7 +12,7 @@ func FuzzReadRouter(f *testing.F) {
 	f.Add([]byte(tinyRouter))
 	// A trained router as seed, kept small: the fuzzer minimises each new
 	// input it finds, which is slow on long files.
-	r, err := Train([]Example{{X: []float64{0, 1}, Label: 3}, {X: []float64{1, 0.5}, Label: 12}}, TrainOptions{Hidden: 1, Epochs: 5, LearningRate: 0.01, Seed: 1})
+	r, err := Train([]Example{{X: []float64{0, 1}, Label: 3}, {X: []float64{1, 0.5}, Label: 12}}, TrainOptions{Hidden: 1, Epochs: 5, LearningRate: 0.01, Seed: 1, Tools: len(AllTools)})
 	if err != nil {
 		f.Fatal(err)
 	}

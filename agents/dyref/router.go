@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -18,8 +19,10 @@ import (
 
 // Router is the routing policy: a multilayer perceptron with one tanh
 // hidden layer from a factor vector (standardised by the training set's
-// mean and standard deviation) to a softmax over the Subsets subsets of
-// tools, the probability that each is the failure's pseudo-label.
+// mean and standard deviation) to a softmax over the subsets of its tools
+// (the first Tools of AllTools: the paper's three, or all four), the
+// probability that each is the failure's pseudo-label. Class k is
+// Subset(k) whatever the tools, since they are a prefix of AllTools.
 //
 // A router that knows what each subset costs (WithCosts) routes by the
 // pseudo-label's own objective, in expectation: it takes the subset a
@@ -39,20 +42,27 @@ type Router struct {
 	mean, std []float64  // per input
 	w1        *mat.Dense // hidden × inputs
 	b1        []float64  // hidden
-	w2        *mat.Dense // Subsets × hidden
-	b2        []float64  // Subsets
+	w2        *mat.Dense // classes × hidden
+	b2        []float64  // classes, 1<<tools
 	alpha     float64
-	cost      []float64 // Subsets, mean reflection tokens; nil: route by the label
+	cost      []float64 // classes, mean reflection tokens; nil: route by the label
 }
 
 // WithCosts returns a copy of the router that routes by expected
 // objective, with alpha as in PseudoLabel and cost[a] the mean reflection
-// tokens of subset a.
+// tokens of subset a; the subsets outside the router's tools are not
+// read.
 func (r *Router) WithCosts(alpha float64, cost [Subsets]float64) *Router {
 	c := *r
-	c.alpha, c.cost = alpha, slices.Clone(cost[:])
+	c.alpha, c.cost = alpha, slices.Clone(cost[:r.classes()])
 	return &c
 }
+
+// Tools returns the subset of every tool the router chooses among.
+func (r *Router) Tools() Subset { return Subset(r.classes() - 1) }
+
+// classes is how many subsets the router scores.
+func (r *Router) classes() int { return len(r.b2) }
 
 // ID names the router by its weights: the first 12 hex digits of the
 // SHA-256 of the file WriteTo writes. Records of runs with another router
@@ -70,8 +80,8 @@ func (r *Router) Inputs() int { return len(r.mean) }
 // Hidden returns the size of its hidden layer.
 func (r *Router) Hidden() int { return len(r.b1) }
 
-// Scores returns the probability the router gives each subset, indexed by
-// the subset's number. It panics when x is not Inputs() long, as a caller
+// Scores returns the probability the router gives each subset of its
+// tools, indexed by the subset's number. It panics when x is not Inputs() long, as a caller
 // that feeds a router another feature set than it learnt has a bug no
 // answer would hide.
 func (r *Router) Scores(x []float64) []float64 {
@@ -90,7 +100,7 @@ func (r *Router) Scores(x []float64) []float64 {
 	}
 	var o mat.VecDense
 	o.MulVec(r.w2, mat.NewVecDense(len(hidden), hidden))
-	out := make([]float64, Subsets)
+	out := make([]float64, r.classes())
 	for k := range out {
 		out[k] = o.AtVec(k) + r.b2[k]
 	}
@@ -112,18 +122,19 @@ func (r *Router) Route(x []float64) Subset {
 }
 
 // RouteWithin is Route over the subsets ok allows; when it allows none,
-// it returns the full set.
+// it returns all the router's tools.
 func (r *Router) RouteWithin(x []float64, ok func(Subset) bool) Subset {
 	p := r.Scores(x)
-	best, bestU := Subset(Subsets-1), math.Inf(-1)
-	for a := range Subset(Subsets) {
+	n := Subset(r.classes())
+	best, bestU := n-1, math.Inf(-1)
+	for a := range n {
 		if !ok(a) {
 			continue
 		}
 		u := p[a]
 		if r.cost != nil {
 			u = 0
-			for b := range Subset(Subsets) {
+			for b := range n {
 				if a&b == b {
 					u += p[b]
 				}
@@ -190,7 +201,7 @@ const (
 // WriteTo writes the router as JSON: a format name and version, the input
 // width, the hidden size, the tool names in bit order, the inputs' mean
 // and standard deviation, then w1 (hidden rows of inputs numbers), b1, w2
-// (Subsets rows of hidden numbers) and b2, each matrix flat in row order
+// (a row of hidden numbers per subset of the tools) and b2, each matrix flat in row order
 // with a row a line. Numbers are printed shortest-exact (strconv 'g', -1),
 // so they read back bit for bit and the same router always writes the same
 // bytes.
@@ -198,8 +209,8 @@ func (r *Router) WriteTo(w io.Writer) (int64, error) {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "{\n  \"format\": %q,\n  \"version\": %d,\n  \"inputs\": %d,\n  \"hidden\": %d,\n",
 		routerFormat, routerVersion, r.Inputs(), r.Hidden())
-	names := make([]string, 0, len(AllTools))
-	for _, n := range toolNames() {
+	var names []string
+	for _, n := range toolNames(bits.Len(uint(r.Tools()))) {
 		names = append(names, strconv.Quote(n))
 	}
 	fmt.Fprintf(&b, "  \"tools\": [%s],\n", strings.Join(names, ", "))
@@ -324,10 +335,10 @@ func ReadRouter(r io.Reader, name string) (*Router, error) {
 		return nil, fail("hidden", "missing")
 	case *f.Hidden < 1 || *f.Hidden > maxHidden:
 		return nil, fail("hidden", "want 1 to %d, have %d", maxHidden, *f.Hidden)
-	case !slices.Equal(f.Tools, toolNames()):
-		return nil, fail("tools", "want %q, have %q", toolNames(), f.Tools)
+	case len(f.Tools) == 0 || len(f.Tools) > len(AllTools) || !slices.Equal(f.Tools, toolNames(len(f.Tools))):
+		return nil, fail("tools", "want the first of %q, in order (the paper's three, or all four), have %q", toolNames(len(AllTools)), f.Tools)
 	}
-	in, hid := *f.Inputs, *f.Hidden
+	in, hid, classes := *f.Inputs, *f.Hidden, 1<<len(f.Tools)
 	for _, c := range []struct {
 		field      string
 		v          []float64
@@ -338,8 +349,8 @@ func ReadRouter(r io.Reader, name string) (*Router, error) {
 		{"std", f.Std, 1, in, false},
 		{"w1", f.W1, hid, in, true},
 		{"b1", f.B1, 1, hid, false},
-		{"w2", f.W2, Subsets, hid, true},
-		{"b2", f.B2, 1, Subsets, false},
+		{"w2", f.W2, classes, hid, true},
+		{"b2", f.B2, 1, classes, false},
 	} {
 		if len(c.v) != c.rows*c.cols {
 			if !c.matrix {
@@ -362,8 +373,8 @@ func ReadRouter(r io.Reader, name string) (*Router, error) {
 	switch {
 	case (f.Alpha == nil) != (f.Cost == nil):
 		return nil, fail("cost", "alpha and cost come together or not at all")
-	case f.Cost != nil && len(f.Cost) != Subsets:
-		return nil, fail("cost", "want %d numbers, have %d", Subsets, len(f.Cost))
+	case f.Cost != nil && len(f.Cost) != classes:
+		return nil, fail("cost", "want %d numbers, have %d", classes, len(f.Cost))
 	case f.Alpha != nil:
 		alpha = *f.Alpha
 		if !(alpha >= 0) || math.IsInf(alpha, 0) {
@@ -382,7 +393,7 @@ func ReadRouter(r io.Reader, name string) (*Router, error) {
 		std:   f.Std,
 		w1:    mat.NewDense(hid, in, f.W1),
 		b1:    f.B1,
-		w2:    mat.NewDense(Subsets, hid, f.W2),
+		w2:    mat.NewDense(classes, hid, f.W2),
 		b2:    f.B2,
 	}, nil
 }

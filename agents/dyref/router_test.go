@@ -78,9 +78,17 @@ func separable(n int, seed uint64) []Example {
 	return out
 }
 
+// fourTools are the default options over all four tools, which the
+// sixteen classes of separable need.
+func fourTools() TrainOptions {
+	o := DefaultTrainOptions()
+	o.Tools = len(AllTools)
+	return o
+}
+
 func trainedRouter(t testing.TB) *Router {
 	t.Helper()
-	r, err := Train(separable(400, 1), DefaultTrainOptions())
+	r, err := Train(separable(400, 1), fourTools())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +136,7 @@ func TestTrainDeterministic(t *testing.T) {
 	if !bytes.Equal(a, b) {
 		t.Fatal("training twice gave different routers")
 	}
-	opts := DefaultTrainOptions()
+	opts := fourTools()
 	opts.Seed = 2
 	r, err := Train(separable(400, 1), opts)
 	if err != nil {
@@ -232,7 +240,7 @@ func TestTrainErrors(t *testing.T) {
 	wrong := separable(3, 1)
 	wrong[2].Label = 16
 	opts := func(f func(*TrainOptions)) TrainOptions {
-		o := DefaultTrainOptions()
+		o := fourTools()
 		f(&o)
 		return o
 	}
@@ -242,15 +250,17 @@ func TestTrainErrors(t *testing.T) {
 		opts TrainOptions
 		want string
 	}{
-		{"no examples", nil, DefaultTrainOptions(), "dyref: train: no examples"},
-		{"inconsistent widths", ragged, DefaultTrainOptions(), "example 3 has 2 features, example 0 has 19"},
-		{"a width of zero", []Example{{}}, DefaultTrainOptions(), "example 0 has 0 features"},
-		{"a feature that is not a number", nan, DefaultTrainOptions(), "example 1: feature 4 is NaN"},
-		{"a label that is no subset", wrong, DefaultTrainOptions(), "example 2: label 16 is not a subset"},
+		{"no examples", nil, fourTools(), "dyref: train: no examples"},
+		{"inconsistent widths", ragged, fourTools(), "example 3 has 2 features, example 0 has 19"},
+		{"a width of zero", []Example{{}}, fourTools(), "example 0 has 0 features"},
+		{"a feature that is not a number", nan, fourTools(), "example 1: feature 4 is NaN"},
+		{"a label that is no subset", wrong, fourTools(), "example 2: label 16 is not a subset"},
 		{"zero options", good, TrainOptions{}, "Hidden: want 1 to 4096, have 0 (see DefaultTrainOptions)"},
 		{"no epochs", good, opts(func(o *TrainOptions) { o.Epochs = 0 }), "Epochs: want at least 1"},
 		{"a NaN learning rate", good, opts(func(o *TrainOptions) { o.LearningRate = math.NaN() }), "LearningRate: want a finite positive number"},
 		{"a negative L2", good, opts(func(o *TrainOptions) { o.L2 = -1 }), "L2: want a finite number ≥ 0"},
+		{"five tools", good, opts(func(o *TrainOptions) { o.Tools = 5 }), "Tools: want 1 to 4, have 5"},
+		{"a label with ambiguity, for the paper's tools", good, DefaultTrainOptions(), "label 8 is not a subset of the 3 tools (0 to 7)"},
 	} {
 		_, err := Train(c.ex, c.opts)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -445,6 +455,54 @@ func TestReadFactorRouter(t *testing.T) {
 		}
 		if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 			t.Errorf("%s (%s): error %v, want %q", tc.name, tc.why, err, tc.wantErr)
+		}
+	}
+}
+
+// A router over the paper's three tools scores their eight subsets, never
+// routes to the ambiguity tool, and says so in its file; a file whose
+// tools are not the first of AllTools is refused, since its classes would
+// not be Subset numbers.
+func TestPaperToolsRouter(t *testing.T) {
+	ex := separable(400, 1)
+	for i := range ex {
+		ex[i].Label &= FirstTools(PaperTools)
+	}
+	r, err := Train(ex, DefaultTrainOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Tools() != Subset(KeyRules|Experience|Lesson) {
+		t.Errorf("Tools = %v", r.Tools())
+	}
+	var cost [Subsets]float64
+	r = r.WithCosts(0.1, cost)
+	for _, e := range separable(50, 2) {
+		if n := len(r.Scores(e.X)); n != 8 {
+			t.Fatalf("%d scores, want 8", n)
+		}
+		if a := r.Route(e.X); a.Has(Ambiguity) {
+			t.Errorf("routed to %v", a)
+		}
+	}
+	if got := r.RouteWithin(ex[0].X, func(Subset) bool { return false }); got != r.Tools() {
+		t.Errorf("RouteWithin nothing = %v, want the router's tools", got)
+	}
+	data := routerBytes(t, r)
+	if !bytes.Contains(data, []byte(`"tools": ["key_rules", "experience", "lesson"],`)) {
+		t.Errorf("the file does not name the three tools:\n%.200s", data)
+	}
+	back, err := ReadRouter(bytes.NewReader(data), "three.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(routerBytes(t, back), data) {
+		t.Error("read back, the router writes other bytes")
+	}
+	for _, tools := range []string{`[]`, `["experience", "lesson"]`, `["key_rules", "experience", "lesson", "ambiguity", "plan"]`} {
+		bad := bytes.Replace(data, []byte(`["key_rules", "experience", "lesson"]`), []byte(tools), 1)
+		if _, err := ReadRouter(bytes.NewReader(bad), "three.json"); err == nil || !strings.Contains(err.Error(), "three.json: tools: want the first of") {
+			t.Errorf("tools %s: error %v", tools, err)
 		}
 	}
 }

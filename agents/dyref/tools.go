@@ -23,9 +23,20 @@ const (
 // AllTools are the selectable tools in bit order.
 var AllTools = [...]Tool{KeyRules, Experience, Lesson, Ambiguity}
 
-// Subsets is how many subsets of the tools there are: the router's
-// classes.
+// PaperTools is how many of AllTools, from the first, are the DyRef
+// paper's: key rules, experience and lesson. Ambiguity is this project's
+// extension, last so that a router over the paper's tools numbers its
+// subsets as one over all four does.
+const PaperTools = 3
+
+// Subsets is how many subsets of all the tools there are: the classes of
+// a router over AllTools, and the size of the arrays that hold a number
+// per subset whatever a router's tools.
 const Subsets = 1 << len(AllTools)
+
+// FirstTools is the subset of the first n of AllTools: the tools of a
+// router trained over n of them.
+func FirstTools(n int) Subset { return Subset(1<<n - 1) }
 
 // Name returns the tool's name: "key_rules", "experience", "lesson" or
 // "ambiguity"; another value prints as "tool(N)".
@@ -45,11 +56,11 @@ func (t Tool) Name() string {
 
 func (t Tool) String() string { return t.Name() }
 
-// toolNames are the names of AllTools, in order: the router file's
-// "tools" field.
-func toolNames() []string {
-	out := make([]string, len(AllTools))
-	for i, t := range AllTools {
+// toolNames are the names of the first n of AllTools, in order: the
+// router file's "tools" field.
+func toolNames(n int) []string {
+	out := make([]string, n)
+	for i, t := range AllTools[:n] {
 		out[i] = t.Name()
 	}
 	return out
@@ -113,7 +124,7 @@ func ParseSubset(text string) (Subset, error) {
 		}
 		switch {
 		case found == 0:
-			return 0, fmt.Errorf("subset %q: unknown tool %q; want %s, or \"none\"", text, part, strings.Join(toolNames(), ", "))
+			return 0, fmt.Errorf("subset %q: unknown tool %q; want %s, or \"none\"", text, part, strings.Join(toolNames(len(AllTools)), ", "))
 		case out.Has(found):
 			return 0, fmt.Errorf("subset %q: %s named twice", text, part)
 		}

@@ -23,11 +23,14 @@ type TrainOptions struct {
 	LearningRate float64 // Adam's step size
 	L2           float64 // weight decay on w1 and w2 (not the biases)
 	Seed         uint64  // seeds the initial weights
+	// Tools is how many of AllTools, from the first, the router chooses
+	// among: PaperTools, or len(AllTools) with the ambiguity tool.
+	Tools int
 }
 
 // DefaultTrainOptions are the options the shipped router is trained with.
 func DefaultTrainOptions() TrainOptions {
-	return TrainOptions{Hidden: 16, Epochs: 400, LearningRate: 0.01, L2: 0.01, Seed: 1}
+	return TrainOptions{Hidden: 16, Epochs: 400, LearningRate: 0.01, L2: 0.01, Seed: 1, Tools: PaperTools}
 }
 
 func (o TrainOptions) check() error {
@@ -40,6 +43,8 @@ func (o TrainOptions) check() error {
 		return fmt.Errorf("LearningRate: want a finite positive number, have %v", o.LearningRate)
 	case !(o.L2 >= 0) || math.IsInf(o.L2, 0):
 		return fmt.Errorf("L2: want a finite number ≥ 0, have %v", o.L2)
+	case o.Tools < 1 || o.Tools > len(AllTools):
+		return fmt.Errorf("Tools: want 1 to %d, have %d (PaperTools is %d)", len(AllTools), o.Tools, PaperTools)
 	}
 	return nil
 }
@@ -75,8 +80,8 @@ func Train(examples []Example, opts TrainOptions) (*Router, error) {
 		if len(e.X) != d {
 			return nil, fmt.Errorf("dyref: train: example %d has %d features, example 0 has %d", i, len(e.X), d)
 		}
-		if e.Label >= Subsets {
-			return nil, fmt.Errorf("dyref: train: example %d: label %d is not a subset (0 to %d)", i, e.Label, Subsets-1)
+		if e.Label > FirstTools(opts.Tools) {
+			return nil, fmt.Errorf("dyref: train: example %d: label %d is not a subset of the %d tools (0 to %d)", i, e.Label, opts.Tools, FirstTools(opts.Tools))
 		}
 		for j, x := range e.X {
 			if math.IsNaN(x) || math.IsInf(x, 0) {
@@ -84,7 +89,7 @@ func Train(examples []Example, opts TrainOptions) (*Router, error) {
 			}
 		}
 	}
-	h, k := opts.Hidden, Subsets
+	h, k := opts.Hidden, 1<<opts.Tools
 
 	mean, std := make([]float64, d), make([]float64, d)
 	for _, e := range examples {

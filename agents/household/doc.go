@@ -1,6 +1,6 @@
 // Package household holds the LLM workflows of the household track: react,
-// reflexion, and DyRef's toolkit agents (dyref, reflect-all, no-reflect),
-// with their prompts (prompts/*.tmpl, embedded; golden copies under
+// reflexion, and DyRef's toolkit agents (dyref, dyref-ambiguity,
+// reflect-all, no-reflect), with their prompts (prompts/*.tmpl, embedded; golden copies under
 // testdata/).
 //
 // What they share has a file of its own: player.go, the ReAct player that

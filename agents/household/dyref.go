@@ -14,28 +14,44 @@ import (
 
 func init() {
 	household := []string{agents.TrackHousehold}
-	agents.RegisterWorkflowOn(household, "dyref", "LLM workflow (household): DyRef; ReAct trials, up to 5; a failed trial becomes a diagnostic graph, its complexity factors go to a learned router, and only the reflection tools it picks run (key rules, experience, lesson, ambiguity), then a plan construction",
+	agents.RegisterWorkflowOn(household, "dyref", "LLM workflow (household): DyRef; ReAct trials, up to 5; a failed trial becomes a diagnostic graph, its complexity factors go to a learned router, and only the paper's reflection tools it picks run (key rules, experience, lesson), then a plan construction",
 		func(cfg agents.Config) (agents.Agent, error) {
-			r := cfg.Router
-			if r == nil {
-				var err error
-				if r, err = dyref.Default(); err != nil {
-					return nil, fmt.Errorf("dyref: %w", err)
-				}
-			}
-			return NewDyRef(cfg.Model, DyRefOptions{Name: "dyref", Route: Escalate(r)})
+			return newRouted(cfg, "dyref", dyref.PaperTools, dyref.Default)
 		})
 	// A router of the run's own (run --router) is named in the records.
 	agents.SetUsesRouter("dyref")
-	agents.RegisterWorkflowOn(household, "reflect-all", "LLM workflow (household): DyRef's toolkit without the router; every reflection tool after every failed trial, then a plan construction",
+	agents.RegisterWorkflowOn(household, "reflect-all", "LLM workflow (household): DyRef's toolkit without the router; the paper's three reflection tools after every failed trial, then a plan construction",
 		func(cfg agents.Config) (agents.Agent, error) {
-			all := dyref.Subset(dyref.Subsets - 1)
+			all := dyref.FirstTools(dyref.PaperTools)
 			return NewDyRef(cfg.Model, DyRefOptions{Name: "reflect-all", Route: func([]float64, dyref.Subset) dyref.Subset { return all }})
 		})
 	agents.RegisterWorkflowOn(household, "no-reflect", "LLM workflow (household): ReAct trials of the same game, up to 5, with no reflection between them",
 		func(cfg agents.Config) (agents.Agent, error) {
 			return NewDyRef(cfg.Model, DyRefOptions{Name: "no-reflect"})
 		})
+}
+
+// newRouted builds a toolkit agent that routes among the first tools of
+// dyref.AllTools: with the run's router (run --router) if there is one,
+// else with the shipped one. A router over other tools is refused rather
+// than used, since routing with it would make the agent another: dyref
+// with the ambiguity tool, or dyref-ambiguity without it.
+func newRouted(cfg agents.Config, name string, tools int, shipped func() (*dyref.Router, error)) (agents.Agent, error) {
+	r := cfg.Router
+	if r == nil {
+		var err error
+		if r, err = shipped(); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	if want := dyref.FirstTools(tools); r.Tools() != want {
+		how := "ambibench train-router"
+		if tools > dyref.PaperTools {
+			how += " --ambiguity"
+		}
+		return nil, fmt.Errorf("%s: the router chooses among %v; this agent routes among %v (%s trains one)", name, r.Tools(), want, how)
+	}
+	return NewDyRef(cfg.Model, DyRefOptions{Name: name, Route: Escalate(r)})
 }
 
 // DyRefOptions configure a toolkit agent.

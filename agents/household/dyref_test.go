@@ -26,8 +26,9 @@ func failTwice() []llm.Reply {
 }
 
 // The toolkit runs the routed tools in the toolkit's order, then plan
-// over their outputs; each call's block names its tool and holds only
-// what that tool reads, and the reflection sums the calls' tokens.
+// over the failed trial and their outputs; each call's block names its
+// tool and holds what that tool reads, and the reflection sums the calls'
+// tokens.
 func TestDyRefRunsTheRoutedToolsThenPlan(t *testing.T) {
 	model := &houseModel{plans: failTwice(), reflects: []string{"rule 1", "lesson 1", "plan 1", "rule 2", "lesson 2", "plan 2"}}
 	sub := dyref.Subset(dyref.KeyRules | dyref.Lesson)
@@ -64,8 +65,8 @@ func TestDyRefRunsTheRoutedToolsThenPlan(t *testing.T) {
 				t.Errorf("lesson: %d trajectory steps, pool shown %v", len(b.Trajectory), strings.Contains(req.Messages[0].Text, lessonPool[0]))
 			}
 		case agents.ReflectPlan:
-			if len(b.Trajectory) != 0 || len(b.Reflections) != 2 {
-				t.Errorf("plan block: %d trajectory steps, outputs %q; want the two outputs and no trajectory", len(b.Trajectory), b.Reflections)
+			if len(b.Trajectory) != 2 || len(b.Reflections) != 2 {
+				t.Errorf("plan block: %d trajectory steps, outputs %q; want the failed trial and the two outputs", len(b.Trajectory), b.Reflections)
 			}
 		}
 	}
@@ -124,10 +125,11 @@ func TestDyRefEmptySubsetAndNoReflect(t *testing.T) {
 	}
 }
 
-// The registered agents: reflect-all routes every tool, dyref loads the
-// shipped router, no-reflect reflects never, and all three need a model.
+// The registered agents: reflect-all runs the paper's three tools, dyref
+// and dyref-ambiguity load their shipped routers, no-reflect reflects
+// never, and all need a model.
 func TestToolkitAgentsRegistered(t *testing.T) {
-	for _, name := range []string{"dyref", "reflect-all", "no-reflect"} {
+	for _, name := range []string{"dyref", "dyref-ambiguity", "reflect-all", "no-reflect"} {
 		info, ok := agents.Lookup(name)
 		if !ok || !info.Plays(agents.TrackHousehold) || info.Plays(agents.TrackTabletop) {
 			t.Fatalf("%s: registered %v, household only %v", name, ok, ok && info.Plays(agents.TrackHousehold))
@@ -145,8 +147,78 @@ func TestToolkitAgentsRegistered(t *testing.T) {
 		t.Fatal(err)
 	}
 	rs := a.(agents.Reflective).Reflections()
-	if len(rs) != 1 || !slices.Equal(rs[0].Tools, append(slices.Clone(agents.ReflectionTools), agents.ReflectPlan)) {
+	if len(rs) != 1 || !slices.Equal(rs[0].Tools, append(slices.Clone(agents.ReflectionTools[:dyref.PaperTools]), agents.ReflectPlan)) {
 		t.Errorf("reflect-all reflected %+v", rs)
+	}
+	for _, name := range []string{"dyref", "dyref-ambiguity"} {
+		if info, _ := agents.Lookup(name); !info.UsesRouter {
+			t.Errorf("%s does not take the run's router", name)
+		}
+	}
+}
+
+// dyref routes among the paper's tools only: its router's subsets are the
+// eight of the toolkit's tools less ambiguity, and dyref-ambiguity's the
+// sixteen of them all; a run's router over the other set is refused. The
+// tool lists are the toolkit's (agents.ReflectionTools), so a tool added
+// there shows up here.
+func TestRouterSubsets(t *testing.T) {
+	var paper []string
+	for _, tool := range agents.ReflectionTools {
+		if tool != agents.ReflectAmbiguity {
+			paper = append(paper, tool)
+		}
+	}
+	three, err := dyref.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	four, err := dyref.DefaultAmbiguity()
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := make([]float64, len(dyref.VectorNames()))
+	for _, c := range []struct {
+		agent  string
+		router *dyref.Router
+		tools  []string
+		other  *dyref.Router
+	}{
+		{"dyref", three, paper, four},
+		{"dyref-ambiguity", four, agents.ReflectionTools, three},
+	} {
+		var names []string
+		for _, tool := range c.router.Tools().Tools() {
+			names = append(names, tool.Name())
+		}
+		if !slices.Equal(names, c.tools) {
+			t.Errorf("%s: the router chooses among %q, want %q", c.agent, names, c.tools)
+		}
+		if n := len(c.router.Scores(x)); n != 1<<len(c.tools) {
+			t.Errorf("%s: %d subsets, want %d", c.agent, n, 1<<len(c.tools))
+		}
+		info, _ := agents.Lookup(c.agent)
+		if _, err := info.New(agents.Config{Model: &houseModel{}, Router: c.other}); err == nil || !strings.Contains(err.Error(), "this agent routes among") {
+			t.Errorf("%s with the other router: %v", c.agent, err)
+		}
+		if _, err := info.New(agents.Config{Model: &houseModel{}, Router: c.router}); err != nil {
+			t.Errorf("%s with its router: %v", c.agent, err)
+		}
+	}
+	// Played through escalation to every tool it may choose, dyref never
+	// calls ambiguity.
+	model := &houseModel{plans: slices.Repeat([]llm.Reply{act("go to fridge 1")}, 10), reflects: slices.Repeat([]string{"x"}, 40)}
+	a, err := agenttest.Workflow(t, "dyref", model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Run(context.Background(), newFakeHouse(5)); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range a.(agents.Reflective).Reflections() {
+		if slices.Contains(r.Tools, agents.ReflectAmbiguity) {
+			t.Errorf("dyref ran ambiguity: %v", r.Tools)
+		}
 	}
 }
 
@@ -202,18 +274,22 @@ func TestEscalate(t *testing.T) {
 	if got := route(x, 0); got != first {
 		t.Errorf("nothing tried: %v, want the router's %v", got, first)
 	}
+	all := r.Tools()
 	tried := first
-	for range 4 {
+	for range dyref.PaperTools {
 		got := route(x, tried)
-		if tried != dyref.Subsets-1 && got&^tried == 0 {
+		if tried != all && got&^tried == 0 {
 			t.Fatalf("after %v the route %v adds no tool", tried, got)
+		}
+		if got&^all != 0 {
+			t.Fatalf("the route %v leaves the router's tools %v", got, all)
 		}
 		tried |= got
 	}
-	if tried != dyref.Subsets-1 {
-		t.Errorf("four escalations tried %v, want every tool", tried)
+	if tried != all {
+		t.Errorf("three escalations tried %v, want every tool", tried)
 	}
-	if got := route(x, dyref.Subsets-1); got != dyref.Subsets-1 {
+	if got := route(x, all); got != all {
 		t.Errorf("everything tried: %v, want every tool again", got)
 	}
 }
@@ -231,7 +307,8 @@ func TestDyRefMemory(t *testing.T) {
 	}
 }
 
-// The toolkit's tool names are the router's, in the same order.
+// The toolkit's tool names are the router's, in the same order, the
+// paper's three first.
 func TestReflectionToolsAreTheRoutersTools(t *testing.T) {
 	var names []string
 	for _, tool := range dyref.AllTools {
@@ -250,7 +327,7 @@ func TestKeyRulesNeedsACase(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	kit.cases = map[string]agents.SolvedCase{}
+	kit.cases = map[string][]agents.SolvedCase{}
 	env := newFakeHouse(5)
 	r, err := kit.reflect(context.Background(), env, trialRecord{Trial: 1, Opening: env.Opening()}, []string{agents.ReflectKeyRules})
 	if err != nil {

@@ -2,6 +2,8 @@ package household
 
 import (
 	"context"
+	_ "embed"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -11,30 +13,67 @@ import (
 	"github.com/ambibench/ambibench/agents/llm"
 )
 
-// DyRef's reflection toolkit (the DyRef paper): four analyses of a failed
-// trial, each one model call with a prompt of its own, and a fifth call
-// that combines the chosen analyses into the plan for the next trial. Which
-// analyses run is the caller's choice: the dyref agent asks its router,
-// reflect-all runs them all.
+// DyRef's reflection toolkit (the DyRef paper): analyses of a failed
+// trial, each one model call with a prompt of its own, and a last call
+// that combines the chosen analyses into the plan for the next trial.
+// Each prompt gets the inputs the paper's appendix gives its tool, in the
+// project's own words and examples:
+//
+//   - key_rules: the task type, two worked examples (a solved game of
+//     another type and the rule it shows) and the solved games of the
+//     game's own type;
+//   - experience: the failed trial and two summaries of the type's solved
+//     games, as examples of the summary's form;
+//   - lesson: the failed trial, the mentor lesson pool, the task type
+//     (the tip must be one that names it) and two worked lessons;
+//   - plan: the failed trial, the chosen analyses and two example plans.
+//
+// ambiguity, this project's extension, reads the failed trial alone.
+// Which analyses run is the caller's choice: the dyref agent asks its
+// router, reflect-all runs the paper's three.
 
-// lessonPool are the constraints of the household that the lesson tool
-// chooses from: one for each way the track's trials usually fail.
+// lessonPool is the mentor lesson pool: the constraints of the household
+// that trials usually break, each beginning with the task types it holds
+// for, so that the lesson tool can keep to those of the game's type.
 var lessonPool = []string{
-	"An object the task wants hot, cold or clean must be heated with the microwave, cooled with the fridge or cleaned in the sinkbasin before it is put at its destination.",
-	"A command that changed nothing will change nothing when sent again; send another.",
-	"When the task says \"that X\" and there are several, ask which one is meant before taking any.",
-	"When the user has said which one is meant, take that one and no other; describe them first if the answer names a colour or an owner.",
-	"When no X is anywhere, ask the user what to use instead rather than choosing a substitute.",
-	"When the task does not say what to use, ask what is meant rather than guessing.",
-	"Closed receptacles hide their contents: open every one before calling an object missing.",
-	"A question must carry the tag of what is unclear: absence, multiplicity or underspecified.",
-	"Look first where an object of that kind is usually kept, and do not revisit places already searched.",
+	"pick_heat_then_place: the object must be heated with the microwave before it is put at its destination.",
+	"pick_cool_then_place: the object must be cooled with the fridge before it is put at its destination.",
+	"pick_clean_then_place: the object must be cleaned with the sinkbasin before it is put at its destination.",
+	"look_at_obj_in_light: hold the object while you use the lamp; a lamp used empty-handed does not count.",
+	"pick_two_obj_and_place: both objects must end at the destination, carried one at a time.",
+	"any type: a command that changed nothing will change nothing when sent again; send another.",
+	"any type: when the task says \"that X\" and there are several, ask which one is meant before taking any.",
+	"any type: when the user has said which one is meant, take that one and no other; describe them first if the answer names a colour or an owner.",
+	"any type: when no X is anywhere, ask the user what to use instead rather than choosing a substitute.",
+	"any type: when the task does not say what to use, ask what is meant rather than guessing.",
+	"any type: closed receptacles hide their contents; open every one before calling an object missing.",
+	"any type: a question must carry the tag of what is unclear: absence, multiplicity or underspecified.",
+	"any type: look first where an object of that kind is usually kept, and do not revisit places already searched.",
 }
+
+// toolkitExamples are the worked examples of the prompts
+// (dyref_examples.json): the rule each task type follows, stated as
+// key_rules should state it; two worked lessons; two example plans.
+type toolkitExamples struct {
+	Rules   map[string]string `json:"rules"`
+	Lessons []lessonExample   `json:"lessons"`
+	Plans   []planExample     `json:"plans"`
+}
+
+//go:embed dyref_examples.json
+var toolkitExamplesJSON []byte
+
+// ruleExampleTypes are the types whose solved games key_rules shows as
+// worked examples, the first two that are not the game's own: the
+// paper's pair (clean, cool), and heat in place of either, so that no
+// example gives the answer for the game's type away.
+var ruleExampleTypes = []string{"pick_clean_then_place", "pick_cool_then_place", "pick_heat_then_place"}
 
 // toolkit runs the reflection tools on failed trials.
 type toolkit struct {
-	model llm.Model
-	cases map[string]agents.SolvedCase
+	model    llm.Model
+	cases    map[string][]agents.SolvedCase // by type, in the split's order
+	examples toolkitExamples
 }
 
 func newToolkit(model llm.Model) (*toolkit, error) {
@@ -42,41 +81,72 @@ func newToolkit(model llm.Model) (*toolkit, error) {
 	if err != nil {
 		return nil, err
 	}
-	k := &toolkit{model: model, cases: map[string]agents.SolvedCase{}}
+	k := &toolkit{model: model, cases: map[string][]agents.SolvedCase{}}
 	for _, c := range cs {
-		k.cases[c.Type] = c
+		k.cases[c.Type] = append(k.cases[c.Type], c)
+	}
+	if err := json.Unmarshal(toolkitExamplesJSON, &k.examples); err != nil {
+		return nil, fmt.Errorf("dyref_examples.json: %w", err)
 	}
 	return k, nil
 }
 
-// caseFor returns the solved game of the task's type, if one is at hand.
-func (k *toolkit) caseFor(env agents.Env) (agents.SolvedCase, bool) {
+// typeOf is the task type of the game, "" when the instruction does not
+// parse.
+func typeOf(env agents.Env) string {
 	t, err := housework.ParseInstruction(env.Instruction())
 	if err != nil {
-		return agents.SolvedCase{}, false
+		return ""
 	}
-	c, ok := k.cases[t.Type]
-	return c, ok
+	return t.Type
 }
 
 // toolPrompt is the data of the dyref_*.tmpl prompts.
 type toolPrompt struct {
 	Instruction, Opening, Reason, Tags string
-	CaseTask                           string
-	Case                               []agents.CaseStep
+	Type                               string
 	Steps                              []stepView
-	Lessons                            []string
-	Outputs                            []toolOutput
+	// RuleExamples are key_rules' worked examples, Cases the solved
+	// games of the game's type.
+	RuleExamples []ruleExample
+	Cases        []agents.SolvedCase
+	// Summaries are experience's examples.
+	Summaries []caseSummary
+	// Pool is the mentor lesson pool, LessonExamples lesson's examples.
+	Pool           []string
+	LessonExamples []lessonExample
+	PlanExamples   []planExample
+	Outputs        []toolOutput
 }
 
-type toolOutput struct{ Tool, Text string }
+type lessonExample struct{ Type, Attempt, Lesson string }
+
+type planExample struct{ Task, Plan string }
+
+type ruleExample struct {
+	Type string
+	Case agents.SolvedCase
+	Rule string
+}
+
+type caseSummary struct{ Task, Actions string }
+
+type toolOutput struct{ Tool, Label, Text string }
+
+// outputLabels are the headings under which plan reads each analysis.
+var outputLabels = map[string]string{
+	agents.ReflectKeyRules:   "Key rule",
+	agents.ReflectExperience: "Valuable experience",
+	agents.ReflectLesson:     "Failure lesson",
+	agents.ReflectAmbiguity:  "What the task left open",
+}
 
 // reflect runs the analyses named in tools, in ReflectionTools order,
 // then plan over their outputs; the plan is the reflection's text.
 func (k *toolkit) reflect(ctx context.Context, env agents.Env, tr trialRecord, tools []string) (agents.ReflectionRecord, error) {
 	rec := agents.ReflectionRecord{Trial: tr.Trial}
 	var outputs []toolOutput
-	_, haveCase := k.caseFor(env)
+	haveCase := len(k.cases[typeOf(env)]) > 0
 	for _, name := range agents.ReflectionTools {
 		if !slices.Contains(tools, name) || name == agents.ReflectKeyRules && !haveCase {
 			// Without a solved game of the type there is no rule to read.
@@ -88,7 +158,7 @@ func (k *toolkit) reflect(ctx context.Context, env agents.Env, tr trialRecord, t
 		}
 		rec.Tools = append(rec.Tools, name)
 		rec.Tokens += tokens
-		outputs = append(outputs, toolOutput{Tool: name, Text: text})
+		outputs = append(outputs, toolOutput{Tool: name, Label: outputLabels[name], Text: text})
 	}
 	text, tokens, err := k.call(ctx, env, tr, agents.ReflectPlan, outputs)
 	if err != nil {
@@ -100,36 +170,49 @@ func (k *toolkit) reflect(ctx context.Context, env agents.Env, tr trialRecord, t
 	return rec, nil
 }
 
-// call runs one tool. Each prompt carries only what its tool reads: the
-// solved case and the task for key_rules, the failed trial for the
-// analyses, the room and the analyses for plan, which therefore does not
-// pay for the trial twice.
-func (k *toolkit) call(ctx context.Context, env agents.Env, tr trialRecord, tool string, outputs []toolOutput) (string, int, error) {
-	data := toolPrompt{Instruction: env.Instruction(), Opening: tr.Opening, Tags: strings.Join(agents.AskTags, ", ")}
-	var cc *llm.CallContext
-	switch tool {
-	case agents.ReflectKeyRules:
-		cc = &llm.CallContext{Role: llm.CallReflect, Track: agents.TrackHousehold, Instruction: env.Instruction(), Format: llm.FormatText}
-		if c, ok := k.caseFor(env); ok {
-			data.CaseTask, data.Case = c.Task, c.Steps
+// prompt is what a tool's prompt holds, and the context that mirrors it.
+// key_rules reads solved games and not the trial, which it does not
+// analyse; every other tool reads the failed trial.
+func (k *toolkit) prompt(env agents.Env, tr trialRecord, tool string, outputs []toolOutput) (toolPrompt, *llm.CallContext) {
+	ty := typeOf(env)
+	data := toolPrompt{Instruction: env.Instruction(), Opening: tr.Opening, Tags: strings.Join(agents.AskTags, ", "), Type: ty}
+	if tool == agents.ReflectKeyRules {
+		cc := &llm.CallContext{Role: llm.CallReflect, Track: agents.TrackHousehold, Instruction: env.Instruction(), Format: llm.FormatText, Tool: tool}
+		for _, t := range ruleExampleTypes {
+			if cs := k.cases[t]; t != ty && len(cs) > 0 && len(data.RuleExamples) < 2 {
+				data.RuleExamples = append(data.RuleExamples, ruleExample{Type: t, Case: cs[0], Rule: k.examples.Rules[t]})
+			}
+		}
+		data.Cases = k.cases[ty]
+		for _, c := range data.Cases {
 			for _, s := range c.Steps {
 				cc.Case = append(cc.Case, llm.HouseStep{Tool: agents.ToolAct, Command: s.Command, Result: s.Observation})
 			}
 		}
+		return data, cc
+	}
+	cc := householdContext(env, llm.CallReflect, llm.FormatText, tr.Opening, tr.Trial, tr.Steps, nil)
+	cc.Tool = tool
+	data.Steps, data.Reason = views(tr.Steps), tr.reason()
+	switch tool {
+	case agents.ReflectExperience:
+		for _, c := range k.cases[ty] {
+			data.Summaries = append(data.Summaries, summarise(c))
+		}
+	case agents.ReflectLesson:
+		data.Pool, data.LessonExamples = lessonPool, k.examples.Lessons
 	case agents.ReflectPlan:
-		cc = &llm.CallContext{Role: llm.CallReflect, Track: agents.TrackHousehold, Instruction: env.Instruction(), Opening: tr.Opening, Format: llm.FormatText}
-		data.Outputs = outputs
+		data.PlanExamples, data.Outputs = k.examples.Plans, outputs
 		for _, o := range outputs {
 			cc.Reflections = append(cc.Reflections, o.Text)
 		}
-	default:
-		cc = householdContext(env, llm.CallReflect, llm.FormatText, tr.Opening, tr.Trial, tr.Steps, nil)
-		data.Steps, data.Reason = views(tr.Steps), tr.reason()
-		if tool == agents.ReflectLesson {
-			data.Lessons = lessonPool
-		}
 	}
-	cc.Tool = tool
+	return data, cc
+}
+
+// call runs one tool.
+func (k *toolkit) call(ctx context.Context, env agents.Env, tr trialRecord, tool string, outputs []toolOutput) (string, int, error) {
+	data, cc := k.prompt(env, tr, tool, outputs)
 	text, err := render("dyref_"+tool+".tmpl", data)
 	if err != nil {
 		return "", 0, err
@@ -139,4 +222,26 @@ func (k *toolkit) call(ctx context.Context, env agents.Env, tr trialRecord, tool
 		return "", 0, fmt.Errorf("model %s: reflection tool %s on trial %d: %w", k.model.Name(), tool, tr.Trial, err)
 	}
 	return strings.TrimSpace(reply.Text), reply.InputTokens + reply.OutputTokens, nil
+}
+
+// summarise is a solved game as experience summarises a trial: its
+// commands in order, the place where the task's object came into sight
+// marked. It is derived from the game rather than written, so it is in
+// the world's own text and stays true when the cases are rewritten.
+func summarise(c agents.SolvedCase) caseSummary {
+	kind := ""
+	if t, err := housework.ParseInstruction(c.Task); err == nil {
+		kind = t.Kind
+	}
+	var acts []string
+	seen := false
+	for _, s := range c.Steps {
+		a := s.Command
+		if !seen && kind != "" && strings.Contains(s.Observation, " "+kind+" ") {
+			a += fmt.Sprintf(" (a %s was there)", kind)
+			seen = true
+		}
+		acts = append(acts, a)
+	}
+	return caseSummary{Task: c.Task, Actions: strings.Join(acts, ", ") + "."}
 }

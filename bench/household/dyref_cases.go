@@ -8,16 +8,21 @@ import (
 	hh "github.com/ambibench/ambibench/tasks/household"
 )
 
-// SolvedCases are the solved games dyref's key_rules tool reads: for each
-// task type, the first game of the training split, clear, solved by the
-// expert's shortest plan and played through the text world so that every
-// command carries its observation. They come from the training split, so
-// no evaluation game is shown to the agent; agents embeds them
+// CasesPerType is how many solved games of each task type DyRef's
+// toolkit shows: its prompts give two examples of the game's type.
+const CasesPerType = 2
+
+// SolvedCases are the solved games dyref's toolkit shows as examples: for
+// each task type, the first CasesPerType games of the training split,
+// clear, solved by the expert's shortest plan and played through the text
+// world so that every command carries its observation, in the order of
+// the split (the types in turn). They come from the training split, so no
+// evaluation game is shown to the agent; agents embeds them
 // (agents/dyref_cases.json) because agents may not import tasks.
 func SolvedCases(grammar string) ([]agents.SolvedCase, error) {
 	var out []agents.SolvedCase
 	types := hh.Types()
-	for _, s := range hh.TrainGames(len(types)) {
+	for _, s := range hh.TrainGames(CasesPerType * len(types)) {
 		g, err := s.Build("none")
 		if err != nil {
 			return nil, fmt.Errorf("solved case %s: %w", s.ID, err)

@@ -14,8 +14,8 @@ import (
 var updateCases = flag.Bool("update-cases", false, "rewrite agents/dyref_cases.json from the training split")
 
 // The solved cases agents embeds are the training split's, as SolvedCases
-// makes them: one per task type, each reaching its goal. Rewrite them
-// with go test ./bench -run SolvedCases -update-cases.
+// makes them: two per task type, each reaching its goal. Rewrite them
+// with go test ./bench/household -run SolvedCases -update-cases.
 func TestSolvedCasesAreTheTrainingSplits(t *testing.T) {
 	want, err := SolvedCases("")
 	if err != nil {
@@ -43,14 +43,24 @@ func TestSolvedCasesAreTheTrainingSplits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	types := map[string]bool{}
+	types := map[string]int{}
+	tasks := map[string]bool{}
 	for _, c := range got {
-		types[c.Type] = true
+		types[c.Type]++
 		if len(c.Steps) < 2 {
 			t.Errorf("%s: %d steps", c.Type, len(c.Steps))
 		}
+		if tasks[c.Task+c.Steps[0].Observation] {
+			t.Errorf("%s: the case %q is there twice", c.Type, c.Task)
+		}
+		tasks[c.Task+c.Steps[0].Observation] = true
 	}
 	if len(types) != 6 {
 		t.Errorf("cases cover %d task types, want 6", len(types))
+	}
+	for ty, n := range types {
+		if n != CasesPerType {
+			t.Errorf("%s: %d cases, want %d", ty, n, CasesPerType)
+		}
 	}
 }

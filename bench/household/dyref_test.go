@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/ambibench/ambibench/agents"
 	"github.com/ambibench/ambibench/agents/dyref"
 	"github.com/ambibench/ambibench/agents/llm/models"
 	"github.com/ambibench/ambibench/results"
@@ -19,7 +20,7 @@ import (
 // every clear game of the evaluation split on trial 1, so the router is
 // never asked and nothing is reflected.
 func TestDyRefWithPerfectModel(t *testing.T) {
-	for _, agent := range []string{"dyref", "reflect-all", "no-reflect"} {
+	for _, agent := range []string{"dyref", "dyref-ambiguity", "reflect-all", "no-reflect"} {
 		recs := runHouseholdModel(t, agent, "sim:perfect", "none")
 		if len(recs) != 134 {
 			t.Fatalf("%s: %d games, want the 134 of the evaluation split", agent, len(recs))
@@ -35,13 +36,14 @@ func TestDyRefWithPerfectModel(t *testing.T) {
 
 // With the default simulated model the toolkit agents behave as their
 // names say: no-reflect never reflects and retrying alone fixes little,
-// reflect-all calls every tool in every reflection, and every toolkit
+// reflect-all calls the paper's three tools in every reflection, dyref
+// and reflect-all never call the ambiguity tool, and every toolkit
 // reflection ends in one plan call. (agents' tests check that dyref runs
 // the tools its route picks.)
 func TestToolkitAgentsWithSim(t *testing.T) {
 	type sums struct{ games, first, fifth, reflections, tokens int }
 	got := map[string]*sums{}
-	for _, agent := range []string{"dyref", "reflect-all", "no-reflect"} {
+	for _, agent := range []string{"dyref", "dyref-ambiguity", "reflect-all", "no-reflect"} {
 		s := &sums{}
 		got[agent] = s
 		for _, r := range runHouseholdModel(t, agent, "sim", "none", "multiplicity") {
@@ -58,11 +60,14 @@ func TestToolkitAgentsWithSim(t *testing.T) {
 				t.Errorf("%s, %s game %d: %d reflections, tools %v, %d token counts", agent, r.Family, r.Episode, r.Reflections, r.ReflectionTools, len(r.ReflectionTokenCounts))
 			}
 			if agent == "reflect-all" {
-				for _, tool := range []string{"key_rules", "experience", "lesson", "ambiguity"} {
+				for _, tool := range agents.ReflectionTools[:dyref.PaperTools] {
 					if r.ReflectionTools[tool] != r.Reflections {
 						t.Errorf("reflect-all, %s game %d: %d %s calls for %d reflections", r.Family, r.Episode, r.ReflectionTools[tool], tool, r.Reflections)
 					}
 				}
+			}
+			if agent != "dyref-ambiguity" && r.ReflectionTools[agents.ReflectAmbiguity] != 0 {
+				t.Errorf("%s, %s game %d: %d ambiguity calls", agent, r.Family, r.Episode, r.ReflectionTools[agents.ReflectAmbiguity])
 			}
 		}
 		t.Logf("%s: %d games, SR@1 %d, SR@5 %d, %d reflections, %d reflection tokens", agent, s.games, s.first, s.fifth, s.reflections, s.tokens)
@@ -70,7 +75,7 @@ func TestToolkitAgentsWithSim(t *testing.T) {
 	if nr := got["no-reflect"]; nr.reflections != 0 || nr.fifth-nr.first > nr.games/20 {
 		t.Errorf("no-reflect: %d reflections, SR@1 %d, SR@5 %d; want none, and retries alone to fix little", nr.reflections, nr.first, nr.fifth)
 	}
-	for _, agent := range []string{"dyref", "reflect-all"} {
+	for _, agent := range []string{"dyref", "dyref-ambiguity", "reflect-all"} {
 		if s := got[agent]; s.first != got["no-reflect"].first || s.fifth <= s.first {
 			t.Errorf("%s: SR@1 %d (no-reflect %d), SR@5 %d; want the same first trials and reflection to help", agent, s.first, got["no-reflect"].first, s.fifth)
 		}
@@ -96,7 +101,7 @@ func TestTrainRouterIsDeterministic(t *testing.T) {
 		if len(d.Examples) < 10 || d.FailedFirst < len(d.Examples) || len(d.Success) != len(d.Examples) {
 			t.Fatalf("%d games: %d failed at trial 1, %d examples", d.Games, d.FailedFirst, len(d.Examples))
 		}
-		if acc := r.Accuracy(d.Examples); acc < 1.0/dyref.Subsets*2 {
+		if acc := r.Accuracy(d.Examples); acc < 2/float64(r.Tools()+1) {
 			t.Errorf("training accuracy %.3f", acc)
 		}
 		var b bytes.Buffer
@@ -110,14 +115,16 @@ func TestTrainRouterIsDeterministic(t *testing.T) {
 	}
 }
 
-// The shipped router reads and takes the factor vector dyref builds.
+// The shipped routers read and take the factor vector dyref builds.
 func TestShippedRouter(t *testing.T) {
-	r, err := dyref.Default()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r.Inputs() != len(dyref.VectorNames()) {
-		t.Errorf("shipped router takes %d inputs, the factors are %d", r.Inputs(), len(dyref.VectorNames()))
+	for _, open := range []func() (*dyref.Router, error){dyref.Default, dyref.DefaultAmbiguity} {
+		r, err := open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Inputs() != len(dyref.VectorNames()) {
+			t.Errorf("shipped router takes %d inputs, the factors are %d", r.Inputs(), len(dyref.VectorNames()))
+		}
 	}
 }
 
@@ -127,31 +134,44 @@ func TestShippedRouter(t *testing.T) {
 // floating point).
 func TestShippedRouterIsReproducible(t *testing.T) {
 	if testing.Short() {
-		t.Skip("plays 38,400 two-trial games")
+		t.Skip("plays 19,200 and 38,400 two-trial games")
 	}
 	if runtime.GOARCH != "amd64" {
 		// Go may fuse multiply-adds elsewhere, which moves the last bits
-		// of the weights; the shipped file was trained on amd64.
-		t.Skip("the shipped router was trained on amd64; this is " + runtime.GOARCH)
+		// of the weights; the shipped files were trained on amd64.
+		t.Skip("the shipped routers were trained on amd64; this is " + runtime.GOARCH)
 	}
 	m, err := models.Open("sim", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, _, err := TrainRouter(context.Background(), RouterTraining{Model: m, Alpha: DefaultRouterAlpha, Train: dyref.DefaultTrainOptions(), Concurrency: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b bytes.Buffer
-	if _, err := r.WriteTo(&b); err != nil {
-		t.Fatal(err)
-	}
-	shipped, err := os.ReadFile(filepath.Join("..", "..", "agents", "dyref", "router.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(b.Bytes(), shipped) {
-		t.Error("agents/dyref/router.json is not what train-router makes with its defaults; retrain it: go run ./cmd/ambibench train-router --out agents/dyref/router.json")
+	for _, c := range []struct {
+		file, flags string
+		tools       int
+	}{
+		{"router.json", "", dyref.PaperTools},
+		{"router-ambiguity.json", " --ambiguity", len(dyref.AllTools)},
+	} {
+		t.Run(c.file, func(t *testing.T) {
+			t.Parallel()
+			opts := dyref.DefaultTrainOptions()
+			opts.Tools = c.tools
+			r, _, err := TrainRouter(context.Background(), RouterTraining{Model: m, Alpha: DefaultRouterAlpha, Train: opts, Concurrency: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var b bytes.Buffer
+			if _, err := r.WriteTo(&b); err != nil {
+				t.Fatal(err)
+			}
+			shipped, err := os.ReadFile(filepath.Join("..", "..", "agents", "dyref", c.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(b.Bytes(), shipped) {
+				t.Errorf("agents/dyref/%s is not what train-router%s makes with its defaults; retrain it: go run ./cmd/ambibench train-router%s --out agents/dyref/%s", c.file, c.flags, c.flags, c.file)
+			}
+		})
 	}
 }
 
@@ -163,7 +183,7 @@ func TestHouseholdWorkflowsIndependentOfConcurrency(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := bench.Options{Track: New(), Model: m, Agents: []string{"reflexion", "dyref", "reflect-all"},
+	opts := bench.Options{Track: New(), Model: m, Agents: []string{"reflexion", "dyref", "dyref-ambiguity", "reflect-all"},
 		Perturbations: []string{"none", "multiplicity"}, Episodes: 8}
 	opts.Concurrency = 1
 	a := runHousehold(t, opts)

@@ -3,13 +3,14 @@ package household
 import (
 	"context"
 	"fmt"
-	"github.com/ambibench/ambibench/bench"
+	"math"
 	"slices"
 	"time"
 
 	"github.com/ambibench/ambibench/agents/dyref"
 	"github.com/ambibench/ambibench/agents/household"
 	"github.com/ambibench/ambibench/agents/llm"
+	"github.com/ambibench/ambibench/bench"
 	"github.com/ambibench/ambibench/results"
 	hh "github.com/ambibench/ambibench/tasks/household"
 	"golang.org/x/sync/errgroup"
@@ -28,7 +29,9 @@ type RouterTraining struct {
 	// the pseudo-label (dyref.PseudoLabel), per 1,000 tokens;
 	// DefaultRouterAlpha is the shipped router's.
 	Alpha float64
-	// Train are the MLP's options, its seed among them.
+	// Train are the MLP's options, its seed among them; Train.Tools says
+	// which tools the router chooses among, and so which subsets the
+	// games are played under.
 	Train dyref.TrainOptions
 	// Concurrency bounds the games played at once; results do not
 	// depend on it.
@@ -44,7 +47,8 @@ const (
 
 // RouterData is what the training games gave: one example per game that
 // failed its first trial and that some subset of tools corrected, with
-// what every subset did there.
+// what every subset did there. The arrays hold a number for each of
+// dyref.Subsets subsets; those outside the router's tools stay zero.
 type RouterData struct {
 	Games, FailedFirst int
 	// NoneHelped counts the failed games that no subset corrected; they
@@ -79,22 +83,25 @@ type routerGame struct {
 }
 
 // RouterExamples plays the training games: for each, the first trial with
-// ReAct, then, for each of the 16 subsets of reflection tools, that
-// reflection and a second trial. A game the first trial solves gives no
+// ReAct, then, for each subset of the router's tools (8 of the paper's
+// three, 16 with ambiguity), that reflection and a second trial. A game the first trial solves gives no
 // example. The first trial is the same under every subset (the model's
 // draws depend on the game, not the agent), which the code checks.
 func RouterExamples(ctx context.Context, cfg RouterTraining) (RouterData, error) {
 	if cfg.Model == nil {
 		return RouterData{}, fmt.Errorf("train-router: needs a model")
 	}
+	if t := cfg.Train.Tools; t < 1 || t > len(dyref.AllTools) {
+		return RouterData{}, fmt.Errorf("train-router: Train.Tools %d: want 1 to %d (dyref.PaperTools is %d)", t, len(dyref.AllTools), dyref.PaperTools)
+	}
 	n := cfg.Games
 	if n <= 0 {
 		n = DefaultRouterGames
 	}
-	// The first game of each type is a solved case key_rules shows
-	// (SolvedCases); training starts after them, so that no game sees its
-	// own solution.
-	skip := len(hh.Types())
+	// The first games of each type are the solved cases the toolkit
+	// shows (SolvedCases); training starts after them, so that no game
+	// sees its own solution.
+	skip := CasesPerType * len(hh.Types())
 	specs := hh.TrainGames(n + skip)[skip:]
 	out := make([]routerGame, len(specs))
 	g, ctx := errgroup.WithContext(ctx)
@@ -136,7 +143,7 @@ func RouterExamples(ctx context.Context, cfg RouterTraining) (RouterData, error)
 			continue
 		}
 		d.FailedFirst++
-		for s := range dyref.Subsets {
+		for s := range subsets(cfg) {
 			d.Corrected[s] += int(r.success[s])
 			d.Tokens[s] += int(r.tokens[s])
 		}
@@ -152,11 +159,18 @@ func RouterExamples(ctx context.Context, cfg RouterTraining) (RouterData, error)
 	return d, nil
 }
 
-// routerOutcome plays one training game under every subset.
+// subsets is how many subsets of tools the training plays.
+func subsets(cfg RouterTraining) int { return int(dyref.FirstTools(cfg.Train.Tools)) + 1 }
+
+// routerOutcome plays one training game under every subset of the
+// router's tools; the others are not played, and never win the label.
 func routerOutcome(ctx context.Context, cfg RouterTraining, game *hh.Game, cell bench.Cell, index int) (routerGame, error) {
 	var r routerGame
+	for s := subsets(cfg); s < dyref.Subsets; s++ {
+		r.success[s] = math.NaN()
+	}
 	var first []float64
-	for s := range dyref.Subsets {
+	for s := range subsets(cfg) {
 		sub := dyref.Subset(s)
 		a, err := household.NewDyRef(cfg.Model, household.DyRefOptions{Name: "train-router", Trials: 2,
 			Route: func([]float64, dyref.Subset) dyref.Subset { return sub }})
@@ -225,7 +239,7 @@ func TrainRouter(ctx context.Context, cfg RouterTraining) (*dyref.Router, Router
 	// The router routes by the labels' objective in expectation, with
 	// each subset's mean reflection tokens over the failed games.
 	var cost [dyref.Subsets]float64
-	for s := range dyref.Subsets {
+	for s := range subsets(cfg) {
 		cost[s] = float64(d.Tokens[s]) / float64(d.FailedFirst)
 	}
 	if len(fit) > 0 && len(held) > 0 {
@@ -239,7 +253,7 @@ func TrainRouter(ctx context.Context, cfg RouterTraining) (*dyref.Router, Router
 			a := r.Route(e.X)
 			d.HoldoutSuccess += heldSuccess[i][a] / float64(len(held))
 			d.HoldoutTokens += cost[a] / float64(len(held))
-			for s := range dyref.Subsets {
+			for s := range subsets(cfg) {
 				d.ConstantSuccess[s] += heldSuccess[i][s] / float64(len(held))
 			}
 		}

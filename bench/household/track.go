@@ -50,7 +50,7 @@ func (t *Track) Flags(fs *flag.FlagSet) {
 	fs.StringVar(&t.Grammar, "grammar", "v0.3", "household: the wording of the texts, ALFWorld's v0.3 or v0.4")
 	fs.StringVar(&t.Feedback, "feedback", "", "household: explain to say why a command fails instead of \"Nothing happens.\"")
 	fs.StringVar(&t.DataDir, "data", "", "household: play the game files in `dir` (DIR/PERTURBATION/TYPE/NN.json, as ambibench household export writes them) instead of building the games; their grammar must be --grammar's")
-	fs.StringVar(&t.routerFile, "router", "", "household: dyref's routing policy, a weights `file` written by ambibench train-router (default: the shipped one, trained for sim); records name it by a hash of its weights (model \"M; router ID\")")
+	fs.StringVar(&t.routerFile, "router", "", "household: the routing policy of dyref (a router over the paper's three tools) or of dyref-ambiguity (over four), a weights `file` written by ambibench train-router (default: the shipped ones, trained for sim); records name it by a hash of its weights (model \"M; router ID\")")
 }
 
 func (t *Track) Prepare(io.Writer) error {
@@ -104,18 +104,27 @@ func (t *Track) Settings() (map[string]string, error) {
 	if trials <= 0 {
 		trials = DefaultTrials
 	}
-	r := t.Router
-	if r == nil {
-		r, _ = dyref.Default() // the build's own file: it reads, or every dyref test fails
+	// The build's own files: they read, or every dyref test fails. The
+	// run's router replaces the one of its tools.
+	r, _ := dyref.Default()
+	ra, _ := dyref.DefaultAmbiguity()
+	if t.Router != nil && t.Router.Tools() == dyref.FirstTools(len(dyref.AllTools)) {
+		ra = t.Router
+	} else if t.Router != nil {
+		r = t.Router
 	}
 	s := map[string]string{
-		"trials":   strconv.Itoa(trials),
-		"grammar":  t.Grammar,
-		"feedback": t.Feedback,
-		"router":   "unreadable",
+		"trials":           strconv.Itoa(trials),
+		"grammar":          t.Grammar,
+		"feedback":         t.Feedback,
+		"router":           "unreadable",
+		"router_ambiguity": "unreadable",
 	}
 	if r != nil {
 		s["router"] = r.ID() // the weights, however the file is named
+	}
+	if ra != nil {
+		s["router_ambiguity"] = ra.ID()
 	}
 	if err := t.dataSettings(s); err != nil {
 		return nil, err

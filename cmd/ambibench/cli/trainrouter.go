@@ -29,6 +29,7 @@ func trainRouterCmd(stdout, stderr io.Writer, args []string) error {
 	hidden := fs.Int("hidden", def.Hidden, "hidden `units` of the MLP")
 	epochs := fs.Int("epochs", def.Epochs, "full-batch training `steps`")
 	lr := fs.Float64("lr", def.LearningRate, "learning `rate` (Adam)")
+	ambiguity := fs.Bool("ambiguity", false, "train over the four tools, this project's ambiguity tool beside the paper's three: dyref-ambiguity's router (agents/dyref/router-ambiguity.json)")
 	conc := fs.Int("concurrency", runtime.GOMAXPROCS(0), "games played at once; the weights do not depend on it")
 	grammar := fs.String("grammar", "v0.3", "the wording of the texts, ALFWorld's v0.3 or v0.4")
 	out := fs.String("out", "", "write the weights to this `file` (default: stdout); run --router FILE uses them")
@@ -36,13 +37,16 @@ func trainRouterCmd(stdout, stderr io.Writer, args []string) error {
 		fmt.Fprint(fs.Output(), `Usage: ambibench train-router [flags]
 
 Trains dyref's routing policy for a model. Each training-split game is
-played once per subset of the four reflection tools (key_rules,
-experience, lesson, ambiguity): a first trial, that reflection, a second
-trial. A game that fails its first trial is labelled with the subset
-that best trades the second trial's success against its reflection
-tokens; an MLP from the failed trial's complexity factors to that label
-is fitted and its weights written as JSON. The weights shipped in
-agents/dyref/router.json are this command's output with its defaults.
+played once per subset of the paper's three reflection tools (key_rules,
+experience, lesson; with --ambiguity, of those and this project's
+ambiguity tool): a first trial, that reflection, a second trial. A game
+that fails its first trial is labelled with the subset that best trades
+the second trial's success against its reflection tokens; an MLP from
+the failed trial's complexity factors to that label is fitted and its
+weights written as JSON. The weights shipped in agents/dyref/router.json
+(dyref's) are this command's output with its defaults, and those in
+agents/dyref/router-ambiguity.json (dyref-ambiguity's) its output with
+--ambiguity.
 
 Flags:
 `)
@@ -67,7 +71,10 @@ Flags:
 	if err != nil {
 		return fmt.Errorf("train-router: --model: %w", err)
 	}
-	opts := dyref.TrainOptions{Hidden: *hidden, Epochs: *epochs, LearningRate: *lr, L2: def.L2, Seed: *seed}
+	opts := dyref.TrainOptions{Hidden: *hidden, Epochs: *epochs, LearningRate: *lr, L2: def.L2, Seed: *seed, Tools: def.Tools}
+	if *ambiguity {
+		opts.Tools = len(dyref.AllTools)
+	}
 	r, d, err := household.TrainRouter(context.Background(), household.RouterTraining{Model: m, Games: *games, Alpha: *alpha,
 		Train: opts, Concurrency: *conc, Grammar: *grammar})
 	if err != nil {
@@ -101,7 +108,7 @@ func writeRouterSummary(w io.Writer, d household.RouterData, r *dyref.Router) {
 	fmt.Fprintf(w, "held out: the routed subset corrected %.3f of the games, at %.0f reflection tokens a game\n", d.HoldoutSuccess, d.HoldoutTokens)
 	fmt.Fprintln(w, "| subset | games corrected | reflection tokens a game | labels | corrected, held out |")
 	fmt.Fprintln(w, "| --- | --- | --- | --- | --- |")
-	for s := range dyref.Subsets {
+	for s := range r.Tools() + 1 {
 		fmt.Fprintf(w, "| %s | %d | %.0f | %d | %.3f |\n", dyref.Subset(s), d.Corrected[s], float64(d.Tokens[s])/float64(max(d.FailedFirst, 1)), d.Labels[s], d.ConstantSuccess[s])
 	}
 }

@@ -32,8 +32,20 @@ func TestTrainRouter(t *testing.T) {
 	if !bytes.Equal(files[0], files[1]) {
 		t.Error("the weights depend on the concurrency")
 	}
+	if bytes.Contains(files[0], []byte("ambiguity")) {
+		t.Error("the default router chooses the ambiguity tool; dyref's are the paper's three")
+	}
+	// --ambiguity trains over the four tools, dyref-ambiguity's router.
+	four := filepath.Join(dir, "router-ambiguity.json")
+	stdout, stderr, err := runCLI(t, "train-router", "--ambiguity", "--games", "90", "--epochs", "50", "--out", four)
+	if err != nil || !strings.Contains(stdout, "| experience+ambiguity |") {
+		t.Fatalf("train-router --ambiguity: %v\n%s%s", err, stdout, stderr)
+	}
+	if data, _ := os.ReadFile(four); !bytes.Contains(data, []byte(`"tools": ["key_rules", "experience", "lesson", "ambiguity"]`)) {
+		t.Errorf("--ambiguity wrote:\n%.300s", data)
+	}
 	// Without --out the weights go to stdout and the summary to stderr.
-	stdout, stderr, err := runCLI(t, "train-router", "--games", "90", "--epochs", "50")
+	stdout, stderr, err = runCLI(t, "train-router", "--games", "90", "--epochs", "50")
 	if err != nil || stdout != string(files[0]) || !strings.Contains(stderr, "games 90") {
 		t.Errorf("to stdout: error %v, weights equal %v, stderr %q", err, stdout == string(files[0]), stderr)
 	}
@@ -62,7 +74,7 @@ func TestTrainRouterErrors(t *testing.T) {
 	// refused before the run, not a panic in the middle of it.
 	narrow := filepath.Join(t.TempDir(), "narrow.json")
 	r, err := dyref.Train([]dyref.Example{{X: []float64{0, 1}, Label: 3}, {X: []float64{1, 0.5}, Label: 12}},
-		dyref.TrainOptions{Hidden: 1, Epochs: 5, LearningRate: 0.01, Seed: 1})
+		dyref.TrainOptions{Hidden: 1, Epochs: 5, LearningRate: 0.01, Seed: 1, Tools: len(dyref.AllTools)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,116 @@
+package household
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/ambibench/ambibench/agents"
+	"github.com/ambibench/ambibench/agents/internal/agenttest"
+)
+
+// Each tool's prompt holds the inputs the DyRef paper's appendix gives
+// that tool: key_rules the task type, two worked examples and the solved
+// games of the game's type (and not the failed trial, which it does not
+// analyse); experience the failed trial and two summaries of solved games
+// of the type; lesson the trial, the whole mentor pool, the task type and
+// two worked lessons; plan the failed trial, every analysis and two
+// example plans. The expectations are read from the toolkit's own data,
+// so that a prompt that drops one fails here whatever the data says.
+func TestToolkitPromptInputs(t *testing.T) {
+	model := &houseModel{reflects: []string{"The rule.", "What was useful.", "The lesson.", "It was clear.", "The plan."}}
+	kit, err := newToolkit(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := newFakeHouse(5)
+	ty := typeOf(env)
+	tr := trialRecord{Trial: 1, Opening: env.Opening(), End: endRepeat, Steps: []householdStep{
+		{Tool: agents.ToolAct, Command: "go to fridge 1", Result: "You arrive at loc 5. The fridge 1 is closed."},
+		{Tool: agents.ToolAct, Command: "go to fridge 1", Result: "You arrive at loc 5. The fridge 1 is closed."},
+	}}
+	if _, err := kit.reflect(context.Background(), env, tr, agents.ReflectionTools); err != nil {
+		t.Fatal(err)
+	}
+	cases := kit.cases[ty]
+	if len(cases) != 2 {
+		t.Fatalf("%d solved games of %s, want two", len(cases), ty)
+	}
+	trial := []string{tr.Opening, "> go to fridge 1\nYou arrive at loc 5. The fridge 1 is closed.\n> go to fridge 1", tr.reason()}
+	want := map[string][]string{}
+	want[agents.ReflectKeyRules] = []string{"Your task type is " + ty + ".", env.Instruction()}
+	for _, c := range cases {
+		want[agents.ReflectKeyRules] = append(want[agents.ReflectKeyRules], "Task: "+c.Task, "> "+c.Steps[0].Command+"\n"+c.Steps[0].Observation)
+	}
+	worked := 0
+	for _, et := range ruleExampleTypes {
+		if et == ty || worked == 2 {
+			continue
+		}
+		worked++
+		c := kit.cases[et][0]
+		want[agents.ReflectKeyRules] = append(want[agents.ReflectKeyRules], "Task type: "+et, "Solved game, task: "+c.Task, "Rule: "+kit.examples.Rules[et])
+	}
+	want[agents.ReflectExperience] = append(want[agents.ReflectExperience], trial[:2]...)
+	want[agents.ReflectExperience] = append(want[agents.ReflectExperience], "("+ty+")")
+	for _, c := range cases {
+		s := summarise(c)
+		want[agents.ReflectExperience] = append(want[agents.ReflectExperience], "Task: "+s.Task+"\nValuable actions: "+s.Actions)
+	}
+	want[agents.ReflectLesson] = append(want[agents.ReflectLesson], trial...)
+	want[agents.ReflectLesson] = append(want[agents.ReflectLesson], "Your task type is "+ty+".")
+	for _, tip := range lessonPool {
+		want[agents.ReflectLesson] = append(want[agents.ReflectLesson], "- "+tip+"\n")
+	}
+	for _, l := range kit.examples.Lessons {
+		want[agents.ReflectLesson] = append(want[agents.ReflectLesson], "Task type: "+l.Type+"\n"+l.Attempt+"\nLesson: "+l.Lesson)
+	}
+	want[agents.ReflectAmbiguity] = trial[:2]
+	want[agents.ReflectPlan] = append(want[agents.ReflectPlan], trial...)
+	want[agents.ReflectPlan] = append(want[agents.ReflectPlan], "Key rule (key_rules): The rule.", "Valuable experience (experience): What was useful.",
+		"Failure lesson (lesson): The lesson.", "What the task left open (ambiguity): It was clear.")
+	for _, p := range kit.examples.Plans {
+		want[agents.ReflectPlan] = append(want[agents.ReflectPlan], "Task: "+p.Task+"\nPlan:\n"+p.Plan)
+	}
+	if len(kit.examples.Lessons) != 2 || len(kit.examples.Plans) != 2 || worked != 2 {
+		t.Errorf("%d worked lessons, %d example plans, %d worked rules; want two of each", len(kit.examples.Lessons), len(kit.examples.Plans), worked)
+	}
+	for i, req := range model.reqs {
+		b, _ := agenttest.ContextOf(req)
+		text := req.Messages[0].Text
+		for _, w := range want[b.Tool] {
+			if !strings.Contains(text, w) {
+				t.Errorf("call %d, %s: the prompt lacks %q", i, b.Tool, w)
+			}
+		}
+		if b.Tool == agents.ReflectKeyRules && strings.Contains(text, tr.Opening) {
+			t.Errorf("key_rules shows the failed trial")
+		}
+		if got := strings.Count(text, "--- Example ---"); b.Tool != agents.ReflectAmbiguity && got != 2 {
+			t.Errorf("%s: %d examples, want 2", b.Tool, got)
+		}
+	}
+	if len(model.reqs) != len(want) {
+		t.Errorf("%d calls, want %d", len(model.reqs), len(want))
+	}
+}
+
+// Every tip of the lesson pool begins with the task types it holds for:
+// a type of the household, or "any type".
+func TestLessonPoolTipsNameTheirType(t *testing.T) {
+	kit, err := newToolkit(&houseModel{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tip := range lessonPool {
+		head, _, ok := strings.Cut(tip, ": ")
+		if !ok || head != "any type" && len(kit.cases[head]) == 0 {
+			t.Errorf("tip %q does not begin with a task type", tip)
+		}
+	}
+	for ty := range kit.cases {
+		if kit.examples.Rules[ty] == "" {
+			t.Errorf("no worked rule for %s", ty)
+		}
+	}
+}
