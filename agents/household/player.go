@@ -17,7 +17,7 @@ import (
 
 const (
 	// reactMaxCalls bounds the model calls of one trial. The world's step
-	// limit (50) bounds the commands; listing the admissible commands and
+	// limit (49) bounds the commands; listing the admissible commands and
 	// asking cost no step, so a model that only did those would otherwise
 	// never stop.
 	reactMaxCalls = 100
@@ -104,10 +104,14 @@ type reactPlayer struct {
 	// tails are the prompt's last lines, after a reply with a tool call
 	// and after one without; they never change.
 	tails [2]string
+	// keepArrival passes the world's "You arrive at loc N. " through;
+	// by default it is cut (arrival.go).
+	keepArrival bool
 }
 
 func newReactPlayer(model llm.Model, env agents.Env) *reactPlayer {
-	return &reactPlayer{model: model, env: env, tools: agents.ToolDecls(env, agents.ToolAct, agents.ToolAdmissible, agents.ToolAsk)}
+	return &reactPlayer{model: model, env: env, tools: agents.ToolDecls(env, agents.ToolAct, agents.ToolAdmissible, agents.ToolAsk),
+		keepArrival: keepsArrival(env)}
 }
 
 // reactPrompt is the data of the react templates.
@@ -271,6 +275,9 @@ func (p *reactPlayer) play(ctx context.Context, opening string, trial int, refle
 		r, err := p.env.Call(ctx, agents.ToolCall{Name: tc.Name, Args: tc.Args})
 		if err != nil {
 			return tr, err
+		}
+		if tc.Name == agents.ToolAct && !p.keepArrival {
+			r.Text = stripArrival(r.Text)
 		}
 		tr.Steps = append(tr.Steps, stepOf(tc, r))
 		if r.Ended {
