@@ -121,6 +121,8 @@ type reactPrompt struct {
 	Steps       []stepView
 	Reflections []reflectionView
 	Tags        string
+	// Examples are the worked games of the game's task type (examples.go).
+	Examples string
 	// Retry is set when the previous reply had no tool call.
 	Retry bool
 	// Trial is the attempt's number, which the prompt states when it
@@ -236,7 +238,11 @@ func houseCallContext(env agents.Env, role, format, opening string, trial int, h
 func (p *reactPlayer) play(ctx context.Context, opening string, trial int, reflections []agents.ReflectionRecord, stopOnRepeat bool) (trialRecord, error) {
 	tr := trialRecord{Opening: opening, Trial: trial}
 	if p.system == "" {
-		s, err := render("react_system.tmpl", reactPrompt{Tags: strings.Join(agents.AskTags, ", ")})
+		ex, err := examplesFor(taskTypeOf(p.env))
+		if err != nil {
+			return tr, err
+		}
+		s, err := render("react_system.tmpl", reactPrompt{Tags: strings.Join(agents.AskTags, ", "), Examples: ex})
 		if err != nil {
 			return tr, err
 		}

@@ -10,7 +10,7 @@ import (
 )
 
 func init() {
-	agents.RegisterWorkflowOn([]string{agents.TrackHousehold}, "reflexion", "LLM workflow (household): Reflexion; ReAct trials of the same game, up to 5; a trial that fails or repeats a command is reflected on, and the last 3 reflections go into the next trial's prompt",
+	agents.RegisterWorkflowOn([]string{agents.TrackHousehold}, "reflexion", "LLM workflow (household): Reflexion; ReAct trials of the same game, up to 10 (the Reflexion authors' count); a trial that fails or repeats a command is reflected on, and the last 3 reflections go into the next trial's prompt",
 		func(cfg agents.Config) (agents.Agent, error) {
 			return &reflexion{model: cfg.Model, trials: reflexionTrials}, nil
 		})
