@@ -26,16 +26,22 @@ func init() {
 // several times longer and turn planning into choosing from a menu. A
 // model that sees "Nothing happens." can still find out what would work,
 // at the price of a call but not of a step.
-type react struct{ model llm.Model }
+type react struct {
+	model llm.Model
+	text  bool // the text shape (react-text)
+}
 
 func (a *react) Run(ctx context.Context, env agents.Env) error {
-	if err := householdOnly("react", env); err != nil {
+	name, p := "react", newReactPlayer(a.model, env)
+	if a.text {
+		name, p = "react-text", newTextPlayer(a.model, env)
+	}
+	if err := householdOnly(name, env); err != nil {
 		return err
 	}
-	p := newReactPlayer(a.model, env)
 	tr, err := p.play(ctx, openingOf(env), trialOf(env), nil, false)
 	if err != nil {
 		return err
 	}
-	return tr.err("react")
+	return tr.err(name)
 }
