@@ -14,7 +14,7 @@ import (
 
 func init() {
 	household := []string{agents.TrackHousehold}
-	agents.RegisterWorkflowOn(household, "dyref", "LLM workflow (household): DyRef; ReAct trials, up to 5; a failed trial becomes a diagnostic graph, its complexity factors go to a learned router, and only the reflection tools it picks run (key rules, experience, lesson, ambiguity), then a plan construction",
+	agents.RegisterWorkflowOn(household, "dyref", "LLM workflow (household): DyRef; ReAct trials, up to 10; a failed trial becomes a diagnostic graph, its complexity factors go to a learned router, and only the reflection tools it picks run (key rules, experience, lesson, ambiguity), then a plan construction",
 		func(cfg agents.Config) (agents.Agent, error) {
 			r := cfg.Router
 			if r == nil {
@@ -32,7 +32,7 @@ func init() {
 			all := dyref.Subset(dyref.Subsets - 1)
 			return NewDyRef(cfg.Model, DyRefOptions{Name: "reflect-all", Route: func([]float64, dyref.Subset) dyref.Subset { return all }})
 		})
-	agents.RegisterWorkflowOn(household, "no-reflect", "LLM workflow (household): ReAct trials of the same game, up to 5, with no reflection between them",
+	agents.RegisterWorkflowOn(household, "no-reflect", "LLM workflow (household): ReAct trials of the same game, up to 10, with no reflection between them",
 		func(cfg agents.Config) (agents.Agent, error) {
 			return NewDyRef(cfg.Model, DyRefOptions{Name: "no-reflect"})
 		})

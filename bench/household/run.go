@@ -179,6 +179,7 @@ func scoreReflections(rec *results.Record, a agents.Agent) {
 		rec.Reflections++
 		rec.ReflectionTokens += x.Tokens
 		rec.ReflectionTokenCounts = append(rec.ReflectionTokenCounts, x.Tokens)
+		rec.ReflectionTrials = append(rec.ReflectionTrials, x.Trial)
 		if rec.ReflectionTools == nil {
 			rec.ReflectionTools = map[string]int{}
 		}

@@ -167,7 +167,7 @@ const DefaultBaseline = "reflexion"
 
 func (*Track) Report() results.TrackReport {
 	return results.TrackReport{
-		Sections:       []results.Section{results.SectionRates, results.SectionCost, results.SectionTrials, results.SectionReflections, results.SectionRepeats},
+		Sections:       []results.Section{results.SectionRates, results.SectionCost, results.SectionTrials, results.SectionReflections, results.SectionDyRefCut, results.SectionRepeats},
 		Baseline:       DefaultBaseline,
 		SuccessByTrial: true,
 		Plots:          []results.Plot{results.PlotTrials},
