@@ -42,7 +42,7 @@ func init() {
 type DyRefOptions struct {
 	// Name is the agent's name in its errors.
 	Name string
-	// Trials is the most trials it plays; 0 means 5, Reflexion's count.
+	// Trials is the most trials it plays; 0 means reflexionTrials, the Reflexion authors' 10.
 	Trials int
 	// Route picks the reflection tools for a failed trial from the
 	// vector of its complexity factors (dyref.Factors.Vector) and the
