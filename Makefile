@@ -20,8 +20,8 @@ bench:
 	$(GO) run ./cmd/ambibench run --track tabletop --model sim --agents sgcot,sgcot-full-graph,direct --tasks pick_place --perturbations none --scene-sizes 6,12,24,48 --episodes 50 --out $(OUT)/scene-size > /dev/null
 	$(GO) run ./cmd/ambibench report --out $(OUT)/scene-size/report.md $(OUT)/scene-size
 	rm -rf $(OUT)/household
-	$(GO) run ./cmd/ambibench run --track household --agents oracle,rules,random,react,reflexion,dyref,dyref-ambiguity,reflect-all,no-reflect --model sim --out $(OUT)/household
-	$(GO) run ./cmd/ambibench report --out $(OUT)/household/report.md $(OUT)/household
+	$(GO) run ./cmd/ambibench run --track household --agents oracle,rules,random,react,reflexion,react-text,reflexion-text,dyref,dyref-ambiguity,reflect-all,no-reflect --model sim --out $(OUT)/household
+	$(GO) run ./cmd/ambibench report --cut dyref --out $(OUT)/household/report.md $(OUT)/household
 	rm -rf $(OUT)/semmap
 	$(GO) run ./cmd/ambibench run --track semmap --agents all --modes certainty,uncertainty --model sim --out $(OUT)/semmap
 	$(GO) run ./cmd/ambibench report --out $(OUT)/semmap/report.md $(OUT)/semmap

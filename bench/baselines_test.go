@@ -33,7 +33,7 @@ var baselineRuns = []struct {
 	{"tabletop", []string{"--track", "tabletop", "--agents", "all", "--model", "sim", "--episodes", "100"}},
 	{"scene-size", []string{"--track", "tabletop", "--model", "sim", "--agents", "sgcot,sgcot-full-graph,direct", "--tasks", "pick_place",
 		"--perturbations", "none", "--scene-sizes", "6,12,24,48", "--episodes", "50"}},
-	{"household", []string{"--track", "household", "--agents", "oracle,rules,random,react,reflexion,dyref,dyref-ambiguity,reflect-all,no-reflect", "--model", "sim"}},
+	{"household", []string{"--track", "household", "--agents", "oracle,rules,random,react,reflexion,react-text,reflexion-text,dyref,dyref-ambiguity,reflect-all,no-reflect", "--model", "sim"}},
 	{"semmap", []string{"--track", "semmap", "--agents", "all", "--modes", "certainty,uncertainty", "--model", "sim"}},
 }
 

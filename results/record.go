@@ -78,6 +78,10 @@ type Record struct {
 	// order: one entry per reflection, summing to ReflectionTokens.
 	ReflectionTools       map[string]int `json:"reflection_tools,omitempty"`        // calls per reflection tool
 	ReflectionTokenCounts []int          `json:"reflection_token_counts,omitempty"` // tokens of each reflection, in order
+	// ReflectionTrials holds, for each reflection in the same order, the
+	// trial it looked back on (1 for the one after trial 1), which the
+	// figures at a trial (Cost_ref@k) need.
+	ReflectionTrials []int `json:"reflection_trials,omitempty"`
 	// The semmap track: one record per map, query and agent. Family is
 	// the query type and Perturbation the input mode.
 	Dataset      string   `json:"dataset,omitempty"`      // the dataset's name
@@ -345,6 +349,16 @@ func (r Record) validateReflections() error {
 	for _, tool := range slices.Sorted(maps.Keys(r.ReflectionTools)) {
 		if n := r.ReflectionTools[tool]; n < 0 {
 			return fieldErr("reflection_tools", "count %d for %q is negative", n, tool)
+		}
+	}
+	if len(r.ReflectionTrials) > 0 {
+		if len(r.ReflectionTrials) != r.Reflections {
+			return fieldErr("reflection_trials", "%d entries for %d reflections", len(r.ReflectionTrials), r.Reflections)
+		}
+		for i, t := range r.ReflectionTrials {
+			if t < 1 || i > 0 && t < r.ReflectionTrials[i-1] {
+				return fieldErr("reflection_trials", "entry %d is %d; want trials from 1, in order", i, t)
+			}
 		}
 	}
 	if len(r.ReflectionTokenCounts) == 0 {

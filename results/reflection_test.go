@@ -242,6 +242,7 @@ func householdRecords() []Record {
 								r.ReflectionTools[FreeTextReflectTool]++
 							}
 							r.ReflectionTokenCounts = append(r.ReflectionTokenCounts, tokens)
+							r.ReflectionTrials = append(r.ReflectionTrials, i+1)
 							r.ReflectionTokens += tokens
 						}
 					}

@@ -56,6 +56,9 @@ type ReportOptions struct {
 	// Tracks says, by track name, which sections each track's records
 	// get; a track not named gets the TrackReport zero value's.
 	Tracks map[string]TrackReport
+	// Cut adds a published cut of the results to the sections that
+	// show it: CutDyRef, DyRef's (SectionDyRefCut); empty adds none.
+	Cut string
 }
 
 // unit is one row of the report: an agent with one model. Records of one
@@ -102,6 +105,7 @@ func Report(w io.Writer, recs []Record, opts ReportOptions) error {
 	}
 	links := slices.Clone(opts.Plots)
 	rp.trackReports = opts.Tracks
+	rp.cut = opts.Cut
 	pairs, err := rp.pairs(opts)
 	if err != nil {
 		return err
@@ -261,6 +265,7 @@ type reporter struct {
 	perturbs, families []string
 	trackReports       map[string]TrackReport
 	parent             *reporter // of a reporter over some tracks' records (only)
+	cut                string    // ReportOptions.Cut
 	err                error     // a track's own section failed
 }
 

@@ -89,9 +89,10 @@ func TestReportGolden(t *testing.T) {
 		{"full", full, ReportOptions{Tracks: testTracks}},
 		{"all_pairs", full, ReportOptions{Tracks: testTracks, AllPairs: true, Agents: []string{"sgcot", "oracle"}}},
 		{"baseline", full, ReportOptions{Tracks: testTracks, Baseline: "oracle"}},
-		{"reference_only", reference, ReportOptions{Tracks: testTracks}},     // no models: no ablation, no scene sizes, no pairs
-		{"household", householdRecords(), ReportOptions{Tracks: testTracks}}, // success by trial, reflection, pairs against reflexion on SR@5
-		{"semmap", semmapRecords(), ReportOptions{Tracks: testTracks}},       // Top-k by mode with the pooled row, map size by mode, over-reflection by mode
+		{"reference_only", reference, ReportOptions{Tracks: testTracks}},                             // no models: no ablation, no scene sizes, no pairs
+		{"household", householdRecords(), ReportOptions{Tracks: testTracks}},                         // success by trial, reflection, pairs against reflexion on SR@5
+		{"semmap", semmapRecords(), ReportOptions{Tracks: testTracks}},                               // Top-k by mode with the pooled row, map size by mode, over-reflection by mode
+		{"household_cut_dyref", dyrefCutRecords(), ReportOptions{Tracks: testTracks, Cut: CutDyRef}}, // the household report with DyRef's cut: clear games, pick-two left out, figures at trial 4
 		{"empty", nil, ReportOptions{Tracks: testTracks}},
 	}
 	for _, tt := range tests {

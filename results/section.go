@@ -36,6 +36,9 @@ var (
 	// SectionReflections: how much each agent reflected, with which
 	// tools, at what cost and to what effect.
 	SectionReflections = Section{"reflections", (*reporter).reflectionTable}
+	// SectionDyRefCut: DyRef's published cut of the household results,
+	// when the report asks for it (ReportOptions.Cut).
+	SectionDyRefCut = Section{"dyref_cut", (*reporter).dyrefCutTable}
 	// SectionTopK: Top-1, 2, 3 and Any by agent, input mode and query
 	// type.
 	SectionTopK = Section{"top_k", (*reporter).topKTable}

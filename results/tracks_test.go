@@ -6,7 +6,7 @@ package results
 var testTracks = map[string]TrackReport{
 	"tabletop": {Sections: []Section{SectionRates, SectionCost, SectionPartialObservability, SectionAblations, SectionSceneSize},
 		Plots: []Plot{PlotRates, PlotSceneSize}},
-	"household": {Sections: []Section{SectionRates, SectionCost, SectionTrials, SectionReflections}, Baseline: "reflexion", SuccessByTrial: true, Plots: []Plot{PlotTrials},
+	"household": {Sections: []Section{SectionRates, SectionCost, SectionTrials, SectionReflections, SectionDyRefCut}, Baseline: "reflexion", SuccessByTrial: true, Plots: []Plot{PlotTrials},
 		PairedNote: "On the household track success is SR@k, k the most trials any game played (the trials allowed, when some game used them all), as in Success by trial; by default the household agents are compared with reflexion."},
 	"semmap": {Sections: []Section{SectionTopK, SectionMapSize, SectionOverReflection, SectionCost}, Plots: []Plot{PlotMapSize}},
 }

@@ -14,7 +14,7 @@ import (
 
 func init() {
 	household := []string{agents.TrackHousehold}
-	agents.RegisterWorkflowOn(household, "dyref", "LLM workflow (household): DyRef; ReAct trials, up to 5; a failed trial becomes a diagnostic graph, its complexity factors go to a learned router, and only the paper's reflection tools it picks run (key rules, experience, lesson), then a plan construction",
+	agents.RegisterWorkflowOn(household, "dyref", "LLM workflow (household): DyRef; ReAct trials, up to 10; a failed trial becomes a diagnostic graph, its complexity factors go to a learned router, and only the paper's reflection tools it picks run (key rules, experience, lesson), then a plan construction",
 		func(cfg agents.Config) (agents.Agent, error) {
 			return newRouted(cfg, "dyref", dyref.PaperTools, dyref.Default)
 		})
@@ -25,7 +25,7 @@ func init() {
 			all := dyref.FirstTools(dyref.PaperTools)
 			return NewDyRef(cfg.Model, DyRefOptions{Name: "reflect-all", Route: func([]float64, dyref.Subset) dyref.Subset { return all }})
 		})
-	agents.RegisterWorkflowOn(household, "no-reflect", "LLM workflow (household): ReAct trials of the same game, up to 5, with no reflection between them",
+	agents.RegisterWorkflowOn(household, "no-reflect", "LLM workflow (household): ReAct trials of the same game, up to 10, with no reflection between them",
 		func(cfg agents.Config) (agents.Agent, error) {
 			return NewDyRef(cfg.Model, DyRefOptions{Name: "no-reflect"})
 		})
@@ -58,7 +58,7 @@ func newRouted(cfg agents.Config, name string, tools int, shipped func() (*dyref
 type DyRefOptions struct {
 	// Name is the agent's name in its errors.
 	Name string
-	// Trials is the most trials it plays; 0 means 5, Reflexion's count.
+	// Trials is the most trials it plays; 0 means reflexionTrials, the Reflexion authors' 10.
 	Trials int
 	// Route picks the reflection tools for a failed trial from the
 	// vector of its complexity factors (dyref.Factors.Vector) and the

@@ -17,7 +17,7 @@ import (
 
 const (
 	// reactMaxCalls bounds the model calls of one trial. The world's step
-	// limit (50) bounds the commands; listing the admissible commands and
+	// limit (49) bounds the commands; listing the admissible commands and
 	// asking cost no step, so a model that only did those would otherwise
 	// never stop.
 	reactMaxCalls = 100
@@ -37,6 +37,9 @@ type householdStep struct {
 	// Undecoded is set when the arguments did not decode and Command
 	// holds them raw.
 	Undecoded bool
+	// TextForm writes an ask as the text shape's players write it,
+	// "ask TAG: question".
+	TextForm bool
 }
 
 // key is what the repeat detector compares: the call as the world would
@@ -67,6 +70,7 @@ type trialRecord struct {
 	End     trialEnd
 	// Last is the reply that ended a malformed trial.
 	Last string
+	text bool // played in the text shape
 }
 
 // err is the error a trial that the model broke off reports to the
@@ -75,7 +79,11 @@ type trialRecord struct {
 func (t trialRecord) err(agent string) error {
 	switch t.End {
 	case endMalformed:
-		return fmt.Errorf("%s: %d replies in a row had no tool call; last: %.200q", agent, reactRetries+1, t.Last)
+		what := "no tool call"
+		if t.text {
+			what = "no line"
+		}
+		return fmt.Errorf("%s: %d replies in a row had %s; last: %.200q", agent, reactRetries+1, what, t.Last)
 	case endCalls:
 		return fmt.Errorf("%s: the trial did not end after %d model calls", agent, reactMaxCalls)
 	}
@@ -88,6 +96,9 @@ func (t trialRecord) reason() string {
 	case endRepeat:
 		return fmt.Sprintf("you sent the same call twice in a row (%s), which never helps, so the attempt was stopped.", t.Steps[len(t.Steps)-1].call())
 	case endMalformed:
+		if t.text {
+			return "your replies held no command, so the attempt was stopped."
+		}
 		return "your replies had no tool call, so the attempt was stopped."
 	case endCalls:
 		return fmt.Sprintf("you made %d calls without completing the task.", reactMaxCalls)
@@ -104,10 +115,22 @@ type reactPlayer struct {
 	// tails are the prompt's last lines, after a reply with a tool call
 	// and after one without; they never change.
 	tails [2]string
+	// keepArrival passes the world's "You arrive at loc N. " through;
+	// by default it is cut (arrival.go).
+	keepArrival bool
+	// text is the authors' plain-completion shape (textshape.go): no
+	// tools, the prompt ends in "> ", a reply's first line is the action.
+	text bool
 }
 
 func newReactPlayer(model llm.Model, env agents.Env) *reactPlayer {
-	return &reactPlayer{model: model, env: env, tools: agents.ToolDecls(env, agents.ToolAct, agents.ToolAdmissible, agents.ToolAsk)}
+	return &reactPlayer{model: model, env: env, tools: agents.ToolDecls(env, agents.ToolAct, agents.ToolAdmissible, agents.ToolAsk),
+		keepArrival: keepsArrival(env)}
+}
+
+// newTextPlayer is the player in the text shape.
+func newTextPlayer(model llm.Model, env agents.Env) *reactPlayer {
+	return &reactPlayer{model: model, env: env, keepArrival: keepsArrival(env), text: true}
 }
 
 // reactPrompt is the data of the react templates.
@@ -117,8 +140,12 @@ type reactPrompt struct {
 	Steps       []stepView
 	Reflections []reflectionView
 	Tags        string
+	// Examples are the worked games of the game's task type (examples.go).
+	Examples string
 	// Retry is set when the previous reply had no tool call.
 	Retry bool
+	// Text is the text shape's prompt (textshape.go).
+	Text bool
 	// Trial is the attempt's number, which the prompt states when it
 	// shows reflections on earlier attempts.
 	Trial int
@@ -142,6 +169,9 @@ func (s householdStep) call() string {
 	case agents.ToolAct:
 		return s.Command
 	case agents.ToolAsk:
+		if s.TextForm {
+			return fmt.Sprintf("ask %s: %s", s.Command, s.Question)
+		}
 		return fmt.Sprintf("(ask, %s) %s", s.Command, s.Question)
 	case agents.ToolAdmissible:
 		return "(admissible_commands)"
@@ -230,9 +260,17 @@ func houseCallContext(env agents.Env, role, format, opening string, trial int, h
 // for a broken model or harness; a trial that stopped for the model's
 // fault is a trialRecord with End set.
 func (p *reactPlayer) play(ctx context.Context, opening string, trial int, reflections []agents.ReflectionRecord, stopOnRepeat bool) (trialRecord, error) {
-	tr := trialRecord{Opening: opening, Trial: trial}
+	tr := trialRecord{Opening: opening, Trial: trial, text: p.text}
 	if p.system == "" {
-		s, err := render("react_system.tmpl", reactPrompt{Tags: strings.Join(agents.AskTags, ", ")})
+		ex, err := examplesFor(taskTypeOf(p.env))
+		if err != nil {
+			return tr, err
+		}
+		system := "react_system.tmpl"
+		if p.text {
+			system = "react_text_system.tmpl"
+		}
+		s, err := render(system, reactPrompt{Tags: strings.Join(agents.AskTags, ", "), Examples: ex})
 		if err != nil {
 			return tr, err
 		}
@@ -246,7 +284,11 @@ func (p *reactPlayer) play(ctx context.Context, opening string, trial int, refle
 	for range reactMaxCalls {
 		// The context's slices are the transcript's, cut to what it holds
 		// now: a later step is appended past their end.
-		cc := houseCallContext(p.env, llm.CallPlan, llm.FormatToolCalls, opening, trial, slices.Clip(t.house), slices.Clip(t.reflections))
+		format := llm.FormatToolCalls
+		if p.text {
+			format = llm.FormatText
+		}
+		cc := houseCallContext(p.env, llm.CallPlan, format, opening, trial, slices.Clip(t.house), slices.Clip(t.reflections))
 		tail, err := p.tail(malformed > 0)
 		if err != nil {
 			return tr, err
@@ -256,7 +298,15 @@ func (p *reactPlayer) play(ctx context.Context, opening string, trial int, refle
 		if err != nil {
 			return tr, fmt.Errorf("model %s: %w", p.model.Name(), err)
 		}
-		if len(reply.ToolCalls) == 0 {
+		calls := reply.ToolCalls
+		if p.text {
+			// Tools were not offered: the text is the action.
+			calls = nil
+			if tc, ok := textAction(reply.Text); ok {
+				calls = []llm.ToolCall{tc}
+			}
+		}
+		if len(calls) == 0 {
 			malformed++
 			if malformed > reactRetries {
 				tr.End, tr.Last = endMalformed, reply.Text
@@ -267,12 +317,17 @@ func (p *reactPlayer) play(ctx context.Context, opening string, trial int, refle
 		malformed = 0
 		// One command per call: the prompt asks for one, and a second one
 		// would be planned before the first one's observation.
-		tc := reply.ToolCalls[0]
+		tc := calls[0]
 		r, err := p.env.Call(ctx, agents.ToolCall{Name: tc.Name, Args: tc.Args})
 		if err != nil {
 			return tr, err
 		}
-		tr.Steps = append(tr.Steps, stepOf(tc, r))
+		if tc.Name == agents.ToolAct && !p.keepArrival {
+			r.Text = stripArrival(r.Text)
+		}
+		s := stepOf(tc, r)
+		s.TextForm = p.text
+		tr.Steps = append(tr.Steps, s)
 		if r.Ended {
 			tr.End = endWorld
 			return tr, nil
@@ -297,7 +352,7 @@ func (p *reactPlayer) tail(retry bool) (string, error) {
 		i = 1
 	}
 	if p.tails[i] == "" {
-		s, err := render("react_user_tail", reactPrompt{Retry: retry})
+		s, err := render("react_user_tail", reactPrompt{Retry: retry, Text: p.text})
 		if err != nil {
 			return "", err
 		}

@@ -21,6 +21,9 @@ func TestPromptsGolden(t *testing.T) {
 		{"react_user.txt", "react_user.tmpl", reactGolden(true, false)},
 		{"react_user_retry.txt", "react_user.tmpl", reactGolden(true, true)},
 		{"reflexion_reflect.txt", "reflexion_reflect.tmpl", reflectGolden()},
+		{"react_text_system.txt", "react_text_system.tmpl", reactGolden(false, false)},
+		{"react_user_text.txt", "react_user.tmpl", reactTextGolden(false)},
+		{"react_user_text_retry.txt", "react_user.tmpl", reactTextGolden(true)},
 	} {
 		got, err := render(tc.template, tc.data)
 		if err != nil {

@@ -8,14 +8,14 @@ import (
 )
 
 func init() {
-	agents.RegisterWorkflowOn([]string{agents.TrackHousehold}, "react", "LLM workflow (household): ReAct; one command per model call over the text observations, thoughts as think: commands, two worked examples; may list the admissible commands and ask the user",
+	agents.RegisterWorkflowOn([]string{agents.TrackHousehold}, "react", "LLM workflow (household): ReAct; one command per model call over the text observations, thoughts as think: commands, two worked games of the game's task type; may list the admissible commands and ask the user",
 		func(cfg agents.Config) (agents.Agent, error) {
 			return &react{model: cfg.Model}, nil
 		})
 }
 
 // react is ReAct as Reflexion's ALFWorld runs use it: every model call is
-// a fresh prompt holding two worked examples, the task and the trajectory
+// a fresh prompt holding two worked games of the game's task type (examples.go), the task and the trajectory
 // so far, and the model answers with one command. Thoughts are commands
 // too ("think: …"), which the world answers "OK.". It plays one trial and
 // stops when the world ends it.
@@ -26,16 +26,22 @@ func init() {
 // several times longer and turn planning into choosing from a menu. A
 // model that sees "Nothing happens." can still find out what would work,
 // at the price of a call but not of a step.
-type react struct{ model llm.Model }
+type react struct {
+	model llm.Model
+	text  bool // the text shape (react-text)
+}
 
 func (a *react) Run(ctx context.Context, env agents.Env) error {
-	if err := householdOnly("react", env); err != nil {
+	name, p := "react", newReactPlayer(a.model, env)
+	if a.text {
+		name, p = "react-text", newTextPlayer(a.model, env)
+	}
+	if err := householdOnly(name, env); err != nil {
 		return err
 	}
-	p := newReactPlayer(a.model, env)
 	tr, err := p.play(ctx, openingOf(env), trialOf(env), nil, false)
 	if err != nil {
 		return err
 	}
-	return tr.err("react")
+	return tr.err(name)
 }

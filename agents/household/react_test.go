@@ -341,14 +341,18 @@ func FuzzStepOf(f *testing.F) {
 func reactGolden(withSteps, retry bool) reactPrompt {
 	env := newFakeHouse(5)
 	env.trial = 3
-	p := reactPrompt{Instruction: env.Instruction(), Opening: env.Opening(), Tags: strings.Join(agents.AskTags, ", "), Retry: retry, Trial: env.trial}
+	ex, err := examplesFor(taskTypeOf(env))
+	if err != nil {
+		panic(err)
+	}
+	p := reactPrompt{Instruction: env.Instruction(), Opening: env.Opening(), Tags: strings.Join(agents.AskTags, ", "), Examples: ex, Retry: retry, Trial: env.trial}
 	var steps []householdStep
 	var refl []agents.ReflectionRecord
 	if withSteps {
 		steps = []householdStep{
 			{Tool: agents.ToolAct, Command: "think: the apple is likely on the countertop 1.", Result: "OK."},
 			{Tool: agents.ToolAdmissible, Result: "go to countertop 1\ngo to fridge 1\nlook"},
-			{Tool: agents.ToolAct, Command: "go to countertop 1", Result: "You arrive at loc 3. On the countertop 1, you see a apple 1, and a apple 2."},
+			{Tool: agents.ToolAct, Command: "go to countertop 1", Result: "On the countertop 1, you see a apple 1, and a apple 2."},
 			{Tool: agents.ToolAsk, Command: "multiplicity", Question: "Which apple do you mean?", Result: "I mean the apple 2."},
 			{Tool: agents.ToolAdmissible, Result: "examine apple 1\nexamine apple 2\ngo to fridge 1\ntake apple 1 from countertop 1\ntake apple 2 from countertop 1"},
 		}
@@ -364,8 +368,8 @@ func reactGolden(withSteps, retry bool) reactPrompt {
 func reflectGolden() reflectPrompt {
 	p := reactGolden(true, false)
 	tr := trialRecord{Trial: 2, Opening: p.Opening, End: endRepeat, Steps: []householdStep{
-		{Tool: agents.ToolAct, Command: "go to fridge 1", Result: "You arrive at loc 5. The fridge 1 is closed."},
-		{Tool: agents.ToolAct, Command: "go to fridge 1", Result: "You arrive at loc 5. The fridge 1 is closed."},
+		{Tool: agents.ToolAct, Command: "go to fridge 1", Result: "The fridge 1 is closed."},
+		{Tool: agents.ToolAct, Command: "go to fridge 1", Result: "The fridge 1 is closed."},
 	}}
 	past := []agents.ReflectionRecord{{Trial: 1, Text: "Start at the countertop 1."}}
 	return reflectPrompt{Instruction: p.Instruction, Opening: tr.Opening, Steps: views(tr.Steps), Reason: tr.reason(),

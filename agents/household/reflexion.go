@@ -10,7 +10,7 @@ import (
 )
 
 func init() {
-	agents.RegisterWorkflowOn([]string{agents.TrackHousehold}, "reflexion", "LLM workflow (household): Reflexion; ReAct trials of the same game, up to 5; a trial that fails or repeats a command is reflected on, and the last 3 reflections go into the next trial's prompt",
+	agents.RegisterWorkflowOn([]string{agents.TrackHousehold}, "reflexion", "LLM workflow (household): Reflexion; ReAct trials of the same game, up to 10 (the Reflexion authors' count); a trial that fails or repeats a command is reflected on, and the last 3 reflections go into the next trial's prompt",
 		func(cfg agents.Config) (agents.Agent, error) {
 			return &reflexion{model: cfg.Model, trials: reflexionTrials}, nil
 		})
@@ -24,7 +24,8 @@ func init() {
 // trial ends the episode (see playTrials).
 type reflexion struct {
 	model  llm.Model
-	trials int // at most; the Env may allow fewer
+	trials int  // at most; the Env may allow fewer
+	text   bool // the text shape (reflexion-text)
 
 	reflections []agents.ReflectionRecord
 }
@@ -34,10 +35,14 @@ func (a *reflexion) Reflections() []agents.ReflectionRecord { return a.reflectio
 
 func (a *reflexion) Run(ctx context.Context, env agents.Env) error {
 	a.reflections = nil
-	if err := householdOnly("reflexion", env); err != nil {
+	name, p := "reflexion", newReactPlayer(a.model, env)
+	if a.text {
+		name, p = "reflexion-text", newTextPlayer(a.model, env)
+	}
+	if err := householdOnly(name, env); err != nil {
 		return err
 	}
-	return playTrials(ctx, "reflexion", env, newReactPlayer(a.model, env), a.trials, &a.reflections, a.memory,
+	return playTrials(ctx, name, env, p, a.trials, &a.reflections, a.memory,
 		func(ctx context.Context, tr trialRecord) (*agents.ReflectionRecord, error) {
 			r, err := a.reflect(ctx, env, tr)
 			if err != nil {

@@ -39,7 +39,8 @@ func TestReflexionRepeatThenWin(t *testing.T) {
 		t.Fatalf("calls %v, want %v", model.roles, wantRoles)
 	}
 	reflectReq := userText(model.reqs[2])
-	for _, want := range []string{"> go to fridge 1\nYou arrive at loc 5. The fridge 1 is closed.\n> go to fridge 1\n",
+	// The observations come without "You arrive at loc N. " (arrival.go).
+	for _, want := range []string{"> go to fridge 1\nThe fridge 1 is closed.\n> go to fridge 1\n",
 		"The attempt ended: you sent the same call twice in a row (go to fridge 1)", "trial 1"} {
 		if !strings.Contains(reflectReq, want) {
 			t.Errorf("the reflection prompt lacks %q:\n%s", want, reflectReq)
@@ -75,26 +76,31 @@ func TestReflexionRepeatThenWin(t *testing.T) {
 	}
 }
 
-// Every trial fails on the step limit: reflexion plays its own limit of 5
-// trials though the Env would allow 7, reflects after each but the last,
-// and each prompt carries only the latest 3 reflections. A trial that
-// repeats the plan of the one before marks the reflection between them as
-// changing nothing.
+// Every trial fails on the step limit: reflexion plays its own limit of
+// 10 trials, the count of the Reflexion authors' runs (run_reflexion.sh,
+// line 2, --num_trials 10), though the Env would allow 12; it reflects
+// after each but the last, and each prompt carries only the latest 3
+// reflections (alfworld_trial.py, lines 47-50). A trial that repeats the
+// plan of the one before marks the reflection between them as changing
+// nothing.
 func TestReflexionMemoryAndTrials(t *testing.T) {
-	env := newFakeHouse(7)
+	if reflexionTrials != 10 {
+		t.Fatalf("reflexion plays %d trials, want the authors' 10", reflexionTrials)
+	}
+	env := newFakeHouse(reflexionTrials + 2)
 	env.stepLimit = 3
 	plans := [][]string{
 		{"go to countertop 1", "look", "inventory"},
 		{"go to countertop 1", "look", "inventory"}, // the plan of trial 1 again
-		{"go to fridge 1", "look", "inventory"},
-		{"go to countertop 1", "inventory", "look"},
-		{"go to fridge 1", "open fridge 1", "look"},
+	}
+	for i := 3; i <= reflexionTrials; i++ {
+		plans = append(plans, []string{"go to fridge 1", "look", fmt.Sprintf("examine fridge %d", i)})
 	}
 	model := &houseModel{}
 	for _, p := range plans {
 		model.plans = append(model.plans, acts(p...)...)
 	}
-	for i := range 4 {
+	for i := range reflexionTrials - 1 {
 		model.reflects = append(model.reflects, fmt.Sprintf("note %d", i+1))
 	}
 	agent, err := agenttest.Workflow(t, "reflexion", model)
@@ -114,11 +120,12 @@ func TestReflexionMemoryAndTrials(t *testing.T) {
 		}
 	}
 	got := agent.(agents.Reflective).Reflections()
-	if len(got) != 4 {
-		t.Fatalf("%d reflections, want 4", len(got))
+	if len(got) != reflexionTrials-1 {
+		t.Fatalf("%d reflections, want %d", len(got), reflexionTrials-1)
 	}
 	for i, r := range got {
-		want := agents.ReflectionRecord{Trial: i + 1, Text: fmt.Sprintf("note %d", i+1), Tokens: 106, PlanChanged: i != 0}
+		text := fmt.Sprintf("note %d", i+1)
+		want := agents.ReflectionRecord{Trial: i + 1, Text: text, Tokens: 100 + len(text), PlanChanged: i != 0}
 		if !reflect.DeepEqual(r, want) {
 			t.Errorf("reflection %d: %+v, want %+v", i, r, want)
 		}
@@ -130,20 +137,20 @@ func TestReflexionMemoryAndTrials(t *testing.T) {
 			firsts = append(firsts, model.reqs[i])
 		}
 	}
-	if len(firsts) != 5 {
-		t.Fatalf("%d trials started, want 5", len(firsts))
+	if len(firsts) != reflexionTrials {
+		t.Fatalf("%d trials started, want %d", len(firsts), reflexionTrials)
 	}
-	last := firsts[4]
+	last := firsts[reflexionTrials-1]
 	b, err := agenttest.ContextOf(last)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(b.Reflections, []string{"note 2", "note 3", "note 4"}) {
-		t.Errorf("trial 5's block carries %q, want the last three", b.Reflections)
+	if !slices.Equal(b.Reflections, []string{"note 7", "note 8", "note 9"}) {
+		t.Errorf("trial 10's block carries %q, want the last three", b.Reflections)
 	}
 	text := userText(last)
-	if strings.Contains(text, "note 1") || !strings.Contains(text, "Attempt 2: note 2\nAttempt 3: note 3\nAttempt 4: note 4\n") {
-		t.Errorf("trial 5's prompt should hold notes 2 to 4, in order:\n%s", text)
+	if strings.Contains(text, "note 6") || !strings.Contains(text, "Attempt 7: note 7\nAttempt 8: note 8\nAttempt 9: note 9\n") {
+		t.Errorf("trial 10's prompt should hold notes 7 to 9, in order:\n%s", text)
 	}
 }
 

@@ -9,8 +9,13 @@ import (
 // The trials of a game and the memory of its reflections, as Reflexion's
 // ALFWorld runs have them; the DyRef toolkit agents keep them.
 const (
-	reflexionTrials = 5 // trials per game, as Reflexion's ALFWorld runs
-	reflexionMemory = 3 // reflections a prompt carries, the latest ones
+	// reflexionTrials is the most trials an agent plays, the count of the
+	// Reflexion authors' runs (run_reflexion.sh, line 2, --num_trials
+	// 10); the Env may allow fewer.
+	reflexionTrials = 10
+	// reflexionMemory is how many reflections a prompt carries, the
+	// latest ones (alfworld_trial.py, lines 47-50: memory[-3:]).
+	reflexionMemory = 3
 )
 
 // playTrials is the loop of every agent that plays a household game over

@@ -133,6 +133,12 @@ func (b *Belief) Observe(command, obs string) Effect {
 	arriving := Nowhere // the receptacle an arrival reaches, once known
 	arrived := false
 	b.last = Nowhere
+	if r, ok := b.bareArrival(command, obs); ok {
+		// An arrival whose "You arrive at loc N. " a workflow cut off, as
+		// the Reflexion authors' loop does: the place is not known, but
+		// the agent stands at R and moved.
+		arrived, arriving, e.Changed = true, r, true
+	}
 	for _, s := range sentences(obs) {
 		if b.sentence(s, command, &e, &arrived, &arriving) {
 			e.Understood = true
@@ -142,6 +148,20 @@ func (b *Belief) Observe(command, obs string) Effect {
 		b.At = arriving
 	}
 	return e
+}
+
+// bareArrival reports the receptacle a "go to R" reached when its
+// observation opens on R itself ("On the R, you see …", "The R is
+// closed.") with no "You arrive at" before it.
+func (b *Belief) bareArrival(command, obs string) (int, bool) {
+	to, ok := strings.CutPrefix(normalize(command), "go to ")
+	if !ok || strings.HasPrefix(obs, "You arrive at ") {
+		return Nowhere, false
+	}
+	if !strings.HasPrefix(obs, "On the "+to+", you see ") && !strings.HasPrefix(obs, "The "+to+" is ") {
+		return Nowhere, false
+	}
+	return b.rec(to), true
 }
 
 // sentence reads one sentence; it reports whether it understood it.

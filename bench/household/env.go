@@ -29,6 +29,8 @@ type householdEnv struct {
 	trialSteps int
 	trialOver  bool
 
+	keepArrival bool // --keep-arrival, read by the workflows
+
 	steps    int // over all trials
 	wonTrial int
 	ended    bool // no more trials: won, a wrong tag, or none left
@@ -68,6 +70,15 @@ func (e *householdEnv) Track() string        { return agents.TrackHousehold }
 func (e *householdEnv) Opening() string      { return e.opening }
 func (e *householdEnv) Trial() int           { return e.trial }
 func (e *householdEnv) MaxTrials() int       { return e.maxTrials }
+
+// KeepArrival tells the workflows on the ReAct player to keep the
+// arrival's "You arrive at loc N. ".
+func (e *householdEnv) KeepArrival() bool { return e.keepArrival }
+
+// TaskType is the game's task type, by which the workflows choose their
+// worked examples, as the Reflexion authors' loop chooses them by the
+// game file's name (alfworld_trial.py, lines 108 and 122-124).
+func (e *householdEnv) TaskType() string { return e.game.Type }
 
 // NewTrial restarts the game for another trial, if the episode allows one.
 func (e *householdEnv) NewTrial(ctx context.Context) (string, error) {

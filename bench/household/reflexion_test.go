@@ -45,7 +45,7 @@ func TestHouseholdReactWithPerfectModel(t *testing.T) {
 }
 
 // With the default simulated model, which errs, reflexion solves more
-// games by its fifth trial than by its first, and every reflection it
+// games by its last trial than by its first, and every reflection it
 // reports belongs to a trial that failed.
 func TestHouseholdReflexionImproves(t *testing.T) {
 	recs := runHouseholdModel(t, "reflexion", "sim", "none")

@@ -18,8 +18,10 @@ import (
 // Name is the name of the household track.
 const Name = agents.TrackHousehold
 
-// DefaultTrials is how many trials a household episode allows.
-const DefaultTrials = 5
+// DefaultTrials is how many trials a household episode allows: the
+// Reflexion authors' ALFWorld runs play ten (run_reflexion.sh, line 2,
+// --num_trials 10); --trials sets another count.
+const DefaultTrials = 10
 
 // HouseholdCells returns the (task type, perturbation) cells of the
 // household track, types outermost; empty filters mean all. A cell's
@@ -101,6 +103,7 @@ func (t *Track) play(ctx context.Context, job bench.Job, opts bench.Options, g *
 	if err != nil {
 		return results.Record{}, err
 	}
+	env.keepArrival = t.KeepArrival
 	truth, optimal, err := householdTruth(g, t.Grammar)
 	if err != nil {
 		return results.Record{}, err
@@ -176,6 +179,7 @@ func scoreReflections(rec *results.Record, a agents.Agent) {
 		rec.Reflections++
 		rec.ReflectionTokens += x.Tokens
 		rec.ReflectionTokenCounts = append(rec.ReflectionTokenCounts, x.Tokens)
+		rec.ReflectionTrials = append(rec.ReflectionTrials, x.Trial)
 		if rec.ReflectionTools == nil {
 			rec.ReflectionTools = map[string]int{}
 		}

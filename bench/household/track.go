@@ -28,6 +28,10 @@ type Track struct {
 	Grammar, Feedback string
 	// Router is dyref's routing policy; nil means the shipped one.
 	Router *dyref.Router
+	// KeepArrival passes "You arrive at loc N. " on to the workflows on
+	// the ReAct player, which cut it by default as the Reflexion
+	// authors' loop does (agents/household, arrival.go).
+	KeepArrival bool
 	// DataDir is a game directory (see ExportGames) whose games the grid
 	// plays instead of building them; empty for the built-in split.
 	DataDir string
@@ -49,6 +53,7 @@ func (t *Track) Flags(fs *flag.FlagSet) {
 	fs.IntVar(&t.Trials, "trials", DefaultTrials, "household: trials per game for agents that reflect between trials")
 	fs.StringVar(&t.Grammar, "grammar", "v0.3", "household: the wording of the texts, ALFWorld's v0.3 or v0.4")
 	fs.StringVar(&t.Feedback, "feedback", "", "household: explain to say why a command fails instead of \"Nothing happens.\"")
+	fs.BoolVar(&t.KeepArrival, "keep-arrival", false, "household: let the ReAct-based workflows read \"You arrive at loc N. \" as the world writes it, instead of cutting it as the Reflexion authors' loop does")
 	fs.StringVar(&t.DataDir, "data", "", "household: play the game files in `dir` (DIR/PERTURBATION/TYPE/NN.json, as ambibench household export writes them) instead of building the games; their grammar must be --grammar's")
 	fs.StringVar(&t.routerFile, "router", "", "household: the routing policy of dyref (a router over the paper's three tools) or of dyref-ambiguity (over four), a weights `file` written by ambibench train-router (default: the shipped ones, trained for sim); records name it by a hash of its weights (model \"M; router ID\")")
 }
@@ -126,6 +131,10 @@ func (t *Track) Settings() (map[string]string, error) {
 	if ra != nil {
 		s["router_ambiguity"] = ra.ID()
 	}
+	if t.KeepArrival {
+		// Only when set, so that runs from before the flag still match.
+		s["arrival"] = "kept"
+	}
 	if err := t.dataSettings(s); err != nil {
 		return nil, err
 	}
@@ -167,7 +176,7 @@ const DefaultBaseline = "reflexion"
 
 func (*Track) Report() results.TrackReport {
 	return results.TrackReport{
-		Sections:       []results.Section{results.SectionRates, results.SectionCost, results.SectionTrials, results.SectionReflections, results.SectionRepeats},
+		Sections:       []results.Section{results.SectionRates, results.SectionCost, results.SectionTrials, results.SectionReflections, results.SectionDyRefCut, results.SectionRepeats},
 		Baseline:       DefaultBaseline,
 		SuccessByTrial: true,
 		Plots:          []results.Plot{results.PlotTrials},

@@ -11,9 +11,11 @@ import (
 	"github.com/ambibench/ambibench/tasks"
 )
 
-// StepLimit is how many commands a game allows, as in the ReAct and
-// Reflexion runs on ALFWorld.
-const StepLimit = 50
+// StepLimit is how many commands a trial of a game allows: the Reflexion
+// authors' loop sends at most 49 actions (alfworld_trial.py, line 56,
+// while cur_step < 49), thoughts and failed commands included, before
+// ALFWorld's own limit of 50 could end the game.
+const StepLimit = 49
 
 // Game is one task instance: the house, the instruction, the goal behind
 // it, and the ground truth of its ambiguity. Perturbations change it in

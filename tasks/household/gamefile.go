@@ -39,7 +39,7 @@ import (
 //	    "dest": "coffeetable"
 //	  },
 //	  "label": "none",
-//	  "step_limit": 50,
+//	  "step_limit": 49,
 //	  "rooms": ["livingroom"],
 //	  "receptacles": [
 //	    {"name":"armchair 2","kind":"armchair","room":"livingroom","loc":8},

@@ -92,7 +92,7 @@ func TestEvalGamesAreWellFormed(t *testing.T) {
 		if err := g.House.Validate(); err != nil {
 			t.Errorf("%s: %v", s.ID, err)
 		}
-		if g.ID != s.ID || g.Type != s.Type || g.Goal.Type != s.Type || g.StepLimit != 50 || g.Label != tasks.LabelNone || g.Answer != "" {
+		if g.ID != s.ID || g.Type != s.Type || g.Goal.Type != s.Type || g.StepLimit != 49 || g.Label != tasks.LabelNone || g.Answer != "" {
 			t.Errorf("%s: header %+v", s.ID, g)
 		}
 		if ok, _ := g.Goal.Holds(g.House); ok {

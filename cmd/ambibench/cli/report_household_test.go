@@ -67,3 +67,24 @@ func TestReportHousehold(t *testing.T) {
 		}
 	}
 }
+
+// --cut dyref adds DyRef's cut to the household report; an unknown cut
+// is refused.
+func TestReportCutDyRef(t *testing.T) {
+	dir := householdFixture(t)
+	out, errOut, err := runCLI(t, "report", "--out", "-", "--cut", "dyref", dir)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, errOut)
+	}
+	// The fixture's games are clear and of family "put": all four are in
+	// the cut; reflexion corrected two, each with one reflection of 100
+	// tokens after trial 1.
+	for _, want := range []string{"## DyRef's cut", "| SR@1 | SR@4 | Cost_ref@4 | Rate_rev@4 |", "| reflexion | 4 | 0.50"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the report lacks %q:\n%s", want, out)
+		}
+	}
+	if _, _, err := runCLI(t, "report", "--out", "-", "--cut", "paper", dir); err == nil || !strings.Contains(err.Error(), `--cut "paper"`) {
+		t.Errorf("--cut paper: %v; want it refused", err)
+	}
+}

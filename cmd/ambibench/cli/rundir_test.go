@@ -33,7 +33,7 @@ func TestRunRefusesChangedSettings(t *testing.T) {
 		{"the issue's own case: a step limit of 1 on a run made with 40", tabletop, []string{"--step-limit", "1"}, "step_limit: 40 in the directory, 1 now"},
 		{"a reply over the cap is the agent's failure, so the cap moves scores", tabletop, []string{"--max-reply-bytes", "1000"}, "max_reply_bytes: 4194304 in the directory, 1000 now"},
 		{"another track is another run", tabletop, []string{"--track", "household", "--tasks", "pick_and_place"}, "track: tabletop in the directory, household now"},
-		{"household trials", household, []string{"--trials", "2"}, "trials: 5 in the directory, 2 now"},
+		{"household trials", household, []string{"--trials", "2"}, "trials: 10 in the directory, 2 now"},
 		{"household grammar", household, []string{"--grammar", "v0.4"}, "grammar: v0.3 in the directory, v0.4 now"},
 		{"household feedback", household, []string{"--feedback", "explain"}, "feedback: (unset) in the directory, explain now"},
 		{"the semmap dataset folder, even one with the same files", semmap, []string{"--data", otherDir}, "data: " + semmapDir + " in the directory, " + otherDir + " now"},

@@ -1,0 +1,74 @@
+package household
+
+import (
+	"strings"
+	"testing"
+
+	simhh "github.com/ambibench/ambibench/sim/household"
+	hh "github.com/ambibench/ambibench/tasks/household"
+)
+
+// The reflection prompt is few-shot, as the Reflexion authors' is
+// (generate_reflections.py, lines 25-40): two worked attempts, each
+// ending in its "New plan:", then the attempt to reflect on, and the
+// prompt ends by asking for the new plan.
+func TestReflectionPromptIsFewShot(t *testing.T) {
+	text, err := render("reflexion_reflect.tmpl", reflectGolden())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(text, "\nNew plan: "); n != 2 {
+		t.Errorf("%d worked notes, want 2", n)
+	}
+	if !strings.HasSuffix(text, "\nNew plan:") {
+		t.Errorf("the prompt ends %q; want it to ask for the new plan", text[max(0, len(text)-80):])
+	}
+	worked, attempt, ok := strings.Cut(text, "Now your attempt")
+	if !ok || strings.Contains(attempt, "New plan: ") || !strings.Contains(attempt, reflectGolden().Opening) || strings.Contains(worked, reflectGolden().Opening) {
+		t.Error("the worked attempts must come before the attempt to reflect on, and only they carry a note")
+	}
+}
+
+// The worked attempts of the reflection prompt are the engine's text of
+// two training games, byte for byte, the arrival cut as the players cut
+// it (alfworld_trial.py, lines 41-44), and neither reaches its goal.
+func TestReflectionExamplesAreTheEngines(t *testing.T) {
+	text, err := render("reflexion_worked", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	games := strings.Split(strings.TrimSpace(text), "\n\nYou are in the middle")
+	specs := []hh.Spec{hh.TrainGames(12)[3], hh.TrainGames(12)[10]} // train/pick_heat_then_place/00, train/pick_cool_then_place/01
+	if len(games) != len(specs) {
+		t.Fatalf("%d worked attempts, want %d", len(games), len(specs))
+	}
+	for i, s := range specs {
+		game := games[i]
+		if i > 0 {
+			game = "You are in the middle" + game
+		}
+		g, err := s.BuildWith(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := simhh.New(g.House, simhh.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		opening, rest, _ := strings.Cut(game, "\n> ")
+		if want := strings.TrimPrefix(g.Intro(w.Reset()), hh.Banner+"\n\n"); opening != want {
+			t.Fatalf("%s: opening\n%s\nwant the engine's\n%s", s.ID, opening, want)
+		}
+		steps, _, _ := strings.Cut("> "+rest, "\n\nThe attempt ended: ")
+		lines := strings.Split(steps, "\n")
+		for j := 0; j+1 < len(lines); j += 2 {
+			cmd := strings.TrimPrefix(lines[j], "> ")
+			if got, want := lines[j+1], stripArrival(w.Step(cmd)); got != want {
+				t.Errorf("%s: > %s: %q, the engine says %q", s.ID, cmd, got, want)
+			}
+		}
+		if g.Goal.Satisfied(w.State()) {
+			t.Errorf("%s: the worked attempt reaches its goal; want a failed one", s.ID)
+		}
+	}
+}
