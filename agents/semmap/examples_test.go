@@ -33,7 +33,9 @@ type countsEnv struct {
 	c ExampleCounts
 }
 
-func (e countsEnv) SemmapExamples() (int, int, int, bool) { return e.c.Plan, e.c.Reflect, e.c.Refine, true }
+func (e countsEnv) SemmapExamples() (int, int, int, bool) {
+	return e.c.Plan, e.c.Reflect, e.c.Refine, true
+}
 
 // Every workflow's prompts carry paper 000's example counts (§5.1): 3 in
 // the planning prompt, 7 in reflection, 3 in refinement, none in the

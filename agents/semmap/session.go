@@ -77,7 +77,7 @@ type semmapPrompt struct {
 	Map       string
 	// MapName names the map, as its file does ("scene0011_00"): the
 	// prompt says which map it shows, and the context names it too.
-	MapName  string
+	MapName string
 	// Examples, ReflectExamples and RefineExamples are the in-context
 	// examples of the planning, reflection and refinement prompts.
 	Examples        []semmapExample

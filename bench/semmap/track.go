@@ -41,7 +41,7 @@ type Track struct {
 	Examples *[3]int
 
 	modesFlag, examplesFlag string
-	once      sync.Once
+	once                    sync.Once
 }
 
 // dataset is Dataset, or the built-in one when none was given.
