@@ -1,6 +1,8 @@
 package scenes
 
 import (
+	"bytes"
+	"math"
 	"strconv"
 	"strings"
 
@@ -73,4 +75,81 @@ func writeTriple(b *strings.Builder, v mgl64.Vec3) {
 		b.WriteString(strconv.FormatFloat(x, 'f', 2, 64))
 	}
 	b.WriteByte(')')
+}
+
+// RenderJSON writes the map as JSON for a prompt, in the shape paper
+// 000's code gives its model (src/main.py's class_uncertainty option):
+// the Voxeland layout, each instance under its id with its box
+// ("bbox": "center", "size"), its "n_observations" and its "results",
+// numbers rounded to two decimals; instances whose most probable class is
+// unknown are already out of the map. In uncertainty mode "results" holds
+// every class the mapper scored, most probable first; in certainty mode
+// only the most probable. Scores are the file's evidence (P×Evidence), as
+// the code passes them, or the probabilities of a map that has none. One
+// instance a line keeps a long map readable in a log. Any mode other than
+// RenderUncertainty renders as certainty, the paper's default input.
+func (m *SemanticMap) RenderJSON(mode string) string {
+	var b bytes.Buffer
+	b.Grow(64 + len(m.Instances)*160)
+	b.WriteString(`{"instances": {`)
+	for i, in := range m.Instances {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString("\n  ")
+		writeJSONString(&b, in.ID)
+		b.WriteString(`: {"bbox": {"center": `)
+		writeRounded(&b, in.Center[:])
+		b.WriteString(`, "size": `)
+		writeRounded(&b, in.Size[:])
+		b.WriteString(`}, "n_observations": `)
+		b.WriteString(strconv.Itoa(in.Observations))
+		b.WriteString(`, "results": {`)
+		for j, c := range in.Classes {
+			if j == 1 && mode != RenderUncertainty {
+				break
+			}
+			if j > 0 {
+				b.WriteString(", ")
+			}
+			writeJSONString(&b, c.Class)
+			b.WriteString(": ")
+			score := c.P
+			if in.Evidence > 0 {
+				score *= in.Evidence
+			}
+			writeNumber(&b, score)
+		}
+		b.WriteString("}}")
+	}
+	b.WriteString("\n}}")
+	return b.String()
+}
+
+// writeRounded writes numbers as a JSON array, each to two decimals.
+func writeRounded(b *bytes.Buffer, xs []float64) {
+	b.WriteByte('[')
+	for i, x := range xs {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		writeNumber(b, x)
+	}
+	b.WriteByte(']')
+}
+
+// writeNumber writes x rounded to two decimals in its shortest form
+// (0.5, not 0.50, as Python's json writes round(x, 2)): centimetres are
+// finer than any detector's box. A number JSON cannot hold is null; a
+// rounded -0 is 0.
+func writeNumber(b *bytes.Buffer, x float64) {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		b.WriteString("null")
+		return
+	}
+	r := math.Round(x*100) / 100
+	if r == 0 {
+		r = 0
+	}
+	b.WriteString(strconv.FormatFloat(r, 'f', -1, 64))
 }

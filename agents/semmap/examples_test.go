@@ -1,7 +1,11 @@
 package semmap
 
 import (
+	"reflect"
+	"strings"
+
 	"context"
+	"github.com/ambibench/ambibench/scenes"
 	"regexp"
 	"testing"
 
@@ -76,6 +80,56 @@ func TestPaperExampleCounts(t *testing.T) {
 			}
 			if len(seen) < 2 && w.name != "baseline" {
 				t.Errorf("%s: %s made calls of roles %v only", c.why, w.name, model.roles)
+			}
+		}
+	}
+}
+
+// ctxModel records each call's context too.
+type ctxModel struct {
+	promptModel
+	maps []*scenes.SemanticMap
+}
+
+func (m *ctxModel) Generate(ctx context.Context, req llm.Request) (llm.Reply, error) {
+	m.maps = append(m.maps, req.Context.SemanticMap)
+	return m.promptModel.Generate(ctx, req)
+}
+
+// The model gets the map as JSON in both modes, as paper 000's code gives
+// it: the prompt ends in the map's RenderJSON, which is a Voxeland file
+// the map's reader reads; the context the simulated model reads is that
+// file read back (in certainty, each object its one class, certain).
+func TestPromptMapIsJSON(t *testing.T) {
+	m := agenttest.SemmapMap()
+	for _, mode := range []string{agents.ModeCertainty, agents.ModeUncertainty} {
+		model := &ctxModel{promptModel: promptModel{Model: simmodel.New(simmodel.Perfect, "sim:perfect")}}
+		if err := runSemmap(t, "self-reflect", model, agenttest.NewSemmapEnv("Where can I sit?", m, mode)); err != nil {
+			t.Fatal(err)
+		}
+		shown := m.RenderJSON(mode)
+		back, err := scenes.DecodeVoxeland(strings.NewReader(shown), "x.json", scenes.VoxelandOptions{KeepUnknown: true})
+		if err != nil {
+			t.Fatalf("%s: the map the prompt shows is not a Voxeland file: %v", mode, err)
+		}
+		for i, text := range model.texts {
+			if !strings.HasSuffix(strings.TrimRight(text, "\n"), "Semantic map "+m.Name+":\n"+shown) {
+				t.Errorf("%s: call %d (%s) does not end in the map's JSON", mode, i+1, model.roles[i])
+			}
+			got := model.maps[i]
+			for j, in := range back.Instances {
+				want := in.Classes
+				if mode == agents.ModeCertainty {
+					want = []scenes.ClassScore{{Class: in.Classes[0].Class, P: 1}}
+				}
+				if !reflect.DeepEqual(got.Instances[j].Classes, want) || got.Instances[j].Center != in.Center {
+					t.Errorf("%s: call %d: the context's %s is %+v, the JSON's %+v", mode, i+1, in.ID, got.Instances[j], in)
+				}
+			}
+		}
+		for _, in := range back.Instances {
+			if mode == agents.ModeCertainty && len(in.Classes) > 1 {
+				t.Errorf("certainty shows %s with %d classes, want its most probable alone", in.ID, len(in.Classes))
 			}
 		}
 	}

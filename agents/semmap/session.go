@@ -62,7 +62,7 @@ func openSemmap(ctx context.Context, agent string, model llm.Model, env agents.E
 	s.m, s.mode = agents.MapOf(env)
 	s.shown = shownMap(s.m, s.mode)
 	if s.mapText == "" && s.m != nil {
-		s.mapText = strings.TrimRight(s.m.Render(s.mode), "\n")
+		s.mapText = mapInput(s.m, s.mode)
 	}
 	if s.mapText == "" {
 		return nil, fmt.Errorf("%s: get_map returned neither text nor a map", agent)
@@ -156,52 +156,34 @@ func (s *semmapSession) context(role, format string, answers, feedback []string)
 // asks for it, as in the agentic-workflows paper.
 var semmapAnswerSchema = json.RawMessage(`{"type":"object","properties":{"inferred_query":{"type":"string"},"query_achievable":{"type":"boolean"},"relevant_objects":{"type":"array","items":{"type":"string"}},"explanation":{"type":"string"}},"required":["inferred_query","query_achievable","relevant_objects","explanation"]}`)
 
-// Render's limits on the class distributions it writes (scenes'
-// semmap_render.go): at most shownClasses classes, and after the first
-// none below shownMinP. bench's TestContextIsInThePrompt fails if these
-// drift from what Render writes.
-const (
-	shownClasses = 5
-	shownMinP    = 0.005
-)
-
-// shownMap is the map as the prompt's text shows it (scenes.SemanticMap.
-// Render in the mode), for the call's context: ids, boxes and
-// probabilities at the two decimals the text writes; in the certainty
-// input, each object's most probable class alone (taken as certain); in
-// the uncertainty input, the classes the text lists; and the map's name,
-// which the prompt gives. The observation counts and the evidence, which
-// the text does not show, are left out, so the simulated model reads no
-// more than a real one.
+// shownMap is the map as the prompt's JSON shows it (scenes.SemanticMap.
+// RenderJSON in the mode), for the call's context: read back from that
+// very JSON, so that the simulated model reads what a real one reads and
+// no more: ids, boxes and scores at two decimals, observation counts; in
+// the certainty input each object's most probable class alone (taken as
+// certain, P 1), in the uncertainty input every class shown, its
+// probability its score's share; and the map's name, which the prompt
+// gives.
 func shownMap(m *scenes.SemanticMap, mode string) *scenes.SemanticMap {
 	if m == nil {
 		return nil
 	}
-	out := &scenes.SemanticMap{Name: m.Name, Instances: make([]scenes.Instance, len(m.Instances))}
-	for i, in := range m.Instances {
-		shown := scenes.Instance{ID: in.ID}
-		for j := range 3 {
-			shown.Center[j], shown.Size[j] = asShown(in.Center[j]), asShown(in.Size[j])
-		}
-		for j, c := range in.Classes {
-			if mode != agents.ModeUncertainty {
-				shown.Classes = []scenes.ClassScore{{Class: c.Class, P: 1}}
-				break
+	out, err := scenes.DecodeVoxeland(strings.NewReader(m.RenderJSON(mode)), "shown.json", scenes.VoxelandOptions{KeepUnknown: true})
+	if err != nil {
+		// Only a number JSON cannot hold (written null) fails to read
+		// back; the map then goes to the context as it is, its classes
+		// cut as the mode cuts them.
+		out = &scenes.SemanticMap{Instances: slices.Clone(m.Instances)}
+	}
+	out.Name = m.Name
+	if mode != agents.ModeUncertainty {
+		for i, in := range out.Instances {
+			if len(in.Classes) > 0 {
+				out.Instances[i].Classes = []scenes.ClassScore{{Class: in.Classes[0].Class, P: 1}}
 			}
-			if j == shownClasses || (j > 0 && c.P < shownMinP) {
-				break
-			}
-			shown.Classes = append(shown.Classes, scenes.ClassScore{Class: c.Class, P: asShown(c.P)})
 		}
-		out.Instances[i] = shown
 	}
 	return out
-}
-
-// asShown is x as the map text writes it, to two decimals.
-func asShown(x float64) float64 {
-	v, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'f', 2, 64), 64) // a formatted float always parses
-	return v
 }
 
 // generate renders a template and sends it as one user message.
@@ -248,7 +230,6 @@ func (s *semmapSession) answer(ctx context.Context, a agents.AnswerArgs, parseEr
 // same order: the stop condition of the reflection loops.
 func sameObjects(a, b []string) bool { return slices.Equal(a, b) }
 
-// mapInput is a map as the prompts show it in a mode.
-func mapInput(m *scenes.SemanticMap, mode string) string {
-	return strings.TrimRight(m.Render(mode), "\n")
-}
+// mapInput is a map as the prompts show it in a mode: JSON, as paper
+// 000's code gives it (scenes.SemanticMap.RenderJSON).
+func mapInput(m *scenes.SemanticMap, mode string) string { return m.RenderJSON(mode) }

@@ -127,7 +127,7 @@ func (e *semmapEnv) Call(ctx context.Context, call agents.ToolCall) (agents.Resu
 	switch a := args.(type) {
 	case *agents.NoArgs:
 		if call.Name == agents.ToolGetMap {
-			return agents.Result{Text: e.pair.m.Render(e.mode)}, nil
+			return agents.Result{Text: e.pair.m.RenderJSON(e.mode)}, nil
 		}
 	case *agents.AnswerArgs:
 		e.answered, e.answer = true, *a
