@@ -3,6 +3,7 @@ package scenes_test
 import (
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ambibench/ambibench/scenes"
@@ -129,4 +130,29 @@ func FuzzParseObjectQuery(f *testing.F) {
 			t.Fatalf("relation without anchor or the reverse: %v", q)
 		}
 	})
+}
+
+// The vocabulary is single activity words, matched in any inflection
+// (inflections builds the forms of one word), and no affordance word is a
+// class word, which the class would shadow.
+func TestVocabularyWords(t *testing.T) {
+	classWords := map[string]bool{}
+	for _, c := range scenes.MapClasses() {
+		if c.Words[0] != c.Name {
+			t.Errorf("class %s: its first word is %q, not its name", c.Name, c.Words[0])
+		}
+		for _, w := range c.Words {
+			classWords[w] = true
+		}
+	}
+	for _, a := range scenes.Affordances() {
+		for _, w := range append([]string{a.Name}, a.Words...) {
+			if strings.ToLower(w) != w || len(strings.Fields(w)) != 1 {
+				t.Errorf("affordance %s: %q is not one lower-case word", a.Name, w)
+			}
+			if classWords[w] {
+				t.Errorf("affordance %s: %q is a class word too", a.Name, w)
+			}
+		}
+	}
 }

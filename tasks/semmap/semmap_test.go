@@ -441,7 +441,8 @@ func TestLoadDatasetWarnsOfDuplicateInstances(t *testing.T) {
 }
 
 // BenchmarkLoadMap decodes, normalises and sorts a 150-object map from its
-// Voxeland file, and renders it for a prompt (the budget: 2 ms).
+// Voxeland file, and renders it for a prompt as JSON (the budget:
+// 2 ms).
 func BenchmarkLoadMap(b *testing.B) {
 	g := semmap.Generate(1, 99, 150)
 	b.SetBytes(int64(len(g.File)))
@@ -458,7 +459,7 @@ func BenchmarkLoadMap(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			_ = m.Render(scenes.RenderUncertainty)
+			_ = m.RenderJSON(scenes.RenderUncertainty)
 		}
 	})
 }
