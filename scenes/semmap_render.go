@@ -78,16 +78,20 @@ func writeTriple(b *strings.Builder, v mgl64.Vec3) {
 }
 
 // RenderJSON writes the map as JSON for a prompt, in the shape paper
-// 000's code gives its model (src/main.py's class_uncertainty option):
-// the Voxeland layout, each instance under its id with its box
-// ("bbox": "center", "size"), its "n_observations" and its "results",
-// numbers rounded to two decimals; instances whose most probable class is
-// unknown are already out of the map. In uncertainty mode "results" holds
-// every class the mapper scored, most probable first; in certainty mode
-// only the most probable. Scores are the file's evidence (P×Evidence), as
-// the code passes them, or the probabilities of a map that has none. One
-// instance a line keeps a long map readable in a log. Any mode other than
-// RenderUncertainty renders as certainty, the paper's default input.
+// 000's code gives its model (src/main.py's class_uncertainty option) and
+// its section 4.1 prints: the Voxeland layout, each instance under its id
+// with its box ("bbox": "center", "size"), its "n_observations" and its
+// "results", numbers to two decimals; instances whose most probable class
+// is unknown are already out of the map. In uncertainty mode "results" is
+// the class distribution, every class, most probable first, as
+// probabilities (the paper's printed form; the code passes the file's
+// unnormalised evidence, which reads the same once normalised); in
+// certainty mode it is the most probable class alone, at 1: the class
+// taken as certain, as the dataset's annotators took it (the code keeps
+// that class's evidence, a number that says nothing of the others
+// either). One instance a line keeps a long map readable in a log. Any
+// mode other than RenderUncertainty renders as certainty, the paper's
+// default input.
 func (m *SemanticMap) RenderJSON(mode string) string {
 	var b bytes.Buffer
 	b.Grow(64 + len(m.Instances)*160)
@@ -114,11 +118,11 @@ func (m *SemanticMap) RenderJSON(mode string) string {
 			}
 			writeJSONString(&b, c.Class)
 			b.WriteString(": ")
-			score := c.P
-			if in.Evidence > 0 {
-				score *= in.Evidence
+			p := c.P
+			if mode != RenderUncertainty {
+				p = 1
 			}
-			writeNumber(&b, score)
+			writeNumber(&b, p)
 		}
 		b.WriteString("}}")
 	}
@@ -138,18 +142,18 @@ func writeRounded(b *bytes.Buffer, xs []float64) {
 	b.WriteByte(']')
 }
 
-// writeNumber writes x rounded to two decimals in its shortest form
-// (0.5, not 0.50, as Python's json writes round(x, 2)): centimetres are
-// finer than any detector's box. A number JSON cannot hold is null; a
+// writeNumber writes x to two decimals, as the text rendering does:
+// centimetres are finer than any detector's box, and a cell phone's
+// 0.01 m thickness still shows. A number JSON cannot hold is null; a
 // rounded -0 is 0.
 func writeNumber(b *bytes.Buffer, x float64) {
 	if math.IsNaN(x) || math.IsInf(x, 0) {
 		b.WriteString("null")
 		return
 	}
-	r := math.Round(x*100) / 100
-	if r == 0 {
-		r = 0
+	s := strconv.FormatFloat(x, 'f', 2, 64)
+	if s == "-0.00" {
+		s = "0.00"
 	}
-	b.WriteString(strconv.FormatFloat(r, 'f', -1, 64))
+	b.WriteString(s)
 }

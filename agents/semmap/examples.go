@@ -94,16 +94,6 @@ var (
 	}}
 )
 
-// The example maps' scores are evidence, as a mapper's file gives it (the
-// prompt says so): about half a unit per frame that saw the object.
-func init() {
-	for _, m := range []*scenes.SemanticMap{&exLivingRoom, &exKitchen, &exFlat, &exStudy, &exBedroom} {
-		for i := range m.Instances {
-			m.Instances[i].Evidence = float64(m.Instances[i].Observations) / 2
-		}
-	}
-}
-
 func answer(achievable bool, inferred, explanation string, ids ...string) string {
 	if ids == nil {
 		ids = []string{}

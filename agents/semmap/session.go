@@ -157,33 +157,38 @@ func (s *semmapSession) context(role, format string, answers, feedback []string)
 var semmapAnswerSchema = json.RawMessage(`{"type":"object","properties":{"inferred_query":{"type":"string"},"query_achievable":{"type":"boolean"},"relevant_objects":{"type":"array","items":{"type":"string"}},"explanation":{"type":"string"}},"required":["inferred_query","query_achievable","relevant_objects","explanation"]}`)
 
 // shownMap is the map as the prompt's JSON shows it (scenes.SemanticMap.
-// RenderJSON in the mode), for the call's context: read back from that
-// very JSON, so that the simulated model reads what a real one reads and
-// no more: ids, boxes and scores at two decimals, observation counts; in
-// the certainty input each object's most probable class alone (taken as
-// certain, P 1), in the uncertainty input every class shown, its
-// probability its score's share; and the map's name, which the prompt
-// gives.
+// RenderJSON in the mode), for the call's context, so that the simulated
+// model reads what a real one reads and no more: ids, boxes and
+// probabilities at the two decimals the JSON writes, observation counts;
+// in the certainty input each object's most probable class alone, at 1,
+// in the uncertainty input every class; and the map's name, which the
+// prompt gives. The evidence, which the JSON does not show, is left out.
 func shownMap(m *scenes.SemanticMap, mode string) *scenes.SemanticMap {
 	if m == nil {
 		return nil
 	}
-	out, err := scenes.DecodeVoxeland(strings.NewReader(m.RenderJSON(mode)), "shown.json", scenes.VoxelandOptions{KeepUnknown: true})
-	if err != nil {
-		// Only a number JSON cannot hold (written null) fails to read
-		// back; the map then goes to the context as it is, its classes
-		// cut as the mode cuts them.
-		out = &scenes.SemanticMap{Instances: slices.Clone(m.Instances)}
-	}
-	out.Name = m.Name
-	if mode != agents.ModeUncertainty {
-		for i, in := range out.Instances {
-			if len(in.Classes) > 0 {
-				out.Instances[i].Classes = []scenes.ClassScore{{Class: in.Classes[0].Class, P: 1}}
-			}
+	out := &scenes.SemanticMap{Name: m.Name, Instances: make([]scenes.Instance, len(m.Instances))}
+	for i, in := range m.Instances {
+		shown := scenes.Instance{ID: in.ID, Observations: in.Observations}
+		for j := range 3 {
+			shown.Center[j], shown.Size[j] = asShown(in.Center[j]), asShown(in.Size[j])
 		}
+		for _, c := range in.Classes {
+			if mode != agents.ModeUncertainty {
+				shown.Classes = []scenes.ClassScore{{Class: c.Class, P: 1}}
+				break
+			}
+			shown.Classes = append(shown.Classes, scenes.ClassScore{Class: c.Class, P: asShown(c.P)})
+		}
+		out.Instances[i] = shown
 	}
 	return out
+}
+
+// asShown is x as the map's JSON writes it, to two decimals.
+func asShown(x float64) float64 {
+	v, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'f', 2, 64), 64) // a formatted float always parses
+	return v
 }
 
 // generate renders a template and sends it as one user message.
