@@ -3,6 +3,7 @@ package scenes_test
 import (
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ambibench/ambibench/scenes"
@@ -16,21 +17,29 @@ func TestParseObjectQuery(t *testing.T) {
 		want      q
 		ok        bool
 	}{
-		{"a class by a synonym", "Is there a fridge?", q{Classes: []string{"refrigerator"}}, true},
+		{"a class by a synonym", "Do we have a fridge?", q{Classes: []string{"refrigerator"}}, true},
 		{"plural matches the singular", "Where are the chairs?", q{Classes: []string{"chair"}}, true},
+		{"an irregular plural", "Any books on the shelves?", q{Classes: []string{"book"}, Relation: scenes.MapRelOn, Anchor: "shelf"}, true},
 		{"the longest class phrase wins", "Is there a dining table?", q{Classes: []string{"dining table"}}, true},
-		{"a phrase naming two classes", "Where is the bag?", q{Classes: []string{"backpack", "handbag"}}, true},
-		{"relation with an anchor", "Is there a microwave that is close to an oven?", q{Classes: []string{"microwave"}, Relation: scenes.MapRelNear, Anchor: "oven"}, true},
+		{"a word naming two classes", "Where is my bag?", q{Classes: []string{"backpack", "handbag"}}, true},
+		{"relation with an anchor", "A mug next to the sink", q{Classes: []string{"cup"}, Relation: scenes.MapRelNear, Anchor: "sink"}, true},
+		{"a participle before the relation is the relation's, not sit's", "The laptop sitting on the desk", q{Classes: []string{"laptop"}, Relation: scenes.MapRelOn, Anchor: "desk"}, true},
 		{"'on' followed by no class is not a relation", "What can I sit on?", q{Affordance: scenes.AffordSit}, true},
-		{"the longest affordance phrase wins", "I need to keep my drinks cold", q{Affordance: scenes.AffordCool}, true},
+		{"the affordance's name in an inflection", "I need somewhere for sleeping", q{Affordance: scenes.AffordLie}, true},
+		{"a verb before a noun: 'my drinks' is what gets cooled", "I want to chill my drinks", q{Affordance: scenes.AffordCool}, true},
+		{"a noun when no verb names an affordance", "Is there a seat?", q{Affordance: scenes.AffordSit}, true},
+		{"'a place' is a noun, 'to nap' the activity", "A place to nap", q{Affordance: scenes.AffordLie}, true},
 		{"a class narrows an affordance", "Find a sofa to sit on", q{Classes: []string{"couch"}, Affordance: scenes.AffordSit}, true},
-		{"a class that does not serve the affordance was phrasing", "Something I can stand on to reach a high shelf", q{Affordance: scenes.AffordStand}, true},
-		{"contraction and two excluded classes", "Find a storage item that isn't a backpack or a handbag", q{Affordance: scenes.AffordStore, Exclude: []string{"backpack", "handbag"}}, true},
-		{"an excluded affordance", "Something where I can deposit liquids, that doesn't close?", q{Affordance: scenes.AffordPour, ExcludeAffordance: scenes.AffordOpen}, true},
-		{"a negated relation", "Somewhere to sit that is not near the TV", q{Affordance: scenes.AffordSit, Relation: scenes.MapRelFar, Anchor: "tv"}, true},
-		{"an affordance phrase containing 'not' is not a negation", "Something that is not at room temperature", q{Affordance: scenes.AffordTemperature}, true},
-		{"'other than' negates", "Find somewhere to eat other than the table", q{Affordance: scenes.AffordEat, Exclude: []string{"dining table"}}, true},
+		{"a class that does not serve the affordance was phrasing", "Where can I chill a bottle of juice?", q{Affordance: scenes.AffordCool}, true},
+		{"contraction and two excluded classes", "Storage that isn't a backpack or a purse", q{Affordance: scenes.AffordStore, Exclude: []string{"backpack", "handbag"}}, true},
+		{"an excluded affordance", "Somewhere to pour water that doesn't close", q{Affordance: scenes.AffordPour, ExcludeAffordance: scenes.AffordOpen}, true},
+		{"a negated relation", "A seat that is not near the TV", q{Affordance: scenes.AffordSit, Relation: scenes.MapRelFar, Anchor: "tv"}, true},
+		{"'apart from' negates", "Something to heat food with, apart from the oven", q{Affordance: scenes.AffordHeat, Exclude: []string{"oven"}}, true},
+		{"can't is can not, not ca", "Something I can sit on that can't be opened", q{Affordance: scenes.AffordSit, ExcludeAffordance: scenes.AffordOpen}, true},
 		{"'close' inside 'closet'-like words does not trigger", "Where is the toaster?", q{Classes: []string{"toaster"}}, true},
+		{"a negated opposite is the affordance", "Something that is not at room temperature", q{Affordance: scenes.AffordTemperature}, true},
+		{"an unnegated opposite asks for a complement no query can say", "Something at room temperature", q{}, false},
+		{"a negated affordance leaves nothing wanted", "Something that is not hot", q{}, false},
 		{"nothing wanted", "Hello there, robot", q{}, false},
 		{"empty text", "", q{}, false},
 	} {
@@ -121,4 +130,29 @@ func FuzzParseObjectQuery(f *testing.F) {
 			t.Fatalf("relation without anchor or the reverse: %v", q)
 		}
 	})
+}
+
+// The vocabulary is single activity words, matched in any inflection
+// (inflections builds the forms of one word), and no affordance word is a
+// class word, which the class would shadow.
+func TestVocabularyWords(t *testing.T) {
+	classWords := map[string]bool{}
+	for _, c := range scenes.MapClasses() {
+		if c.Words[0] != c.Name {
+			t.Errorf("class %s: its first word is %q, not its name", c.Name, c.Words[0])
+		}
+		for _, w := range c.Words {
+			classWords[w] = true
+		}
+	}
+	for _, a := range scenes.Affordances() {
+		for _, w := range append([]string{a.Name}, a.Words...) {
+			if strings.ToLower(w) != w || len(strings.Fields(w)) != 1 {
+				t.Errorf("affordance %s: %q is not one lower-case word", a.Name, w)
+			}
+			if classWords[w] {
+				t.Errorf("affordance %s: %q is a class word too", a.Name, w)
+			}
+		}
+	}
 }

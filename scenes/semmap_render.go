@@ -1,6 +1,8 @@
 package scenes
 
 import (
+	"bytes"
+	"math"
 	"strconv"
 	"strings"
 
@@ -73,4 +75,85 @@ func writeTriple(b *strings.Builder, v mgl64.Vec3) {
 		b.WriteString(strconv.FormatFloat(x, 'f', 2, 64))
 	}
 	b.WriteByte(')')
+}
+
+// RenderJSON writes the map as JSON for a prompt, in the shape paper
+// 000's code gives its model (src/main.py's class_uncertainty option) and
+// its section 4.1 prints: the Voxeland layout, each instance under its id
+// with its box ("bbox": "center", "size"), its "n_observations" and its
+// "results", numbers to two decimals; instances whose most probable class
+// is unknown are already out of the map. In uncertainty mode "results" is
+// the class distribution, every class, most probable first, as
+// probabilities (the paper's printed form; the code passes the file's
+// unnormalised evidence, which reads the same once normalised); in
+// certainty mode it is the most probable class alone, at 1: the class
+// taken as certain, as the dataset's annotators took it (the code keeps
+// that class's evidence, a number that says nothing of the others
+// either). One instance a line keeps a long map readable in a log. Any
+// mode other than RenderUncertainty renders as certainty, the paper's
+// default input.
+func (m *SemanticMap) RenderJSON(mode string) string {
+	var b bytes.Buffer
+	b.Grow(64 + len(m.Instances)*160)
+	b.WriteString(`{"instances": {`)
+	for i, in := range m.Instances {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString("\n  ")
+		writeJSONString(&b, in.ID)
+		b.WriteString(`: {"bbox": {"center": `)
+		writeRounded(&b, in.Center[:])
+		b.WriteString(`, "size": `)
+		writeRounded(&b, in.Size[:])
+		b.WriteString(`}, "n_observations": `)
+		b.WriteString(strconv.Itoa(in.Observations))
+		b.WriteString(`, "results": {`)
+		for j, c := range in.Classes {
+			if j == 1 && mode != RenderUncertainty {
+				break
+			}
+			if j > 0 {
+				b.WriteString(", ")
+			}
+			writeJSONString(&b, c.Class)
+			b.WriteString(": ")
+			p := c.P
+			if mode != RenderUncertainty {
+				p = 1
+			}
+			writeNumber(&b, p)
+		}
+		b.WriteString("}}")
+	}
+	b.WriteString("\n}}")
+	return b.String()
+}
+
+// writeRounded writes numbers as a JSON array, each to two decimals.
+func writeRounded(b *bytes.Buffer, xs []float64) {
+	b.WriteByte('[')
+	for i, x := range xs {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		writeNumber(b, x)
+	}
+	b.WriteByte(']')
+}
+
+// writeNumber writes x to two decimals, as the text rendering does:
+// centimetres are finer than any detector's box, and a cell phone's
+// 0.01 m thickness still shows. A number JSON cannot hold is null; a
+// rounded -0 is 0.
+func writeNumber(b *bytes.Buffer, x float64) {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		b.WriteString("null")
+		return
+	}
+	s := strconv.FormatFloat(x, 'f', 2, 64)
+	if s == "-0.00" {
+		s = "0.00"
+	}
+	b.WriteString(s)
 }

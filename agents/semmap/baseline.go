@@ -9,9 +9,9 @@ import (
 )
 
 func init() {
-	agents.RegisterWorkflowOn([]string{agents.TrackSemmap}, "baseline", "LLM workflow (semmap): the agentic-workflows paper's baseline; one call with the map, the query and two worked examples; the reply is the JSON answer",
+	agents.RegisterWorkflowOn([]string{agents.TrackSemmap}, "baseline", "LLM workflow (semmap): the agentic-workflows paper's baseline; one call with the map as JSON, the query and three worked examples; the reply is the JSON answer",
 		func(cfg agents.Config) (agents.Agent, error) {
-			return NewSemmapBaseline(cfg.Model, semmapDefaultExamples), nil
+			return NewSemmapBaseline(cfg.Model, PaperExamples.Plan), nil
 		})
 }
 
@@ -24,7 +24,7 @@ type semmapBaseline struct {
 }
 
 // NewSemmapBaseline returns the baseline with examples in-context
-// examples (0 to 3).
+// examples (0 to len(planExampleData)).
 func NewSemmapBaseline(model llm.Model, examples int) agents.Agent {
 	return &semmapBaseline{model: model, examples: examples}
 }
@@ -37,7 +37,7 @@ func (a *semmapBaseline) Run(ctx context.Context, env agents.Env) error {
 	if err != nil {
 		return err
 	}
-	ans, perr, err := s.plan(ctx, "semmap_plan.tmpl", a.examples, 0, 0)
+	ans, perr, err := s.plan(ctx, "semmap_plan.tmpl", ExampleCounts{Plan: a.examples}, 0, 0)
 	if err != nil {
 		return err
 	}
@@ -48,8 +48,8 @@ func (a *semmapBaseline) Run(ctx context.Context, env agents.Env) error {
 // plan runs a planning prompt (p_plan or the planner agent's) and reads
 // the reply. perr is the reason a reply could not be read; err a failed
 // call.
-func (s *semmapSession) plan(ctx context.Context, tmpl string, examples int, temperature float64, sample int) (ans agents.AnswerArgs, perr, err error) {
-	reply, err := s.generate(ctx, "plan", tmpl, s.prompt(examples), s.context(llm.CallPlan, llm.FormatJSON, nil, nil), temperature, sample)
+func (s *semmapSession) plan(ctx context.Context, tmpl string, examples ExampleCounts, temperature float64, sample int) (ans agents.AnswerArgs, perr, err error) {
+	reply, err := s.generate(ctx, "plan", tmpl, s.prompt(llm.CallPlan, examples), s.context(llm.CallPlan, llm.FormatJSON, nil, nil), temperature, sample)
 	if err != nil {
 		return agents.AnswerArgs{}, nil, err
 	}

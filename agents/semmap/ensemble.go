@@ -12,7 +12,7 @@ import (
 func init() {
 	agents.RegisterWorkflowOn([]string{agents.TrackSemmap}, "ensemble", "LLM workflow (semmap): the agentic-workflows paper's LLM ensemble; 6 answers sampled at temperature 0.8 (from the model, or in turn from --ensemble-models), then a chooser that sees them anonymised picks one, which is answered unchanged",
 		func(cfg agents.Config) (agents.Agent, error) {
-			return NewEnsemble(cfg.Model, EnsembleOptions{N: 6, Temperature: 0.8, Examples: semmapDefaultExamples, Members: cfg.Members}), nil
+			return NewEnsemble(cfg.Model, EnsembleOptions{N: 6, Temperature: 0.8, Examples: PaperExamples, Members: cfg.Members}), nil
 		})
 	// The answers may come from several models (the agentic-workflows
 	// paper's ensemble of specs); the harness hands them over as
@@ -27,9 +27,9 @@ type EnsembleOptions struct {
 	// Temperature is the sampling temperature of the answers; the
 	// chooser runs at 0.
 	Temperature float64
-	// Examples is the number of in-context examples of the planning
-	// prompt.
-	Examples int
+	// Examples are the in-context example counts; the answers' planning
+	// prompts use Plan (the chooser's prompt has none, as in the paper).
+	Examples ExampleCounts
 	// Members, if any, write the answers in turn: answer k comes from
 	// Members[k % len(Members)], at Temperature. The chooser is always
 	// the ensemble's own model.
@@ -105,7 +105,7 @@ func (a *ensemble) choose(ctx context.Context, s *semmapSession, options []agent
 	if len(options) == 1 {
 		return 0, nil, nil
 	}
-	data := s.prompt(0)
+	data := s.prompt(llm.CallChoose, ExampleCounts{})
 	var texts []string
 	for i, o := range options {
 		t := FormatAnswer(o)

@@ -8,7 +8,7 @@ import (
 func init() {
 	agents.RegisterWorkflowOn([]string{agents.TrackSemmap}, "multi-agent-reflect", "LLM workflow (semmap): the agentic-workflows paper's multi-agent reflection; planner, feedback and refinement agents with role prompts, 2 rounds, with memory of earlier rounds",
 		func(cfg agents.Config) (agents.Agent, error) {
-			return NewMultiAgentReflect(cfg.Model, ReflectOptions{Iterations: 2, Memory: true, Examples: semmapDefaultExamples}), nil
+			return NewMultiAgentReflect(cfg.Model, ReflectOptions{Iterations: 2, Memory: true, Examples: PaperExamples}), nil
 		})
 }
 

@@ -19,16 +19,16 @@ func TestPromptsGolden(t *testing.T) {
 		golden, template string
 		data             any
 	}{
-		{"semmap_plan_certainty.txt", "semmap_plan.tmpl", semmapGolden(llm.CallPlan, agents.ModeCertainty, 2, false)},
-		{"semmap_plan_uncertainty_3_examples.txt", "semmap_plan.tmpl", semmapGolden(llm.CallPlan, agents.ModeUncertainty, 3, false)},
-		{"semmap_reflect_memory.txt", "semmap_reflect.tmpl", semmapGolden(llm.CallReflect, agents.ModeCertainty, 0, true)},
-		{"semmap_reflect.txt", "semmap_reflect.tmpl", semmapGolden(llm.CallReflect, agents.ModeCertainty, 0, false)},
-		{"semmap_refine_memory.txt", "semmap_refine.tmpl", semmapGolden(llm.CallRefine, agents.ModeCertainty, 0, true)},
-		{"semmap_refine.txt", "semmap_refine.tmpl", semmapGolden(llm.CallRefine, agents.ModeCertainty, 0, false)},
-		{"semmap_agent_plan.txt", "semmap_agent_plan.tmpl", semmapGolden(llm.CallPlan, agents.ModeCertainty, 2, false)},
-		{"semmap_agent_reflect.txt", "semmap_agent_reflect.tmpl", semmapGolden(llm.CallReflect, agents.ModeUncertainty, 0, true)},
-		{"semmap_agent_refine.txt", "semmap_agent_refine.tmpl", semmapGolden(llm.CallRefine, agents.ModeCertainty, 0, true)},
-		{"semmap_choose.txt", "semmap_choose.tmpl", semmapGolden(llm.CallChoose, agents.ModeCertainty, 0, false)},
+		{"semmap_plan_certainty.txt", "semmap_plan.tmpl", semmapGolden(llm.CallPlan, agents.ModeCertainty, PaperExamples, false)},
+		{"semmap_plan_uncertainty_3_examples.txt", "semmap_plan.tmpl", semmapGolden(llm.CallPlan, agents.ModeUncertainty, PaperExamples, false)},
+		{"semmap_reflect_memory.txt", "semmap_reflect.tmpl", semmapGolden(llm.CallReflect, agents.ModeCertainty, PaperExamples, true)},
+		{"semmap_reflect.txt", "semmap_reflect.tmpl", semmapGolden(llm.CallReflect, agents.ModeCertainty, PaperExamples, false)},
+		{"semmap_refine_memory.txt", "semmap_refine.tmpl", semmapGolden(llm.CallRefine, agents.ModeCertainty, PaperExamples, true)},
+		{"semmap_refine.txt", "semmap_refine.tmpl", semmapGolden(llm.CallRefine, agents.ModeCertainty, PaperExamples, false)},
+		{"semmap_agent_plan.txt", "semmap_agent_plan.tmpl", semmapGolden(llm.CallPlan, agents.ModeCertainty, PaperExamples, false)},
+		{"semmap_agent_reflect.txt", "semmap_agent_reflect.tmpl", semmapGolden(llm.CallReflect, agents.ModeUncertainty, PaperExamples, true)},
+		{"semmap_agent_refine.txt", "semmap_agent_refine.tmpl", semmapGolden(llm.CallRefine, agents.ModeCertainty, PaperExamples, true)},
+		{"semmap_choose.txt", "semmap_choose.tmpl", semmapGolden(llm.CallChoose, agents.ModeCertainty, PaperExamples, false)},
 	} {
 		got, err := render(tc.template, tc.data)
 		if err != nil {

@@ -24,9 +24,9 @@ type ReflectOptions struct {
 	// StopWhenStable ends the rounds early once a refinement lists the
 	// same objects, in the same order, as the answer it revised.
 	StopWhenStable bool
-	// Examples is the number of in-context examples of the planning
-	// prompt.
-	Examples int
+	// Examples are the in-context example counts of the planning,
+	// reflection and refinement prompts (PaperExamples by default).
+	Examples ExampleCounts
 }
 
 // semmapTemplates are the prompts of one reflection workflow.
@@ -137,7 +137,7 @@ func rounds(answers, feedback []string) []semmapRound {
 // memory).
 func (a *semmapReflector) reflect(ctx context.Context, s *semmapSession, answers, feedback []string) (string, int, error) {
 	ans, fbs := a.window(answers, feedback)
-	data := s.prompt(0)
+	data := s.prompt(llm.CallReflect, a.opts.Examples)
 	data.History = rounds(ans, fbs)
 	data.Answer = ans[len(ans)-1]
 	reply, err := s.generate(ctx, "reflect", a.tmpl.reflect, data, s.context(llm.CallReflect, llm.FormatText, ans, fbs), 0, 0)
@@ -151,7 +151,7 @@ func (a *semmapReflector) reflect(ctx context.Context, s *semmapSession, answers
 // memory).
 func (a *semmapReflector) refine(ctx context.Context, s *semmapSession, answers, feedback []string) (agents.AnswerArgs, int, error, error) {
 	ans, fbs := a.window(answers, feedback)
-	data := s.prompt(0)
+	data := s.prompt(llm.CallRefine, a.opts.Examples)
 	data.History = rounds(ans, fbs)
 	data.Answer, data.Feedback = ans[len(ans)-1], fbs[len(fbs)-1]
 	reply, err := s.generate(ctx, "refine", a.tmpl.refine, data, s.context(llm.CallRefine, llm.FormatJSON, ans, fbs), 0, 0)

@@ -8,11 +8,11 @@ import (
 func init() {
 	agents.RegisterWorkflowOn([]string{agents.TrackSemmap}, "self-reflect", "LLM workflow (semmap): the agentic-workflows paper's self-reflection; answer, then 2 rounds of reflect (correctness, relevance, clarity) and refine, with memory of earlier rounds",
 		func(cfg agents.Config) (agents.Agent, error) {
-			return NewSelfReflect(cfg.Model, ReflectOptions{Iterations: 2, Memory: true, Examples: semmapDefaultExamples}), nil
+			return NewSelfReflect(cfg.Model, ReflectOptions{Iterations: 2, Memory: true, Examples: PaperExamples}), nil
 		})
 	agents.RegisterWorkflowOn([]string{agents.TrackSemmap}, "self-reflect-no-memory", "self-reflect ablation: each reflect and refine prompt sees only the last answer and critique (eq. 3–4 instead of 5–6)",
 		func(cfg agents.Config) (agents.Agent, error) {
-			return NewSelfReflect(cfg.Model, ReflectOptions{Iterations: 2, Examples: semmapDefaultExamples}), nil
+			return NewSelfReflect(cfg.Model, ReflectOptions{Iterations: 2, Examples: PaperExamples}), nil
 		})
 }
 

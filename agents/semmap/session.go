@@ -62,7 +62,7 @@ func openSemmap(ctx context.Context, agent string, model llm.Model, env agents.E
 	s.m, s.mode = agents.MapOf(env)
 	s.shown = shownMap(s.m, s.mode)
 	if s.mapText == "" && s.m != nil {
-		s.mapText = strings.TrimRight(s.m.Render(s.mode), "\n")
+		s.mapText = mapInput(s.m, s.mode)
 	}
 	if s.mapText == "" {
 		return nil, fmt.Errorf("%s: get_map returned neither text nor a map", agent)
@@ -77,8 +77,12 @@ type semmapPrompt struct {
 	Map       string
 	// MapName names the map, as its file does ("scene0011_00"): the
 	// prompt says which map it shows, and the context names it too.
-	MapName  string
-	Examples []semmapExample
+	MapName string
+	// Examples, ReflectExamples and RefineExamples are the in-context
+	// examples of the planning, reflection and refinement prompts.
+	Examples        []semmapExample
+	ReflectExamples []semmapReflectExample
+	RefineExamples  []semmapRefineExample
 	// History are the earlier rounds a prompt with memory recalls: each
 	// answer with the critique of it, oldest first.
 	History []semmapRound
@@ -98,15 +102,45 @@ type semmapRound struct {
 
 type semmapResponse struct{ Letter, Answer string }
 
-// prompt fills the data every template needs.
-func (s *semmapSession) prompt(examples int) semmapPrompt {
+// prompt fills the data every template needs, with examples of the step
+// the prompt is for (llm.CallPlan, CallReflect or CallRefine), as many as
+// counts give.
+func (s *semmapSession) prompt(role string, counts ExampleCounts) semmapPrompt {
 	name := ""
 	if s.m != nil {
 		name = s.m.Name
 	}
-	return semmapPrompt{Query: s.env.Instruction(), Uncertain: s.mode == agents.ModeUncertainty, Map: s.mapText, MapName: name,
-		Examples: semmapExamplesFor(s.mode, examples),
-		Near:     strconv.FormatFloat(scenes.MapNearDistance, 'f', -1, 64)}
+	p := semmapPrompt{Query: s.env.Instruction(), Uncertain: s.mode == agents.ModeUncertainty, Map: s.mapText, MapName: name,
+		Near: strconv.FormatFloat(scenes.MapNearDistance, 'f', -1, 64)}
+	counts = s.counts(counts)
+	switch role {
+	case llm.CallPlan:
+		p.Examples = planExamples(s.mode, counts.Plan)
+	case llm.CallReflect:
+		p.ReflectExamples = reflectExamples(s.mode, counts.Reflect)
+	case llm.CallRefine:
+		p.RefineExamples = refineExamples(s.mode, counts.Refine)
+	}
+	return p
+}
+
+// counts are the workflow's example counts, or the run's when the Env
+// sets them (the semmap track's --examples).
+func (s *semmapSession) counts(def ExampleCounts) ExampleCounts {
+	if es, ok := s.env.(exampleSetter); ok {
+		if p, r, f, set := es.SemmapExamples(); set {
+			return ExampleCounts{Plan: p, Reflect: r, Refine: f}
+		}
+	}
+	return def
+}
+
+// exampleSetter is an Env that sets the example counts of a run, over
+// every workflow's own: bench's semmap episodes, from the track's
+// --examples flag. set is false when the run leaves them to the
+// workflows.
+type exampleSetter interface {
+	SemmapExamples() (plan, reflect, refine int, set bool)
 }
 
 // context is a call's context for the simulated model. Its map is the
@@ -122,39 +156,26 @@ func (s *semmapSession) context(role, format string, answers, feedback []string)
 // asks for it, as in the agentic-workflows paper.
 var semmapAnswerSchema = json.RawMessage(`{"type":"object","properties":{"inferred_query":{"type":"string"},"query_achievable":{"type":"boolean"},"relevant_objects":{"type":"array","items":{"type":"string"}},"explanation":{"type":"string"}},"required":["inferred_query","query_achievable","relevant_objects","explanation"]}`)
 
-// Render's limits on the class distributions it writes (scenes'
-// semmap_render.go): at most shownClasses classes, and after the first
-// none below shownMinP. bench's TestContextIsInThePrompt fails if these
-// drift from what Render writes.
-const (
-	shownClasses = 5
-	shownMinP    = 0.005
-)
-
-// shownMap is the map as the prompt's text shows it (scenes.SemanticMap.
-// Render in the mode), for the call's context: ids, boxes and
-// probabilities at the two decimals the text writes; in the certainty
-// input, each object's most probable class alone (taken as certain); in
-// the uncertainty input, the classes the text lists; and the map's name,
-// which the prompt gives. The observation counts and the evidence, which
-// the text does not show, are left out, so the simulated model reads no
-// more than a real one.
+// shownMap is the map as the prompt's JSON shows it (scenes.SemanticMap.
+// RenderJSON in the mode), for the call's context, so that the simulated
+// model reads what a real one reads and no more: ids, boxes and
+// probabilities at the two decimals the JSON writes, observation counts;
+// in the certainty input each object's most probable class alone, at 1,
+// in the uncertainty input every class; and the map's name, which the
+// prompt gives. The evidence, which the JSON does not show, is left out.
 func shownMap(m *scenes.SemanticMap, mode string) *scenes.SemanticMap {
 	if m == nil {
 		return nil
 	}
 	out := &scenes.SemanticMap{Name: m.Name, Instances: make([]scenes.Instance, len(m.Instances))}
 	for i, in := range m.Instances {
-		shown := scenes.Instance{ID: in.ID}
+		shown := scenes.Instance{ID: in.ID, Observations: in.Observations}
 		for j := range 3 {
 			shown.Center[j], shown.Size[j] = asShown(in.Center[j]), asShown(in.Size[j])
 		}
-		for j, c := range in.Classes {
+		for _, c := range in.Classes {
 			if mode != agents.ModeUncertainty {
 				shown.Classes = []scenes.ClassScore{{Class: c.Class, P: 1}}
-				break
-			}
-			if j == shownClasses || (j > 0 && c.P < shownMinP) {
 				break
 			}
 			shown.Classes = append(shown.Classes, scenes.ClassScore{Class: c.Class, P: asShown(c.P)})
@@ -164,7 +185,7 @@ func shownMap(m *scenes.SemanticMap, mode string) *scenes.SemanticMap {
 	return out
 }
 
-// asShown is x as the map text writes it, to two decimals.
+// asShown is x as the map's JSON writes it, to two decimals.
 func asShown(x float64) float64 {
 	v, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'f', 2, 64), 64) // a formatted float always parses
 	return v
@@ -210,78 +231,10 @@ func (s *semmapSession) answer(ctx context.Context, a agents.AnswerArgs, parseEr
 	return nil
 }
 
-// semmapExample is one in-context example: a small map, a request, and
-// the answer it calls for.
-type semmapExample struct {
-	N                  int
-	Map, Query, Answer string
-}
-
-// semmapDefaultExamples is how many examples a planning prompt carries
-// unless a workflow says otherwise.
-const semmapDefaultExamples = 2
-
-// The examples are kept in the order they are added to a prompt: a
-// negation first (the query type models miss most), then a request that
-// nothing in the map serves (the answer reflection most often spoils),
-// then an affordance with two objects ranked.
-var semmapExampleData = []struct {
-	m     scenes.SemanticMap
-	query string
-	a     agents.AnswerArgs
-}{
-	{
-		m: scenes.SemanticMap{Name: "example_living_room", Instances: []scenes.Instance{
-			{ID: "obj1", Center: [3]float64{1.2, 0.4, 0.45}, Size: [3]float64{0.5, 0.5, 0.9}, Observations: 41,
-				Classes: []scenes.ClassScore{{Class: "chair", P: 0.82}, {Class: "couch", P: 0.18}}},
-			{ID: "obj2", Center: [3]float64{-0.8, 1.5, 0.4}, Size: [3]float64{2.0, 0.9, 0.8}, Observations: 77,
-				Classes: []scenes.ClassScore{{Class: "couch", P: 0.91}, {Class: "bed", P: 0.09}}},
-			{ID: "obj3", Center: [3]float64{1.0, 1.1, 0.38}, Size: [3]float64{1.2, 0.8, 0.75}, Observations: 52,
-				Classes: []scenes.ClassScore{{Class: "dining table", P: 1}}},
-		}},
-		query: "Tell me something I can sit on that is not a couch.",
-		a: agents.AnswerArgs{InferredQuery: "Find a seat other than a couch.", QueryAchievable: true, RelevantObjects: []string{"obj1"},
-			Explanation: "obj1 is a chair, a seat that is not a couch; obj2 is a couch and is excluded."},
-	},
-	{
-		m: scenes.SemanticMap{Name: "example_kitchen", Instances: []scenes.Instance{
-			{ID: "obj1", Center: [3]float64{0.3, 2.1, 0.9}, Size: [3]float64{0.7, 0.7, 1.8}, Observations: 63,
-				Classes: []scenes.ClassScore{{Class: "refrigerator", P: 0.95}, {Class: "cabinet", P: 0.05}}},
-			{ID: "obj2", Center: [3]float64{1.4, 2.2, 0.45}, Size: [3]float64{0.6, 0.6, 0.9}, Observations: 30,
-				Classes: []scenes.ClassScore{{Class: "oven", P: 0.7}, {Class: "dishwasher", P: 0.3}}},
-			{ID: "obj3", Center: [3]float64{2.2, 2.2, 0.85}, Size: [3]float64{0.8, 0.5, 0.2}, Observations: 25,
-				Classes: []scenes.ClassScore{{Class: "sink", P: 1}}},
-		}},
-		query: "Where can I take a bath?",
-		a: agents.AnswerArgs{InferredQuery: "Find a bathtub.", QueryAchievable: false, RelevantObjects: []string{},
-			Explanation: "No object in the map is a bathtub or anything one could bathe in; a sink does not serve."},
-	},
-	{
-		m: scenes.SemanticMap{Name: "example_flat", Instances: []scenes.Instance{
-			{ID: "obj4", Center: [3]float64{0.2, 0.3, 1.0}, Size: [3]float64{0.5, 0.4, 0.3}, Observations: 19,
-				Classes: []scenes.ClassScore{{Class: "microwave", P: 0.88}, {Class: "oven", P: 0.12}}},
-			{ID: "obj7", Center: [3]float64{0.9, 0.3, 0.45}, Size: [3]float64{0.6, 0.6, 0.9}, Observations: 44,
-				Classes: []scenes.ClassScore{{Class: "oven", P: 0.97}, {Class: "cabinet", P: 0.03}}},
-			{ID: "obj9", Center: [3]float64{2.5, 1.0, 0.4}, Size: [3]float64{1.0, 0.6, 0.75}, Observations: 36,
-				Classes: []scenes.ClassScore{{Class: "dining table", P: 1}}},
-		}},
-		query: "I want to warm up my soup.",
-		a: agents.AnswerArgs{InferredQuery: "Find an appliance that heats food.", QueryAchievable: true, RelevantObjects: []string{"obj4", "obj7"},
-			Explanation: "obj4, a microwave, heats a bowl of soup quickest; obj7, an oven, can heat it too."},
-	},
-}
-
-// semmapExamplesFor renders the first n examples with maps in a mode.
-func semmapExamplesFor(mode string, n int) []semmapExample {
-	n = max(0, min(n, len(semmapExampleData)))
-	out := make([]semmapExample, 0, n)
-	for i, e := range semmapExampleData[:n] {
-		m := e.m
-		out = append(out, semmapExample{N: i + 1, Map: strings.TrimRight(m.Render(mode), "\n"), Query: e.query, Answer: FormatAnswer(e.a)})
-	}
-	return out
-}
-
 // sameObjects reports whether two answers list the same objects in the
 // same order: the stop condition of the reflection loops.
 func sameObjects(a, b []string) bool { return slices.Equal(a, b) }
+
+// mapInput is a map as the prompts show it in a mode: JSON, as paper
+// 000's code gives it (scenes.SemanticMap.RenderJSON).
+func mapInput(m *scenes.SemanticMap, mode string) string { return m.RenderJSON(mode) }

@@ -333,15 +333,15 @@ func (errModel) Generate(context.Context, llm.Request) (llm.Reply, error) {
 // semmapGolden is the data of a semmap prompt for the golden files: the
 // test map in a mode, and for the later steps two rounds of answers and
 // critiques (memory) or only the last (no memory).
-func semmapGolden(role, mode string, examples int, memory bool) semmapPrompt {
+func semmapGolden(role, mode string, examples ExampleCounts, memory bool) semmapPrompt {
 	m := agenttest.SemmapMap()
 	s := &semmapSession{env: agenttest.NewSemmapEnv("Tell me something I can sit on that is not a couch.", m, mode),
-		m: m, mode: mode, mapText: strings.TrimRight(m.Render(mode), "\n")}
+		m: m, mode: mode, mapText: mapInput(m, mode)}
 	y0 := FormatAnswer(agents.AnswerArgs{InferredQuery: "A seat that is not a couch.", QueryAchievable: true, RelevantObjects: []string{"obj2", "obj1"}, Explanation: "Seats."})
 	y1 := FormatAnswer(agents.AnswerArgs{InferredQuery: "A seat that is not a couch.", QueryAchievable: true, RelevantObjects: []string{"obj1"}, Explanation: "obj1 is a chair."})
 	fb0 := "Correctness: 4/10.\nSuggestions:\n- remove obj2: the request excludes it."
 	fb1 := "Correctness: 9/10.\nSuggestions:\n- keep the answer"
-	p := s.prompt(examples)
+	p := s.prompt(role, examples)
 	var answers, feedback []string
 	switch role {
 	case llm.CallReflect:

@@ -82,6 +82,7 @@ func SemmapCells(d *tsm.Dataset, qtypes, modes []string) ([]bench.Cell, error) {
 type semmapEnv struct {
 	pair      semmapPair
 	mode      string
+	examples  *[3]int
 	truth     *agents.Truth
 	answered  bool
 	answer    agents.AnswerArgs
@@ -101,6 +102,15 @@ func (e *semmapEnv) Map() *scenes.SemanticMap { return e.pair.m }
 // Mode is the input mode the map is shown in.
 func (e *semmapEnv) Mode() string { return e.mode }
 
+// SemmapExamples are the run's example counts (--examples), for the LLM
+// workflows; set is false when the run leaves them to the workflows.
+func (e *semmapEnv) SemmapExamples() (plan, reflect, refine int, set bool) {
+	if e.examples == nil {
+		return 0, 0, 0, false
+	}
+	return e.examples[0], e.examples[1], e.examples[2], true
+}
+
 func (e *semmapEnv) Call(ctx context.Context, call agents.ToolCall) (agents.Result, error) {
 	if err := ctx.Err(); err != nil {
 		return agents.Result{}, err
@@ -117,7 +127,7 @@ func (e *semmapEnv) Call(ctx context.Context, call agents.ToolCall) (agents.Resu
 	switch a := args.(type) {
 	case *agents.NoArgs:
 		if call.Name == agents.ToolGetMap {
-			return agents.Result{Text: e.pair.m.Render(e.mode)}, nil
+			return agents.Result{Text: e.pair.m.RenderJSON(e.mode)}, nil
 		}
 	case *agents.AnswerArgs:
 		e.answered, e.answer = true, *a
@@ -143,7 +153,7 @@ func (t *Track) RunEpisode(ctx context.Context, job bench.Job, opts bench.Option
 	}
 	p := pairs[job.Index]
 	truth := d.Truth[p.m.Name][p.q.ID]
-	env := &semmapEnv{pair: p, mode: job.Perturbation, truth: &agents.Truth{Objects: slices.Clone(truth)}, toolCalls: map[string]int{}}
+	env := &semmapEnv{pair: p, mode: job.Perturbation, examples: t.Examples, truth: &agents.Truth{Objects: slices.Clone(truth)}, toolCalls: map[string]int{}}
 	a, err := bench.NewAgent(job, opts, agents.Config{Seed: bench.AgentSeed(job, opts, Name, d.Name, p.m.Name, p.q.ID, job.Perturbation, job.Agent)})
 	if err != nil {
 		return results.Record{}, err

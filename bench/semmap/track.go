@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -34,9 +35,13 @@ type Track struct {
 	DataDir string
 	// Modes are the input modes to run; empty means certainty alone.
 	Modes []string
+	// Examples, when set, are the in-context example counts of every
+	// workflow's planning, reflection and refinement prompts for the run;
+	// unset, each workflow carries paper 000's (3, 7, 3).
+	Examples *[3]int
 
-	modesFlag string
-	once      sync.Once
+	modesFlag, examplesFlag string
+	once                    sync.Once
 }
 
 // dataset is Dataset, or the built-in one when none was given.
@@ -62,6 +67,7 @@ func (*Track) Summary() string {
 
 func (t *Track) Flags(fs *flag.FlagSet) {
 	fs.StringVar(&t.DataDir, "data", "", "semmap: a dataset `dir` in the public layout (semantic_maps/, queries.yaml, responses/); default: the built-in dataset")
+	fs.StringVar(&t.examplesFlag, "examples", "", "semmap: in-context example `counts` plan,reflect,refine of the LLM workflows' prompts (default paper 000's 3,7,3; 2,0,0 is ambibench's earlier protocol)")
 	fs.StringVar(&t.modesFlag, "modes", "", "semmap: comma-separated input `modes`, certainty and/or uncertainty (default certainty)")
 }
 
@@ -73,6 +79,13 @@ func (t *Track) Prepare(stderr io.Writer) error {
 			return fmt.Errorf("--data: %w", err)
 		}
 		t.Dataset = d
+	}
+	if t.examplesFlag != "" {
+		c, err := parseExamples(t.examplesFlag)
+		if err != nil {
+			return fmt.Errorf("--examples: %w", err)
+		}
+		t.Examples = &c
 	}
 	for _, m := range strings.Split(t.modesFlag, ",") {
 		if m = strings.TrimSpace(m); m != "" {
@@ -106,6 +119,11 @@ func (*Track) FamilyTable() bool    { return false } // the table has a row per 
 
 func (t *Track) Settings() (map[string]string, error) {
 	s := map[string]string{"data": "builtin"}
+	if t.Examples != nil {
+		// Runs with other counts are other protocols; their records must
+		// not mix with the default's.
+		s["examples"] = fmt.Sprintf("%d,%d,%d", t.Examples[0], t.Examples[1], t.Examples[2])
+	}
 	if d := t.dataset(); d != nil {
 		s["dataset"] = d.Name
 	}
@@ -178,6 +196,23 @@ func b2f(v bool) float64 {
 		return 1
 	}
 	return 0
+}
+
+// parseExamples reads --examples: three counts, none negative.
+func parseExamples(s string) ([3]int, error) {
+	var c [3]int
+	parts := strings.Split(s, ",")
+	if len(parts) != 3 {
+		return c, fmt.Errorf("%q: want three counts plan,reflect,refine (e.g. 3,7,3)", s)
+	}
+	for i, p := range parts {
+		n, err := strconv.Atoi(strings.TrimSpace(p))
+		if err != nil || n < 0 {
+			return c, fmt.Errorf("%q: count %q is not a whole number of examples", s, p)
+		}
+		c[i] = n
+	}
+	return c, nil
 }
 
 // hashDir hashes the files under dir, names and contents, in path order:

@@ -234,8 +234,14 @@ func ParseQueries(data []byte, name string) ([]Query, error) {
 	if err != nil {
 		return nil, err
 	}
+	return queriesOf(secs, data, name, "")
+}
+
+// queriesOf is ParseQueries over parsed sections; extra names one more
+// section the caller reads itself ("" for none).
+func queriesOf(secs yamlSections, data []byte, name, extra string) ([]Query, error) {
 	for _, s := range secs.names {
-		if s != "queries" && s != "types" && s != "difficulty" {
+		if s != "queries" && s != "types" && s != "difficulty" && (extra == "" || s != extra) {
 			return nil, fmt.Errorf("%s:%d: unknown section %q; want queries, types or difficulty", name, sectionLine(data, s), s)
 		}
 	}

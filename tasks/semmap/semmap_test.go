@@ -113,8 +113,17 @@ func FuzzQueries(f *testing.F) {
 	})
 }
 
+// misread are the built-in queries the reference reading gets wrong, and
+// why: its vocabulary comes from the class and affordance tables, not
+// from these queries' words, so it may miss one (the project's own
+// queries in two wordings measure how often: agents/semquery's
+// TestWordingGeneralises). A query that starts to parse right must leave
+// the list.
+var misread = map[string]string{}
+
 // TestTemplatesParse holds every built-in query's text to its structured
-// reading: the reference agents see only the text.
+// reading, but for the known misreadings: the reference agents see only
+// the text.
 func TestTemplatesParse(t *testing.T) {
 	ts := semmap.Templates()
 	if len(ts) < 30 {
@@ -123,8 +132,8 @@ func TestTemplatesParse(t *testing.T) {
 	cells := map[string]int{}
 	for _, tm := range ts {
 		got, ok := scenes.ParseObjectQuery(tm.Text)
-		if !ok || !reflect.DeepEqual(got, tm.Request) {
-			t.Errorf("%s %q parses as %v (ok %v), want %v", tm.ID, tm.Text, got, ok, tm.Request)
+		if right := ok && reflect.DeepEqual(got, tm.Request); right == (misread[tm.ID] != "") {
+			t.Errorf("%s %q parses as %v (ok %v), want %v; listed as misread: %q", tm.ID, tm.Text, got, ok, tm.Request, misread[tm.ID])
 		}
 		if tm.Type != semmap.DefaultType(tm.ID) {
 			t.Errorf("%s: type %s, but the paper's numbering says %s", tm.ID, tm.Type, semmap.DefaultType(tm.ID))
@@ -142,13 +151,17 @@ func TestTemplatesParse(t *testing.T) {
 
 // TestResolveOverDetectedMapIsTruth: over the detected map, parsing a
 // query's text and resolving it gives the truth, in order, for every
-// built-in map and query: the truth is what a perfect reader of the map
-// answers, and the text of every query says what its template means.
+// built-in map and query the reference reading does not misread: the
+// truth is what a perfect reader of the map answers, and the text of
+// every query says what its template means.
 func TestResolveOverDetectedMapIsTruth(t *testing.T) {
 	d := semmap.Builtin(1)
 	for i, n := range semmap.BuiltinSizes {
 		g := semmap.Generate(1, i, n)
 		for _, q := range d.Queries {
+			if misread[q.ID] != "" {
+				continue
+			}
 			req, ok := scenes.ParseObjectQuery(q.Text)
 			if !ok {
 				t.Fatalf("%s does not parse", q.ID)
@@ -428,7 +441,8 @@ func TestLoadDatasetWarnsOfDuplicateInstances(t *testing.T) {
 }
 
 // BenchmarkLoadMap decodes, normalises and sorts a 150-object map from its
-// Voxeland file, and renders it for a prompt (the budget: 2 ms).
+// Voxeland file, and renders it for a prompt as JSON (the budget:
+// 2 ms).
 func BenchmarkLoadMap(b *testing.B) {
 	g := semmap.Generate(1, 99, 150)
 	b.SetBytes(int64(len(g.File)))
@@ -445,7 +459,7 @@ func BenchmarkLoadMap(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			_ = m.Render(scenes.RenderUncertainty)
+			_ = m.RenderJSON(scenes.RenderUncertainty)
 		}
 	})
 }

@@ -84,7 +84,7 @@ func (e *SemmapEnv) Call(_ context.Context, c agents.ToolCall) (agents.Result, e
 	}
 	switch a := args.(type) {
 	case *agents.NoArgs:
-		return agents.Result{Text: e.m.Render(e.mode)}, nil
+		return agents.Result{Text: e.m.RenderJSON(e.mode)}, nil
 	case *agents.AnswerArgs:
 		e.answered = append(e.answered, *a)
 		return agents.Result{Text: "Answer recorded.", Ended: true}, nil
