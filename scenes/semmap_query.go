@@ -46,7 +46,12 @@ const MapNearDistance = 1.5
 const onTolerance = 0.1
 
 // String renders the query compactly, for logs and test failures.
-func (q ObjectQuery) String() string {
+func (q ObjectQuery) String() string { return "{" + strings.Join(q.Fields(), " ") + "}" }
+
+// Fields returns the query's set parts as key=value strings, in a fixed
+// order ("classes=chair|couch", "affordance=sit", "near=table"), for
+// writers of a query in some syntax of their own.
+func (q ObjectQuery) Fields() []string {
 	var parts []string
 	if len(q.Classes) > 0 {
 		parts = append(parts, "classes="+strings.Join(q.Classes, "|"))
@@ -63,7 +68,8 @@ func (q ObjectQuery) String() string {
 	if q.Relation != "" {
 		parts = append(parts, q.Relation+"="+q.Anchor)
 	}
-	return "{" + strings.Join(parts, " ") + "}"
+	return parts
+
 }
 
 // MapNear reports whether a's centre is within MapNearDistance of b's.

@@ -62,25 +62,7 @@ func TestParseIntentQueries(t *testing.T) {
 }
 
 // formatIntent writes q in ParseIntent's syntax.
-func formatIntent(q scenes.ObjectQuery) string {
-	var parts []string
-	if len(q.Classes) > 0 {
-		parts = append(parts, "classes="+strings.Join(q.Classes, "|"))
-	}
-	if q.Affordance != "" {
-		parts = append(parts, "affordance="+q.Affordance)
-	}
-	if len(q.Exclude) > 0 {
-		parts = append(parts, "exclude="+strings.Join(q.Exclude, "|"))
-	}
-	if q.ExcludeAffordance != "" {
-		parts = append(parts, "exclude_affordance="+q.ExcludeAffordance)
-	}
-	if q.Relation != "" {
-		parts = append(parts, q.Relation+"="+q.Anchor)
-	}
-	return strings.Join(parts, "; ")
-}
+func formatIntent(q scenes.ObjectQuery) string { return strings.Join(q.Fields(), "; ") }
 
 // FuzzParseIntent checks that ParseIntent never panics, that what it
 // accepts wants something, and that it reads its own canonical form back
