@@ -384,14 +384,25 @@ func (g *Game) examine(name string) string {
 		g.writeReceptacle(&b, r)
 		return b.String()
 	}
+	i, failed := g.inReach(name)
+	if i == scenes.Nowhere {
+		return failed
+	}
+	return g.describe(i)
+}
+
+// inReach returns the index of the named object if it is in hand or in
+// view, as examine and describe need; else Nowhere and what the failure
+// says.
+func (g *Game) inReach(name string) (int, string) {
 	i, ok := g.ix.item[name]
 	switch {
 	case !ok:
-		return g.fail(g.noItem(name))
+		return scenes.Nowhere, g.fail(g.noItem(name))
 	case g.h.Held != i && !g.visible(i):
-		return g.fail("You see no " + name + " here.")
+		return scenes.Nowhere, g.fail("You see no " + name + " here.")
 	}
-	return g.describe(i)
+	return i, ""
 }
 
 // describe is what examining an item says, in the words and the order of
@@ -425,12 +436,9 @@ func (g *Game) describe(i int) string {
 // describeItem answers "describe O": the colour and owner of an object in
 // view or in hand, which ALFWorld's objects do not have.
 func (g *Game) describeItem(name string) string {
-	i, ok := g.ix.item[name]
-	switch {
-	case !ok:
-		return g.fail(g.noItem(name))
-	case g.h.Held != i && !g.visible(i):
-		return g.fail("You see no " + name + " here.")
+	i, failed := g.inReach(name)
+	if i == scenes.Nowhere {
+		return failed
 	}
 	it := &g.h.Items[i]
 	var b strings.Builder
