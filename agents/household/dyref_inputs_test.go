@@ -40,7 +40,7 @@ func TestToolkitPromptInputs(t *testing.T) {
 	want := map[string][]string{}
 	want[agents.ReflectKeyRules] = []string{"Your task type is " + ty + ".", env.Instruction()}
 	for _, c := range cases {
-		want[agents.ReflectKeyRules] = append(want[agents.ReflectKeyRules], "Task: "+c.Task, "> "+c.Steps[0].Command+"\n"+c.Steps[0].Observation)
+		want[agents.ReflectKeyRules] = append(want[agents.ReflectKeyRules], "Task: "+c.Task, "> "+c.Steps[0].Command+"\n"+stripArrival(c.Steps[0].Observation))
 	}
 	worked := 0
 	for _, et := range ruleExampleTypes {
@@ -92,6 +92,58 @@ func TestToolkitPromptInputs(t *testing.T) {
 	}
 	if len(model.reqs) != len(want) {
 		t.Errorf("%d calls, want %d", len(model.reqs), len(want))
+	}
+}
+
+// key_rules shows the solved games in the text the trials are read in:
+// arrivals cut by default, as the live observations are, and whole under
+// --keep-arrival.
+func TestSolvedCasesReadAsTrials(t *testing.T) {
+	for _, tc := range []struct {
+		why      string
+		keep     bool
+		arrivals bool
+	}{
+		{"by default a case's arrivals are cut like the trial's", false, false},
+		{"--keep-arrival shows them whole, like the trial's", true, true},
+	} {
+		model := &houseModel{reflects: []string{"The rule.", "The plan."}}
+		kit, err := newToolkit(model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		house := newFakeHouse(5)
+		var env agents.Env = house
+		if tc.keep {
+			env = keepingHouse{house}
+		}
+		raw := 0
+		for _, c := range kit.cases[typeOf(env)] {
+			for _, s := range c.Steps {
+				raw += strings.Count(s.Observation, arrivalPrefix)
+			}
+		}
+		if raw == 0 {
+			t.Fatalf("the solved games of %s have no arrival to cut: the test shows nothing", typeOf(env))
+		}
+		step := householdStep{Tool: agents.ToolAct, Command: "go to fridge 1", Result: "The fridge 1 is closed."}
+		tr := trialRecord{Trial: 1, Opening: house.Opening(), End: endRepeat, Steps: []householdStep{step, step}}
+		if _, err := kit.reflect(context.Background(), env, tr, []string{agents.ReflectKeyRules}); err != nil {
+			t.Fatal(err)
+		}
+		text := model.reqs[0].Messages[0].Text
+		if got := strings.Contains(text, arrivalPrefix); got != tc.arrivals {
+			t.Errorf("%s: arrivals in the key_rules prompt: %v, want %v", tc.why, got, tc.arrivals)
+		}
+		b, err := agenttest.ContextOf(model.reqs[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range b.Case {
+			if strings.HasPrefix(s.Result, arrivalPrefix) != tc.arrivals && strings.Contains(s.Command, "go to") && !strings.HasPrefix(s.Result, "Nothing") {
+				t.Errorf("%s: the context's case step %q reads %q", tc.why, s.Command, s.Result)
+			}
+		}
 	}
 }
 

@@ -91,6 +91,27 @@ func newToolkit(model llm.Model) (*toolkit, error) {
 	return k, nil
 }
 
+// casesAsRead returns the solved cases of a task type as the workflow
+// shows them: with each arrival's "You arrive at loc N. " cut, as the
+// live observations are, unless the Env keeps the arrivals whole. A case
+// recorded in one text and a trial read in another would teach the model
+// a sentence it never sees.
+func (k *toolkit) casesAsRead(env agents.Env, ty string) []agents.SolvedCase {
+	cs := k.cases[ty]
+	if keepsArrival(env) {
+		return cs
+	}
+	out := make([]agents.SolvedCase, len(cs))
+	for i, c := range cs {
+		c.Steps = slices.Clone(c.Steps)
+		for j := range c.Steps {
+			c.Steps[j].Observation = stripArrival(c.Steps[j].Observation)
+		}
+		out[i] = c
+	}
+	return out
+}
+
 // typeOf is the task type of the game, "" when the instruction does not
 // parse.
 func typeOf(env agents.Env) string {
@@ -179,11 +200,11 @@ func (k *toolkit) prompt(env agents.Env, tr trialRecord, tool string, outputs []
 	if tool == agents.ReflectKeyRules {
 		cc := &llm.CallContext{Role: llm.CallReflect, Track: agents.TrackHousehold, Instruction: env.Instruction(), Format: llm.FormatText, Tool: tool}
 		for _, t := range ruleExampleTypes {
-			if cs := k.cases[t]; t != ty && len(cs) > 0 && len(data.RuleExamples) < 2 {
+			if cs := k.casesAsRead(env, t); t != ty && len(cs) > 0 && len(data.RuleExamples) < 2 {
 				data.RuleExamples = append(data.RuleExamples, ruleExample{Type: t, Case: cs[0], Rule: k.examples.Rules[t]})
 			}
 		}
-		data.Cases = k.cases[ty]
+		data.Cases = k.casesAsRead(env, ty)
 		for _, c := range data.Cases {
 			for _, s := range c.Steps {
 				cc.Case = append(cc.Case, llm.HouseStep{Tool: agents.ToolAct, Command: s.Command, Result: s.Observation})
