@@ -122,7 +122,7 @@ type CallContext struct {
 // Object is a detected object as a prompt lists it: its id, its
 // attributes (type, colour and, at a two-robot table, the workspace it is
 // in) and the centre of its box on the table plane, in metres, at the
-// precision the prompt prints (two decimals). The table frame has x to
+// precision the prompt prints (three decimals). The table frame has x to
 // the right and y away from the robots.
 type Object struct {
 	ID        string  `json:"id"`

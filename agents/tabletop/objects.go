@@ -50,7 +50,10 @@ func detect(ctx context.Context, env agents.Env) (*scenes.Graph, []llm.Object, e
 }
 
 // listed turns detections into the list a prompt shows, positions rounded
-// to the centimetre the prompt prints.
+// to the millimetre the prompt prints. (At centimetres two offsets of a
+// block from a reference object tie often enough, on the spatial family's
+// tables, to leave its direction unreadable; the graph's relations are
+// drawn from the exact poses.)
 func listed(objs []scenes.Object) []llm.Object {
 	out := make([]llm.Object, len(objs))
 	for i, o := range objs {
@@ -59,15 +62,15 @@ func listed(objs []scenes.Object) []llm.Object {
 			ws = ""
 		}
 		out[i] = llm.Object{ID: o.ID, Type: o.Attributes[scenes.AttrType], Color: o.Attributes[scenes.AttrColor],
-			Workspace: ws, X: centimetre(o.Pose.X()), Y: centimetre(o.Pose.Y())}
+			Workspace: ws, X: millimetre(o.Pose.X()), Y: millimetre(o.Pose.Y())}
 	}
 	return out
 }
 
-// centimetre rounds metres to two decimals, with no negative zero, so
+// millimetre rounds metres to three decimals, with no negative zero, so
 // that the number the context holds is the one the prompt prints.
-func centimetre(v float64) float64 {
-	r := math.Round(v*100) / 100
+func millimetre(v float64) float64 {
+	r := math.Round(v*1000) / 1000
 	if r == 0 {
 		return 0
 	}
@@ -75,14 +78,14 @@ func centimetre(v float64) float64 {
 }
 
 // objectLine writes one detected object: "red block 1 (red block) at
-// (-0.12, -0.45), in robot2's workspace".
+// (-0.120, -0.452), in robot2's workspace".
 func objectLine(o llm.Object) string {
 	var b strings.Builder
 	b.WriteString(o.ID)
 	if attrs := strings.TrimSpace(o.Color + " " + o.Type); attrs != "" {
 		fmt.Fprintf(&b, " (%s)", attrs)
 	}
-	fmt.Fprintf(&b, " at (%.2f, %.2f)", o.X, o.Y)
+	fmt.Fprintf(&b, " at (%.3f, %.3f)", o.X, o.Y)
 	if w := workspacePhrase(o.Workspace); w != "" {
 		b.WriteString(", " + w)
 	}

@@ -55,8 +55,6 @@ type progPromptData struct {
 	// Positions are the objects' entries of the positions dict, and
 	// Workspaces the comments that say where each lies at a shared table.
 	Positions, Workspaces, SoFar []string
-	// Message is the other robot's request, for the helper's program.
-	Message string
 }
 
 func (a *progprompt) Run(ctx context.Context, env agents.Env) error {
@@ -124,7 +122,7 @@ func progObjects(objs []llm.Object) progPromptData {
 	}
 	for _, o := range objs {
 		objects = append(objects, program.Quote(o.ID))
-		positions = append(positions, fmt.Sprintf("%s: (%.2f, %.2f),", program.Quote(o.ID), o.X, o.Y))
+		positions = append(positions, fmt.Sprintf("%s: (%.3f, %.3f),", program.Quote(o.ID), o.X, o.Y))
 		if w := workspacePhrase(o.Workspace); w != "" {
 			workspaces = append(workspaces, fmt.Sprintf("the %s is %s", o.ID, w))
 		}
