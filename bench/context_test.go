@@ -130,8 +130,9 @@ var labels = map[string][]string{
 }
 
 // missing lists the values of the context that the request does not
-// send: every string (raw, or as JSON writes it), every number of a
-// semantic map at the two decimals the map text shows, and the trial
+// send: every string (raw, or as JSON writes it), every number at the
+// two decimals a semantic map's text shows them or the three an object
+// list's positions are printed with, and the trial
 // number as "attempt N".
 func missing(cc *llm.CallContext, text string) []string {
 	var out []string
@@ -198,7 +199,9 @@ func missing(cc *llm.CallContext, text string) []string {
 				// and no probability; the context takes it as certain.
 				return
 			}
-			if s := strconv.FormatFloat(v.Float(), 'f', 2, 64); v.Float() != 0 && !has(s) {
+			// At two decimals, as the map text shows them, or at three,
+			// as the tabletop baselines' object lists print positions.
+			if s := strconv.FormatFloat(v.Float(), 'f', 2, 64); v.Float() != 0 && !has(s) && !has(strconv.FormatFloat(v.Float(), 'f', 3, 64)) {
 				out = append(out, fmt.Sprintf("%s = %s", path, s))
 			}
 		case reflect.Int:

@@ -73,6 +73,10 @@ type CallContext struct {
 	// Objects are the detected objects, when the prompt lists objects but
 	// not their graph.
 	Objects []string `json:"objects,omitempty"`
+	// Detected are the detected objects with their attributes and
+	// positions, when the prompt lists them so instead of a graph (the
+	// tabletop baselines: CLARA, Inner Monologue, ProgPrompt).
+	Detected []Object `json:"detected,omitempty"`
 	// Message is what the other robot asked, for CallAnswer.
 	Message string `json:"message,omitempty"`
 	// Exchanges and Done are the episode so far, for workflows that write
@@ -113,6 +117,20 @@ type CallContext struct {
 	Answers  []string `json:"answers,omitempty"`
 	Feedback []string `json:"feedback,omitempty"`
 	Format   string   `json:"format"`
+}
+
+// Object is a detected object as a prompt lists it: its id, its
+// attributes (type, colour and, at a two-robot table, the workspace it is
+// in) and the centre of its box on the table plane, in metres, at the
+// precision the prompt prints (three decimals). The table frame has x to
+// the right and y away from the robots.
+type Object struct {
+	ID        string  `json:"id"`
+	Type      string  `json:"type"`
+	Color     string  `json:"color,omitempty"`
+	Workspace string  `json:"workspace,omitempty"`
+	X         float64 `json:"x"`
+	Y         float64 `json:"y"`
 }
 
 // HouseStep is one call of a household trial and its result.

@@ -50,25 +50,43 @@ type clara struct {
 type claraExample struct{ Objects, Instruction, Answer string }
 
 // claraExamples is the pool the sampling prompts draw their worked
-// examples from.
+// examples from. Their tables list objects as the real task's does, with
+// positions; the spatial one shows the relation read off the coordinates.
 var claraExamples = []claraExample{
-	{"green block 1, red bowl 1, yellow block 1", "Put the green block in the red bowl.",
+	{exampleObjects(ex("green block 1", -0.15, -0.40), ex("red bowl 1", 0.10, -0.60), ex("yellow block 1", 0.20, -0.30)),
+		"Put the green block in the red bowl.",
 		`{"plan": [{"pick": "green block 1", "place": "red bowl 1"}], "explanation": "The green block goes into the red bowl."}`},
-	{"blue block 1, yellow block 1, pink bowl 1", "Stack the blue block on the yellow block.",
+	{exampleObjects(ex("blue block 1", -0.10, -0.55), ex("yellow block 1", 0.15, -0.45), ex("pink bowl 1", 0, -0.70)),
+		"Stack the blue block on the yellow block.",
 		`{"plan": [{"pick": "blue block 1", "place": "yellow block 1"}], "explanation": "The blue block goes on top of the yellow block."}`},
-	{"orange block 1, cyan block 1, gray bowl 1", "Put the orange block in the gray bowl and the cyan block in the top right corner.",
+	{exampleObjects(ex("orange block 1", 0.05, -0.35), ex("cyan block 1", -0.20, -0.65), ex("gray bowl 1", 0.20, -0.60)),
+		"Put the orange block in the gray bowl and the cyan block in the top right corner.",
 		`{"plan": [{"pick": "orange block 1", "place": "gray bowl 1"}, {"pick": "cyan block 1", "place": "top right corner"}], "explanation": "Two moves, in the order given."}`},
-	{"purple block 1, brown block 1, green bowl 1 (purple block 1 is left_of green bowl 1)", "Put the block left of the green bowl in the green bowl.",
-		`{"plan": [{"pick": "purple block 1", "place": "green bowl 1"}], "explanation": "Only the purple block is left of the green bowl."}`},
-	{"red block 1, blue bowl 1, blue bowl 2", "Put the red block in the middle of the table.",
+	{exampleObjects(ex("purple block 1", -0.18, -0.48), ex("brown block 1", 0.12, -0.30), ex("green bowl 1", 0, -0.50)),
+		"Put the block left of the green bowl in the green bowl.",
+		`{"plan": [{"pick": "purple block 1", "place": "green bowl 1"}], "explanation": "Only the purple block has a smaller x than the green bowl at about the same y."}`},
+	{exampleObjects(ex("red block 1", 0.10, -0.40), ex("blue bowl 1", -0.20, -0.60), ex("blue bowl 2", 0.20, -0.70)),
+		"Put the red block in the middle of the table.",
 		`{"plan": [{"pick": "red block 1", "place": "middle"}], "explanation": "The middle is a named place."}`},
-	{"yellow block 1, yellow block 2, white bowl 1", "Put the pink block in the white bowl.",
+	{exampleObjects(ex("yellow block 1", -0.10, -0.35), ex("yellow block 2", 0.15, -0.45), ex("white bowl 1", 0, -0.65)),
+		"Put the pink block in the white bowl.",
 		`{"plan": [{"pick": "yellow block 1", "place": "white bowl 1"}], "explanation": "There is no pink block; a yellow one is the closest match."}`},
 }
 
+// ex is an object of a worked example, its attributes read off its id.
+func ex(id string, x, y float64) llm.Object {
+	o := llm.Object{ID: id, X: x, Y: y}
+	if f := strings.Fields(id); len(f) == 3 {
+		o.Color, o.Type = f[0], f[1]
+	}
+	return o
+}
+
+func exampleObjects(objs ...llm.Object) string { return objectLines(objs) }
+
 type claraPrompt struct {
-	Instruction, Robot, Partner, Objects, Relations, Places, Plans string
-	Examples                                                       []claraExample
+	Instruction, Robot, Partner, Objects, Frame, Places, Plans string
+	Examples                                                   []claraExample
 }
 
 // claraStep is one step of a sampled plan, as the sampling prompt asks
@@ -152,41 +170,29 @@ func jsonObject(text string) (string, error) {
 	return text[i : j+1], nil
 }
 
-// claraView is the scene as CLARA's prompts show it.
+// claraView is the scene as CLARA's prompts show it: the detected
+// objects, in a shuffled order for a sampling prompt.
 type claraView struct {
-	g                  *scenes.Graph
-	objects, relations string
+	objs    []llm.Object
+	objects string
 }
 
-func newClaraView(g *scenes.Graph, rng *rand.Rand) claraView {
-	nodes := slices.Clone(g.Nodes)
+func newClaraView(objs []llm.Object, rng *rand.Rand) claraView {
+	objs = slices.Clone(objs)
 	if rng != nil {
-		rng.Shuffle(len(nodes), func(i, j int) { nodes[i], nodes[j] = nodes[j], nodes[i] })
+		rng.Shuffle(len(objs), func(i, j int) { objs[i], objs[j] = objs[j], objs[i] })
 	}
-	var objs, rels []string
-	for _, n := range nodes {
-		s := n.ID
-		if w := n.Attributes[scenes.AttrWorkspace]; w != "" {
-			s += " (in " + w + "'s workspace)"
-		}
-		objs = append(objs, s)
-	}
-	for _, e := range g.Edges {
-		rels = append(rels, "- "+e.String())
-	}
-	shown := *g
-	shown.Nodes = nodes
-	return claraView{g: &shown, objects: strings.Join(objs, ", "), relations: strings.Join(rels, "\n")}
+	return claraView{objs: objs, objects: objectLines(objs)}
 }
 
 // contentSeed seeds the sampling from what the robot sees, so a given
 // episode is sampled alike whether it is a test or a calibration episode,
 // and whichever episode started the calibration.
-func contentSeed(env agents.Env, g *scenes.Graph) uint64 {
+func contentSeed(env agents.Env, objs []llm.Object) uint64 {
 	h := fnv.New64a()
 	fmt.Fprintf(h, "%s\x00%s\x00", env.Instruction(), env.Robot())
-	for _, n := range g.Nodes {
-		fmt.Fprintf(h, "%s\x00", n.ID)
+	for _, o := range objs {
+		fmt.Fprintf(h, "%s\x00", o.ID)
 	}
 	return h.Sum64()
 }
@@ -194,21 +200,21 @@ func contentSeed(env agents.Env, g *scenes.Graph) uint64 {
 // uncertainty samples the plans and returns the share that disagrees with
 // the most common plan, that plan (nil when most samples were unreadable),
 // and each distinct plan with its count, which the later prompts show.
-func (a *clara) uncertainty(ctx context.Context, env agents.Env, g *scenes.Graph) (float64, []claraStep, []string, error) {
-	seed := contentSeed(env, g)
+func (a *clara) uncertainty(ctx context.Context, env agents.Env, objs []llm.Object) (float64, []claraStep, []string, error) {
+	seed := contentSeed(env, objs)
 	counts := map[string]int{}
 	var keys []string
 	plans := map[string][]claraStep{}
 	for i := range a.samples {
 		rng := rand.New(rand.NewPCG(seed, uint64(i)))
-		v := newClaraView(g, rng)
+		v := newClaraView(objs, rng)
 		shots := slices.Clone(claraExamples)
 		rng.Shuffle(len(shots), func(i, j int) { shots[i], shots[j] = shots[j], shots[i] })
 		shots = shots[:claraShots]
 		cc := &llm.CallContext{Role: llm.CallPlan, Track: "tabletop", Instruction: env.Instruction(), Robot: env.Robot(),
-			Partner: env.Partner(), Graph: shownGraph(v.g), Format: llm.FormatJSON}
+			Partner: env.Partner(), Detected: v.objs, Format: llm.FormatJSON}
 		user, err := render("clara_sample.tmpl", claraPrompt{Instruction: env.Instruction(), Robot: env.Robot(),
-			Partner: env.Partner(), Objects: v.objects, Relations: v.relations, Places: strings.Join(scenes.PlaceNames, ", "),
+			Partner: env.Partner(), Objects: v.objects, Frame: frameNote, Places: strings.Join(scenes.PlaceNames, ", "),
 			Examples: shots})
 		if err != nil {
 			return 0, nil, nil, err
@@ -244,11 +250,11 @@ func (a *clara) uncertainty(ctx context.Context, env agents.Env, g *scenes.Graph
 
 // Score is CLARA's uncertainty on an episode, for calibration.
 func (a *clara) Score(ctx context.Context, env agents.Env) (float64, error) {
-	g, _, err := observe(ctx, env)
+	_, objs, err := detect(ctx, env)
 	if err != nil {
 		return 0, err
 	}
-	s, _, _, err := a.uncertainty(ctx, env, g)
+	s, _, _, err := a.uncertainty(ctx, env, objs)
 	return s, err
 }
 
@@ -276,26 +282,25 @@ func (a *clara) Run(ctx context.Context, env agents.Env) error {
 	if err != nil {
 		return err
 	}
-	g, _, err := observe(ctx, env)
+	_, objs, err := detect(ctx, env)
 	if err != nil {
 		return agents.Finish(err)
 	}
-	score, plan, shown, err := a.uncertainty(ctx, env, g)
+	score, plan, shown, err := a.uncertainty(ctx, env, objs)
 	if err != nil {
 		return err
 	}
-	v := newClaraView(g, nil)
 	data := claraPrompt{Instruction: env.Instruction(), Robot: env.Robot(), Partner: env.Partner(),
-		Objects: v.objects, Relations: v.relations, Places: strings.Join(scenes.PlaceNames, ", "),
+		Objects: objectLines(objs), Frame: frameNote, Places: strings.Join(scenes.PlaceNames, ", "),
 		Plans: strings.Join(shown, "\n")}
-	conv, err := a.actConversation(env, g, data)
+	conv, err := a.actConversation(env, objs, data)
 	if err != nil {
 		return err
 	}
 	if score <= thr && plan != nil {
 		return agents.Finish(a.carryOut(ctx, conv, plan))
 	}
-	cls, err := a.classify(ctx, env, g, data)
+	cls, err := a.classify(ctx, env, objs, data)
 	if err != nil {
 		return err
 	}
@@ -316,9 +321,9 @@ func (a *clara) Run(ctx context.Context, env agents.Env) error {
 }
 
 // classify asks the model why the samples disagree.
-func (a *clara) classify(ctx context.Context, env agents.Env, g *scenes.Graph, data claraPrompt) (claraClass, error) {
+func (a *clara) classify(ctx context.Context, env agents.Env, objs []llm.Object, data claraPrompt) (claraClass, error) {
 	cc := &llm.CallContext{Role: llm.CallClassify, Track: "tabletop", Instruction: env.Instruction(), Robot: env.Robot(),
-		Partner: env.Partner(), Graph: shownGraph(g), Format: llm.FormatJSON}
+		Partner: env.Partner(), Detected: objs, Format: llm.FormatJSON}
 	user, err := render("clara_classify.tmpl", data)
 	if err != nil {
 		return claraClass{}, err
@@ -337,9 +342,9 @@ func (a *clara) classify(ctx context.Context, env agents.Env, g *scenes.Graph, d
 // actConversation is the tool loop CLARA acts in once it has decided:
 // the steps it takes itself are written into it as the model's calls, so
 // a model that takes over sees everything done so far.
-func (a *clara) actConversation(env agents.Env, g *scenes.Graph, data claraPrompt) (*conversation, error) {
+func (a *clara) actConversation(env agents.Env, objs []llm.Object, data claraPrompt) (*conversation, error) {
 	cc := &llm.CallContext{Role: llm.CallPlan, Track: "tabletop", Instruction: env.Instruction(), Robot: env.Robot(),
-		Partner: env.Partner(), Graph: shownGraph(g), Format: llm.FormatToolCalls}
+		Partner: env.Partner(), Detected: objs, Format: llm.FormatToolCalls}
 	user, err := render("clara_act.tmpl", data)
 	if err != nil {
 		return nil, err
@@ -376,7 +381,8 @@ func (a *clara) carryOut(ctx context.Context, conv *conversation, plan []claraSt
 	return agents.Done(ctx, conv.env)
 }
 
-// Respond answers the partner robot as direct does.
+// Respond answers the partner robot from CLARA's own view of the table:
+// its object list, not the scene graph (see answerFromList).
 func (a *clara) Respond(ctx context.Context, env agents.Env, message string) (string, error) {
-	return answerPartner(ctx, a.model, env, message)
+	return answerFromList(ctx, a.model, env, message, false)
 }

@@ -19,8 +19,9 @@ func init() {
 }
 
 // innerMonologue is Inner Monologue as the SG-CoT paper runs it on the
-// tabletop: the model sees the instruction and the scene graph once, then
-// acts one tool call per turn. After each pick_and_place the robot looks
+// tabletop: the model sees the instruction and the objects the robot
+// detects (ids, attributes and positions; no relation graph, see
+// objects.go) once, then acts one tool call per turn. After each pick_and_place the robot looks
 // again, and the tool result is the environment's language feedback —
 // whether the block reached its destination, and what changed — so that a
 // slipped grasp or a block that landed beside its bowl is seen and can be
@@ -32,7 +33,7 @@ const imMaxTurns = 16 // model calls per episode
 
 func (a *innerMonologue) Run(ctx context.Context, env agents.Env) error {
 	env = &seeing{Env: env}
-	req, err := graphRequest(ctx, env, "inner_monologue_system.tmpl", "inner_monologue_user.tmpl")
+	req, err := listRequest(ctx, env, "inner_monologue_system.tmpl", "inner_monologue_user.tmpl")
 	if err != nil {
 		return agents.Finish(err)
 	}
@@ -40,12 +41,13 @@ func (a *innerMonologue) Run(ctx context.Context, env agents.Env) error {
 	return takeTurns(ctx, env, "inner-monologue", imMaxTurns, loop.turn)
 }
 
-// Respond answers the partner robot as direct does, but the helper robot
-// gets the same feedback after its move: a hand-over whose grasp slipped
-// short of the shared workspace is seen and retried, where an open-loop
-// helper would report it done and leave the block out of reach.
+// Respond answers the partner robot from Inner Monologue's own view: its
+// object list, and the same feedback after each move, so that a
+// hand-over whose grasp slipped short of the shared workspace is seen and
+// retried, where an open-loop helper would report it done and leave the
+// block out of reach.
 func (a *innerMonologue) Respond(ctx context.Context, env agents.Env, message string) (string, error) {
-	return answerPartner(ctx, a.model, &seeing{Env: env}, message)
+	return answerFromList(ctx, a.model, &seeing{Env: env}, message, true)
 }
 
 // monologue is the closed loop. Unlike conversation, it does not run the

@@ -70,7 +70,7 @@ func (e *scriptedTable) Call(_ context.Context, c agents.ToolCall) (agents.Resul
 		}
 		g := scenes.BuildGraph(e.objs)
 		data, _ := json.Marshal(g)
-		return agents.Result{Text: string(data), Graph: g}, nil
+		return agents.Result{Text: string(data), Graph: g, Objects: detections(e.objs)}, nil
 	}
 	return agents.Result{Text: "ok"}, nil
 }
@@ -156,9 +156,9 @@ func TestInnerMonologueFeedbackLoop(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b.Role != llm.CallPlan || b.Format != llm.FormatToolCalls || b.Graph == nil || len(b.Graph.Nodes) != 4 ||
+	if b.Role != llm.CallPlan || b.Format != llm.FormatToolCalls || b.Graph != nil || len(b.Detected) != 4 ||
 		b.Instruction != env.Instruction() {
-		t.Errorf("context %+v; want a planning context with the starting graph and the instruction", b)
+		t.Errorf("context %+v; want a planning context with the starting object list, no graph, and the instruction", b)
 	}
 	var offered []string
 	for _, d := range model.reqs[0].Tools {

@@ -51,8 +51,10 @@ type progState struct {
 
 type progPromptData struct {
 	promptData
-	Imports, Objects, FuncName, Error string
-	Workspaces, Relations, SoFar      []string
+	Imports, Objects, FuncName, Error, Frame string
+	// Positions are the objects' entries of the positions dict, and
+	// Workspaces the comments that say where each lies at a shared table.
+	Positions, Workspaces, SoFar []string
 }
 
 func (a *progprompt) Run(ctx context.Context, env agents.Env) error {
@@ -60,11 +62,11 @@ func (a *progprompt) Run(ctx context.Context, env agents.Env) error {
 	for reprompt := 0; ; reprompt++ {
 		// The graph is read afresh for each program: a reply from the
 		// other robot may have brought a block into view.
-		g, _, err := observe(ctx, env)
+		_, objs, err := detect(ctx, env)
 		if err != nil {
 			return agents.Finish(err)
 		}
-		p, err := a.write(ctx, env, g, st)
+		p, err := a.write(ctx, env, objs, st)
 		if err != nil {
 			if derr := agents.Done(ctx, env); derr != nil {
 				return derr
@@ -87,53 +89,53 @@ func (a *progprompt) Run(ctx context.Context, env agents.Env) error {
 	}
 }
 
-// Respond answers the partner robot as direct does: the helper's job is
-// one hand-over, which needs no program.
+// Respond answers the partner robot with a program of its own: see
+// respondProgram.
 func (a *progprompt) Respond(ctx context.Context, env agents.Env, message string) (string, error) {
-	return answerPartner(ctx, a.model, env, message)
+	return a.respondProgram(ctx, env, message)
 }
 
-// prompt fills the templates' data from the robot's graph and the episode
-// so far, and states the call's context.
-func (a *progprompt) prompt(env agents.Env, g *scenes.Graph, st *progState) (progPromptData, *llm.CallContext) {
+// prompt fills the templates' data from the detected objects and the
+// episode so far, and states the call's context.
+func (a *progprompt) prompt(env agents.Env, objs []llm.Object, st *progState) (progPromptData, *llm.CallContext) {
 	imports := []string{program.PickAndPlace, program.Ask}
 	if env.Partner() != "" {
 		imports = append(imports, program.AskRobot)
 	}
-	var objects, places, workspaces, relations []string
+	data := progObjects(objs)
+	data.promptData = promptData{Instruction: env.Instruction(), Robot: env.Robot(), Partner: env.Partner(),
+		Places: data.Places}
+	data.Imports, data.FuncName, data.SoFar = strings.Join(imports, ", "), program.FuncName(env.Instruction()), slices.Clone(st.soFar)
+	cc := &llm.CallContext{Role: llm.CallPlan, Track: "tabletop", Instruction: env.Instruction(), Robot: env.Robot(),
+		Partner: env.Partner(), Detected: objs,
+		Exchanges: st.exchanges, Done: st.done, Format: llm.FormatProgram}
+	return data, cc
+}
+
+// progObjects writes the table part of a program prompt: the places, the
+// objects list, each object's position as a dict entry, and at a shared
+// table a comment per object saying whose workspace it is in.
+func progObjects(objs []llm.Object) progPromptData {
+	var objects, places, positions, workspaces []string
 	for _, p := range scenes.PlaceNames {
 		places = append(places, program.Quote(p))
 	}
-	for _, n := range g.Nodes {
-		objects = append(objects, program.Quote(n.ID))
-		switch w := n.Attributes[scenes.AttrWorkspace]; w {
-		case "":
-		case scenes.RegionShared:
-			workspaces = append(workspaces, fmt.Sprintf("the %s is in the shared workspace", n.ID))
-		default:
-			workspaces = append(workspaces, fmt.Sprintf("the %s is in %s's workspace", n.ID, w))
+	for _, o := range objs {
+		objects = append(objects, program.Quote(o.ID))
+		positions = append(positions, fmt.Sprintf("%s: (%.3f, %.3f),", program.Quote(o.ID), o.X, o.Y))
+		if w := workspacePhrase(o.Workspace); w != "" {
+			workspaces = append(workspaces, fmt.Sprintf("the %s is %s", o.ID, w))
 		}
 	}
-	for _, e := range g.Edges {
-		relations = append(relations, e.String())
-	}
-	cc := &llm.CallContext{Role: llm.CallPlan, Track: "tabletop", Instruction: env.Instruction(), Robot: env.Robot(),
-		Partner: env.Partner(), Graph: shownGraph(g),
-		Exchanges: st.exchanges, Done: st.done, Format: llm.FormatProgram}
-	return progPromptData{
-		promptData: promptData{Instruction: env.Instruction(), Robot: env.Robot(), Partner: env.Partner(),
-			Places: strings.Join(places, ", ")},
-		Imports: strings.Join(imports, ", "), Objects: strings.Join(objects, ", "),
-		FuncName: program.FuncName(env.Instruction()), Workspaces: workspaces, Relations: relations,
-		SoFar: slices.Clone(st.soFar),
-	}, cc
+	return progPromptData{promptData: promptData{Places: strings.Join(places, ", ")}, Objects: strings.Join(objects, ", "),
+		Positions: positions, Workspaces: workspaces, Frame: frameNote}
 }
 
 // write has the model complete the task function. A program that does not
 // parse is sent back once with the parse error; a second one fails the
 // episode with that error, which names the line.
-func (a *progprompt) write(ctx context.Context, env agents.Env, g *scenes.Graph, st *progState) (program.Program, error) {
-	data, cc := a.prompt(env, g, st)
+func (a *progprompt) write(ctx context.Context, env agents.Env, objs []llm.Object, st *progState) (program.Program, error) {
+	data, cc := a.prompt(env, objs, st)
 	system, err := render("progprompt_system.tmpl", data)
 	if err != nil {
 		return program.Program{}, err

@@ -28,12 +28,23 @@ func TestPromptsGolden(t *testing.T) {
 	sgFull.promptData = base
 	sgNoEdges := sg
 	sgNoEdges.Relations = ""
+	shown := listed(detections([]scenes.Object{
+		scenes.NewBlock("red block 1", "red", -0.2, -0.3),
+		scenes.NewBowl("blue bowl 1", "blue", 0.15, -0.6),
+	}))
+	shown[1].Workspace = scenes.RegionRobot2
 	cl := claraPrompt{Instruction: base.Instruction, Robot: "robot1", Partner: "robot2",
-		Objects: "red block 1, blue bowl 1 (in robot2's workspace)", Relations: "- the red block 1 is left_of the blue bowl 1",
+		Objects: objectLines(shown), Frame: frameNote,
 		Places: base.Places, Plans: `3× [{"pick":"red block 1","place":"blue bowl 1"}]` + "\n" + `2× [{"pick":"red block 1","place":"middle"}]`,
 		Examples: claraExamples[:claraShots]}
 	clAlone := cl
 	clAlone.Partner = ""
+	noGraph.GraphJSON = ""
+	list := listData{promptData: noGraph, Objects: objectLines(shown), Frame: frameNote}
+	listAlone := list
+	listAlone.Partner = ""
+	listFeedback := list
+	listFeedback.Feedback = true
 	for _, tc := range []struct {
 		golden, template string
 		data             any
@@ -57,9 +68,12 @@ func TestPromptsGolden(t *testing.T) {
 		{"progprompt_user_partner.txt", "progprompt_user.tmpl", progPromptGolden(t, true)},
 		{"progprompt_user_alone.txt", "progprompt_user.tmpl", progPromptGolden(t, false)},
 		{"progprompt_fix.txt", "progprompt_fix.tmpl", progPromptFixGolden(t)},
-		{"inner_monologue_system_partner.txt", "inner_monologue_system.tmpl", base},
-		{"inner_monologue_system_alone.txt", "inner_monologue_system.tmpl", alone},
-		{"inner_monologue_user.txt", "inner_monologue_user.tmpl", base},
+		{"inner_monologue_system_partner.txt", "inner_monologue_system.tmpl", list},
+		{"inner_monologue_system_alone.txt", "inner_monologue_system.tmpl", listAlone},
+		{"inner_monologue_user.txt", "inner_monologue_user.tmpl", list},
+		{"list_answer_user.txt", "list_answer_user.tmpl", list},
+		{"list_answer_user_feedback.txt", "list_answer_user.tmpl", listFeedback},
+		{"progprompt_answer.txt", "progprompt_answer.tmpl", progAnswerGolden(t)},
 	} {
 		got, err := render(tc.template, tc.data)
 		if err != nil {

@@ -29,7 +29,13 @@
 //   - loop (household): it sends its previous command again;
 //   - overreflect (semmap): reviewing a sound answer, it finds fault
 //     anyway (semmap.go lists the semmap slips);
-//   - growth: every rate grows by this fraction per 1,000 prompt tokens.
+//   - coord (tabletop): reading an object list's printed positions, it
+//     takes each coordinate to be off by a normal error of this standard
+//     deviation in metres; the relations it then works out from the
+//     positions (the baselines' prompts show no relation graph) go wrong
+//     only near a tie (coords.go);
+//   - growth: every rate grows by this fraction per 1,000 prompt tokens
+//     (and the coord spread with them).
 //
 // Each error is drawn from a random stream keyed by the profile, the hash of
 // the request and its sample index, so the same request always gets the

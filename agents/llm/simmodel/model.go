@@ -61,6 +61,9 @@ type call struct {
 	read int
 	cc   llm.CallContext // the request's context
 	req  llm.Request
+	// derived is the graph the model works out from the context's object
+	// list, once it has (see sceneView).
+	derived *scenes.Graph
 }
 
 // happens draws whether an error of base rate r occurs in this call.
@@ -108,6 +111,10 @@ func (c *call) situation() []byte {
 	if b.Graph != nil {
 		for _, n := range b.Graph.Nodes {
 			ids = append(ids, n.ID)
+		}
+	} else if len(b.Detected) > 0 {
+		for _, o := range b.Detected {
+			ids = append(ids, o.ID)
 		}
 	} else {
 		ids = slices.Clone(b.Objects)
@@ -211,6 +218,9 @@ func (c *call) respond() llm.Reply {
 	case llm.CallClassify:
 		return c.classify()
 	case llm.CallAnswer:
+		if c.cc.Format == llm.FormatProgram {
+			return c.answerProgram()
+		}
 		return c.answer()
 	}
 	return llm.Reply{Text: fmt.Sprintf("I do not handle calls of role %q yet.", c.cc.Role), FinishReason: llm.FinishStop}
@@ -274,8 +284,8 @@ func (c *call) decide() decision {
 	for _, m := range c.cc.Done {
 		placed = append(placed, grounding.Binding{Pick: m.Pick, Place: m.Place})
 	}
-	var view grounding.View = grounding.GraphView{G: c.cc.Graph}
-	if c.cc.Graph == nil {
+	view, shown := c.sceneView()
+	if !shown {
 		known := retrievals(c.req)
 		view = known
 		if !canRetrieve(c.req) {
@@ -433,6 +443,15 @@ func (c *call) objectsOf(class string) []string {
 		ids, _ := grounding.GraphView{G: c.cc.Graph}.Nodes(scenes.NodeQuery{Attrs: map[string]string{scenes.AttrType: class}})
 		return ids
 	}
+	if len(c.cc.Detected) > 0 {
+		var ids []string
+		for _, o := range c.cc.Detected {
+			if o.Type == class {
+				ids = append(ids, o.ID)
+			}
+		}
+		return ids
+	}
 	var ids []string
 	for _, id := range c.cc.Objects {
 		if strings.Contains(id, " "+class+" ") {
@@ -500,11 +519,25 @@ func (c *call) answer() llm.Reply {
 	if err != nil {
 		return llm.Reply{Text: "I do not understand the request.", FinishReason: llm.FinishStop}
 	}
-	ids, _ := grounding.Resolve(grounding.GraphView{G: c.cc.Graph}, ref)
-	if len(ids) != 1 {
-		return llm.Reply{Text: fmt.Sprintf("I see %d objects matching %s.", len(ids), ref.Phrase), FinishReason: llm.FinishStop}
+	id, why := c.handOver(ref)
+	if id == "" {
+		return llm.Reply{Text: why, FinishReason: llm.FinishStop}
 	}
-	return c.calls(toolCall("pick_and_place", map[string]string{"pick": ids[0], "place": scenes.SharedPlace}))
+	return c.calls(toolCall("pick_and_place", map[string]string{"pick": id, "place": scenes.SharedPlace}))
+}
+
+// handOver resolves the block the other robot asks for in what the model
+// sees, or says why it cannot.
+func (c *call) handOver(ref grounding.Ref) (id, why string) {
+	view, shown := c.sceneView()
+	if !shown {
+		view = grounding.GraphView{}
+	}
+	ids, _ := grounding.Resolve(view, ref)
+	if len(ids) != 1 {
+		return "", fmt.Sprintf("I see %d objects matching %s.", len(ids), ref.Phrase)
+	}
+	return ids[0], ""
 }
 
 // calls makes a reply of tool calls, numbered after those already in the

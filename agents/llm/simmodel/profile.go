@@ -24,6 +24,11 @@ type Profile struct {
 	// OverReflect (semmap) is the chance that reviewing a sound answer
 	// finds fault with it anyway, so that the refinement spoils it.
 	OverReflect float64
+	// Coord (tabletop) is not a rate but a spread: the standard deviation,
+	// in metres, of the model's reading of each printed coordinate of an
+	// object list (see coords.go). A relation it works out from the
+	// positions is misread only when the true offsets are close to a tie.
+	Coord float64
 	// Growth is the relative increase of every rate per 1,000 prompt
 	// tokens: a rate r becomes r·(1 + Growth·tokens/1000), at most 1,
 	// tokens being those the request sends and those of its context as
@@ -42,13 +47,13 @@ type Profile struct {
 var (
 	Perfect = Profile{Name: "perfect"}
 	Default = Profile{Name: "default", Hallucinate: 0.03, Multiplicity: 0.15, Absence: 0.10, Vague: 0.08,
-		Negation: 0.10, Tag: 0.05, Malformed: 0.02, Skip: 0.10, Loop: 0.01, OverReflect: 0.10, Growth: 0.10}
+		Negation: 0.10, Tag: 0.05, Malformed: 0.02, Skip: 0.10, Loop: 0.01, OverReflect: 0.10, Coord: 0.01, Growth: 0.10}
 	Weak = Profile{Name: "weak", Hallucinate: 0.10, Multiplicity: 0.45, Absence: 0.35, Vague: 0.30,
-		Negation: 0.35, Tag: 0.15, Malformed: 0.08, Skip: 0.30, Loop: 0.03, OverReflect: 0.25, Growth: 0.25}
+		Negation: 0.35, Tag: 0.15, Malformed: 0.08, Skip: 0.30, Loop: 0.03, OverReflect: 0.25, Coord: 0.03, Growth: 0.25}
 )
 
 // rateNames are the keys of an explicit profile, in a fixed order.
-var rateNames = []string{"hallucinate", "multiplicity", "absence", "vague", "negation", "tag", "malformed", "skip", "loop", "overreflect", "growth"}
+var rateNames = []string{"hallucinate", "multiplicity", "absence", "vague", "negation", "tag", "malformed", "skip", "loop", "overreflect", "coord", "growth"}
 
 func (p *Profile) rate(name string) *float64 {
 	switch name {
@@ -72,6 +77,8 @@ func (p *Profile) rate(name string) *float64 {
 		return &p.Loop
 	case "overreflect":
 		return &p.OverReflect
+	case "coord":
+		return &p.Coord
 	case "growth":
 		return &p.Growth
 	}

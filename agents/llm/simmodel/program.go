@@ -6,6 +6,7 @@ import (
 	"github.com/ambibench/ambibench/agents/grounding"
 	"github.com/ambibench/ambibench/agents/llm"
 	"github.com/ambibench/ambibench/agents/program"
+	"github.com/ambibench/ambibench/scenes"
 )
 
 // program writes a decision as the body of a ProgPrompt task function, in
@@ -40,4 +41,20 @@ func (c *call) program() llm.Reply {
 		return llm.Reply{Text: program.Indent + "# " + why + "\n", FinishReason: llm.FinishStop}
 	}
 	return llm.Reply{Text: p.String(), FinishReason: llm.FinishStop}
+}
+
+// answerProgram serves the other robot's message in the ProgPrompt shape:
+// a program that brings the block it names to the shared workspace, with
+// the assertion that checks it; or, when the block is not to be found, a
+// body of one comment saying so.
+func (c *call) answerProgram() llm.Reply {
+	ref, err := grounding.ParseHandRequest(c.cc.Message)
+	if err != nil {
+		return llm.Reply{Text: program.Indent + "# I do not understand the request.\n", FinishReason: llm.FinishStop}
+	}
+	id, why := c.handOver(ref)
+	if id == "" {
+		return llm.Reply{Text: program.Indent + "# " + why + "\n", FinishReason: llm.FinishStop}
+	}
+	return llm.Reply{Text: program.Program{Body: program.Move(id, scenes.SharedPlace)}.String(), FinishReason: llm.FinishStop}
 }

@@ -51,8 +51,11 @@ func (c *call) sampledPlan() llm.Reply {
 	for _, e := range c.cc.Exchanges {
 		ex = append(ex, grounding.Exchange{Kind: e.Kind, Tag: e.Tag, Text: e.Text, Reply: e.Reply})
 	}
-	sit := grounding.Situation{Instruction: c.cc.Instruction, Partner: c.cc.Partner,
-		View: grounding.GraphView{G: c.cc.Graph}, History: ex}
+	view, shown := c.sceneView()
+	if !shown {
+		view = grounding.GraphView{}
+	}
+	sit := grounding.Situation{Instruction: c.cc.Instruction, Partner: c.cc.Partner, View: view, History: ex}
 	var plan SampledPlan
 	for range 8 {
 		d := grounding.Decide(sit)

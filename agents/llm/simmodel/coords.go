@@ -1,0 +1,99 @@
+package simmodel
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
+	"math"
+
+	"github.com/ambibench/ambibench/agents/grounding"
+	"github.com/ambibench/ambibench/agents/llm"
+	"github.com/ambibench/ambibench/scenes"
+)
+
+// A tabletop baseline's prompt lists the detected objects with their
+// positions and no relations (llm.CallContext.Detected). The simulated
+// model works the relations out as a reader of the list would: it reads
+// each object's printed (x, y), with an error, and derives from what it
+// read the relations the scene graph would hold (scenes.BuildGraph over
+// the objects as read), which the reference planner then queries as it
+// queries a graph.
+//
+// The reading error is the profile's Coord: each coordinate is taken to
+// be off by a normal error of that standard deviation (grown, as every
+// rate, with the tokens the model reads). A direction between two objects
+// is the axis of their larger offset, so it is misread only when the two
+// offsets are close to a tie, or the objects close together, which is
+// where a reader of coordinates errs; the spatial family's target lies
+// 16-22 cm along its direction and at most 5 cm aside, so a centimetre of
+// error leaves it alone and misreads only blocks that stand near a
+// diagonal of the reference object. Each error is drawn from a hash of
+// the situation (see call.situation), the object and the axis, and at
+// temperature > 0 the sample, so the model misreads an object the same
+// way at every call of the episode and in every workflow, and each
+// sample of a sampling workflow reads afresh.
+
+// readObject is one detected object as the model reads it: on the table
+// plane at the position it read, with the standard extent of its type.
+func (c *call) readObject(o llm.Object) scenes.Object {
+	x, y := o.X+c.misread(o.ID, "x"), o.Y+c.misread(o.ID, "y")
+	var obj scenes.Object
+	switch o.Type {
+	case scenes.ClassBowl:
+		obj = scenes.NewBowl(o.ID, o.Color, x, y)
+	default:
+		obj = scenes.NewBlock(o.ID, o.Color, x, y)
+		obj.Class, obj.Attributes[scenes.AttrType] = o.Type, o.Type
+	}
+	delete(obj.Attributes, scenes.AttrSize) // the list does not show it
+	if obj.Attributes[scenes.AttrColor] == "" {
+		delete(obj.Attributes, scenes.AttrColor)
+	}
+	obj.Region = o.Workspace
+	return obj
+}
+
+// misread is the error of the model's reading of one coordinate.
+func (c *call) misread(id, axis string) float64 {
+	if c.p.Coord <= 0 {
+		return 0
+	}
+	sd := c.p.Coord * (1 + c.p.Growth*float64(c.read)/1000)
+	sample := 0
+	if c.req.Temperature != 0 {
+		sample = c.req.Sample
+	}
+	if c.opening == nil {
+		c.opening = c.situation()
+	}
+	h := sha256.Sum256([]byte(fmt.Sprintf("%x\x00coord\x00%s\x00%s\x00%d", c.opening, id, axis, sample)))
+	// Box-Muller from two uniforms in (0, 1].
+	u1 := (float64(binary.LittleEndian.Uint64(h[:8])>>11) + 1) / (1 << 53)
+	u2 := float64(binary.LittleEndian.Uint64(h[8:16])>>11) / (1 << 53)
+	return sd * math.Sqrt(-2*math.Log(u1)) * math.Cos(2*math.Pi*u2)
+}
+
+// listGraph is the scene graph the model derives from an object list.
+func (c *call) listGraph(objs []llm.Object) *scenes.Graph {
+	read := make([]scenes.Object, len(objs))
+	for i, o := range objs {
+		read[i] = c.readObject(o)
+	}
+	return scenes.BuildGraph(read)
+}
+
+// sceneView is what the model knows of the table at this call: the graph
+// the prompt shows, or the one it derives from the prompt's object list,
+// or (neither) nothing but what it retrieved, see decide.
+func (c *call) sceneView() (grounding.View, bool) {
+	switch {
+	case c.cc.Graph != nil:
+		return grounding.GraphView{G: c.cc.Graph}, true
+	case len(c.cc.Detected) > 0:
+		if c.derived == nil {
+			c.derived = c.listGraph(c.cc.Detected)
+		}
+		return grounding.GraphView{G: c.derived}, true
+	}
+	return nil, false
+}

@@ -1,0 +1,103 @@
+package tabletop
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/ambibench/ambibench/agents"
+	"github.com/ambibench/ambibench/agents/llm"
+	"github.com/ambibench/ambibench/agents/program"
+	"github.com/ambibench/ambibench/scenes"
+)
+
+// In a two-robot cell the partner robot runs the agent under test too, so
+// a baseline's partner sees what the baseline sees — its object list, not
+// the scene graph — and answers in the baseline's own shape: CLARA's and
+// Inner Monologue's in a tool loop (Inner Monologue's with success
+// feedback after each move, through seeing), ProgPrompt's with a short
+// program of its own.
+
+// answerFromList has the model answer the other robot from the detected
+// objects: it may call pick_and_place, and its final text is the reply.
+// feedback says that env answers moves with success detection, which the
+// prompt then tells the model to heed.
+func answerFromList(ctx context.Context, model llm.Model, env agents.Env, message string, feedback bool) (string, error) {
+	_, objs, err := detect(ctx, env)
+	if err != nil {
+		return "", agents.Finish(err)
+	}
+	cc := &llm.CallContext{Role: llm.CallAnswer, Track: "tabletop", Robot: env.Robot(), Partner: env.Partner(),
+		Detected: objs, Message: message, Format: llm.FormatToolCalls}
+	user, err := render("list_answer_user.tmpl", listData{promptData: promptData{Robot: env.Robot(), Partner: env.Partner(),
+		Message: message}, Objects: objectLines(objs), Frame: frameNote, Feedback: feedback})
+	if err != nil {
+		return "", err
+	}
+	conv := &conversation{model: model, env: env, req: llm.Request{
+		Messages: []llm.Message{{Role: llm.RoleUser, Text: user}}, Tools: agents.ToolDecls(env, agents.ToolPickAndPlace), Context: cc,
+	}, textEnds: true}
+	for range answerMaxTurns {
+		ended, err := conv.turn(ctx)
+		if err != nil {
+			return "", agents.Finish(err)
+		}
+		if ended {
+			return conv.lastText, nil
+		}
+	}
+	return "I could not finish.", nil
+}
+
+// respondProgram is ProgPrompt's partner: the model writes a short
+// program for the other robot's request — pick_and_place calls, each
+// checked by an assertion with its recovery step — which runs as a task
+// program does; the reply says where each block it moved ended up. A
+// program that does not parse moves nothing, and the reply says so.
+func (a *progprompt) respondProgram(ctx context.Context, env agents.Env, message string) (string, error) {
+	_, objs, err := detect(ctx, env)
+	if err != nil {
+		return "", agents.Finish(err)
+	}
+	data := progObjects(objs)
+	data.promptData = promptData{Robot: env.Robot(), Partner: env.Partner(), Message: message, Places: data.Places}
+	data.Imports, data.FuncName = program.PickAndPlace, "answer_"+program.FuncName(env.Partner())
+	user, err := render("progprompt_answer.tmpl", data)
+	if err != nil {
+		return "", err
+	}
+	cc := &llm.CallContext{Role: llm.CallAnswer, Track: "tabletop", Robot: env.Robot(), Partner: env.Partner(),
+		Detected: objs, Message: message, Format: llm.FormatProgram}
+	reply, err := a.model.Generate(ctx, llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: user}}, Context: cc})
+	if err != nil {
+		return "", agents.Finish(fmt.Errorf("model %s: %w", a.model.Name(), err))
+	}
+	p, err := program.Parse(reply.Text)
+	if err != nil {
+		return "I could not act on your message: my program did not parse (" + err.Error() + ").", nil
+	}
+	st := &progState{lastPlace: map[string]string{}}
+	if _, err := st.execute(ctx, env, p); err != nil {
+		return "", agents.Finish(err)
+	}
+	if len(st.done) == 0 {
+		return "I did not move anything.", nil
+	}
+	g, _, err := detect(ctx, env)
+	if err != nil {
+		return "", agents.Finish(err)
+	}
+	var said []string
+	for _, mv := range st.done {
+		held := assertionHolds(g, program.Assert{Object: mv.Pick, Relation: program.RelationFor(mv.Place), Target: mv.Place}, st.lastPlace[mv.Pick])
+		switch {
+		case held && mv.Place == scenes.SharedPlace:
+			said = append(said, fmt.Sprintf("I put %s in the shared workspace.", mv.Pick))
+		case held:
+			said = append(said, fmt.Sprintf("I put %s at %s.", mv.Pick, mv.Place))
+		default:
+			said = append(said, fmt.Sprintf("I tried to put %s at %s, but it is not there.", mv.Pick, mv.Place))
+		}
+	}
+	return strings.Join(said, " "), nil
+}
