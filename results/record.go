@@ -143,12 +143,25 @@ func (r Record) SolvedBy(k int) bool {
 // an infrastructure failure.
 func (r Record) Scored() bool { return r.Outcome != OutcomeInfraError }
 
-// ScoredOnly returns the records that count in the rates, in order.
+// ScoredOnly returns the records that count in the rates, in order. When
+// every record counts, as in most runs, it returns recs itself (its
+// capacity cut to its length, so that an append copies), and copies
+// nothing: a report calls it for each table and plot, and a copy of make
+// bench's 28,600 tabletop records is 17 MB. Callers only read the records.
 func ScoredOnly(recs []Record) []Record {
-	out := make([]Record, 0, len(recs))
-	for _, r := range recs {
-		if r.Scored() {
-			out = append(out, r)
+	n := 0
+	for i := range recs {
+		if recs[i].Scored() {
+			n++
+		}
+	}
+	if n == len(recs) {
+		return recs[:n:n]
+	}
+	out := make([]Record, 0, n)
+	for i := range recs {
+		if recs[i].Scored() {
+			out = append(out, recs[i])
 		}
 	}
 	return out

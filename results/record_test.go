@@ -2,6 +2,7 @@ package results
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -161,5 +162,44 @@ func TestKeyRepeat(t *testing.T) {
 	r.Repeat = -1
 	if err := r.Validate(); err == nil {
 		t.Error("a negative repeat is valid")
+	}
+}
+
+// ScoredOnly drops infrastructure failures and keeps the order; when
+// nothing is dropped it shares recs rather than copying them, and an
+// append to what it returns still leaves recs alone.
+func TestScoredOnlySharesWhenAllCount(t *testing.T) {
+	scored := Record{Outcome: OutcomeScored, Episode: 1}
+	agentErr := Record{Outcome: OutcomeAgentError, Episode: 2}
+	infra := Record{Outcome: OutcomeInfraError, Episode: 3}
+	for _, tc := range []struct {
+		why    string
+		recs   []Record
+		want   []int // episodes kept
+		shared bool
+	}{
+		{"nothing to drop: shared", []Record{scored, agentErr}, []int{1, 2}, true},
+		{"an infrastructure failure is dropped: copied", []Record{scored, infra, agentErr}, []int{1, 2}, false},
+		{"only failures", []Record{infra}, nil, false},
+		{"empty", nil, nil, true},
+	} {
+		got := ScoredOnly(tc.recs)
+		var eps []int
+		for _, r := range got {
+			eps = append(eps, r.Episode)
+		}
+		if !slices.Equal(eps, tc.want) {
+			t.Errorf("%s: episodes %v, want %v", tc.why, eps, tc.want)
+		}
+		if shared := len(got) > 0 && &got[0] == &tc.recs[0]; shared != (tc.shared && len(got) > 0) {
+			t.Errorf("%s: shared %v, want %v", tc.why, shared, tc.shared)
+		}
+		if len(got) > 0 {
+			backing := slices.Clone(tc.recs)
+			_ = append(got, infra)
+			if !slices.EqualFunc(backing, tc.recs, func(a, b Record) bool { return a.Episode == b.Episode }) {
+				t.Errorf("%s: an append to the result wrote into recs", tc.why)
+			}
+		}
 	}
 }

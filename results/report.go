@@ -274,19 +274,23 @@ type reporter struct {
 // nothing downstream depends on the order of recs.
 func groupUnits(recs []Record, order []string) []unit {
 	type key struct{ agent, model string }
-	groups := make(map[key][]Record)
+	// A group holds the indexes of its records, and its records are
+	// copied once, sorted: appending the records themselves grew each
+	// group by doubling, and sorting copied them again.
+	groups := make(map[key][]int)
 	models := make(map[string]map[string]bool)
-	for _, r := range recs {
+	for i := range recs {
+		r := &recs[i]
 		k := key{r.Agent, r.Model}
-		groups[k] = append(groups[k], r)
+		groups[k] = append(groups[k], i)
 		if models[r.Agent] == nil {
 			models[r.Agent] = make(map[string]bool)
 		}
 		models[r.Agent][r.Model] = true
 	}
 	units := make([]unit, 0, len(groups))
-	for k, rs := range groups {
-		rs = sortedByKey(rs)
+	for k, idx := range groups {
+		rs := sortedByKeyAt(recs, idx)
 		label := k.agent
 		if len(models[k.agent]) > 1 {
 			label = fmt.Sprintf("%s (%s)", k.agent, cmp.Or(k.model, "no model"))
@@ -329,15 +333,28 @@ func distinct(recs []Record, field func(Record) string, order func(a, b string) 
 // comparison, so records with equal keys end in the same order as when
 // the records themselves were sorted by Key.
 func sortedByKey(recs []Record) []Record {
-	keys := make([]string, len(recs))
 	idx := make([]int, len(recs))
-	for i, r := range recs {
-		keys[i], idx[i] = r.Key(), i
+	for i := range idx {
+		idx[i] = i
 	}
-	slices.SortFunc(idx, func(a, b int) int { return cmp.Compare(keys[a], keys[b]) })
-	out := make([]Record, len(recs))
-	for i, j := range idx {
-		out[i] = recs[j]
+	return sortedByKeyAt(recs, idx)
+}
+
+// sortedByKeyAt is sortedByKey over the records of recs at idx, in that
+// order: a group's records are copied once, sorted.
+func sortedByKeyAt(recs []Record, idx []int) []Record {
+	type keyed struct {
+		key string
+		i   int
+	}
+	keys := make([]keyed, len(idx))
+	for n, i := range idx {
+		keys[n] = keyed{recs[i].Key(), i}
+	}
+	slices.SortFunc(keys, func(a, b keyed) int { return cmp.Compare(a.key, b.key) })
+	out := make([]Record, len(idx))
+	for n, k := range keys {
+		out[n] = recs[k.i]
 	}
 	return out
 }
@@ -355,6 +372,9 @@ func filter(recs []Record, keep func(Record) bool) []Record {
 	}
 	if n == 0 {
 		return nil
+	}
+	if n == len(recs) {
+		return recs[:n:n] // shared, not copied: callers only read records
 	}
 	out := make([]Record, 0, n)
 	for _, r := range recs {

@@ -47,25 +47,40 @@ func BuildGraph(objs []Object) *Graph {
 		}
 		g.Nodes = append(g.Nodes, Node{ID: o.ID, Attributes: attrs})
 	}
-	// Most ordered pairs have one relation, so the edges are sized for that
-	// up front.
-	if len(objs) > 1 {
-		g.Edges = make([]Edge, 0, len(objs)*(len(objs)-1))
-	}
 	pairs := make([]pairObject, len(objs))
 	for i := range objs {
 		pairs[i] = newPairObject(&objs[i])
 	}
-	var rels []string
+	// The relations of every ordered pair are read once, as indexes into
+	// Relations (one more than the index, 0 for none; at most two a pair),
+	// so that the edges are allocated at their exact number: sized for one
+	// relation a pair, a crowded table's near pairs grew them to twice
+	// that, copying them.
+	n := len(pairs)
+	codes := make([]uint8, 2*n*n)
+	count := 0
+	var rels [2]string
 	for i := range pairs {
-		a := &pairs[i]
 		for j := range pairs {
 			if i == j {
 				continue
 			}
-			rels = appendRelations(rels[:0], a, &pairs[j])
-			for _, rel := range rels {
-				g.Edges = append(g.Edges, Edge{Source: a.id, Target: pairs[j].id, Relation: rel})
+			for k, rel := range appendRelations(rels[:0], &pairs[i], &pairs[j]) {
+				codes[2*(i*n+j)+k] = relationCode(rel)
+				count++
+			}
+		}
+	}
+	if count > 0 {
+		g.Edges = make([]Edge, 0, count)
+	}
+	for i := range pairs {
+		for j := range pairs {
+			for _, c := range codes[2*(i*n+j) : 2*(i*n+j)+2] {
+				if c == 0 {
+					break
+				}
+				g.Edges = append(g.Edges, Edge{Source: pairs[i].id, Target: pairs[j].id, Relation: Relations[c-1]})
 			}
 		}
 	}
@@ -73,6 +88,16 @@ func BuildGraph(objs []Object) *Graph {
 		g.Edges = nil // as the graph of one object has always been written: "edges": null
 	}
 	return g
+}
+
+// relationCode is one more than rel's index in Relations.
+func relationCode(rel string) uint8 {
+	for i, r := range Relations {
+		if r == rel {
+			return uint8(i + 1)
+		}
+	}
+	panic("scenes: relation " + rel + " is not in Relations")
 }
 
 // NodeQuery filters nodes. Name matches a node's id, or its id without the

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"maps"
 	"slices"
+	"unsafe"
 )
 
 // CompactJSON returns the bytes json.Marshal(g) returns, written directly.
@@ -11,13 +12,46 @@ import (
 // reflecting over the edges was most of what writing the graph for
 // get_scene_graph cost.
 func (g *Graph) CompactJSON() []byte {
-	// About 80 bytes an edge and 100 a node, for ids of a dozen letters.
-	b := make([]byte, 0, 128*(len(g.Nodes)+len(g.Edges)))
+	return g.appendCompactJSON(make([]byte, 0, g.compactSize()))
+}
+
+// CompactJSONString is string(g.CompactJSON()) without the copy: the
+// bytes are written once, into a buffer sized for them when every string
+// of the graph is plain (see quote), and the string is made over that
+// buffer, which nothing else holds.
+func (g *Graph) CompactJSONString() string {
+	b := g.CompactJSON()
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
+// compactSize bounds the length of g's JSON when every string of it is
+// plain, which quote writes as it is, between quotes: it counts a comma
+// after every item and "null" for an empty list. A string that needs
+// escaping makes the JSON longer, and the buffer then grows.
+func (g *Graph) compactSize() int {
+	n := len(`{"nodes":null,"edges":null}`)
+	for _, nd := range g.Nodes {
+		n += len(`{"id":"","attributes":null},`) + len(nd.ID)
+		for k, v := range nd.Attributes {
+			n += len(`"":"",`) + len(k) + len(v)
+		}
+	}
+	for _, e := range g.Edges {
+		n += len(`{"source":"","target":"","relation":""},`) + len(e.Source) + len(e.Target) + len(e.Relation)
+	}
+	return n
+}
+
+func (g *Graph) appendCompactJSON(b []byte) []byte {
 	b = append(b, `{"nodes":`...)
 	if g.Nodes == nil {
 		b = append(b, "null"...)
 	} else {
 		b = append(b, '[')
+		var keys []string
 		for i, n := range g.Nodes {
 			if i > 0 {
 				b = append(b, ',')
@@ -29,7 +63,9 @@ func (g *Graph) CompactJSON() []byte {
 				b = append(b, "null"...)
 			} else {
 				b = append(b, '{')
-				for j, k := range slices.Sorted(maps.Keys(n.Attributes)) {
+				keys = slices.AppendSeq(keys[:0], maps.Keys(n.Attributes))
+				slices.Sort(keys)
+				for j, k := range keys {
 					if j > 0 {
 						b = append(b, ',')
 					}
@@ -65,13 +101,24 @@ func (g *Graph) CompactJSON() []byte {
 	return append(b, '}')
 }
 
+// plain marks the bytes that json.Marshal writes as they are: printable
+// ASCII but the quote, the backslash and the three it escapes for HTML.
+var plain = func() (t [256]bool) {
+	for c := 0x20; c < 0x80; c++ {
+		t[c] = true
+	}
+	for _, c := range `"\<>&` {
+		t[c] = false
+	}
+	return t
+}()
+
 // quote appends s as json.Marshal quotes it: between quotes as it is when
-// every byte is printable ASCII that JSON and json.Marshal's HTML escaping
-// leave alone (as ids, attributes and relations are), and through
+// every byte is plain (as ids, attributes and relations are), and through
 // json.Marshal otherwise.
 func quote(b []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+		if !plain[s[i]] {
 			quoted, _ := json.Marshal(s) // a string always encodes
 			return append(b, quoted...)
 		}

@@ -27,5 +27,19 @@ func TestCompactJSONIsMarshal(t *testing.T) {
 		if got := g.CompactJSON(); !bytes.Equal(got, want) {
 			t.Errorf("%s:\ngot  %s\nwant %s", name, got, want)
 		}
+		if got := g.CompactJSONString(); got != string(want) {
+			t.Errorf("%s: CompactJSONString:\ngot  %s\nwant %s", name, got, want)
+		}
+		// The buffer is sized for a graph of plain strings, so that
+		// writing it allocates once: at most a comma an item too large.
+		if name != "odd" {
+			items := len(g.Nodes) + len(g.Edges)
+			for _, n := range g.Nodes {
+				items += len(n.Attributes)
+			}
+			if got, size := len(want), g.compactSize(); size < got || size > got+4+items {
+				t.Errorf("%s: compactSize is %d, the JSON %d bytes", name, size, got)
+			}
+		}
 	}
 }

@@ -125,14 +125,17 @@ func (g *grid) insert(x, y float64, i int) bool {
 	return true
 }
 
-// near calls f with the index of every point in the cell of (x, y) and the
-// eight around it, until f returns false; it reports whether f never did.
-func (g *grid) near(x, y float64, f func(i int) bool) bool {
+// clear reports whether no point of objs that the grid holds lies closer
+// to (x, y) than the grid's cell size, reading the cell of (x, y) and the
+// eight around it.
+func (g *grid) clear(objs []Object, x, y float64) bool {
 	cx, cy := g.cell(x, y)
+	d2 := g.size * g.size
 	for j := max(cy-1, 0); j <= min(cy+1, g.ny-1); j++ {
 		for i := max(cx-1, 0); i <= min(cx+1, g.nx-1); i++ {
 			for _, k := range g.cells[j*g.nx+i] {
-				if !f(k) {
+				dx, dy := objs[k].Pose[0]-x, objs[k].Pose[1]-y
+				if dx*dx+dy*dy < d2 {
 					return false
 				}
 			}
@@ -188,11 +191,7 @@ func (l *Layout) Free(x, y float64) bool {
 	if l.grid == nil {
 		l.grid = newGrid(l.minSep, l.objs)
 	}
-	return l.grid.near(x, y, func(k int) bool {
-		o := &l.objs[k]
-		dx, dy := o.Pose.X()-x, o.Pose.Y()-y
-		return dx*dx+dy*dy >= l.minSep*l.minSep
-	})
+	return l.grid.clear(l.objs, x, y)
 }
 
 // NextID returns the id the next object of a colour and class would get,

@@ -24,7 +24,7 @@ const MaxSceneSize = 48
 // families space their own objects by scenes.MinSpacing; a crowded table
 // keeps only what the physics and the relations need.
 const (
-	blockClearance     = 0.045 // two 4 cm blocks, half a centimetre apart
+	blockClearance     = 0.045 // two 4 cm blocks, half a centimetre apart along x or y
 	bowlBlockClearance = 0.092 // a block, corner on, wholly outside a bowl's rim
 	bowlClearance      = 0.13  // two bowls' rims apart
 	placeClearance     = 0.1   // room for a block put down at a place a move uses
@@ -222,6 +222,80 @@ type spotCheck struct {
 	// for the draw under way.
 	probed     []scenes.Object
 	probeNodes []scenes.Node
+	// cells buckets the table so far, as nodes does, for the clearance
+	// test.
+	cells clearanceGrid
+}
+
+// clearanceGrid buckets the objects of a table by the square cell of side
+// bowlClearance, the largest clearance, that holds their centre, so that
+// an object closer to a point than any clearance lies in the point's
+// cell or one of the eight around it: the clearance test of a spot reads
+// those nine cells rather than every object of the table, which rejection
+// sampling on a crowded table asks of thousands of spots an episode.
+// Cells off the table are kept too, in the border cells of the grid.
+type clearanceGrid struct {
+	cells [][]int // by row, then column; indexes into the table's objects
+}
+
+var (
+	clearanceCols = int(math.Floor((scenes.TableMaxX-scenes.TableMinX)/bowlClearance)) + 1
+	clearanceRows = int(math.Floor((scenes.TableMaxY-scenes.TableMinY)/bowlClearance)) + 1
+)
+
+// cell returns the cell of a point, clamped to the grid: a point off the
+// table shares the border cell, which only makes that cell longer.
+func (g *clearanceGrid) cell(x, y float64) (int, int) {
+	cx := int(math.Floor((x - scenes.TableMinX) / bowlClearance))
+	cy := int(math.Floor((y - scenes.TableMinY) / bowlClearance))
+	return min(max(cx, 0), clearanceCols-1), min(max(cy, 0), clearanceRows-1)
+}
+
+func (g *clearanceGrid) insert(x, y float64, i int) {
+	if g.cells == nil {
+		g.cells = make([][]int, clearanceCols*clearanceRows)
+	}
+	cx, cy := g.cell(x, y)
+	g.cells[cy*clearanceCols+cx] = append(g.cells[cy*clearanceCols+cx], i)
+}
+
+// clear reports whether a distractor of class at (x, y) keeps its
+// clearance from every object of objs that the grid holds: blockClearance
+// along the x or the y axis between blocks, and between centres
+// bowlBlockClearance between a block and a bowl and bowlClearance between
+// bowls. It is the same test over every object,
+// since no clearance reaches past the eight cells around a point's.
+func (g *clearanceGrid) clear(objs []scenes.Object, class string, x, y float64) bool {
+	if g.cells == nil {
+		return true // an empty table
+	}
+	cx, cy := g.cell(x, y)
+	for j := max(cy-1, 0); j <= min(cy+1, clearanceRows-1); j++ {
+		for i := max(cx-1, 0); i <= min(cx+1, clearanceCols-1); i++ {
+			for _, k := range g.cells[j*clearanceCols+i] {
+				o := &objs[k]
+				dx, dy := o.Pose.X()-x, o.Pose.Y()-y
+				switch {
+				case class == scenes.ClassBowl && o.Class == scenes.ClassBowl:
+					if closer(dx, dy, bowlClearance) {
+						return false
+					}
+				case class == scenes.ClassBowl || o.Class == scenes.ClassBowl:
+					if closer(dx, dy, bowlBlockClearance) {
+						return false
+					}
+				case math.Abs(dx) < blockClearance && math.Abs(dy) < blockClearance:
+					// Two blocks stand square to the table: they keep
+					// their gap along one axis at least, so that no
+					// corner reaches into the other block, which the
+					// physics would push apart before the episode
+					// starts.
+					return false
+				}
+			}
+		}
+	}
+	return true
 }
 
 // roomFor is the spot condition of a distractor of class and colour: clear
@@ -236,6 +310,7 @@ func (d *spotCheck) roomFor(l *scenes.Layout, class, color string, objs []scenes
 	// as a probe always has.
 	for _, o := range objs[len(d.nodes):] {
 		d.nodes = append(d.nodes, scenes.BuildGraph([]scenes.Object{o}).Nodes...)
+		d.cells.insert(o.Pose.X(), o.Pose.Y(), len(d.nodes)-1)
 	}
 	probe := scenes.NewBlock(l.NextID(class, color), color, 0, 0)
 	if class == scenes.ClassBowl {
@@ -253,17 +328,8 @@ func (d *spotCheck) roomFor(l *scenes.Layout, class, color string, objs []scenes
 				return false
 			}
 		}
-		for _, o := range objs {
-			need := blockClearance
-			switch {
-			case class == scenes.ClassBowl && o.Class == scenes.ClassBowl:
-				need = bowlClearance
-			case class == scenes.ClassBowl || o.Class == scenes.ClassBowl:
-				need = bowlBlockClearance
-			}
-			if closer(o.Pose.X()-x, o.Pose.Y()-y, need) {
-				return false
-			}
+		if !d.cells.clear(objs, class, x, y) {
+			return false
 		}
 		if d.err != nil {
 			return false

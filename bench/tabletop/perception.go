@@ -51,7 +51,7 @@ func (e *robotEnv) graphJSON() (*scenes.Graph, string) {
 	g, _ := e.perceive()
 	v := e.st.views[e.robot]
 	if v.json == "" {
-		v.json = string(g.CompactJSON()) // json.Marshal(g), written directly
+		v.json = g.CompactJSONString() // json.Marshal(g), written directly
 	}
 	return g, v.json
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/ambibench/ambibench/bench"
+	"math"
 	"reflect"
 	"slices"
 	"testing"
@@ -125,6 +126,11 @@ func TestDistractorsKeepTheMeaning(t *testing.T) {
 						if dist := scenes.PlanarDistance(d, o); dist < need-1e-9 {
 							t.Errorf("%s: distractor %s is %.3f m from %s", where, d.ID, dist, o.ID)
 						}
+						// Blocks keep their gap along an axis, so that no
+						// corner of one reaches into the other.
+						if gap := max(math.Abs(d.Pose.X()-o.Pose.X()), math.Abs(d.Pose.Y()-o.Pose.Y())); need == blockClearance && gap < need-1e-9 {
+							t.Errorf("%s: blocks %s and %s are %.3f m apart along both axes", where, d.ID, o.ID, gap)
+						}
 					}
 				}
 			}
@@ -236,4 +242,32 @@ func TestReferenceAgentsOnSizedTables(t *testing.T) {
 			t.Errorf("%s on %s/%s episode %d at %d objects: success %v ADA %v: %q (%s)", r.Agent, r.Family, r.Perturbation, r.Episode, r.SceneSize, r.Success, r.ADA, r.Instruction, r.Error)
 		}
 	}
+}
+
+// Distractors are placed clear of every object, blocks square to each
+// other included, so a sized table starts at rest: building its world takes
+// no physics step. (With centres merely 4.5 cm apart, two blocks could meet
+// corner on, and the world stepped them apart before the episode began.)
+func TestSizedTablesStartAtRest(t *testing.T) {
+	moved, tables := 0, 0
+	for _, c := range mustCells(t) {
+		for i := range 2 {
+			for _, n := range []int{24, MaxSceneSize} {
+				ep, err := MakeEpisodeSized(1, c.Family, c.Perturbation, i, n)
+				if err != nil {
+					t.Fatalf("%s/%s episode %d at %d: %v", c.Family, c.Perturbation, i, n, err)
+				}
+				w, err := NewWorld(ep)
+				if err != nil {
+					t.Fatal(err)
+				}
+				tables++
+				if w.Steps() != 0 {
+					moved++
+					t.Errorf("%s/%s episode %d at %d objects: %d settling steps", c.Family, c.Perturbation, i, n, w.Steps())
+				}
+			}
+		}
+	}
+	t.Logf("%d of %d tables settled", moved, tables)
 }

@@ -1,0 +1,67 @@
+package tabletop
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/ambibench/ambibench/scenes"
+)
+
+// clearAll is the clearance test over every object, which the grid must
+// answer alike.
+func clearAll(objs []scenes.Object, class string, x, y float64) bool {
+	for _, o := range objs {
+		dx, dy := o.Pose.X()-x, o.Pose.Y()-y
+		switch {
+		case class == scenes.ClassBowl && o.Class == scenes.ClassBowl:
+			if math.Hypot(dx, dy) < bowlClearance {
+				return false
+			}
+		case class == scenes.ClassBowl || o.Class == scenes.ClassBowl:
+			if math.Hypot(dx, dy) < bowlBlockClearance {
+				return false
+			}
+		case math.Abs(dx) < blockClearance && math.Abs(dy) < blockClearance:
+			return false
+		}
+	}
+	return true
+}
+
+// The grid finds every object within a clearance of a spot: on tables of
+// every density, with objects and spots on the cells' borders, on the
+// table's edges and off the table, where the grid clamps them.
+func TestClearanceGridIsTheScan(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	point := func() (float64, float64) {
+		switch rng.IntN(4) {
+		case 0: // off the table, by up to a clearance
+			return scenes.TableMinX - 0.2 + 1.0*rng.Float64(), scenes.TableMinY - 0.2 + 1.0*rng.Float64()
+		case 1: // on a cell border
+			return scenes.TableMinX + float64(rng.IntN(6))*bowlClearance, scenes.TableMinY + float64(rng.IntN(6))*bowlClearance
+		}
+		return scenes.TableMinX + 0.6*rng.Float64(), scenes.TableMinY + 0.6*rng.Float64()
+	}
+	for trial := range 300 {
+		var objs []scenes.Object
+		var g clearanceGrid
+		for i := range rng.IntN(60) {
+			x, y := point()
+			o := scenes.NewBlock(scenes.ObjectID("red", scenes.ClassBlock, i+1), "red", x, y)
+			if rng.IntN(4) == 0 {
+				o = scenes.NewBowl(scenes.ObjectID("red", scenes.ClassBowl, i+1), "red", x, y)
+			}
+			objs = append(objs, o)
+			g.insert(x, y, i)
+		}
+		for range 50 {
+			x, y := point()
+			for _, class := range []string{scenes.ClassBlock, scenes.ClassBowl} {
+				if got, want := g.clear(objs, class, x, y), clearAll(objs, class, x, y); got != want {
+					t.Errorf("trial %d, a %s at (%.3f, %.3f) among %d objects: grid %v, scan %v", trial, class, x, y, len(objs), got, want)
+				}
+			}
+		}
+	}
+}
