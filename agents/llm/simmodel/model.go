@@ -316,8 +316,14 @@ func (c *call) question(d grounding.Decision) (tool string, args map[string]stri
 	case grounding.ActAskRobot:
 		if strings.HasPrefix(d.Text, "I cannot see") && c.persists(c.p.Tag, "tag\x00"+d.Text) {
 			// The wrong tag of partial observability: telling the user the
-			// block is absent when the other robot may have it.
-			return "ask", map[string]string{"tag": "absence", "question": strings.Replace(d.Text, "I cannot see", "I cannot find", 1)}
+			// block, or its destination, is absent when the other robot
+			// may see it.
+			q := strings.Replace(d.Text, "I cannot see", "I cannot find", 1)
+			if len(d.Moves) > 0 {
+				missing, _, _ := strings.Cut(strings.TrimPrefix(d.Text, "I cannot see "), ", so ")
+				q = "I cannot find " + missing + ". Where should I put it instead?"
+			}
+			return "ask", map[string]string{"tag": "absence", "question": q}
 		}
 		return "ask_robot", map[string]string{"message": d.Text}
 	}
@@ -338,6 +344,16 @@ func (c *call) moves(d decision) []grounding.Binding {
 		out = append(out, mv)
 	}
 	return out
+}
+
+// handOff returns the moves a message to the partner needs first (the
+// block put in the shared workspace for it), less those already made,
+// with the profile's hallucinated blocks.
+func (c *call) handOff(d decision) []grounding.Binding {
+	if len(d.Moves) == 0 {
+		return nil
+	}
+	return c.moves(d)
 }
 
 // refusedPlaces are the destinations of the pick_and_place calls the
@@ -380,7 +396,14 @@ func (c *call) plan() llm.Reply {
 	case grounding.ActRetrieve:
 		return c.calls(retrieveCall(d.Need))
 	case grounding.ActAsk, grounding.ActAskRobot:
-		return c.calls(toolCall(c.question(d.Decision)))
+		tool, args := c.question(d.Decision)
+		var out []llm.ToolCall
+		if tool == "ask_robot" {
+			for _, mv := range c.handOff(d) {
+				out = append(out, toolCall("pick_and_place", map[string]string{"pick": mv.Pick, "place": mv.Place}))
+			}
+		}
+		return c.calls(append(out, toolCall(tool, args))...)
 	case grounding.ActMove:
 		var out []llm.ToolCall
 		for _, mv := range c.moves(d) {
@@ -494,13 +517,31 @@ func remaining(moves, placed []grounding.Binding) []grounding.Binding {
 func (c *call) answer() llm.Reply {
 	_, placed := history(c.req)
 	if len(placed) > 0 {
-		return llm.Reply{Text: grounding.HandReply(placed[len(placed)-1].Pick), FinishReason: llm.FinishStop}
+		last := placed[len(placed)-1]
+		if last.Place != scenes.SharedPlace {
+			return llm.Reply{Text: grounding.DeliverReply(last.Pick, last.Place), FinishReason: llm.FinishStop}
+		}
+		return llm.Reply{Text: grounding.HandReply(last.Pick), FinishReason: llm.FinishStop}
+	}
+	view := grounding.GraphView{G: c.cc.Graph}
+	if id, dst, err := grounding.ParseDeliverRequest(c.cc.Message); err == nil {
+		// Take the block from the shared workspace to a destination only
+		// this robot sees.
+		place := dst.Place
+		if place == "" {
+			ids, _ := grounding.Resolve(view, dst)
+			if len(ids) != 1 {
+				return llm.Reply{Text: fmt.Sprintf("I see %d objects matching %s.", len(ids), dst.Phrase), FinishReason: llm.FinishStop}
+			}
+			place = ids[0]
+		}
+		return c.calls(toolCall("pick_and_place", map[string]string{"pick": id, "place": place}))
 	}
 	ref, err := grounding.ParseHandRequest(c.cc.Message)
 	if err != nil {
 		return llm.Reply{Text: "I do not understand the request.", FinishReason: llm.FinishStop}
 	}
-	ids, _ := grounding.Resolve(grounding.GraphView{G: c.cc.Graph}, ref)
+	ids, _ := grounding.Resolve(view, ref)
 	if len(ids) != 1 {
 		return llm.Reply{Text: fmt.Sprintf("I see %d objects matching %s.", len(ids), ref.Phrase), FinishReason: llm.FinishStop}
 	}

@@ -23,6 +23,10 @@ func (c *call) program() llm.Reply {
 		q := program.Call{Name: program.AskRobot, Args: []string{args["message"]}}
 		if tool == program.Ask {
 			q = program.Call{Name: program.Ask, Args: []string{args["tag"], args["question"]}}
+		} else {
+			for _, mv := range c.handOff(d) {
+				p.Body = append(p.Body, program.Move(mv.Pick, mv.Place)...)
+			}
 		}
 		p.Body = append(p.Body, q)
 	case grounding.ActMove:
