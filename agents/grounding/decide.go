@@ -227,18 +227,18 @@ func (d *decider) ground(ref Ref, isPick bool, vagueQuestion string) (string, *D
 			}
 			if len(ids) == 0 && !isPick && d.s.Partner != "" && !askedRobot {
 				askedRobot = true
-				// A robot that sees into the partner's workspace knows the
-				// destination is not there either.
+				// The block goes to the shared workspace first, unless it
+				// lies in the partner's, within its reach already.
 				theirs, err := d.s.View.Nodes(scenes.NodeQuery{Attrs: map[string]string{scenes.AttrWorkspace: d.s.Partner}})
 				if err != nil {
 					f := failed(err)
 					return "", &f
 				}
-				if len(theirs) > 0 {
-					continue
-				}
-				req := Decision{Kind: ActAskRobot, Text: DeliverRequest(d.pick, ref),
+				req := Decision{Kind: ActAskRobot, Text: DeliverRequest(d.pick, ref, true),
 					Moves: []Binding{{Pick: d.pick, Place: scenes.SharedPlace}}}
+				if slices.Contains(theirs, d.pick) {
+					req.Text, req.Moves = DeliverRequest(d.pick, ref, false), nil
+				}
 				reply, ok := d.answer()
 				if !ok {
 					return "", &req
@@ -283,9 +283,13 @@ func HandReply(id string) string {
 }
 
 // DeliverRequest is the message of a robot that cannot see the
-// destination: it has put the block in the shared workspace, and asks the
+// destination: it has put the block in the shared workspace (shared), or
+// the block is in the partner's workspace already, and it asks the
 // partner to take it to the destination.
-func DeliverRequest(id string, dst Ref) string {
+func DeliverRequest(id string, dst Ref, shared bool) string {
+	if !shared {
+		return fmt.Sprintf("I cannot see %s. Please put %s %s %s.", dst.Phrase, id, prepFor(dst), dst.Phrase)
+	}
 	return fmt.Sprintf("I cannot see %s, so I put %s in the shared workspace. Please put %s %s %s.", dst.Phrase, id, id, prepFor(dst), dst.Phrase)
 }
 
@@ -327,10 +331,10 @@ func ParseDeliverRequest(s string) (string, Ref, error) {
 // DeliverReply is the partner's reply once it has taken the block to the
 // destination dst (an id or a place).
 func DeliverReply(id, dst string) string {
-	return fmt.Sprintf("I took %s from the shared workspace to %s.", id, dst)
+	return fmt.Sprintf("I took %s to %s.", id, dst)
 }
 
-var deliverReply = regexp.MustCompile(`i took ([a-z]+ block \d+) from the shared workspace to (.+)$`)
+var deliverReply = regexp.MustCompile(`i took ([a-z]+ block \d+) to (.+)$`)
 
 // ParseDeliverReply reads the block and the destination out of a
 // DeliverReply.

@@ -525,7 +525,7 @@ func (c *call) answer() llm.Reply {
 	}
 	view := grounding.GraphView{G: c.cc.Graph}
 	if id, dst, err := grounding.ParseDeliverRequest(c.cc.Message); err == nil {
-		// Take the block from the shared workspace to a destination only
+		// Take the block to a destination only
 		// this robot sees.
 		place := dst.Place
 		if place == "" {
