@@ -6,8 +6,9 @@
 // The built-in perturbations are none, absence (the referred object or the
 // destination is removed), multiplicity (a second object matching the
 // phrase is added), underspecified (the phrase becomes vague, or the
-// destination is dropped) and partial_observability (two robots; the block
-// sits in the other robot's private workspace). Two more keep the
+// destination is dropped) and partial_observability (two robots; the block,
+// or its destination, drawn per episode and recorded as the episode's
+// OutOfView, sits in the other robot's private workspace). Two more keep the
 // instruction clear and add noise instead ([Noisy]): scene_graph_noise (the
 // robot's scene graph drops, invents and misreads) and execution_noise
 // (grasps slip, placements stray). The first five also apply to the

@@ -108,19 +108,49 @@ func TestUnderspecifiedHidesSomething(t *testing.T) {
 	}
 }
 
-func TestPartialObservabilityHidesTheBlock(t *testing.T) {
-	for _, family := range []string{"pick_place", "handover"} {
-		for seed := range uint64(30) {
-			ep := draw(t, family, tasks.LabelPartialObservability, seed)
-			pick, _ := ep.Object(ep.Moves[0].Pick.ID)
-			place, _ := ep.Object(ep.Moves[0].Place.ID)
-			if !ep.TwoRobots || !ep.PartialView {
-				t.Fatalf("%s seed %d: not a two-robot partial view", family, seed)
+// Partial observability hides one of the two things robot 1 needs, drawn
+// per episode: the block (in robot 2's workspace, its destination in robot
+// 1's) or the destination (the other way round). Both cases occur in each
+// family, about half the time each.
+func TestPartialObservabilityHidesTheBlockOrItsDestination(t *testing.T) {
+	for _, tc := range []struct {
+		why, outOfView, pickRegion, placeRegion string
+	}{
+		{"the object out of view: robot 2 must bring the block", tasks.OutOfViewObject, scenes.RegionRobot2, scenes.RegionRobot1},
+		{"the destination out of view: robot 2 must place the block", tasks.OutOfViewDestination, scenes.RegionRobot1, scenes.RegionRobot2},
+	} {
+		t.Run(tc.why, func(t *testing.T) {
+			for _, family := range []string{"pick_place", "handover"} {
+				n := 0
+				const seeds = 60
+				for seed := range uint64(seeds) {
+					ep := draw(t, family, tasks.LabelPartialObservability, seed)
+					if !ep.TwoRobots || !ep.PartialView {
+						t.Fatalf("%s seed %d: not a two-robot partial view", family, seed)
+					}
+					if ep.OutOfView != tasks.OutOfViewObject && ep.OutOfView != tasks.OutOfViewDestination {
+						t.Fatalf("%s seed %d: out of view %q, want object or destination", family, seed, ep.OutOfView)
+					}
+					if ep.OutOfView != tc.outOfView {
+						continue
+					}
+					n++
+					pick, _ := ep.Object(ep.Moves[0].Pick.ID)
+					place, _ := ep.Object(ep.Moves[0].Place.ID)
+					if pick.Region != tc.pickRegion || place.Region != tc.placeRegion {
+						t.Errorf("%s seed %d: block in %s, destination in %s; want %s and %s", family, seed, pick.Region, place.Region, tc.pickRegion, tc.placeRegion)
+					}
+					for _, o := range ep.Objects {
+						if got := scenes.RegionAt(true, o.Pose.X(), o.Pose.Y()); got != o.Region {
+							t.Errorf("%s seed %d: %s at x=%.3f says region %s, lies in %s", family, seed, o.ID, o.Pose.X(), o.Region, got)
+						}
+					}
+				}
+				if n < seeds/4 || n > seeds*3/4 {
+					t.Errorf("%s: %d of %d episodes of this case, want about half", family, n, seeds)
+				}
 			}
-			if pick.Region != scenes.RegionRobot2 || place.Region != scenes.RegionRobot1 {
-				t.Errorf("%s seed %d: block in %s, destination in %s", family, seed, pick.Region, place.Region)
-			}
-		}
+		})
 	}
 }
 

@@ -29,35 +29,36 @@ const (
 
 // Record is one episode run by one agent with one model (schema v2).
 type Record struct {
-	Schema       int            `json:"schema"`               // always SchemaVersion
-	Suite        int            `json:"suite"`                // suite version that made the episode and scored it
-	Outcome      string         `json:"outcome"`              // OutcomeScored, OutcomeAgentError or OutcomeInfraError
-	ErrorKind    string         `json:"error_kind,omitempty"` // for an error outcome, its kind: "timeout", "rate limited", "refused: safety", …
-	Track        string         `json:"track"`                // "tabletop"
-	Family       string         `json:"family"`               // task family, e.g. "pick_place"
-	Perturbation string         `json:"perturbation"`         // e.g. "absence"
-	Label        string         `json:"label"`                // ground-truth ambiguity label, e.g. "none"
-	Agent        string         `json:"agent"`                // agent name, e.g. "sgcot"
-	Model        string         `json:"model,omitempty"`      // model spec, e.g. "sim:weak"; empty for agents that use none
-	Seed         uint64         `json:"seed"`                 // suite seed
-	Episode      int            `json:"episode"`              // episode index
-	SceneSize    int            `json:"scene_size,omitempty"` // objects asked for on the table, distractors included; 0: the family's own size
-	Repeat       int            `json:"repeat,omitempty"`     // which of a --repeats run's plays of the episode, from 0; 0 also when the run had one
-	Objects      int            `json:"objects,omitempty"`    // objects on the table at the start
-	Instruction  string         `json:"instruction"`          // instruction the agent was given
-	Asked        bool           `json:"asked"`                // asked for clarification (user question, or ask_robot under partial observability)
-	Tag          string         `json:"tag,omitempty"`        // tag of the first question
-	Questions    int            `json:"questions"`            // clarification questions asked
-	TagCorrect   int            `json:"tag_correct"`          // questions whose tag matched the ground truth
-	Success      bool           `json:"success"`              // SR: the final state satisfies the goal
-	ADA          bool           `json:"ada"`                  // ambiguity detected (see docs/metrics.md)
-	Steps        int            `json:"steps"`                // agent steps taken
-	ToolCalls    map[string]int `json:"tool_calls"`           // calls per tool name
-	Messages     []Message      `json:"messages,omitempty"`   // robot-to-robot messages
-	ActedBy      []string       `json:"acted_by,omitempty"`   // robots that executed a pick_and_place, in order
-	Error        string         `json:"error,omitempty"`      // why the episode failed, if it failed by error
-	Attempts     int            `json:"attempts,omitempty"`   // model requests sent, retries included (Calls counts the replies)
-	WallMS       float64        `json:"wall_ms"`              // wall time of the episode in milliseconds
+	Schema       int            `json:"schema"`                // always SchemaVersion
+	Suite        int            `json:"suite"`                 // suite version that made the episode and scored it
+	Outcome      string         `json:"outcome"`               // OutcomeScored, OutcomeAgentError or OutcomeInfraError
+	ErrorKind    string         `json:"error_kind,omitempty"`  // for an error outcome, its kind: "timeout", "rate limited", "refused: safety", …
+	Track        string         `json:"track"`                 // "tabletop"
+	Family       string         `json:"family"`                // task family, e.g. "pick_place"
+	Perturbation string         `json:"perturbation"`          // e.g. "absence"
+	Label        string         `json:"label"`                 // ground-truth ambiguity label, e.g. "none"
+	OutOfView    string         `json:"out_of_view,omitempty"` // under partial observability, what robot 1 cannot see: "object" or "destination"
+	Agent        string         `json:"agent"`                 // agent name, e.g. "sgcot"
+	Model        string         `json:"model,omitempty"`       // model spec, e.g. "sim:weak"; empty for agents that use none
+	Seed         uint64         `json:"seed"`                  // suite seed
+	Episode      int            `json:"episode"`               // episode index
+	SceneSize    int            `json:"scene_size,omitempty"`  // objects asked for on the table, distractors included; 0: the family's own size
+	Repeat       int            `json:"repeat,omitempty"`      // which of a --repeats run's plays of the episode, from 0; 0 also when the run had one
+	Objects      int            `json:"objects,omitempty"`     // objects on the table at the start
+	Instruction  string         `json:"instruction"`           // instruction the agent was given
+	Asked        bool           `json:"asked"`                 // asked for clarification (user question, or ask_robot under partial observability)
+	Tag          string         `json:"tag,omitempty"`         // tag of the first question
+	Questions    int            `json:"questions"`             // clarification questions asked
+	TagCorrect   int            `json:"tag_correct"`           // questions whose tag matched the ground truth
+	Success      bool           `json:"success"`               // SR: the final state satisfies the goal
+	ADA          bool           `json:"ada"`                   // ambiguity detected (see docs/metrics.md)
+	Steps        int            `json:"steps"`                 // agent steps taken
+	ToolCalls    map[string]int `json:"tool_calls"`            // calls per tool name
+	Messages     []Message      `json:"messages,omitempty"`    // robot-to-robot messages
+	ActedBy      []string       `json:"acted_by,omitempty"`    // robots that executed a pick_and_place, in order
+	Error        string         `json:"error,omitempty"`       // why the episode failed, if it failed by error
+	Attempts     int            `json:"attempts,omitempty"`    // model requests sent, retries included (Calls counts the replies)
+	WallMS       float64        `json:"wall_ms"`               // wall time of the episode in milliseconds
 	// Model usage, for agents driven by a language model (zero otherwise).
 	Calls        int     `json:"calls,omitempty"`          // model calls
 	InputTokens  int     `json:"input_tokens,omitempty"`   // prompt tokens, all calls

@@ -59,6 +59,12 @@ type ReportOptions struct {
 	// Cut adds a published cut of the results to the sections that
 	// show it: CutDyRef, DyRef's (SectionDyRefCut); empty adds none.
 	Cut string
+	// CategoryEpisodes is the number of episodes per ambiguity category
+	// in SectionSingleRobot (paper 001's Table 2 has 100), spread evenly
+	// over the single-robot families: each family gives its episodes of
+	// lowest index, the first families in alphabetical order one more
+	// when the number does not divide. 0 pools every episode.
+	CategoryEpisodes int
 }
 
 // unit is one row of the report: an agent with one model. Records of one
@@ -106,6 +112,7 @@ func Report(w io.Writer, recs []Record, opts ReportOptions) error {
 	links := slices.Clone(opts.Plots)
 	rp.trackReports = opts.Tracks
 	rp.cut = opts.Cut
+	rp.categoryEpisodes = opts.CategoryEpisodes
 	pairs, err := rp.pairs(opts)
 	if err != nil {
 		return err
@@ -223,6 +230,48 @@ func (rp *reporter) rates(b *strings.Builder) {
 	rp.tagTable(b)
 }
 
+// noise reports whether a perturbation is a noise perturbation of a track
+// present.
+func (rp *reporter) noise(p string) bool {
+	for _, t := range rp.tracks {
+		if slices.Contains(rp.trackReport(t).Noise, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// twoRobots reports whether a family has two robots on a track present.
+func (rp *reporter) twoRobots(family string) bool {
+	for _, t := range rp.tracks {
+		if slices.Contains(rp.trackReport(t).TwoRobotFamilies, family) {
+			return true
+		}
+	}
+	return false
+}
+
+// ambiguityTypes are the perturbations of the rate tables: all but the
+// noise ones.
+func (rp *reporter) ambiguityTypes() []string {
+	return slices.DeleteFunc(slices.Clone(rp.perturbs), rp.noise)
+}
+
+// noiseNote is the rate tables' caption's word on the noise
+// perturbations, when there are any.
+func (rp *reporter) noiseNote() string {
+	var ns []string
+	for _, p := range rp.perturbs {
+		if rp.noise(p) {
+			ns = append(ns, p)
+		}
+	}
+	if len(ns) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" The noise perturbations (%s) are left out, of \"all\" too; see Robustness.", strings.Join(ns, ", "))
+}
+
 // tagTable is docs/metrics.md's tag accuracy: of the clarification
 // questions an agent asked, the share whose tag matched the ground truth,
 // pooled over the episodes of a column; "—" where it asked none.
@@ -236,13 +285,17 @@ func (rp *reporter) tagTable(b *strings.Builder) {
 	if !asked {
 		return
 	}
-	section(b, "Tag accuracy by ambiguity type", "Task families pooled. Tag accuracy: of the clarification questions asked, the share whose tag matched the ground-truth ambiguity; n counts questions, not episodes, and — marks a column without any.")
-	header(b, append(append([]string{"agent"}, rp.perturbs...), "all")...)
+	section(b, "Tag accuracy by ambiguity type", "Task families pooled. Tag accuracy: of the clarification questions asked, the share whose tag matched the ground-truth ambiguity; n counts questions, not episodes, and — marks a column without any."+rp.noiseNote())
+	types := rp.ambiguityTypes()
+	header(b, append(append([]string{"agent"}, types...), "all")...)
 	for _, u := range rp.units {
 		row := []string{u.label}
-		for _, p := range append(slices.Clone(rp.perturbs), "") {
+		for _, p := range append(slices.Clone(types), "") {
 			var r Rate
 			for _, rec := range u.recs {
+				if rp.noise(rec.Perturbation) {
+					continue
+				}
 				if p == "" || rec.Perturbation == p {
 					r.N += rec.Questions
 					r.K += rec.TagCorrect
@@ -266,6 +319,7 @@ type reporter struct {
 	trackReports       map[string]TrackReport
 	parent             *reporter // of a reporter over some tracks' records (only)
 	cut                string    // ReportOptions.Cut
+	categoryEpisodes   int       // ReportOptions.CategoryEpisodes
 	err                error     // a track's own section failed
 }
 
@@ -544,14 +598,18 @@ func (rp *reporter) overview(b *strings.Builder, recs []Record) {
 // rateTable is the agent × ambiguity-type table of one rate, task families
 // pooled, with a last column for all perturbations together.
 func (rp *reporter) rateTable(b *strings.Builder, title, caption string, outcome func(Record) bool) {
-	section(b, title, "Task families pooled. "+caption)
-	fields := append(append([]string{"agent"}, rp.perturbs...), "all")
+	section(b, title, "Task families pooled. "+caption+rp.noiseNote())
+	types := rp.ambiguityTypes()
+	fields := append(append([]string{"agent"}, types...), "all")
 	header(b, fields...)
 	for _, u := range rp.units {
 		row := []string{u.label}
-		for _, p := range append(slices.Clone(rp.perturbs), "") {
+		for _, p := range append(slices.Clone(types), "") {
 			var r Rate
 			for _, rec := range u.recs {
+				if rp.noise(rec.Perturbation) {
+					continue
+				}
 				if p == "" || rec.Perturbation == p {
 					r.N++
 					if outcome(rec) {
@@ -582,19 +640,26 @@ func (rp *reporter) costTable(b *strings.Builder) {
 	b.WriteString("\n")
 }
 
-// partialTable shows the two-robot case by agent, pooled and per family.
+// partialTable shows the two-robot case by agent: pooled, by what is out
+// of robot 1's view, and by family (paper 001's Table 4 reports SR).
 func (rp *reporter) partialTable(b *strings.Builder) {
 	type row struct {
 		label string
 		recs  []Record
 	}
 	var rows [][]string
+	cases := []struct{ name, label string }{{"object", "object out of view"}, {"destination", "destination out of view"}}
 	for _, u := range rp.units {
 		po := filter(u.recs, func(r Record) bool { return r.Perturbation == partialObservability })
 		if len(po) == 0 {
 			continue
 		}
 		groups := []row{{"all", po}}
+		for _, c := range cases {
+			if cr := filter(po, func(r Record) bool { return r.OutOfView == c.name }); len(cr) > 0 {
+				groups = append(groups, row{c.label, cr})
+			}
+		}
 		for _, f := range rp.families {
 			if fr := filter(po, func(r Record) bool { return r.Family == f }); len(fr) > 0 {
 				groups = append(groups, row{f, fr})
@@ -602,17 +667,136 @@ func (rp *reporter) partialTable(b *strings.Builder) {
 		}
 		for _, g := range groups {
 			s := summarize(g.recs)
-			rows = append(rows, []string{u.label, g.label, rateCell(s.ada), rateCell(s.sr), perEpisode(s.msgs, s.n)})
+			rows = append(rows, []string{u.label, g.label, rateCell(s.sr), rateCell(s.ada), perEpisode(s.msgs, s.n)})
 		}
 	}
 	if len(rows) == 0 {
 		return
 	}
-	section(b, "Partial observability",
-		"Two robots with private views; the object is in the other robot's workspace. ADA here is a message to the other robot; robot messages count both directions.")
-	header(b, "agent", "family", "ADA", "SR", "robot messages/ep")
+	section(b, "Two robots: partial observability (paper 001, Table 4)",
+		"Two robots with private views; robot 1 is given the instruction and either the block (object out of view) or its destination (destination out of view) is in robot 2's workspace, drawn per episode. SR: the block at its destination; the paper reports SR alone. ADA here is a message to the other robot; robot messages count both directions.")
+	header(b, "agent", "episodes", "SR", "ADA", "robot messages/ep")
 	for _, r := range rows {
 		writeRow(b, r)
+	}
+	b.WriteString("\n")
+}
+
+// singleRobotTable is paper 001's Table 2: ADA and SR by ambiguity
+// category over the single-robot families at the family's own scene
+// size, without partial observability and the noise perturbations, each
+// category at CategoryEpisodes episodes spread over the families.
+func (rp *reporter) singleRobotTable(b *strings.Builder) {
+	keep := func(r Record) bool {
+		return !rp.twoRobots(r.Family) && !rp.noise(r.Perturbation) && r.Perturbation != partialObservability && r.SceneSize == 0
+	}
+	var cats, fams []string
+	for _, u := range rp.units {
+		for _, r := range u.recs {
+			if keep(r) {
+				if !slices.Contains(cats, r.Perturbation) {
+					cats = append(cats, r.Perturbation)
+				}
+				if !slices.Contains(fams, r.Family) {
+					fams = append(fams, r.Family)
+				}
+			}
+		}
+	}
+	if len(cats) == 0 {
+		return
+	}
+	cats = slices.DeleteFunc(slices.Clone(rp.perturbs), func(p string) bool { return !slices.Contains(cats, p) })
+	slices.Sort(fams)
+	var rows [][]string
+	for _, u := range rp.units {
+		ada, sr := []string{u.label, "ADA"}, []string{u.label, "SR"}
+		var all []Record
+		for _, p := range cats {
+			recs := rp.categorySample(filter(u.recs, func(r Record) bool { return keep(r) && r.Perturbation == p }), fams)
+			all = append(all, recs...)
+			s := summarize(recs)
+			ada, sr = append(ada, rateCell(s.ada)), append(sr, rateCell(s.sr))
+		}
+		if len(all) == 0 {
+			continue
+		}
+		s := summarize(all)
+		rows = append(rows, append(ada, rateCell(s.ada)), append(sr, rateCell(s.sr)))
+	}
+	how := "every episode of each category, the families pooled"
+	if n := rp.categoryEpisodes; n > 0 {
+		var shares []string
+		for i, f := range fams {
+			k := n / len(fams)
+			if i < n%len(fams) {
+				k++
+			}
+			shares = append(shares, fmt.Sprintf("%s %d", f, k))
+		}
+		how = fmt.Sprintf("%d episodes per category, as the paper's 100 per category and 100 clear, spread over the single-robot families (%s: the episodes of lowest index of each; fewer where a family has fewer); --table2-n 0 pools every episode", n, strings.Join(shares, ", "))
+	}
+	section(b, "Single robot: ADA and SR by ambiguity category (paper 001, Table 2)",
+		"The single-robot families ("+strings.Join(fams, ", ")+") at their own scene size, "+how+". Two-robot families, partial observability and the noise perturbations are left out (see the two-robot and robustness tables); \"all\" pools the categories shown.")
+	header(b, append(append([]string{"agent", "metric"}, cats...), "all")...)
+	for _, r := range rows {
+		writeRow(b, r)
+	}
+	b.WriteString("\n")
+}
+
+// categorySample takes a category's episodes as CategoryEpisodes says:
+// its share from each family (fams, sorted), those of lowest episode
+// index (then repeat and seed) first; all of them when it is 0.
+func (rp *reporter) categorySample(recs []Record, fams []string) []Record {
+	n := rp.categoryEpisodes
+	if n <= 0 {
+		return recs
+	}
+	var out []Record
+	for i, f := range fams {
+		k := n / len(fams)
+		if i < n%len(fams) {
+			k++
+		}
+		fr := filter(recs, func(r Record) bool { return r.Family == f })
+		slices.SortStableFunc(fr, func(a, b Record) int {
+			return cmp.Or(cmp.Compare(a.Episode, b.Episode), cmp.Compare(a.Repeat, b.Repeat), cmp.Compare(a.Seed, b.Seed))
+		})
+		out = append(out, fr[:min(k, len(fr))]...)
+	}
+	return out
+}
+
+// robustnessTable shows ADA and SR under the noise perturbations beside
+// the clear episodes, task families pooled.
+func (rp *reporter) robustnessTable(b *strings.Builder) {
+	var cols []string
+	for _, p := range rp.perturbs {
+		if rp.noise(p) {
+			cols = append(cols, p)
+		}
+	}
+	if len(cols) == 0 {
+		return
+	}
+	if slices.Contains(rp.perturbs, "none") {
+		cols = append([]string{"none"}, cols...)
+	}
+	section(b, "Robustness: the noise perturbations",
+		"Task families pooled, at their own scene size. The noise perturbations keep the instruction clear (label none) and misread the scene graph or make the robot's moves miss; none, the same episodes without noise, is the reference. They are in no \"all\" column.")
+	header(b, append([]string{"agent", "metric"}, cols...)...)
+	for _, u := range rp.units {
+		if !slices.ContainsFunc(u.recs, func(r Record) bool { return rp.noise(r.Perturbation) }) {
+			continue
+		}
+		ada, sr := []string{u.label, "ADA"}, []string{u.label, "SR"}
+		for _, p := range cols {
+			s := summarize(filter(u.recs, func(r Record) bool { return r.Perturbation == p && r.SceneSize == 0 }))
+			ada, sr = append(ada, rateCell(s.ada)), append(sr, rateCell(s.sr))
+		}
+		writeRow(b, ada)
+		writeRow(b, sr)
 	}
 	b.WriteString("\n")
 }
@@ -629,11 +813,17 @@ func (rp *reporter) ablationTable(b *strings.Builder) {
 	if len(abl) < 2 {
 		return
 	}
-	section(b, "SG-CoT ablations", "Task families pooled; \"all\" pools the perturbations too.")
+	caption := "Task families pooled; \"all\" pools the perturbations too."
+	if rp.noiseNote() != "" {
+		caption = "Task families pooled; \"all\" pools the perturbations too, but for the noise perturbations."
+	}
+	section(b, "SG-CoT ablations", caption)
 	header(b, "perturbation", "agent", "ADA", "SR", "calls/ep", "input tok/ep")
 	for _, p := range append([]string{""}, rp.perturbs...) {
 		for _, u := range abl {
-			recs := filter(u.recs, func(r Record) bool { return p == "" || r.Perturbation == p })
+			recs := filter(u.recs, func(r Record) bool {
+				return (p == "" && !rp.noise(r.Perturbation)) || r.Perturbation == p
+			})
 			if len(recs) == 0 {
 				continue
 			}

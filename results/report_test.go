@@ -51,8 +51,11 @@ func reportRecords() []Record {
 			r.LatencyP50MS = float64(20+v) / 8
 			r.LatencyP95MS = r.LatencyP50MS * 2
 		}
-		if perturbation == "partial_observability" && r.ADA {
-			r.Messages = []Message{{From: "robot1", To: "robot2", Text: "where is it?", Reply: "here"}}
+		if perturbation == "partial_observability" {
+			r.OutOfView = []string{"object", "destination"}[ep%2]
+			if r.ADA {
+				r.Messages = []Message{{From: "robot1", To: "robot2", Text: "where is it?", Reply: "here"}}
+			}
 		}
 		recs = append(recs, r)
 	}
@@ -62,6 +65,11 @@ func reportRecords() []Record {
 				for ep := range 10 {
 					add(a, ai, family, p, 0, ep)
 				}
+			}
+		}
+		for _, p := range []string{"fog", "absence", "none"} {
+			for ep := range 4 {
+				add(a, ai, "spatial", p, 0, ep)
 			}
 		}
 		for _, size := range []int{24, 12} {
@@ -94,6 +102,9 @@ func TestReportGolden(t *testing.T) {
 		{"semmap", semmapRecords(), ReportOptions{Tracks: testTracks}},                               // Top-k by mode with the pooled row, map size by mode, over-reflection by mode
 		{"household_cut_dyref", dyrefCutRecords(), ReportOptions{Tracks: testTracks, Cut: CutDyRef}}, // the household report with DyRef's cut: clear games, pick-two left out, figures at trial 4
 		{"empty", nil, ReportOptions{Tracks: testTracks}},
+		// Table 2 at 5 episodes per category: pick_place gives 3, spatial
+		// (which has 4) 2; handover (two robots) and fog (noise) none.
+		{"table2_n", full, ReportOptions{Tracks: testTracks, CategoryEpisodes: 5}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -131,11 +142,17 @@ func TestReportSections(t *testing.T) {
 		absent  []string
 	}{
 		{"everything", full,
-			[]string{"## Ambiguity detection", "## Success rate", "## Cost per episode", "## Partial observability", "## SG-CoT ablations", "## Scene size", "## Paired comparisons",
-				"| direct (sim) |", "| direct (sim:weak) |", "| 24 |", "| default |"},
+			[]string{"## Ambiguity detection", "## Success rate", "## Cost per episode", "## Two robots: partial observability", "## SG-CoT ablations", "## Scene size", "## Paired comparisons",
+				"| direct (sim) |", "| direct (sim:weak) |", "| 24 |", "| default |",
+				"## Single robot: ADA and SR by ambiguity category", "| agent | metric | none | absence | all |", // Table 2: no handover, no fog
+				"| oracle | destination out of view |", "| oracle | object out of view |", // Table 4 split by case
+				"## Robustness", "| agent | metric | none | fog |",
+				"| agent | none | absence | partial_observability | all |"}, // the noise perturbation is out of the rate tables and their "all"
 			nil},
 		{"no partial observability", keep(func(r Record) bool { return r.Perturbation != "partial_observability" }),
-			[]string{"## SG-CoT ablations"}, []string{"## Partial observability", "partial_observability |"}},
+			[]string{"## SG-CoT ablations"}, []string{"## Two robots", "partial_observability |"}},
+		{"no noise perturbation: no robustness table", keep(func(r Record) bool { return r.Perturbation != "fog" }),
+			[]string{"## Single robot"}, []string{"## Robustness", "noise perturbations ("}},
 		{"one SG-CoT agent is no ablation", keep(func(r Record) bool { return r.Agent != "sgcot-no-edges" }),
 			[]string{"## Paired comparisons"}, []string{"## SG-CoT ablations"}},
 		{"no scene sizes", keep(func(r Record) bool { return r.SceneSize == 0 }),

@@ -25,8 +25,17 @@ var (
 	// SectionCost: model calls, tokens, latency and wall time per
 	// episode.
 	SectionCost = Section{"cost", (*reporter).costTable}
-	// SectionPartialObservability: the two-robot case, by family.
+	// SectionSingleRobot: paper 001's Table 2: ADA and SR by ambiguity
+	// category over the single-robot families, without the noise
+	// perturbations, at the paper's episodes per category
+	// (ReportOptions.CategoryEpisodes).
+	SectionSingleRobot = Section{"single_robot", (*reporter).singleRobotTable}
+	// SectionPartialObservability: the two-robot case (paper 001's
+	// Table 4), by what is out of view and by family.
 	SectionPartialObservability = Section{"partial_observability", (*reporter).partialTable}
+	// SectionRobustness: ADA and SR under the noise perturbations
+	// (TrackReport.Noise) beside the clear episodes.
+	SectionRobustness = Section{"robustness", (*reporter).robustnessTable}
 	// SectionAblations: SG-CoT and its variants side by side.
 	SectionAblations = Section{"ablations", (*reporter).ablationTable}
 	// SectionSceneSize: the series over scene sizes.
@@ -82,6 +91,14 @@ type TrackReport struct {
 	// PairedNote is added to the paired comparisons' caption when a pair
 	// of the track's records is compared.
 	PairedNote string
+	// Noise names the track's noise perturbations: they leave the
+	// instruction clear and make perception or execution imperfect, so
+	// they are kept out of the rate tables and their "all" columns and
+	// shown in SectionRobustness.
+	Noise []string
+	// TwoRobotFamilies names the track's task families with two robots,
+	// which SectionSingleRobot leaves out.
+	TwoRobotFamilies []string
 }
 
 func (t TrackReport) sections() []Section {

@@ -30,6 +30,9 @@ type Episode struct {
 	Objects     []scenes.Object
 	TwoRobots   bool
 	PartialView bool
+	// OutOfView says, under partial observability, what robot 1 cannot
+	// see: OutOfViewObject or OutOfViewDestination. Empty otherwise.
+	OutOfView string
 	// Label is the ground-truth ambiguity: "none" unless a perturbation
 	// made the episode ambiguous.
 	Label string
@@ -56,6 +59,13 @@ type PhysicsNoise struct {
 
 // Label of a clear episode.
 const LabelNone = "none"
+
+// What is out of robot 1's view under partial observability
+// (Episode.OutOfView).
+const (
+	OutOfViewObject      = "object"      // the block is in robot 2's workspace
+	OutOfViewDestination = "destination" // its destination is
+)
 
 // Instruction renders the template with the moves' phrases.
 func (e *Episode) Instruction() string {

@@ -90,3 +90,38 @@ func TestGoalHolds(t *testing.T) {
 		}
 	}
 }
+
+// The reference solution of a two-robot episode: robot 2 brings a block
+// from its workspace; a destination in robot 2's workspace is robot 2's
+// to reach, after robot 1 has put the block in the shared workspace.
+func TestPlanHandsOverThroughTheSharedWorkspace(t *testing.T) {
+	obj := func(id, class, region string) scenes.Object {
+		return scenes.Object{ID: id, Class: class, Region: region}
+	}
+	for _, tc := range []struct {
+		why          string
+		pick, place  string // regions
+		two, partial bool
+		want         []string
+	}{
+		{"one robot: one move", scenes.RegionTable, scenes.RegionTable, false, false,
+			[]string{"robot1 pick_and_place red block 1 -> blue bowl 1"}},
+		{"the block out of view: robot 2 brings it", scenes.RegionRobot2, scenes.RegionRobot1, true, true,
+			[]string{"robot1 ask_robot red block 1 -> shared workspace", "robot2 pick_and_place red block 1 -> shared workspace", "robot1 pick_and_place red block 1 -> blue bowl 1"}},
+		{"the destination out of view: robot 2 places it", scenes.RegionRobot1, scenes.RegionRobot2, true, true,
+			[]string{"robot1 pick_and_place red block 1 -> shared workspace", "robot1 ask_robot red block 1 -> blue bowl 1", "robot2 pick_and_place red block 1 -> blue bowl 1"}},
+	} {
+		t.Run(tc.why, func(t *testing.T) {
+			ep := &Episode{Label: LabelNone, TwoRobots: tc.two, PartialView: tc.partial,
+				Moves:   []Move{{Pick: Ref{ID: "red block 1"}, Place: Ref{ID: "blue bowl 1"}}},
+				Objects: []scenes.Object{obj("red block 1", scenes.ClassBlock, tc.pick), obj("blue bowl 1", scenes.ClassBowl, tc.place)}}
+			var got []string
+			for _, s := range ep.Plan() {
+				got = append(got, s.Robot+" "+s.Action+" "+s.Pick+" -> "+s.Place)
+			}
+			if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+				t.Errorf("plan:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
+			}
+		})
+	}
+}

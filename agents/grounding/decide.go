@@ -42,7 +42,10 @@ const (
 	ActStuck    = "stuck"     // cannot go on: Text says why
 )
 
-// Decision is the next thing to do.
+// Decision is the next thing to do. Moves are the moves to carry out: of
+// an ActMove, the plan; of an ActAskRobot, the moves to make before the
+// message is sent (the block put in the shared workspace for the partner
+// to take to a destination only it can see).
 type Decision struct {
 	Kind  string
 	Tag   string
@@ -70,7 +73,11 @@ func failed(err error) Decision {
 //   - nothing matches a block: ask the partner robot to bring it, if there
 //     is one; still nothing (or no partner): ask, tagged absence;
 //   - several things match: ask, tagged multiplicity;
-//   - a block in the partner's workspace: ask the partner to hand it over.
+//   - a block in the partner's workspace: ask the partner to hand it over;
+//   - nothing matches the destination and there is a partner: put the
+//     block in the shared workspace and ask the partner to take it there
+//     (a move the partner reports done is left out of the plan); the
+//     partner cannot either: ask, tagged absence.
 //
 // Then it acts. The i-th question it would ask is answered by the i-th
 // exchange of the history; when the history runs out, that question is
@@ -83,6 +90,10 @@ func Decide(s Situation) Decision {
 type decider struct {
 	s    Situation
 	next int // next exchange of the history to consume
+	// pick is the block of the move whose destination is being
+	// grounded; handedOff is set when the partner reports it placed it.
+	pick      string
+	handedOff bool
 }
 
 // answer consumes the reply to the next question from the history; ok is
@@ -119,9 +130,14 @@ func (d *decider) decide() Decision {
 			}
 			mv.Place = &ref
 		}
+		d.pick = pick
 		place, q := d.ground(*mv.Place, false, "Where should I put it?")
 		if q != nil {
 			return *q
+		}
+		if d.handedOff {
+			d.handedOff = false
+			continue // the partner placed it
 		}
 		plan = append(plan, Binding{pick, place})
 	}
@@ -154,6 +170,25 @@ func (d *decider) fetched(id string) bool {
 	return false
 }
 
+// delivered finds, among the exchanges not yet consumed, the partner's
+// report that it took a block the reference names to a destination.
+func (d *decider) delivered(ref Ref) (string, bool) {
+	for _, e := range d.s.History[d.next:] {
+		id, _, ok := ParseDeliverReply(e.Reply)
+		if !ok {
+			continue
+		}
+		got, err := ParseRef(id)
+		if err != nil {
+			continue
+		}
+		if ref.ID == id || (ref.ID == "" && ref.Anchor == nil && ref.Color == got.Color && ref.Class == got.Class) {
+			return id, true
+		}
+	}
+	return "", false
+}
+
 // ground resolves a phrase to one id or place, or returns the question to
 // ask first.
 func (d *decider) ground(ref Ref, isPick bool, vagueQuestion string) (string, *Decision) {
@@ -171,6 +206,13 @@ func (d *decider) ground(ref Ref, isPick bool, vagueQuestion string) (string, *D
 				f := failed(err)
 				return "", &f
 			}
+			if len(ids) == 0 && isPick {
+				// Out of view because the partner has already taken it to
+				// its destination: the question that did it comes later.
+				if id, ok := d.delivered(ref); ok {
+					return id, nil
+				}
+			}
 			if len(ids) == 0 && isPick && d.s.Partner != "" && !askedRobot {
 				askedRobot = true
 				req := Decision{Kind: ActAskRobot, Text: fmt.Sprintf("I cannot see %s. If you can, please put %s in the shared workspace.", ref.Phrase, ref.Phrase)}
@@ -180,6 +222,30 @@ func (d *decider) ground(ref Ref, isPick bool, vagueQuestion string) (string, *D
 				}
 				if id, ok := ParseHandReply(reply); ok {
 					return id, nil
+				}
+				continue
+			}
+			if len(ids) == 0 && !isPick && d.s.Partner != "" && !askedRobot {
+				askedRobot = true
+				// The block goes to the shared workspace first, unless it
+				// lies in the partner's, within its reach already.
+				theirs, err := d.s.View.Nodes(scenes.NodeQuery{Attrs: map[string]string{scenes.AttrWorkspace: d.s.Partner}})
+				if err != nil {
+					f := failed(err)
+					return "", &f
+				}
+				req := Decision{Kind: ActAskRobot, Text: DeliverRequest(d.pick, ref, true),
+					Moves: []Binding{{Pick: d.pick, Place: scenes.SharedPlace}}}
+				if slices.Contains(theirs, d.pick) {
+					req.Text, req.Moves = DeliverRequest(d.pick, ref, false), nil
+				}
+				reply, ok := d.answer()
+				if !ok {
+					return "", &req
+				}
+				if got, dst, ok := ParseDeliverReply(reply); ok && got == d.pick {
+					d.handedOff = true
+					return dst, nil
 				}
 				continue
 			}
@@ -214,6 +280,70 @@ func HandRequest(id string) string {
 // HandReply is the partner's reply once it has done so.
 func HandReply(id string) string {
 	return fmt.Sprintf("I put %s in the shared workspace.", id)
+}
+
+// DeliverRequest is the message of a robot that cannot see the
+// destination: it has put the block in the shared workspace (shared), or
+// the block is in the partner's workspace already, and it asks the
+// partner to take it to the destination.
+func DeliverRequest(id string, dst Ref, shared bool) string {
+	if !shared {
+		return fmt.Sprintf("I cannot see %s. Please put %s %s %s.", dst.Phrase, id, prepFor(dst), dst.Phrase)
+	}
+	return fmt.Sprintf("I cannot see %s, so I put %s in the shared workspace. Please put %s %s %s.", dst.Phrase, id, id, prepFor(dst), dst.Phrase)
+}
+
+// prepFor joins a destination: "in" a bowl, "on" a block, "at" a place.
+func prepFor(dst Ref) string {
+	switch {
+	case dst.Place != "":
+		return "at"
+	case dst.Class == scenes.ClassBlock:
+		return "on"
+	}
+	return "in"
+}
+
+var deliverRequest = regexp.MustCompile(`please put ([a-z]+ block \d+) (?:in|on|into|onto|at) (.+)$`)
+
+// ParseDeliverRequest reads a DeliverRequest: the block (an id) and the
+// destination to take it to. A request to bring a block to the shared
+// workspace is not one.
+func ParseDeliverRequest(s string) (string, Ref, error) {
+	sentences := strings.FieldsFunc(normalize(s), func(r rune) bool { return r == '.' || r == '!' || r == '?' })
+	for i := len(sentences) - 1; i >= 0; i-- {
+		m := deliverRequest.FindStringSubmatch(normalize(sentences[i]))
+		if m == nil {
+			continue
+		}
+		dst, err := ParseRef(m[2])
+		if err != nil {
+			return "", Ref{}, fmt.Errorf("message %q: destination: %w", s, err)
+		}
+		if dst.Place == scenes.SharedPlace {
+			break
+		}
+		return m[1], dst, nil
+	}
+	return "", Ref{}, fmt.Errorf("message %q asks to take no block to a destination", s)
+}
+
+// DeliverReply is the partner's reply once it has taken the block to the
+// destination dst (an id or a place).
+func DeliverReply(id, dst string) string {
+	return fmt.Sprintf("I took %s to %s.", id, dst)
+}
+
+var deliverReply = regexp.MustCompile(`i took ([a-z]+ block \d+) to (.+)$`)
+
+// ParseDeliverReply reads the block and the destination out of a
+// DeliverReply.
+func ParseDeliverReply(s string) (id, dst string, ok bool) {
+	m := deliverReply.FindStringSubmatch(normalize(s))
+	if m == nil {
+		return "", "", false
+	}
+	return m[1], m[2], true
 }
 
 var handReply = regexp.MustCompile(`i put ([a-z]+ (?:block|bowl) \d+) in the shared workspace`)

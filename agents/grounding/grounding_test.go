@@ -2,6 +2,7 @@ package grounding
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -306,5 +307,80 @@ func TestParseHandRequest(t *testing.T) {
 				t.Errorf("ParseHandRequest(%q) = %s, want %s", tt.text, fmtRef(got), fmtRef(tt.want))
 			}
 		})
+	}
+}
+
+// A robot that sees the block but not its destination, with a partner:
+// it puts the block in the shared workspace and asks the partner to place
+// it (no move of its own is left once the partner reports it did); a
+// block already in the partner's workspace is not moved first; a partner
+// that cannot see the destination either leaves the absence question.
+func TestDecideHandsOffAnUnseenDestination(t *testing.T) {
+	in := func(o scenes.Object, region string) scenes.Object { o.Region = region; return o }
+	mine := scenes.BuildGraph([]scenes.Object{
+		in(scenes.NewBlock("red block 1", "red", -0.2, -0.3), scenes.RegionRobot1),
+		in(scenes.NewBowl("green bowl 1", "green", 0, -0.6), scenes.RegionShared),
+	})
+	theirs := scenes.BuildGraph([]scenes.Object{
+		in(scenes.NewBlock("red block 1", "red", 0.2, -0.3), scenes.RegionRobot2),
+		in(scenes.NewBowl("green bowl 1", "green", 0, -0.6), scenes.RegionShared),
+	})
+	const inst = "Put the red block in the blue bowl."
+	handOff := DeliverRequest("red block 1", Ref{Phrase: "the blue bowl", Class: scenes.ClassBowl}, true)
+	for _, tc := range []struct {
+		why     string
+		g       *scenes.Graph
+		partner string
+		history []Exchange
+		kind    string
+		text    string
+		moves   []Binding
+	}{
+		{"first: the block to the shared workspace, then the message", mine, scenes.Robot2, nil,
+			ActAskRobot, handOff, []Binding{{"red block 1", scenes.SharedPlace}}},
+		{"the partner placed it: nothing left to move", mine, scenes.Robot2,
+			[]Exchange{{Kind: ActAskRobot, Text: handOff, Reply: DeliverReply("red block 1", "blue bowl 1")}},
+			ActMove, "", nil},
+		{"the partner cannot see it either: absence", mine, scenes.Robot2,
+			[]Exchange{{Kind: ActAskRobot, Text: handOff, Reply: "I see 0 objects matching the blue bowl."}},
+			ActAsk, "I cannot find the blue bowl. What should I use instead?", nil},
+		{"the block is in the partner's workspace: no move first", theirs, scenes.Robot2, nil,
+			ActAskRobot, "I cannot see the blue bowl. Please put red block 1 in the blue bowl.", nil},
+		{"no partner: absence at once", mine, "", nil,
+			ActAsk, "I cannot find the blue bowl. What should I use instead?", nil},
+	} {
+		t.Run(tc.why, func(t *testing.T) {
+			d := Decide(Situation{Instruction: inst, Partner: tc.partner, View: GraphView{G: tc.g}, History: tc.history})
+			if d.Kind != tc.kind || d.Text != tc.text || !slices.Equal(d.Moves, tc.moves) {
+				t.Errorf("got %s %q moves %v, want %s %q moves %v", d.Kind, d.Text, d.Moves, tc.kind, tc.text, tc.moves)
+			}
+		})
+	}
+}
+
+// The partner reads the block and the destination out of a hand-off, and
+// the robot reads the partner's report back; a request to bring a block
+// to the shared workspace is not a hand-off.
+func TestDeliverMessagesRoundTrip(t *testing.T) {
+	for _, tc := range []struct {
+		why, msg, id, dst string
+		ok                bool
+	}{
+		{"after a move to the shared workspace", DeliverRequest("red block 1", Ref{Phrase: "the blue bowl", Class: scenes.ClassBowl}, true), "red block 1", "the blue bowl", true},
+		{"onto a block, no move first", DeliverRequest("red block 1", Ref{Phrase: "the cyan block", Class: scenes.ClassBlock}, false), "red block 1", "the cyan block", true},
+		{"a hand request is not a hand-off", HandRequest("red block 1"), "", "", false},
+	} {
+		t.Run(tc.why, func(t *testing.T) {
+			id, dst, err := ParseDeliverRequest(tc.msg)
+			if (err == nil) != tc.ok || id != tc.id || (tc.ok && dst.Phrase != tc.dst) {
+				t.Errorf("ParseDeliverRequest(%q) = %q, %q, %v", tc.msg, id, dst.Phrase, err)
+			}
+		})
+	}
+	if id, dst, ok := ParseDeliverReply(DeliverReply("red block 1", "blue bowl 1")); !ok || id != "red block 1" || dst != "blue bowl 1" {
+		t.Errorf("ParseDeliverReply: %q %q %v", id, dst, ok)
+	}
+	if _, _, ok := ParseDeliverReply(HandReply("red block 1")); ok {
+		t.Error("a hand reply read as a delivery")
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/ambibench/ambibench/agents"
+	"github.com/ambibench/ambibench/agents/grounding"
+	"github.com/ambibench/ambibench/scenes"
 )
 
 func init() {
@@ -40,7 +42,11 @@ func (o oracle) Run(ctx context.Context, env agents.Env) error {
 		case "ask":
 			_, err = agents.Ask(ctx, env, s.Tag, "Please clarify the instruction.")
 		case "ask_robot":
-			_, err = agents.AskRobot(ctx, env, fmt.Sprintf("Please put %s in the shared workspace.", s.Pick))
+			msg := grounding.HandRequest(s.Pick)
+			if s.Place != scenes.SharedPlace {
+				msg = fmt.Sprintf("I put %s in the shared workspace. Please put %s in %s.", s.Pick, s.Pick, s.Place)
+			}
+			_, err = agents.AskRobot(ctx, env, msg)
 		case "pick_and_place":
 			var r agents.Result
 			r, err = agents.PickAndPlace(ctx, env, s.Pick, s.Place)
@@ -75,7 +81,11 @@ func (o oracle) Respond(ctx context.Context, env agents.Env, message string) (st
 		if r.Error != "" {
 			return "", fmt.Errorf("oracle: partner step refused: %s", r.Error)
 		}
-		did = append(did, fmt.Sprintf("put %s in the %s", s.Pick, s.Place))
+		where := "at " + s.Place
+		if s.Place == scenes.SharedPlace {
+			where = "in the " + s.Place
+		}
+		did = append(did, fmt.Sprintf("put %s %s", s.Pick, where))
 	}
 	if len(did) == 0 {
 		return "I have nothing to do.", nil

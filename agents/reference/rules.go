@@ -43,6 +43,15 @@ func (a rules) Run(ctx context.Context, env agents.Env) error {
 		case grounding.ActAsk:
 			r, err = agents.Ask(ctx, env, d.Tag, d.Text)
 		case grounding.ActAskRobot:
+			for _, m := range d.Moves { // the block for the partner to take on
+				mr, err := agents.PickAndPlace(ctx, env, m.Pick, m.Place)
+				if err != nil {
+					return agents.Finish(err)
+				}
+				if mr.Error != "" {
+					return a.stuck(ctx, env, "rules: "+mr.Error)
+				}
+			}
 			r, err = agents.AskRobot(ctx, env, d.Text)
 			view.forget() // the partner may have moved things
 		case grounding.ActMove:
@@ -76,13 +85,16 @@ func (rules) stuck(ctx context.Context, env agents.Env, why string) error {
 }
 
 // Respond serves a partner's request to bring a block to the shared
-// workspace.
+// workspace, or to take one from there to a destination it sees.
 func (a rules) Respond(ctx context.Context, env agents.Env, message string) (string, error) {
+	view := &toolView{ctx: ctx, env: env}
+	if id, dst, err := grounding.ParseDeliverRequest(message); err == nil {
+		return a.deliver(ctx, env, view, id, dst)
+	}
 	ref, err := grounding.ParseHandRequest(message)
 	if err != nil {
 		return "I do not understand the request.", nil
 	}
-	view := &toolView{ctx: ctx, env: env}
 	ids, err := grounding.Resolve(view, ref)
 	if err != nil {
 		return "", agents.Finish(err)
@@ -98,6 +110,30 @@ func (a rules) Respond(ctx context.Context, env agents.Env, message string) (str
 		return "I could not: " + r.Error, nil
 	}
 	return grounding.HandReply(ids[0]), nil
+}
+
+// deliver takes block id, which the partner put in the shared
+// workspace, to the destination dst if exactly one thing in view matches it.
+func (rules) deliver(ctx context.Context, env agents.Env, view *toolView, id string, dst grounding.Ref) (string, error) {
+	place := dst.Place
+	if place == "" {
+		ids, err := grounding.Resolve(view, dst)
+		if err != nil {
+			return "", agents.Finish(err)
+		}
+		if len(ids) != 1 {
+			return fmt.Sprintf("I see %d objects matching %s.", len(ids), dst.Phrase), nil
+		}
+		place = ids[0]
+	}
+	r, err := agents.PickAndPlace(ctx, env, id, place)
+	if err != nil {
+		return "", agents.Finish(err)
+	}
+	if r.Error != "" {
+		return "I could not: " + r.Error, nil
+	}
+	return grounding.DeliverReply(id, place), nil
 }
 
 // toolView is a grounding.View backed by retrieval tool calls, each asked

@@ -94,7 +94,7 @@ func (a *progprompt) respondProgram(ctx context.Context, env agents.Env, message
 		case held && mv.Place == scenes.SharedPlace:
 			said = append(said, fmt.Sprintf("I put %s in the shared workspace.", mv.Pick))
 		case held:
-			said = append(said, fmt.Sprintf("I put %s at %s.", mv.Pick, mv.Place))
+			said = append(said, fmt.Sprintf("I took %s to %s.", mv.Pick, mv.Place)) // the form the partner prompts ask for
 		default:
 			said = append(said, fmt.Sprintf("I tried to put %s at %s, but it is not there.", mv.Pick, mv.Place))
 		}

@@ -143,3 +143,75 @@ func TestHandoverRecordsMessagesAndActors(t *testing.T) {
 		t.Errorf("partial observability: ADA %v, tag %q, %d of %d questions right", rec.ADA, rec.Tag, rec.TagCorrect, rec.Questions)
 	}
 }
+
+// Both cases of partial observability occur, and the reference agents
+// solve each: the object case with robot 2 bringing the block, the
+// destination case with robot 1 putting it in the shared workspace and
+// robot 2 placing it. The record says which case it was.
+func TestPartialObservabilityCasesAreSolved(t *testing.T) {
+	for _, tc := range []struct {
+		why, outOfView, actedBy string
+	}{
+		{"the object out of view: robot 2 brings it, robot 1 places it", tasks.OutOfViewObject, "robot2,robot1"},
+		{"the destination out of view: robot 1 hands it over, robot 2 places it", tasks.OutOfViewDestination, "robot1,robot2"},
+	} {
+		t.Run(tc.why, func(t *testing.T) {
+			for _, agent := range []string{"oracle", "rules"} {
+				for _, family := range []string{"pick_place", "handover"} {
+					seen := 0
+					for i := range 20 {
+						rec, err := runEpisode(context.Background(), bench.Job{Cell: bench.Cell{Family: family, Perturbation: tasks.LabelPartialObservability}, Index: i, Agent: agent}, bench.Options{Seed: 1})
+						if err != nil {
+							t.Fatal(err)
+						}
+						if rec.OutOfView != tc.outOfView {
+							continue
+						}
+						seen++
+						if !rec.Success || !rec.ADA || rec.Asked != true || len(rec.Messages) != 1 || strings.Join(rec.ActedBy, ",") != tc.actedBy {
+							t.Errorf("%s %s episode %d: success %v, ADA %v, messages %v, acted by %v (want %s); error %q",
+								agent, family, i, rec.Success, rec.ADA, rec.Messages, rec.ActedBy, tc.actedBy, rec.Error)
+						}
+					}
+					if seen == 0 {
+						t.Errorf("%s %s: no episode of this case in 20", agent, family)
+					}
+				}
+			}
+		})
+	}
+}
+
+// The destination exists, in the other robot's workspace: telling the
+// user it is absent is a wrong tag and fails the episode, even if the
+// block is then put in the shared workspace.
+func TestDestinationOutOfViewIsNotAbsent(t *testing.T) {
+	var ep *tasks.Episode
+	for i := range 20 {
+		e, err := MakeEpisode(1, "pick_place", tasks.LabelPartialObservability, i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.OutOfView == tasks.OutOfViewDestination {
+			ep = e
+			break
+		}
+	}
+	if ep == nil {
+		t.Fatal("no destination-case episode in 20")
+	}
+	w, err := tabletop.New(ep.Objects, tabletop.Config{TwoRobots: ep.TwoRobots, PartialView: ep.PartialView})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := &episodeState{ep: ep, world: w, limit: 40, toolCalls: map[string]int{}}
+	e := &robotEnv{st: st, robot: "robot1", partner: "robot2", instruction: ep.Instruction(), tools: agents.Tools(true)}
+	r := callTool(t, e, agents.ToolAsk, `{"tag":"absence","question":"I cannot find the bowl. Where should I put it instead?"}`)
+	if !r.Ended {
+		t.Errorf("asking the user with the absence tag: %+v, want the episode ended", r)
+	}
+	rec := score(bench.Job{Cell: bench.Cell{Family: "pick_place", Perturbation: tasks.LabelPartialObservability}}, bench.Options{Seed: 1}, ep, st, nil, 0)
+	if rec.Success || rec.ADA || rec.TagCorrect != 0 || rec.OutOfView != tasks.OutOfViewDestination {
+		t.Errorf("record: success %v, ADA %v, tag correct %d, out of view %q; want a failure of the destination case", rec.Success, rec.ADA, rec.TagCorrect, rec.OutOfView)
+	}
+}

@@ -105,6 +105,7 @@ func score(job bench.Job, opts bench.Options, ep *tasks.Episode, st *episodeStat
 	}
 	rec := bench.NewRecord(job, opts)
 	rec.Label = ep.Label
+	rec.OutOfView = ep.OutOfView
 	rec.Instruction = ep.Instruction()
 	rec.Asked = st.Asked || (ep.Label == tasks.LabelPartialObservability && st.askedRobot)
 	rec.Tag = st.FirstTag

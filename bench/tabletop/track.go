@@ -115,9 +115,20 @@ func (*Track) Table(w io.Writer, recs []results.Record, spec bench.TableSpec) er
 }
 
 func (*Track) Report() results.TrackReport {
-	return results.TrackReport{Sections: []results.Section{results.SectionRates, results.SectionCost,
-		results.SectionPartialObservability, results.SectionAblations, results.SectionSceneSize, results.SectionRepeats},
-		Plots: []results.Plot{results.PlotRates, results.PlotSceneSize}}
+	var noise, twoRobots []string
+	for _, p := range perturb.ForTabletop() {
+		if perturb.IsNoise(p.Name()) {
+			noise = append(noise, p.Name())
+		}
+	}
+	for _, f := range tasks.All() {
+		if f.TwoRobots() {
+			twoRobots = append(twoRobots, f.Name())
+		}
+	}
+	return results.TrackReport{Sections: []results.Section{results.SectionSingleRobot, results.SectionPartialObservability,
+		results.SectionRobustness, results.SectionRates, results.SectionCost, results.SectionAblations, results.SectionSceneSize, results.SectionRepeats},
+		Plots: []results.Plot{results.PlotRates, results.PlotSceneSize}, Noise: noise, TwoRobotFamilies: twoRobots}
 }
 
 // WarmUp runs an agent's calibration, so that a Go benchmark's timed loop

@@ -326,8 +326,14 @@ func (c *call) question(d grounding.Decision) (tool string, args map[string]stri
 	case grounding.ActAskRobot:
 		if strings.HasPrefix(d.Text, "I cannot see") && c.persists(c.p.Tag, "tag\x00"+d.Text) {
 			// The wrong tag of partial observability: telling the user the
-			// block is absent when the other robot may have it.
-			return "ask", map[string]string{"tag": "absence", "question": strings.Replace(d.Text, "I cannot see", "I cannot find", 1)}
+			// block, or its destination, is absent when the other robot
+			// may see it.
+			q := strings.Replace(d.Text, "I cannot see", "I cannot find", 1)
+			if len(d.Moves) > 0 {
+				missing, _, _ := strings.Cut(strings.TrimPrefix(d.Text, "I cannot see "), ", so ")
+				q = "I cannot find " + missing + ". Where should I put it instead?"
+			}
+			return "ask", map[string]string{"tag": "absence", "question": q}
 		}
 		return "ask_robot", map[string]string{"message": d.Text}
 	}
@@ -348,6 +354,16 @@ func (c *call) moves(d decision) []grounding.Binding {
 		out = append(out, mv)
 	}
 	return out
+}
+
+// handOff returns the moves a message to the partner needs first (the
+// block put in the shared workspace for it), less those already made,
+// with the profile's hallucinated blocks.
+func (c *call) handOff(d decision) []grounding.Binding {
+	if len(d.Moves) == 0 {
+		return nil
+	}
+	return c.moves(d)
 }
 
 // refusedPlaces are the destinations of the pick_and_place calls the
@@ -390,7 +406,14 @@ func (c *call) plan() llm.Reply {
 	case grounding.ActRetrieve:
 		return c.calls(retrieveCall(d.Need))
 	case grounding.ActAsk, grounding.ActAskRobot:
-		return c.calls(toolCall(c.question(d.Decision)))
+		tool, args := c.question(d.Decision)
+		var out []llm.ToolCall
+		if tool == "ask_robot" {
+			for _, mv := range c.handOff(d) {
+				out = append(out, toolCall("pick_and_place", map[string]string{"pick": mv.Pick, "place": mv.Place}))
+			}
+		}
+		return c.calls(append(out, toolCall(tool, args))...)
 	case grounding.ActMove:
 		var out []llm.ToolCall
 		for _, mv := range c.moves(d) {
@@ -513,17 +536,47 @@ func remaining(moves, placed []grounding.Binding) []grounding.Binding {
 func (c *call) answer() llm.Reply {
 	_, placed := history(c.req)
 	if len(placed) > 0 {
-		return llm.Reply{Text: grounding.HandReply(placed[len(placed)-1].Pick), FinishReason: llm.FinishStop}
+		last := placed[len(placed)-1]
+		if last.Place != scenes.SharedPlace {
+			return llm.Reply{Text: grounding.DeliverReply(last.Pick, last.Place), FinishReason: llm.FinishStop}
+		}
+		return llm.Reply{Text: grounding.HandReply(last.Pick), FinishReason: llm.FinishStop}
+	}
+	pick, place, why := c.partnerMove()
+	if pick == "" {
+		return llm.Reply{Text: why, FinishReason: llm.FinishStop}
+	}
+	return c.calls(toolCall("pick_and_place", map[string]string{"pick": pick, "place": place}))
+}
+
+// partnerMove is the move the other robot's message asks for, in what
+// this robot sees: a block it sees to the shared workspace, or a block
+// from the shared workspace to a destination it sees. When there is none
+// to make, why says so, as the reply.
+func (c *call) partnerMove() (pick, place, why string) {
+	if id, dst, err := grounding.ParseDeliverRequest(c.cc.Message); err == nil {
+		if dst.Place != "" {
+			return id, dst.Place, ""
+		}
+		view, shown := c.sceneView()
+		if !shown {
+			view = grounding.GraphView{}
+		}
+		ids, _ := grounding.Resolve(view, dst)
+		if len(ids) != 1 {
+			return "", "", fmt.Sprintf("I see %d objects matching %s.", len(ids), dst.Phrase)
+		}
+		return id, ids[0], ""
 	}
 	ref, err := grounding.ParseHandRequest(c.cc.Message)
 	if err != nil {
-		return llm.Reply{Text: "I do not understand the request.", FinishReason: llm.FinishStop}
+		return "", "", "I do not understand the request."
 	}
 	id, why := c.handOver(ref)
 	if id == "" {
-		return llm.Reply{Text: why, FinishReason: llm.FinishStop}
+		return "", "", why
 	}
-	return c.calls(toolCall("pick_and_place", map[string]string{"pick": id, "place": scenes.SharedPlace}))
+	return id, scenes.SharedPlace, ""
 }
 
 // handOver resolves the block the other robot asks for in what the model

@@ -6,7 +6,6 @@ import (
 	"github.com/ambibench/ambibench/agents/grounding"
 	"github.com/ambibench/ambibench/agents/llm"
 	"github.com/ambibench/ambibench/agents/program"
-	"github.com/ambibench/ambibench/scenes"
 )
 
 // program writes a decision as the body of a ProgPrompt task function, in
@@ -24,6 +23,10 @@ func (c *call) program() llm.Reply {
 		q := program.Call{Name: program.AskRobot, Args: []string{args["message"]}}
 		if tool == program.Ask {
 			q = program.Call{Name: program.Ask, Args: []string{args["tag"], args["question"]}}
+		} else {
+			for _, mv := range c.handOff(d) {
+				p.Body = append(p.Body, program.Move(mv.Pick, mv.Place)...)
+			}
 		}
 		p.Body = append(p.Body, q)
 	case grounding.ActMove:
@@ -44,17 +47,14 @@ func (c *call) program() llm.Reply {
 }
 
 // answerProgram serves the other robot's message in the ProgPrompt shape:
-// a program that brings the block it names to the shared workspace, with
-// the assertion that checks it; or, when the block is not to be found, a
-// body of one comment saying so.
+// a program that makes the move it asks for (a block to the shared
+// workspace, or from there to a destination), with the assertion that
+// checks it; or, when there is no move to make, a body of one comment
+// saying why.
 func (c *call) answerProgram() llm.Reply {
-	ref, err := grounding.ParseHandRequest(c.cc.Message)
-	if err != nil {
-		return llm.Reply{Text: program.Indent + "# I do not understand the request.\n", FinishReason: llm.FinishStop}
-	}
-	id, why := c.handOver(ref)
-	if id == "" {
+	pick, place, why := c.partnerMove()
+	if pick == "" {
 		return llm.Reply{Text: program.Indent + "# " + why + "\n", FinishReason: llm.FinishStop}
 	}
-	return llm.Reply{Text: program.Program{Body: program.Move(id, scenes.SharedPlace)}.String(), FinishReason: llm.FinishStop}
+	return llm.Reply{Text: program.Program{Body: program.Move(pick, place)}.String(), FinishReason: llm.FinishStop}
 }

@@ -64,6 +64,9 @@ func (c *call) sampledPlan() llm.Reply {
 			sit.History = append(sit.History, grounding.Exchange{Kind: d.Kind, Tag: d.Tag, Text: d.Text, Reply: c.guess(d)})
 			continue
 		case grounding.ActAskRobot:
+			for _, mv := range c.handOff(decision{Decision: d, placed: placed}) {
+				plan.Steps = append(plan.Steps, SampledStep{Pick: mv.Pick, Place: mv.Place})
+			}
 			plan.Steps = append(plan.Steps, SampledStep{AskRobot: d.Text})
 			plan.Explanation = "The other robot has to help first."
 			if id, ok := handed(d.Text); ok {
@@ -138,11 +141,16 @@ func (c *call) classify() llm.Reply {
 	case grounding.ActAsk, grounding.ActAskRobot:
 		tool, args := c.question(d.Decision)
 		out.Action = tool
-		if tool == "ask" {
+		switch {
+		case tool == "ask":
 			out.Tag, out.Question = args["tag"], args["question"]
 			out.Feasible = out.Tag != "absence"
 			out.Ambiguous = out.Tag != "absence"
-		} else {
+		case len(d.Moves) > 0:
+			// A hand-off starts with a move: the plan carries it out, and
+			// its message, in order.
+			out.Feasible, out.Action = true, "act"
+		default:
 			out.Feasible, out.Question = true, args["message"]
 		}
 	default:

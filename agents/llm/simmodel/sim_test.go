@@ -285,3 +285,48 @@ func TestSaltKeepsRatesChangesDraws(t *testing.T) {
 		t.Errorf("both erred on %.3f of calls, want about %.3f for independent draws (unsalted %.3f, salted %.3f)", rboth, rb*ro, rb, ro)
 	}
 }
+
+// The lead robot that sees the block but not its destination puts the
+// block in the shared workspace and asks the partner in one reply; the
+// partner takes it to the destination it sees and says so.
+func TestHandsOffAnUnseenDestination(t *testing.T) {
+	m := New(Perfect, "sim:perfect")
+	in := func(o scenes.Object, region string) scenes.Object { o.Region = region; return o }
+	lead := scenes.BuildGraph([]scenes.Object{in(scenes.NewBlock("red block 1", "red", -0.2, -0.3), scenes.RegionRobot1)})
+	req := llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: "Plan.\n"}}, Context: &llm.CallContext{Role: llm.CallPlan, Track: "tabletop",
+		Instruction: "Put the red block in the blue bowl.", Robot: "robot1", Partner: "robot2", Graph: lead, Format: llm.FormatToolCalls}}
+	r, err := m.Generate(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, tc := range r.ToolCalls {
+		got = append(got, tc.Name+" "+string(tc.Args))
+	}
+	want := []string{`pick_and_place {"pick":"red block 1","place":"shared workspace"}`,
+		`ask_robot {"message":"I cannot see the blue bowl, so I put red block 1 in the shared workspace. Please put red block 1 in the blue bowl."}`}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("lead:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+
+	helper := scenes.BuildGraph([]scenes.Object{in(scenes.NewBlock("red block 1", "red", 0, -0.5), scenes.RegionShared),
+		in(scenes.NewBowl("blue bowl 1", "blue", 0.2, -0.5), scenes.RegionRobot2)})
+	var args struct{ Message string }
+	if err := json.Unmarshal(r.ToolCalls[1].Args, &args); err != nil {
+		t.Fatal(err)
+	}
+	areq := llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: "Answer.\n"}}, Context: &llm.CallContext{Role: llm.CallAnswer, Track: "tabletop",
+		Robot: "robot2", Partner: "robot1", Graph: helper, Message: args.Message, Format: llm.FormatToolCalls}}
+	a, err := m.Generate(context.Background(), areq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.ToolCalls) != 1 || string(a.ToolCalls[0].Args) != `{"pick":"red block 1","place":"blue bowl 1"}` {
+		t.Fatalf("partner: %+v, want red block 1 into blue bowl 1", a.ToolCalls)
+	}
+	areq.Messages = append(areq.Messages, llm.Message{Role: llm.RoleAssistant, ToolCalls: a.ToolCalls},
+		llm.Message{Role: llm.RoleTool, ToolCallID: a.ToolCalls[0].ID, Name: "pick_and_place", Text: "robot2 put red block 1 at blue bowl 1."})
+	if a, _ := m.Generate(context.Background(), areq); a.Text != "I took red block 1 to blue bowl 1." {
+		t.Errorf("partner's reply %q", a.Text)
+	}
+}

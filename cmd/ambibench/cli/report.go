@@ -24,9 +24,10 @@ func reportCmd(stdout, stderr io.Writer, args []string) error {
 	baseline := fs.String("baseline", "", "compare every other agent with this `agent`, pair by pair on the same episodes (default, track by track: the workflow agents with "+reportBaselines()+", where it ran)")
 	allPairs := fs.Bool("all-pairs", false, "compare every pair of agents instead of each with the baseline")
 	cut := fs.String("cut", "", "add a published cut of the household results: dyref, DyRef's (the clear games less pick-two; SR@1, SR@4, Cost_ref@4, Rate_rev@4; docs/metrics.md)")
+	table2N := fs.Int("table2-n", 100, "tabletop: episodes per ambiguity category in the single-robot table (paper 001's Table 2 has 100 per category), spread evenly over the single-robot families, the episodes of lowest index of each; 0 pools every episode")
 	plots := fs.String("plots", "", "write the plots ("+plotFiles()+") to `dir`; - writes none (default: the report's directory, DIR unless --out says otherwise; none with --out -)")
 	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), "Usage: ambibench report [flags] DIR\n\nReads DIR/records.jsonl, as ambibench run --out DIR writes it, and writes a\nMarkdown report to DIR/report.md and stdout: ADA and SR by agent and\nambiguity type, cost per episode, the household's success by trial and\nreflection statistics, partial observability by task family, the SG-CoT\nablations, the scene-size series, and McNemar's exact test between agents\non the same episodes. Every rate has its n and 95% Wilson interval.\nThe plots of the tracks present (ADA and SR by perturbation, success by\ntrial, tokens and time against scene size, Top-Any against map size), with\n95% intervals, are PNGs next to the report (see --plots), each linked under\nits section; a plot with nothing to show is not written.\n\nFlags:\n")
+		fmt.Fprint(fs.Output(), "Usage: ambibench report [flags] DIR\n\nReads DIR/records.jsonl, as ambibench run --out DIR writes it, and writes a\nMarkdown report to DIR/report.md and stdout: on the tabletop, paper 001's\nTable 2 (single robot, ADA and SR by ambiguity category, --table2-n episodes\neach) and Table 4 (two robots, partial observability, by what is out of\nview) and the noise perturbations apart; ADA and SR by agent and\nambiguity type, cost per episode, the household's success by trial and\nreflection statistics, partial observability by task family, the SG-CoT\nablations, the scene-size series, and McNemar's exact test between agents\non the same episodes. Every rate has its n and 95% Wilson interval.\nThe plots of the tracks present (ADA and SR by perturbation, success by\ntrial, tokens and time against scene size, Top-Any against map size), with\n95% intervals, are PNGs next to the report (see --plots), each linked under\nits section; a plot with nothing to show is not written.\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
 	var pos []string
@@ -41,6 +42,9 @@ func reportCmd(stdout, stderr io.Writer, args []string) error {
 	}
 	if *allPairs && *baseline != "" {
 		return fmt.Errorf("report: --baseline %q and --all-pairs: give one or the other", *baseline)
+	}
+	if *table2N < 0 {
+		return fmt.Errorf("report: --table2-n %d: want 0 (every episode) or more", *table2N)
 	}
 	if *cut != "" && !slices.Contains(results.Cuts(), *cut) {
 		return fmt.Errorf("report: --cut %q: want one of %s", *cut, strings.Join(results.Cuts(), ", "))
@@ -69,11 +73,12 @@ func reportCmd(stdout, stderr io.Writer, args []string) error {
 		return fmt.Errorf("report: %s holds no records", path)
 	}
 	ropts := results.ReportOptions{
-		Perturbations: perturb.Names(),
-		Baseline:      *baseline,
-		AllPairs:      *allPairs,
-		Tracks:        trackReports(),
-		Cut:           *cut,
+		Perturbations:    perturb.Names(),
+		Baseline:         *baseline,
+		AllPairs:         *allPairs,
+		Tracks:           trackReports(),
+		Cut:              *cut,
+		CategoryEpisodes: *table2N,
 	}
 	if ropts.Plots, err = writePlots(recs, ropts, dir, *out, *plots); err != nil {
 		return fmt.Errorf("report: %w", err)
