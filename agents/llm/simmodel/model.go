@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -61,6 +62,9 @@ type call struct {
 	read int
 	cc   llm.CallContext // the request's context
 	req  llm.Request
+	// noise is the perceiver's error in this episode, which a perceive
+	// call applies to the graph it writes (llm.WithPerceptionNoise).
+	noise scenes.GraphNoise
 }
 
 // happens draws whether an error of base rate r occurs in this call.
@@ -162,6 +166,7 @@ func (m *Model) Generate(ctx context.Context, req llm.Request) (llm.Reply, error
 		rng:    rand.New(rand.NewPCG(binary.LittleEndian.Uint64(seed[:8]), binary.LittleEndian.Uint64(seed[8:16]))),
 		tokens: CountTokens(req),
 		req:    req,
+		noise:  llm.PerceptionNoiseFrom(ctx),
 	}
 	c.read = c.tokens + readTokens(req.Context)
 	var reply llm.Reply
@@ -212,6 +217,8 @@ func (c *call) respond() llm.Reply {
 		return c.classify()
 	case llm.CallAnswer:
 		return c.answer()
+	case llm.CallPerceive:
+		return c.perceive()
 	}
 	return llm.Reply{Text: fmt.Sprintf("I do not handle calls of role %q yet.", c.cc.Role), FinishReason: llm.FinishStop}
 }
@@ -500,7 +507,20 @@ func (c *call) answer() llm.Reply {
 	if err != nil {
 		return llm.Reply{Text: "I do not understand the request.", FinishReason: llm.FinishStop}
 	}
-	ids, _ := grounding.Resolve(grounding.GraphView{G: c.cc.Graph}, ref)
+	var view grounding.View = grounding.GraphView{G: c.cc.Graph}
+	if c.cc.Graph == nil {
+		// An answer that retrieves (SG-CoT's partner): what it retrieved,
+		// and what it has yet to.
+		known := retrievals(c.req)
+		view = known
+		if !canRetrieve(c.req) {
+			view = newListView(known, c.cc.Objects)
+		}
+	}
+	ids, err := grounding.Resolve(view, ref)
+	if u := (*grounding.Unknown)(nil); errors.As(err, &u) {
+		return c.calls(retrieveCall(u))
+	}
 	if len(ids) != 1 {
 		return llm.Reply{Text: fmt.Sprintf("I see %d objects matching %s.", len(ids), ref.Phrase), FinishReason: llm.FinishStop}
 	}
