@@ -4,10 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/ambibench/ambibench/agents"
 	"github.com/ambibench/ambibench/agents/llm"
+	"github.com/ambibench/ambibench/agents/llm/simmodel"
+	"github.com/ambibench/ambibench/bench"
 	"github.com/ambibench/ambibench/scenes"
 )
 
@@ -57,6 +60,43 @@ func TestDetectionsGiveTheTablesGraph(t *testing.T) {
 		}
 		if mismatched > 0 {
 			t.Logf("%s/%s: %d of 100 episodes differ", tc.family, tc.perturbation, mismatched)
+		}
+	}
+}
+
+// In a two-robot sgcot episode both robots perceive (one detect_objects
+// each) and the partner answers by retrieval, not from a graph in its
+// prompt: under partial observability, the record shows robot 2's
+// detection and its reply, and direct's partner none of it.
+func TestSGCoTPartnerPerceivesAndRetrieves(t *testing.T) {
+	for _, tc := range []struct {
+		agent      string
+		detections int
+	}{
+		{"sgcot", 2},
+		{"direct", 0},
+	} {
+		opts := bench.Options{Track: New(), Seed: 1, Agents: []string{tc.agent}, Perturbations: []string{"partial_observability"},
+			Families: []string{"pick_place"}, Episodes: 20, Model: simmodel.New(simmodel.Perfect, "sim:perfect")}
+		recs, err := bench.Run(context.Background(), opts, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		answered := 0
+		for _, r := range recs {
+			if len(r.Messages) == 0 {
+				continue
+			}
+			answered++
+			if got := r.ToolCalls[agents.ToolDetectObjects]; got != tc.detections {
+				t.Errorf("%s episode %d: %d detect_objects calls, want %d (one per robot for sgcot)", tc.agent, r.Episode, got, tc.detections)
+			}
+			if !strings.HasPrefix(r.Messages[0].Reply, "I put ") {
+				t.Errorf("%s episode %d: the partner replied %q", tc.agent, r.Episode, r.Messages[0].Reply)
+			}
+		}
+		if answered == 0 {
+			t.Errorf("%s: no episode asked the partner", tc.agent)
 		}
 	}
 }
