@@ -15,7 +15,7 @@ import (
 func init() {
 	agents.RegisterWorkflow("sgcot", "LLM workflow: SG-CoT; a perceive call writes the scene graph from the detected objects, then the prompt lists the objects and the graph schema, the model retrieves nodes and edges turn by turn, then asks or acts",
 		sgcotFactory("sgcot", sgcotRetrieve))
-	agents.RegisterWorkflow("sgcot-full-graph", "SG-CoT ablation: the whole scene graph in the first prompt, no retrieval",
+	agents.RegisterWorkflow("sgcot-full-graph", "SG-CoT ablation: the perceived scene graph whole in the first prompt, no retrieval",
 		sgcotFactory("sgcot-full-graph", sgcotFullGraph))
 	agents.RegisterWorkflow("sgcot-single-retrieval", "SG-CoT ablation: one retrieval turn, then graph access is withdrawn and the model must decide",
 		sgcotFactory("sgcot-single-retrieval", sgcotSingleRetrieval))
@@ -39,7 +39,10 @@ func sgcotFactory(name string, mode sgcotMode) agents.Factory {
 	}
 }
 
-// sgcot is the iterative loop of SG-CoT (section 3.3): the first prompt
+// sgcot is SG-CoT: it perceives the scene graph first (perceive.go:
+// the detector's objects, a perceive call in which the model writes the
+// relations; every variant makes it, no-edges asking for the nodes only),
+// then runs the iterative loop of section 3.3 over that graph: the first prompt
 // holds the instruction, the detected objects and the scene-graph schema,
 // not the graph. Each turn the model reasons and makes one request —
 // retrieve_node, retrieve_edge, ask with a tag, ask_robot, or its final
