@@ -89,7 +89,9 @@ func perceiveScene(ctx context.Context, model llm.Model, env agents.Env, edges b
 		}
 		req.Messages = append(req.Messages, llm.Message{Role: llm.RoleAssistant, Text: reply.Text}, llm.Message{Role: llm.RoleUser, Text: retry})
 	}
-	return nil, fmt.Errorf("model %s: %d perceive replies that could not be read; last: %w", model.Name(), perceiveAttempts, last)
+	// The error names no model: it reaches the other robot's reply, which
+	// the same model under another name must write alike.
+	return nil, fmt.Errorf("perceive: %d replies that could not be read as the scene graph; last: %w", perceiveAttempts, last)
 }
 
 // detectionLines lists the detections as the perceive prompt shows them,
