@@ -17,6 +17,7 @@
 // The tabletop tools are:
 //
 //	get_scene_graph()                               the whole graph of the robot's view
+//	detect_objects()                                the detector's objects: attributes, position, size (no relations)
 //	retrieve_node(name?, attr_key?, attr_val?)      node ids, by name or one attribute
 //	retrieve_edge(source?, target?, relation?)      relations, any filter optional
 //	pick_and_place(pick, place)                     act; place is an object, a named place or "shared workspace"

@@ -16,6 +16,10 @@ import (
 // Tool names.
 const (
 	ToolGetSceneGraph = "get_scene_graph"
+	// ToolDetectObjects lists what the robot's object detector finds: the
+	// nodes of a scene graph without its relations, with each object's
+	// position and size (JSON of []llm.Detection).
+	ToolDetectObjects = "detect_objects"
 	ToolRetrieveNode  = "retrieve_node"
 	ToolRetrieveEdge  = "retrieve_edge"
 	ToolPickAndPlace  = "pick_and_place"
@@ -63,6 +67,7 @@ type (
 
 var toolTable = []Tool{
 	{ToolGetSceneGraph, "Return the whole scene graph of what this robot sees.", json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`)},
+	{ToolDetectObjects, "List the objects the robot's detector finds in its view: id, attributes, and the centre and size of each, in millimetres in the table frame.", json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`)},
 	{ToolRetrieveNode, "List the ids of scene-graph nodes, by name (e.g. \"red block\" or \"red block 1\") or by one attribute (attr_key and attr_val, e.g. color and red). With no filter, list every node.", json.RawMessage(`{"type":"object","properties":{"name":{"type":"string"},"attr_key":{"type":"string"},"attr_val":{"type":"string"}},"additionalProperties":false}`)},
 	{ToolRetrieveEdge, "List scene-graph relations; source, target and relation are optional filters. Relations: left_of, right_of, above, below, inside_of, on_top_of, near.", json.RawMessage(`{"type":"object","properties":{"source":{"type":"string"},"target":{"type":"string"},"relation":{"type":"string","enum":["left_of","right_of","above","below","inside_of","on_top_of","near"]}},"additionalProperties":false}`)},
 	{ToolPickAndPlace, "Pick up a block by id and put it at place: a bowl or block id, a named place (e.g. \"top left corner\", \"middle\") or \"shared workspace\".", json.RawMessage(`{"type":"object","properties":{"pick":{"type":"string"},"place":{"type":"string"}},"required":["pick","place"],"additionalProperties":false}`)},
@@ -92,7 +97,7 @@ var ErrUnknownTool = errors.New("unknown tool")
 func DecodeArgs(call ToolCall) (any, error) {
 	var dst any
 	switch call.Name {
-	case ToolGetSceneGraph, ToolDone:
+	case ToolGetSceneGraph, ToolDetectObjects, ToolDone:
 		dst = &NoArgs{}
 	case ToolRetrieveNode:
 		dst = &RetrieveNodeArgs{}

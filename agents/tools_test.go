@@ -182,7 +182,7 @@ func TestToolSchemasMatchDecodeArgs(t *testing.T) {
 
 var toolNames = []string{
 	agents.ToolGetSceneGraph, agents.ToolRetrieveNode, agents.ToolRetrieveEdge,
-	agents.ToolPickAndPlace, agents.ToolAsk, agents.ToolAskRobot, agents.ToolDone,
+	agents.ToolPickAndPlace, agents.ToolAsk, agents.ToolAskRobot, agents.ToolDone, agents.ToolDetectObjects,
 }
 
 // argType returns the struct type DecodeArgs decodes a tool's arguments
@@ -190,7 +190,7 @@ var toolNames = []string{
 func argType(t testing.TB, tool string) reflect.Type {
 	var v any
 	switch tool {
-	case agents.ToolGetSceneGraph, agents.ToolDone:
+	case agents.ToolGetSceneGraph, agents.ToolDetectObjects, agents.ToolDone:
 		v = agents.NoArgs{}
 	case agents.ToolRetrieveNode:
 		v = agents.RetrieveNodeArgs{}

@@ -122,11 +122,11 @@ func callKind(cc *llm.CallContext) string {
 // labels are the context's fields that say what kind of call it is; they
 // are checked against the known values, not looked for in the prompt.
 var labels = map[string][]string{
-	"Role":   {llm.CallPlan, llm.CallReflect, llm.CallRefine, llm.CallChoose, llm.CallClassify, llm.CallAnswer},
+	"Role":   {llm.CallPlan, llm.CallReflect, llm.CallRefine, llm.CallChoose, llm.CallClassify, llm.CallAnswer, llm.CallPerceive},
 	"Track":  {agents.TrackTabletop, agents.TrackHousehold, agents.TrackSemmap},
 	"Format": {llm.FormatToolCalls, llm.FormatJSON, llm.FormatText, llm.FormatProgram},
 	"Tool":   append([]string{""}, append(slices.Clone(agents.ReflectionTools), agents.ReflectPlan)...),
-	"Mode":   {"", agents.ModeCertainty, agents.ModeUncertainty},
+	"Mode":   {"", agents.ModeCertainty, agents.ModeUncertainty, llm.ModeNodesOnly},
 }
 
 // missing lists the values of the context that the request does not
@@ -199,9 +199,10 @@ func missing(cc *llm.CallContext, text string) []string {
 				// and no probability; the context takes it as certain.
 				return
 			}
-			// At two decimals, as the map text shows them, or at three,
-			// as the tabletop baselines' object lists print positions.
-			if s := strconv.FormatFloat(v.Float(), 'f', 2, 64); v.Float() != 0 && !has(s) && !has(strconv.FormatFloat(v.Float(), 'f', 3, 64)) {
+			// A semantic map's numbers show at two decimals, a baseline's
+			// object positions at three, a detection's box (in mm) as Go
+			// writes it shortest.
+			if s := strconv.FormatFloat(v.Float(), 'f', 2, 64); v.Float() != 0 && !has(s) && !has(strconv.FormatFloat(v.Float(), 'f', 3, 64)) && !has(strconv.FormatFloat(v.Float(), 'f', -1, 64)) {
 				out = append(out, fmt.Sprintf("%s = %s", path, s))
 			}
 		case reflect.Int:
@@ -259,6 +260,7 @@ func TestContextIsInThePrompt(t *testing.T) {
 	// covered them all.
 	for _, want := range []string{
 		"tabletop/plan/tool_calls", "tabletop/plan/json", "tabletop/plan/program", "tabletop/classify/json", "tabletop/answer/tool_calls",
+		"tabletop/perceive/json", "tabletop/perceive/json/nodes",
 		"household/plan/tool_calls", "household/reflect/text",
 		"household/reflect/text/key_rules", "household/reflect/text/experience", "household/reflect/text/lesson",
 		"household/reflect/text/ambiguity", "household/reflect/text/plan",

@@ -1,6 +1,9 @@
 package llm
 
 import (
+	"context"
+	"math"
+
 	"github.com/ambibench/ambibench/scenes"
 )
 
@@ -30,7 +33,15 @@ const (
 	CallChoose   = "choose"   // pick among options
 	CallClassify = "classify" // label the instruction (clear, ambiguous, infeasible)
 	CallAnswer   = "answer"   // answer another robot's message
+	// CallPerceive builds the scene graph from the detected objects: the
+	// model writes the nodes' attributes and the relations between them,
+	// as JSON (SG-CoT's scene-graph generation, before it plans).
+	CallPerceive = "perceive"
 )
+
+// ModeNodesOnly is the Mode of a perceive call that asks for the nodes and
+// no relations (SG-CoT's no-edges ablation).
+const ModeNodesOnly = "nodes"
 
 // Output formats a call may ask for.
 const (
@@ -77,6 +88,10 @@ type CallContext struct {
 	// positions, when the prompt lists them so instead of a graph (the
 	// tabletop baselines: CLARA, Inner Monologue, ProgPrompt).
 	Detected []Object `json:"detected,omitempty"`
+	// Detections are the objects an object detector found in the robot's
+	// view, for CallPerceive: the prompt lists each with its attributes,
+	// its position and its size.
+	Detections []Detection `json:"detections,omitempty"`
 	// Message is what the other robot asked, for CallAnswer.
 	Message string `json:"message,omitempty"`
 	// Exchanges and Done are the episode so far, for workflows that write
@@ -140,3 +155,77 @@ type HouseStep struct {
 	Question string `json:"question,omitempty"`
 	Result   string `json:"result"` // the observation, or the user's answer
 }
+
+// Detection is one object a detector found: its id, its attributes, and
+// the centre and full size of its box in the table frame, in millimetres
+// to a hundredth (x to the right, y away from the robots, z up from the
+// table top): fine enough that the relations the boxes give are, but for
+// a pair within a hundredth of a millimetre of a threshold, the table's.
+// It is the JSON of the detect_objects tool's result.
+type Detection struct {
+	ID         string            `json:"id"`
+	Attributes map[string]string `json:"attributes"`
+	Pos        [3]float64        `json:"pos"`
+	Size       [3]float64        `json:"size"`
+}
+
+type perceptionNoiseKey struct{}
+
+// WithPerceptionNoise states the error of the perceiver in an episode (the
+// scene_graph_noise perturbation) for a model that plays the perceiver:
+// the simulated model applies it to the scene graph it writes at a
+// perceive call, as the table applies it to the graphs it shows, so that
+// the perturbation means the same whoever builds the graph. Like
+// WithRepeat it shapes only a simulated model's play; no backend sends it
+// and a real model's perception errors are its own.
+func WithPerceptionNoise(ctx context.Context, n scenes.GraphNoise) context.Context {
+	if n.IsZero() {
+		return ctx
+	}
+	return context.WithValue(ctx, perceptionNoiseKey{}, n)
+}
+
+// PerceptionNoiseFrom returns the perceiver's noise of a context, or the
+// zero (perfect) noise.
+func PerceptionNoiseFrom(ctx context.Context) scenes.GraphNoise {
+	n, _ := ctx.Value(perceptionNoiseKey{}).(scenes.GraphNoise)
+	return n
+}
+
+// DetectionOf is the detection of an object: its attributes, with its
+// workspace when it lies in one (as a scene graph's node has it), and its
+// box in millimetres, rounded to a hundredth.
+func DetectionOf(o scenes.Object) Detection {
+	attrs := make(map[string]string, len(o.Attributes)+1)
+	for k, v := range o.Attributes {
+		attrs[k] = v
+	}
+	if o.Region != "" && o.Region != scenes.RegionTable {
+		attrs[scenes.AttrWorkspace] = o.Region
+	}
+	d := Detection{ID: o.ID, Attributes: attrs}
+	for i := range 3 {
+		d.Pos[i], d.Size[i] = mm(o.Pose[i]), mm(o.Extent[i])
+	}
+	return d
+}
+
+// Object is the object a detection describes, as far as it tells: its
+// class is its type attribute and its region its workspace.
+func (d Detection) Object() scenes.Object {
+	o := scenes.Object{ID: d.ID, Class: d.Attributes[scenes.AttrType], Attributes: make(map[string]string, len(d.Attributes))}
+	for k, v := range d.Attributes {
+		if k == scenes.AttrWorkspace {
+			o.Region = v
+			continue
+		}
+		o.Attributes[k] = v
+	}
+	for i := range 3 {
+		o.Pose[i], o.Extent[i] = d.Pos[i]/1000, d.Size[i]/1000
+	}
+	return o
+}
+
+// mm converts metres to millimetres, to a hundredth.
+func mm(m float64) float64 { return math.Round(m*1e5) / 100 }

@@ -13,13 +13,13 @@ import (
 )
 
 func init() {
-	agents.RegisterWorkflow("sgcot", "LLM workflow: SG-CoT; the prompt lists the detected objects and the graph schema, the model retrieves nodes and edges turn by turn, then asks or acts",
+	agents.RegisterWorkflow("sgcot", "LLM workflow: SG-CoT; a perceive call writes the scene graph from the detected objects, then the prompt lists the objects and the graph schema, the model retrieves nodes and edges turn by turn, then asks or acts",
 		sgcotFactory("sgcot", sgcotRetrieve))
-	agents.RegisterWorkflow("sgcot-full-graph", "SG-CoT ablation: the whole scene graph in the first prompt, no retrieval",
+	agents.RegisterWorkflow("sgcot-full-graph", "SG-CoT ablation: the perceived scene graph whole in the first prompt, no retrieval",
 		sgcotFactory("sgcot-full-graph", sgcotFullGraph))
 	agents.RegisterWorkflow("sgcot-single-retrieval", "SG-CoT ablation: one retrieval turn, then graph access is withdrawn and the model must decide",
 		sgcotFactory("sgcot-single-retrieval", sgcotSingleRetrieval))
-	agents.RegisterWorkflow("sgcot-no-edges", "SG-CoT ablation: retrieval over a graph without edges (no relations)",
+	agents.RegisterWorkflow("sgcot-no-edges", "SG-CoT ablation: the perceive call writes the nodes only; retrieval over a graph without edges (no relations)",
 		sgcotFactory("sgcot-no-edges", sgcotNoEdges))
 }
 
@@ -39,7 +39,10 @@ func sgcotFactory(name string, mode sgcotMode) agents.Factory {
 	}
 }
 
-// sgcot is the iterative loop of SG-CoT (section 3.3): the first prompt
+// sgcot is SG-CoT: it perceives the scene graph first (perceive.go:
+// the detector's objects, a perceive call in which the model writes the
+// relations; every variant makes it, no-edges asking for the nodes only),
+// then runs the iterative loop of section 3.3 over that graph: the first prompt
 // holds the instruction, the detected objects and the scene-graph schema,
 // not the graph. Each turn the model reasons and makes one request —
 // retrieve_node, retrieve_edge, ask with a tag, ask_robot, or its final
@@ -60,18 +63,12 @@ type sgcotPrompt struct {
 }
 
 func (a *sgcot) Run(ctx context.Context, env agents.Env) error {
-	if a.mode == sgcotNoEdges {
-		env = noEdges{env}
-	}
-	g, err := observeGraph(ctx, env)
+	g, err := perceiveScene(ctx, a.model, env, a.mode != sgcotNoEdges)
 	if err != nil {
 		return agents.Finish(err)
 	}
-	var objects []string
-	for _, n := range g.Nodes {
-		objects = append(objects, n.ID)
-	}
-	keys, rels := g.Schema()
+	env = perceivedEnv{env, g}
+	objects, keys, rels := outline(g)
 	if a.mode == sgcotNoEdges {
 		rels = nil
 	}
@@ -143,29 +140,12 @@ func isRetrieval(tool string) bool {
 	return tool == agents.ToolRetrieveNode || tool == agents.ToolRetrieveEdge
 }
 
-// Respond answers the partner robot as direct does: the helper robot's
-// job is one grounded hand-over, for which its whole view is in the prompt.
-func (a *sgcot) Respond(ctx context.Context, env agents.Env, message string) (string, error) {
-	return answerPartner(ctx, a.model, env, message)
-}
-
-// noEdges is an Env whose scene graph has no edges: the view of the
-// no-edges ablation. get_scene_graph drops them and retrieve_edge finds
-// nothing, without reaching the table (so it takes no step).
-type noEdges struct{ agents.Env }
-
-func (e noEdges) Call(ctx context.Context, c agents.ToolCall) (agents.Result, error) {
-	if c.Name == agents.ToolRetrieveEdge {
-		if _, err := agents.DecodeArgs(c); err != nil {
-			return e.Env.Call(ctx, c) // let the table refuse it, and count it
-		}
-		return agents.Result{Text: "[]"}, nil
+// outline is what SG-CoT's prompts show of a graph they do not show
+// whole: its object ids and its schema.
+func outline(g *scenes.Graph) (objects, attrKeys, relations []string) {
+	for _, n := range g.Nodes {
+		objects = append(objects, n.ID)
 	}
-	r, err := e.Env.Call(ctx, c)
-	if r.Graph != nil {
-		g := *r.Graph
-		g.Edges = nil
-		r.Graph = &g
-	}
-	return r, err
+	attrKeys, relations = g.Schema()
+	return objects, attrKeys, relations
 }

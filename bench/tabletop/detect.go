@@ -1,8 +1,10 @@
 package tabletop
 
 import (
+	"encoding/json"
 	"maps"
 
+	"github.com/ambibench/ambibench/agents/llm"
 	"github.com/ambibench/ambibench/scenes"
 )
 
@@ -34,4 +36,19 @@ func (e *robotEnv) detections(g *scenes.Graph) []scenes.Object {
 		out = append(out, o)
 	}
 	return out
+}
+
+// detectObjects is detect_objects' result: the objects in the robot's view,
+// as a detector reports them (JSON of []llm.Detection). The detector
+// reads ids, attributes and boxes right; the misreadings of
+// scene_graph_noise are the graph builder's (get_scene_graph's here,
+// the model's at a perceive call).
+func (e *robotEnv) detectObjects() string {
+	objs := e.st.world.Observe(e.robot)
+	ds := make([]llm.Detection, len(objs))
+	for i, o := range objs {
+		ds[i] = llm.DetectionOf(o)
+	}
+	b, _ := json.Marshal(ds) // strings and numbers always encode
+	return string(b)
 }

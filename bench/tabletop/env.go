@@ -91,6 +91,9 @@ func (e *robotEnv) Call(ctx context.Context, call agents.ToolCall) (agents.Resul
 			st.ended = true
 			return agents.Result{Text: "The episode is over.", Ended: true}, nil
 		}
+		if call.Name == agents.ToolDetectObjects {
+			return agents.Result{Text: e.detectObjects()}, nil
+		}
 		g, text := e.graphJSON()
 		return agents.Result{Text: text, Graph: g, Objects: e.detections(g)}, nil
 	case *agents.RetrieveNodeArgs:
@@ -128,6 +131,25 @@ func (e *robotEnv) Call(ctx context.Context, call agents.ToolCall) (agents.Resul
 		return e.askRobot(ctx, a.Message)
 	}
 	return agents.Result{}, fmt.Errorf("bench: no handler for tool %q", call.Name)
+}
+
+// Tally counts a call that the workflow answered itself, from a scene
+// graph of its own making (SG-CoT's retrievals over the graph its
+// perception call wrote): it takes a step and counts in the record's tool
+// calls as the call would have through Call. ok is false when the
+// episode is over, or ends now at the step limit; r then says so.
+func (e *robotEnv) Tally(call agents.ToolCall) (r agents.Result, ok bool) {
+	st := e.st
+	if st.ended {
+		return agents.Result{Text: "The episode is over.", Ended: true}, false
+	}
+	st.steps++
+	st.toolCalls[call.Name]++
+	if st.steps > st.limit {
+		st.ended = true
+		return agents.Result{Text: fmt.Sprintf("The step limit of %d is reached; the episode is over.", st.limit), Ended: true}, false
+	}
+	return agents.Result{}, true
 }
 
 // ask puts a question to the simulated user; a wrong tag ends the

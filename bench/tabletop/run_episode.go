@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ambibench/ambibench/agents"
+	"github.com/ambibench/ambibench/agents/llm"
 	"github.com/ambibench/ambibench/bench"
 	"github.com/ambibench/ambibench/results"
 	"github.com/ambibench/ambibench/scenes"
@@ -46,6 +47,9 @@ func (t *Track) RunEpisode(ctx context.Context, job bench.Job, opts bench.Option
 		return results.Record{}, err
 	}
 	ctx, tally := bench.EpisodeContext(ctx, job, opts)
+	// A model that builds the scene graph itself (SG-CoT's perceive call)
+	// errs as the table's perceiver does, when the model is simulated.
+	ctx = llm.WithPerceptionNoise(ctx, ep.ViewNoise)
 	partner := ""
 	if ep.TwoRobots {
 		partner = scenes.Robot2

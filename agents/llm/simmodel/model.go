@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -64,6 +65,9 @@ type call struct {
 	// derived is the graph the model works out from the context's object
 	// list, once it has (see sceneView).
 	derived *scenes.Graph
+	// noise is the perceiver's error in this episode, which a perceive
+	// call applies to the graph it writes (llm.WithPerceptionNoise).
+	noise scenes.GraphNoise
 }
 
 // happens draws whether an error of base rate r occurs in this call.
@@ -169,6 +173,7 @@ func (m *Model) Generate(ctx context.Context, req llm.Request) (llm.Reply, error
 		rng:    rand.New(rand.NewPCG(binary.LittleEndian.Uint64(seed[:8]), binary.LittleEndian.Uint64(seed[8:16]))),
 		tokens: CountTokens(req),
 		req:    req,
+		noise:  llm.PerceptionNoiseFrom(ctx),
 	}
 	c.read = c.tokens + readTokens(req.Context)
 	var reply llm.Reply
@@ -222,6 +227,8 @@ func (c *call) respond() llm.Reply {
 			return c.answerProgram()
 		}
 		return c.answer()
+	case llm.CallPerceive:
+		return c.perceive()
 	}
 	return llm.Reply{Text: fmt.Sprintf("I do not handle calls of role %q yet.", c.cc.Role), FinishReason: llm.FinishStop}
 }
@@ -542,55 +549,60 @@ func (c *call) answer() llm.Reply {
 		}
 		return llm.Reply{Text: grounding.HandReply(last.Pick), FinishReason: llm.FinishStop}
 	}
-	pick, place, why := c.partnerMove()
-	if pick == "" {
-		return llm.Reply{Text: why, FinishReason: llm.FinishStop}
+	pick, place, reply := c.partnerMove()
+	if reply != nil {
+		return *reply
 	}
 	return c.calls(toolCall("pick_and_place", map[string]string{"pick": pick, "place": place}))
 }
 
 // partnerMove is the move the other robot's message asks for, in what
-// this robot sees: a block it sees to the shared workspace, or a block
-// from the shared workspace to a destination it sees. When there is none
-// to make, why says so, as the reply.
-func (c *call) partnerMove() (pick, place, why string) {
+// this robot knows of the table: a block it sees to the shared workspace,
+// or a block from the shared workspace to a destination it sees. When
+// there is no move to make yet, reply is the answer instead: a retrieval
+// (a partner that retrieves, SG-CoT's, and has yet to look) or a sentence
+// saying why not.
+func (c *call) partnerMove() (pick, place string, reply *llm.Reply) {
+	view := c.answerView()
+	resolve := func(ref grounding.Ref) (string, *llm.Reply) {
+		ids, err := grounding.Resolve(view, ref)
+		if u := (*grounding.Unknown)(nil); errors.As(err, &u) {
+			r := c.calls(retrieveCall(u))
+			return "", &r
+		}
+		if len(ids) != 1 {
+			return "", &llm.Reply{Text: fmt.Sprintf("I see %d objects matching %s.", len(ids), ref.Phrase), FinishReason: llm.FinishStop}
+		}
+		return ids[0], nil
+	}
 	if id, dst, err := grounding.ParseDeliverRequest(c.cc.Message); err == nil {
 		if dst.Place != "" {
-			return id, dst.Place, ""
+			return id, dst.Place, nil
 		}
-		view, shown := c.sceneView()
-		if !shown {
-			view = grounding.GraphView{}
-		}
-		ids, _ := grounding.Resolve(view, dst)
-		if len(ids) != 1 {
-			return "", "", fmt.Sprintf("I see %d objects matching %s.", len(ids), dst.Phrase)
-		}
-		return id, ids[0], ""
+		to, r := resolve(dst)
+		return id, to, r
 	}
 	ref, err := grounding.ParseHandRequest(c.cc.Message)
 	if err != nil {
-		return "", "", "I do not understand the request."
+		return "", "", &llm.Reply{Text: "I do not understand the request.", FinishReason: llm.FinishStop}
 	}
-	id, why := c.handOver(ref)
-	if id == "" {
-		return "", "", why
-	}
-	return id, scenes.SharedPlace, ""
+	id, r := resolve(ref)
+	return id, scenes.SharedPlace, r
 }
 
-// handOver resolves the block the other robot asks for in what the model
-// sees, or says why it cannot.
-func (c *call) handOver(ref grounding.Ref) (id, why string) {
-	view, shown := c.sceneView()
-	if !shown {
-		view = grounding.GraphView{}
+// answerView is the table as the answering robot knows it: the graph or
+// the object list its prompt shows, or, for a partner that retrieves
+// (SG-CoT's), what it has retrieved so far, and once it may retrieve no
+// more, the object list besides.
+func (c *call) answerView() grounding.View {
+	if v, shown := c.sceneView(); shown {
+		return v
 	}
-	ids, _ := grounding.Resolve(view, ref)
-	if len(ids) != 1 {
-		return "", fmt.Sprintf("I see %d objects matching %s.", len(ids), ref.Phrase)
+	known := retrievals(c.req)
+	if !canRetrieve(c.req) {
+		return newListView(known, c.cc.Objects)
 	}
-	return ids[0], ""
+	return known
 }
 
 // calls makes a reply of tool calls, numbered after those already in the

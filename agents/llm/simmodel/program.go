@@ -52,9 +52,9 @@ func (c *call) program() llm.Reply {
 // checks it; or, when there is no move to make, a body of one comment
 // saying why.
 func (c *call) answerProgram() llm.Reply {
-	pick, place, why := c.partnerMove()
-	if pick == "" {
-		return llm.Reply{Text: program.Indent + "# " + why + "\n", FinishReason: llm.FinishStop}
+	pick, place, reply := c.partnerMove()
+	if reply != nil { // its object list is shown whole, so the reply is a sentence
+		return llm.Reply{Text: program.Indent + "# " + reply.Text + "\n", FinishReason: llm.FinishStop}
 	}
 	return llm.Reply{Text: program.Program{Body: program.Move(pick, place)}.String(), FinishReason: llm.FinishStop}
 }

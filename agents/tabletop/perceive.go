@@ -1,0 +1,322 @@
+package tabletop
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/ambibench/ambibench/agents"
+	"github.com/ambibench/ambibench/agents/llm"
+	"github.com/ambibench/ambibench/scenes"
+)
+
+// SG-CoT builds its scene graph before it plans (paper 001, section 3.2):
+// the nodes come from an object detector (the detect_objects tool), and
+// the model writes the relations between them from the detector's list,
+// which gives each object's attributes and its box in the table frame.
+// That is the perceive call; SG-CoT then retrieves from the graph it
+// wrote, so that the model's perception errors carry into its planning.
+
+// perceiveAttempts is how many replies a perceive call may take to give a
+// graph that parses: the second sees why the first could not be read.
+const perceiveAttempts = 2
+
+type perceivePrompt struct {
+	Robot, Objects, Relations string
+	Near                      int
+	Edges                     bool
+}
+
+// detectObjects returns the detector's objects in the robot's view (detect_objects).
+func detectObjects(ctx context.Context, env agents.Env) ([]llm.Detection, error) {
+	r, err := agents.Check(agents.Call(ctx, env, agents.ToolDetectObjects, nil))
+	if err != nil {
+		return nil, err
+	}
+	if r.Error != "" {
+		return nil, fmt.Errorf("detect_objects refused: %s", r.Error)
+	}
+	var ds []llm.Detection
+	if err := json.Unmarshal([]byte(r.Text), &ds); err != nil {
+		return nil, fmt.Errorf("detect_objects: its result is not a list of detections: %v", err)
+	}
+	return ds, nil
+}
+
+// perceiveScene is SG-CoT's scene-graph generation: the detector's
+// objects, then one perceive call in which the model writes the graph
+// (without relations when edges is false: the no-edges ablation). A view
+// with nothing in it needs no call.
+func perceiveScene(ctx context.Context, model llm.Model, env agents.Env, edges bool) (*scenes.Graph, error) {
+	ds, err := detectObjects(ctx, env)
+	if err != nil {
+		return nil, err
+	}
+	if len(ds) == 0 {
+		return &scenes.Graph{Nodes: []scenes.Node{}}, nil
+	}
+	data := perceivePrompt{Robot: env.Robot(), Objects: detectionLines(ds), Relations: strings.Join(scenes.Relations, ", "),
+		Near: int(scenes.NearDistance * 1000), Edges: edges}
+	user, err := render("perceive.tmpl", data)
+	if err != nil {
+		return nil, err
+	}
+	cc := &llm.CallContext{Role: llm.CallPerceive, Track: agents.TrackTabletop, Robot: env.Robot(), Detections: ds, Format: llm.FormatJSON}
+	if !edges {
+		cc.Mode = llm.ModeNodesOnly
+	}
+	req := llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: user}}, Context: cc}
+	var last error
+	for range perceiveAttempts {
+		reply, err := model.Generate(ctx, req)
+		if err != nil {
+			return nil, fmt.Errorf("model %s: %w", model.Name(), err)
+		}
+		g, err := parsePerception(reply.Text, ds, edges)
+		if err == nil {
+			return g, nil
+		}
+		last = err
+		retry, rerr := render("perceive_retry.tmpl", struct{ Problem string }{err.Error()})
+		if rerr != nil {
+			return nil, rerr
+		}
+		req.Messages = append(req.Messages, llm.Message{Role: llm.RoleAssistant, Text: reply.Text}, llm.Message{Role: llm.RoleUser, Text: retry})
+	}
+	// The error names no model: it reaches the other robot's reply, which
+	// the same model under another name must write alike.
+	return nil, fmt.Errorf("perceive: %d replies that could not be read as the scene graph; last: %w", perceiveAttempts, last)
+}
+
+// detectionLines lists the detections as the perceive prompt shows them,
+// one a line: index, id, attributes (by key), centre and size in mm.
+func detectionLines(ds []llm.Detection) string {
+	var b strings.Builder
+	for i, d := range ds {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		fmt.Fprintf(&b, "%d: %s (", i, d.ID)
+		for j, k := range slices.Sorted(maps.Keys(d.Attributes)) {
+			if j > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(k + " " + d.Attributes[k])
+		}
+		n := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+		b.WriteString("); centre " + n(d.Pos[0]) + ", " + n(d.Pos[1]) + ", " + n(d.Pos[2]) +
+			"; size " + n(d.Size[0]) + " × " + n(d.Size[1]) + " × " + n(d.Size[2]))
+	}
+	return b.String()
+}
+
+// perception is the JSON a perceive reply holds.
+type perception struct {
+	Nodes map[string]perceivedNode       `json:"nodes"`
+	Edges map[string]map[string]jsonInts `json:"edges"`
+}
+
+type perceivedNode struct {
+	ID         string            `json:"id"`
+	Attributes map[string]string `json:"attributes"`
+}
+
+type jsonInts []int
+
+// parsePerception reads a perceive reply into the scene graph over the
+// detections ds: their nodes, as the reply corrects them, and the reply's
+// relations, ordered by source, then target, then relation as
+// scenes.Relations lists them (the order the table's own graphs have).
+// Text around the JSON object (a code fence, a sentence) is ignored.
+// Without edges, relations in the reply are dropped. An error says what
+// in the reply was wrong.
+func parsePerception(text string, ds []llm.Detection, edges bool) (*scenes.Graph, error) {
+	start, end := strings.IndexByte(text, '{'), strings.LastIndexByte(text, '}')
+	if start < 0 || end < start {
+		return nil, fmt.Errorf("no JSON object in the reply %.80q", text)
+	}
+	dec := json.NewDecoder(bytes.NewReader([]byte(text[start : end+1])))
+	dec.DisallowUnknownFields()
+	var p perception
+	if err := dec.Decode(&p); err != nil {
+		return nil, fmt.Errorf("the JSON object: %w", perceptionJSONError(err))
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("the JSON object: more than one object in the reply")
+	}
+	index := func(field, key string) (int, error) {
+		i, err := strconv.Atoi(key)
+		if err != nil || i < 0 || i >= len(ds) || strconv.Itoa(i) != key {
+			return 0, fmt.Errorf("%s: key %q is not an object index (0 to %d)", field, key, len(ds)-1)
+		}
+		return i, nil
+	}
+	g := &scenes.Graph{Nodes: make([]scenes.Node, len(ds))}
+	for i, d := range ds {
+		g.Nodes[i] = scenes.Node{ID: d.ID, Attributes: maps.Clone(d.Attributes)}
+	}
+	for _, key := range slices.Sorted(maps.Keys(p.Nodes)) {
+		i, err := index("nodes", key)
+		if err != nil {
+			return nil, err
+		}
+		n := p.Nodes[key]
+		if strings.TrimSpace(n.ID) == "" {
+			return nil, fmt.Errorf("nodes[%q]: field \"id\": required", key)
+		}
+		if len(n.Attributes) == 0 {
+			return nil, fmt.Errorf("nodes[%q]: field \"attributes\": required, with every attribute of the object", key)
+		}
+		g.Nodes[i] = scenes.Node{ID: strings.TrimSpace(n.ID), Attributes: n.Attributes}
+	}
+	seen := map[string]int{}
+	for i, n := range g.Nodes {
+		if j, dup := seen[n.ID]; dup {
+			return nil, fmt.Errorf("nodes: objects %d and %d are both %q", j, i, n.ID)
+		}
+		seen[n.ID] = i
+	}
+	if !edges {
+		return g, nil
+	}
+	type edge struct{ src, dst, rel int }
+	var es []edge
+	for _, key := range slices.Sorted(maps.Keys(p.Edges)) {
+		src, err := index("edges", key)
+		if err != nil {
+			return nil, err
+		}
+		for rel, targets := range p.Edges[key] {
+			r := slices.Index(scenes.Relations, rel)
+			if r < 0 {
+				return nil, fmt.Errorf("edges[%q]: unknown relation %q (want one of %s)", key, rel, strings.Join(scenes.Relations, ", "))
+			}
+			for _, dst := range targets {
+				if dst < 0 || dst >= len(ds) {
+					return nil, fmt.Errorf("edges[%q][%q]: target %d is not an object index (0 to %d)", key, rel, dst, len(ds)-1)
+				}
+				if dst == src {
+					return nil, fmt.Errorf("edges[%q][%q]: object %d related to itself", key, rel, dst)
+				}
+				es = append(es, edge{src, dst, r})
+			}
+		}
+	}
+	slices.SortFunc(es, func(a, b edge) int {
+		if a.src != b.src {
+			return a.src - b.src
+		}
+		if a.dst != b.dst {
+			return a.dst - b.dst
+		}
+		return a.rel - b.rel
+	})
+	es = slices.Compact(es)
+	if len(es) > 0 {
+		g.Edges = make([]scenes.Edge, len(es))
+	}
+	for i, e := range es {
+		g.Edges[i] = scenes.Edge{Source: g.Nodes[e.src].ID, Target: g.Nodes[e.dst].ID, Relation: scenes.Relations[e.rel]}
+	}
+	return g, nil
+}
+
+// UnmarshalJSON reads a list of object indices, and says which value is
+// not one.
+func (t *jsonInts) UnmarshalJSON(b []byte) error {
+	var raw []json.RawMessage
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return fmt.Errorf("targets: expected a list of object indices, got %.40s", b)
+	}
+	out := make([]int, len(raw))
+	for i, r := range raw {
+		if err := json.Unmarshal(r, &out[i]); err != nil {
+			return fmt.Errorf("targets: %.20s is not an object index", r)
+		}
+	}
+	*t = out
+	return nil
+}
+
+func perceptionJSONError(err error) error {
+	var te *json.UnmarshalTypeError
+	var se *json.SyntaxError
+	switch {
+	case errors.As(err, &te) && te.Field != "":
+		return fmt.Errorf("field %q: expected %s, got JSON %s", te.Field, te.Type, te.Value)
+	case errors.As(err, &te):
+		return fmt.Errorf("expected an object, got JSON %s", te.Value)
+	case errors.As(err, &se):
+		return fmt.Errorf("malformed JSON at offset %d: %v", se.Offset, se)
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		return fmt.Errorf("field %s: not part of the graph (want nodes and edges)", strings.TrimPrefix(err.Error(), "json: unknown field "))
+	}
+	return err
+}
+
+// perceivedEnv answers the scene-graph tools from the graph the
+// workflow's perceive call wrote, not the table's; every other call goes
+// to the table. A retrieval still takes a step and counts among the
+// record's tool calls (the table's Tally, when it has one). A call with
+// bad arguments goes to the table, which refuses it and counts it.
+type perceivedEnv struct {
+	agents.Env
+	g *scenes.Graph
+}
+
+// tallier is a table that counts a call a workflow answered itself.
+type tallier interface {
+	Tally(agents.ToolCall) (agents.Result, bool)
+}
+
+func (e perceivedEnv) Call(ctx context.Context, c agents.ToolCall) (agents.Result, error) {
+	switch c.Name {
+	case agents.ToolRetrieveNode, agents.ToolRetrieveEdge, agents.ToolGetSceneGraph:
+	default:
+		return e.Env.Call(ctx, c)
+	}
+	if err := ctx.Err(); err != nil {
+		return agents.Result{}, err
+	}
+	args, err := agents.DecodeArgs(c)
+	if err != nil {
+		return e.Env.Call(ctx, c)
+	}
+	if t, ok := e.Env.(tallier); ok {
+		if r, ok := t.Tally(c); !ok {
+			return r, nil
+		}
+	}
+	switch a := args.(type) {
+	case *agents.RetrieveNodeArgs:
+		q := scenes.NodeQuery{Name: a.Name}
+		if a.AttrKey != "" {
+			q.Attrs = map[string]string{a.AttrKey: a.AttrVal}
+		}
+		ids := e.g.RetrieveNode(q)
+		return agents.Result{Text: jsonList(ids), Items: ids}, nil
+	case *agents.RetrieveEdgeArgs:
+		edges := e.g.RetrieveEdge(scenes.EdgeQuery{Source: a.Source, Target: a.Target, Relation: a.Relation})
+		items := make([]string, len(edges))
+		for i, ed := range edges {
+			items[i] = ed.String()
+		}
+		return agents.Result{Text: jsonList(items), Items: items, Edges: edges}, nil
+	}
+	return agents.Result{Text: string(e.g.CompactJSON()), Graph: e.g}, nil
+}
+
+// jsonList writes a retrieval's items as the table does.
+func jsonList(items []string) string {
+	if len(items) == 0 {
+		return "[]"
+	}
+	b, _ := json.Marshal(items)
+	return string(b)
+}
