@@ -37,15 +37,8 @@ type Graph struct {
 // same graph.
 func BuildGraph(objs []Object) *Graph {
 	g := &Graph{Nodes: make([]Node, 0, len(objs))}
-	for _, o := range objs {
-		attrs := make(map[string]string, len(o.Attributes))
-		for k, v := range o.Attributes {
-			attrs[k] = v
-		}
-		if o.Region != "" && o.Region != RegionTable {
-			attrs[AttrWorkspace] = o.Region
-		}
-		g.Nodes = append(g.Nodes, Node{ID: o.ID, Attributes: attrs})
+	for i := range objs {
+		g.Nodes = append(g.Nodes, NodeOf(&objs[i]))
 	}
 	pairs := make([]pairObject, len(objs))
 	for i := range objs {
@@ -90,6 +83,35 @@ func BuildGraph(objs []Object) *Graph {
 	return g
 }
 
+// NodeOf returns the node of o in the graph of any table that holds it:
+// its id and attributes, with its workspace when it stands in one.
+func NodeOf(o *Object) Node {
+	attrs := make(map[string]string, len(o.Attributes)+1)
+	for k, v := range o.Attributes {
+		attrs[k] = v
+	}
+	if o.Region != "" && o.Region != RegionTable {
+		attrs[AttrWorkspace] = o.Region
+	}
+	return Node{ID: o.ID, Attributes: attrs}
+}
+
+// AppendPairEdges appends to dst the edges of BuildGraph([]Object{a, b}),
+// in its order: those from a to b, then those from b to a. Relations hold
+// between pairs, so these are the edges between a and b in the graph of
+// any table that holds both.
+func AppendPairEdges(dst []Edge, a, b *Object) []Edge {
+	pa, pb := newPairObject(a), newPairObject(b)
+	var rels [2]string
+	for _, rel := range appendRelations(rels[:0], &pa, &pb) {
+		dst = append(dst, Edge{Source: a.ID, Target: b.ID, Relation: rel})
+	}
+	for _, rel := range appendRelations(rels[:0], &pb, &pa) {
+		dst = append(dst, Edge{Source: b.ID, Target: a.ID, Relation: rel})
+	}
+	return dst
+}
+
 // relationCode is one more than rel's index in Relations.
 func relationCode(rel string) uint8 {
 	for i, r := range Relations {
@@ -111,8 +133,9 @@ type NodeQuery struct {
 // RetrieveNode returns the ids of the nodes that match q, in graph order.
 func (g *Graph) RetrieveNode(q NodeQuery) []string {
 	var ids []string
+	name := normalName(q.Name)
 	for _, n := range g.Nodes {
-		if q.Name != "" && !nameMatches(n.ID, q.Name) {
+		if q.Name != "" && !nameMatches(n.ID, name) {
 			continue
 		}
 		ok := true
@@ -129,8 +152,13 @@ func (g *Graph) RetrieveNode(q NodeQuery) []string {
 	return ids
 }
 
+// normalName is a query's name as nameMatches compares it, made once a
+// query rather than once a node.
+func normalName(name string) string { return strings.TrimSpace(strings.ToLower(name)) }
+
+// nameMatches reports whether an id matches a normal name: the id itself,
+// or the id without its trailing number.
 func nameMatches(id, name string) bool {
-	name = strings.TrimSpace(strings.ToLower(name))
 	if id == name {
 		return true
 	}
@@ -162,11 +190,12 @@ type EdgeQuery struct {
 // Target match as names do in [NodeQuery].
 func (g *Graph) RetrieveEdge(q EdgeQuery) []Edge {
 	var out []Edge
+	source, target := normalName(q.Source), normalName(q.Target)
 	for _, e := range g.Edges {
-		if q.Source != "" && !nameMatches(e.Source, q.Source) {
+		if q.Source != "" && !nameMatches(e.Source, source) {
 			continue
 		}
-		if q.Target != "" && !nameMatches(e.Target, q.Target) {
+		if q.Target != "" && !nameMatches(e.Target, target) {
 			continue
 		}
 		if q.Relation != "" && e.Relation != q.Relation {

@@ -1,6 +1,7 @@
 package scenes_test
 
 import (
+	"maps"
 	"slices"
 	"testing"
 
@@ -46,6 +47,7 @@ func TestRetrieveNode(t *testing.T) {
 		{"base name matches every number but not other classes", scenes.NodeQuery{Name: "red block"}, []string{"red block 1", "red block 2"}},
 		{"name is case-insensitive and trimmed", scenes.NodeQuery{Name: "  Red Block "}, []string{"red block 1", "red block 2"}},
 		{"a colour alone is not a name", scenes.NodeQuery{Name: "red"}, nil},
+		{"a name of spaces only matches nothing, unlike no name", scenes.NodeQuery{Name: "   "}, nil},
 		{"a prefix of the number is not a name", scenes.NodeQuery{Name: "red block 1 2"}, nil},
 		{"unknown id", scenes.NodeQuery{Name: "red block 3"}, nil},
 		{"attribute filter", scenes.NodeQuery{Attrs: map[string]string{scenes.AttrColor: "red"}}, []string{"red block 1", "red block 2", "red bowl 1"}},
@@ -85,6 +87,8 @@ func TestRetrieveEdge(t *testing.T) {
 		{"all three with no match", scenes.EdgeQuery{Source: "red block", Target: "blue bowl", Relation: scenes.RelNear}, nil},
 		{"relation is matched exactly", scenes.EdgeQuery{Relation: "left"}, nil},
 		{"unknown source", scenes.EdgeQuery{Source: "purple block"}, nil},
+		{"target of spaces only matches nothing", scenes.EdgeQuery{Target: " "}, nil},
+		{"target is case-insensitive and trimmed", scenes.EdgeQuery{Target: " Red Block 1"}, []scenes.Edge{e[3], e[4]}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -140,5 +144,56 @@ func TestSchema(t *testing.T) {
 	rels[0] = "edited"
 	if scenes.Relations[0] != scenes.RelLeftOf {
 		t.Fatalf("editing Schema's relations changed scenes.Relations[0] to %q", scenes.Relations[0])
+	}
+}
+
+// AppendPairEdges gives the edges between two objects that the graph of a
+// whole table holds, in its order, for pairs of every relation: so a view
+// that derives edges pair by pair answers as the graph does.
+func TestAppendPairEdgesIsTheGraphsPair(t *testing.T) {
+	block := func(id string, x, y, z float64) scenes.Object {
+		o := scenes.NewBlock(id, "red", x, y)
+		o.Pose[2] = z
+		return o
+	}
+	objs := []scenes.Object{
+		block("red block 1", 0, -0.5, 0.02),
+		block("red block 2", 0.005, -0.505, 0.06), // on top of block 1
+		scenes.NewBowl("blue bowl 1", "blue", -0.1, -0.5),
+		block("red block 3", -0.1, -0.51, 0.02), // inside the bowl
+		block("red block 4", 0.25, -0.3, 0.02),  // far from all: direction only
+		block("red block 5", 0.05, -0.45, 0.02), // near blocks 1 and 2
+	}
+	objs[2].Region = scenes.RegionRobot1
+	g := scenes.BuildGraph(objs)
+	for _, rel := range []string{scenes.RelInsideOf, scenes.RelOnTopOf, scenes.RelNear} {
+		if len(g.RetrieveEdge(scenes.EdgeQuery{Relation: rel})) == 0 {
+			t.Fatalf("the table holds no %s edge, which the rows mean to cover", rel)
+		}
+	}
+	for i := range objs {
+		for j := range objs {
+			if i == j {
+				continue
+			}
+			a, b := &objs[i], &objs[j]
+			var want []scenes.Edge
+			for _, e := range g.Edges {
+				if e.Source == a.ID && e.Target == b.ID {
+					want = append(want, e)
+				}
+			}
+			for _, e := range g.Edges {
+				if e.Source == b.ID && e.Target == a.ID {
+					want = append(want, e)
+				}
+			}
+			if got := scenes.AppendPairEdges(nil, a, b); !slices.Equal(got, want) {
+				t.Errorf("%s and %s: %v, want the graph's %v", a.ID, b.ID, got, want)
+			}
+		}
+		if got, want := scenes.NodeOf(&objs[i]), g.Nodes[i]; got.ID != want.ID || !maps.Equal(got.Attributes, want.Attributes) {
+			t.Errorf("NodeOf(%s) = %v, want the graph's %v", objs[i].ID, got, want)
+		}
 	}
 }

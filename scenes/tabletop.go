@@ -147,7 +147,7 @@ func (g *grid) clear(objs []Object, x, y float64) bool {
 // Place puts an existing object, id and attributes kept, at a random free
 // spot in area that also satisfies ok (if not nil).
 func (l *Layout) Place(o Object, area Rect, ok func(x, y float64) bool) (Object, error) {
-	x, y, err := l.spot(area, ok)
+	x, y, err := l.spot(area, ok, false)
 	if err != nil {
 		return Object{}, fmt.Errorf("placing %s: %w", o.ID, err)
 	}
@@ -158,14 +158,15 @@ func (l *Layout) Place(o Object, area Rect, ok func(x, y float64) bool) (Object,
 	return o, nil
 }
 
-// spot draws a free point in area that satisfies ok.
-func (l *Layout) spot(area Rect, ok func(x, y float64) bool) (float64, float64, error) {
+// spot draws a free point in area that satisfies ok; with spaced, ok
+// alone decides, since it keeps the spacing itself.
+func (l *Layout) spot(area Rect, ok func(x, y float64) bool, spaced bool) (float64, float64, error) {
 	lo, hi := area.MinX+edgeMargin, area.MaxX-edgeMargin
 	blo, bhi := area.MinY+edgeMargin, area.MaxY-edgeMargin
 	for range placementTries {
 		x := lo + l.rng.Float64()*(hi-lo)
 		y := blo + l.rng.Float64()*(bhi-blo)
-		if l.Free(x, y) && (ok == nil || ok(x, y)) {
+		if (spaced || l.Free(x, y)) && (ok == nil || ok(x, y)) {
 			return x, y, nil
 		}
 	}
@@ -179,7 +180,19 @@ func (l *Layout) Add(class, color string, area Rect) (Object, error) {
 
 // AddWhere is Add with an extra condition on the spot.
 func (l *Layout) AddWhere(class, color string, area Rect, ok func(x, y float64) bool) (Object, error) {
-	x, y, err := l.spot(area, ok)
+	return l.addWhere(class, color, area, ok, false)
+}
+
+// AddSpaced is AddWhere for a condition that keeps the layout's spacing
+// itself, which it then does not test again: ok must refuse every spot
+// that Free refuses, so that the spots drawn and the one kept are those of
+// AddWhere.
+func (l *Layout) AddSpaced(class, color string, area Rect, ok func(x, y float64) bool) (Object, error) {
+	return l.addWhere(class, color, area, ok, true)
+}
+
+func (l *Layout) addWhere(class, color string, area Rect, ok func(x, y float64) bool, spaced bool) (Object, error) {
+	x, y, err := l.spot(area, ok, spaced)
 	if err != nil {
 		return Object{}, fmt.Errorf("placing a %s %s: %w", color, class, err)
 	}

@@ -81,7 +81,11 @@ func addDistractors(rng *rand.Rand, ep *tasks.Episode, before []scenes.Object, s
 	if err != nil {
 		return err
 	}
-	d := &spotCheck{refs: refs, want: want, keepClear: keepClear}
+	d := newSpotCheck(refs, want, keepClear)
+	colors := map[string][]string{
+		scenes.ClassBlock: allowedColors(scenes.ClassBlock, banned),
+		scenes.ClassBowl:  allowedColors(scenes.ClassBowl, banned),
+	}
 	// One layout for every draw: a draw that fails adds nothing to it, and
 	// one that succeeds adds what it adds to objs.
 	l := scenes.LayoutOf(rng, blockClearance, ep.TwoRobots, objs)
@@ -92,9 +96,10 @@ func addDistractors(rng *rand.Rand, ep *tasks.Episode, before []scenes.Object, s
 		}
 		placed := false
 		for range distractorTries {
-			colors := allowedColors(class, banned)
-			color := colors[rng.IntN(len(colors))]
-			o, err := l.AddWhere(class, color, scenes.Table, d.roomFor(l, class, color, objs))
+			color := colors[class][rng.IntN(len(colors[class]))]
+			// The clearances keep the layout's spacing, blockClearance
+			// between centres, and more.
+			o, err := l.AddSpaced(class, color, scenes.Table, d.roomFor(l, class, color, objs))
 			if d.err != nil {
 				return d.err
 			}
@@ -169,7 +174,7 @@ func (v *pairView) Nodes(q scenes.NodeQuery) ([]string, error) {
 	if v.nodes == nil {
 		v.nodes = &scenes.Graph{}
 		for _, o := range v.objs {
-			v.nodes.Nodes = append(v.nodes.Nodes, scenes.BuildGraph([]scenes.Object{o}).Nodes...)
+			v.nodes.Nodes = append(v.nodes.Nodes, scenes.NodeOf(&o))
 		}
 	}
 	return v.nodes.RetrieveNode(q), nil
@@ -183,14 +188,16 @@ func (v *pairView) Edges(q scenes.EdgeQuery) ([]scenes.Edge, error) {
 	if end == "" {
 		return scenes.BuildGraph(v.objs).RetrieveEdge(q), nil
 	}
-	var out []scenes.Edge
-	for _, a := range v.objs {
+	var out, pair []scenes.Edge
+	for i := range v.objs {
+		a := &v.objs[i]
 		if a.ID != end {
 			continue
 		}
-		for _, o := range v.objs {
-			if o.ID != a.ID {
-				out = append(out, scenes.BuildGraph([]scenes.Object{o, a}).RetrieveEdge(q)...)
+		for j := range v.objs {
+			if o := &v.objs[j]; o.ID != a.ID {
+				pair = scenes.AppendPairEdges(pair[:0], o, a)
+				out = append(out, (&scenes.Graph{Edges: pair}).RetrieveEdge(q)...)
 			}
 		}
 	}
@@ -225,6 +232,40 @@ type spotCheck struct {
 	// cells buckets the table so far, as nodes does, for the clearance
 	// test.
 	cells clearanceGrid
+	// masks cover, for a distractor of each class, the spots that the
+	// places kept clear or the table so far certainly bar (see
+	// scenes.Mask): on a crowded table nearly every spot drawn, which
+	// then costs one bit.
+	masks map[string]*scenes.Mask
+}
+
+// newSpotCheck starts the check of an empty table.
+func newSpotCheck(refs []grounding.Ref, want [][]string, keepClear []mgl64.Vec2) *spotCheck {
+	d := &spotCheck{refs: refs, want: want, keepClear: keepClear, masks: map[string]*scenes.Mask{
+		scenes.ClassBlock: {},
+		scenes.ClassBowl:  {},
+	}}
+	for _, p := range keepClear {
+		for _, m := range d.masks {
+			m.AddDisc(p.X(), p.Y(), placeClearance)
+		}
+	}
+	return d
+}
+
+// add puts an object of the table in the clearance grid and the masks: a
+// bowl bars a disc to either class, a block a disc to bowls and a square
+// to blocks, as clearanceGrid.clear tests.
+func (d *spotCheck) add(o scenes.Object, i int) {
+	x, y := o.Pose.X(), o.Pose.Y()
+	d.cells.insert(x, y, i)
+	if o.Class == scenes.ClassBowl {
+		d.masks[scenes.ClassBowl].AddDisc(x, y, bowlClearance)
+		d.masks[scenes.ClassBlock].AddDisc(x, y, bowlBlockClearance)
+		return
+	}
+	d.masks[scenes.ClassBowl].AddDisc(x, y, bowlBlockClearance)
+	d.masks[scenes.ClassBlock].AddSquare(x, y, blockClearance)
 }
 
 // clearanceGrid buckets the objects of a table by the square cell of side
@@ -308,9 +349,13 @@ func (d *spotCheck) roomFor(l *scenes.Layout, class, color string, objs []scenes
 	// are made once a draw (the table's once an episode); the probe is the
 	// last of probed, moved to each spot in turn. It lies in no workspace,
 	// as a probe always has.
+	// probed holds the table as of the draw before and its probe, last:
+	// the probe gives way to what the table gained since.
+	d.probed = d.probed[:len(d.nodes)]
 	for _, o := range objs[len(d.nodes):] {
-		d.nodes = append(d.nodes, scenes.BuildGraph([]scenes.Object{o}).Nodes...)
-		d.cells.insert(o.Pose.X(), o.Pose.Y(), len(d.nodes)-1)
+		d.nodes = append(d.nodes, scenes.NodeOf(&o))
+		d.add(o, len(d.nodes)-1)
+		d.probed = append(d.probed, o)
 	}
 	probe := scenes.NewBlock(l.NextID(class, color), color, 0, 0)
 	if class == scenes.ClassBowl {
@@ -318,11 +363,15 @@ func (d *spotCheck) roomFor(l *scenes.Layout, class, color string, objs []scenes
 	}
 	probe.Region = scenes.RegionTable
 	// The buffers of the draw before are reused: its closure is done with.
-	d.probed = append(append(d.probed[:0], objs...), probe)
+	d.probed = append(d.probed, probe)
 	probed := d.probed
-	d.probeNodes = append(append(d.probeNodes[:0], d.nodes...), scenes.BuildGraph([]scenes.Object{probe}).Nodes...)
+	mask := d.masks[class]
+	d.probeNodes = append(append(d.probeNodes[:0], d.nodes...), scenes.NodeOf(&probe))
 	nodes := &scenes.Graph{Nodes: d.probeNodes}
 	return func(x, y float64) bool {
+		if mask.Covered(x, y) {
+			return false // what the tests below would say
+		}
 		for _, p := range d.keepClear {
 			if closer(p.X()-x, p.Y()-y, placeClearance) {
 				return false

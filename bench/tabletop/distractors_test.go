@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/go-gl/mathgl/mgl64"
+
 	"github.com/ambibench/ambibench/scenes"
 )
 
@@ -60,6 +62,43 @@ func TestClearanceGridIsTheScan(t *testing.T) {
 			for _, class := range []string{scenes.ClassBlock, scenes.ClassBowl} {
 				if got, want := g.clear(objs, class, x, y), clearAll(objs, class, x, y); got != want {
 					t.Errorf("trial %d, a %s at (%.3f, %.3f) among %d objects: grid %v, scan %v", trial, class, x, y, len(objs), got, want)
+				}
+			}
+		}
+	}
+}
+
+// The masks of a spot check and AddSpaced are shortcuts: a spot a mask
+// covers is one the clearance or a place kept clear refuses, and a spot
+// the clearances allow keeps the layout's spacing, which AddSpaced then
+// does not test. Were either not so, distractors would land elsewhere
+// than rejection sampling over the plain tests puts them.
+func TestSpotCheckShortcutsRefuseWhatTheTestsRefuse(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for i := range 20 {
+		ep, err := MakeEpisodeSized(1, "pick_place", "none", i, 12+rng.IntN(MaxSceneSize-11))
+		if err != nil {
+			t.Fatal(err)
+		}
+		keepClear := []mgl64.Vec2{scenes.Places["top left corner"], scenes.SharedPoint}
+		d := newSpotCheck(nil, nil, keepClear)
+		for k, o := range ep.Objects {
+			d.add(o, k)
+		}
+		l := scenes.LayoutOf(rng, blockClearance, false, ep.Objects)
+		for range 5000 {
+			x := scenes.TableMinX + 0.6*rng.Float64()
+			y := scenes.TableMinY + 0.6*rng.Float64()
+			for _, class := range []string{scenes.ClassBlock, scenes.ClassBowl} {
+				clear := d.cells.clear(ep.Objects, class, x, y)
+				for _, p := range keepClear {
+					clear = clear && !closer(p.X()-x, p.Y()-y, placeClearance)
+				}
+				if d.masks[class].Covered(x, y) && clear {
+					t.Fatalf("episode %d: a %s at (%v, %v): the mask covers a spot the tests allow", i, class, x, y)
+				}
+				if d.cells.clear(ep.Objects, class, x, y) && !l.Free(x, y) {
+					t.Fatalf("episode %d: a %s at (%v, %v): the clearances allow a spot the layout's spacing refuses", i, class, x, y)
 				}
 			}
 		}

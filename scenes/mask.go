@@ -1,0 +1,112 @@
+package scenes
+
+import "math"
+
+// Mask marks the points of the table that a spacing test certainly
+// rejects: the pixels of a fine grid over the table that lie wholly within
+// an object's zone (a disc, or a square standing square to the table).
+// Rejection sampling on a crowded table draws thousands of points for a
+// few dozen objects, nearly all of them in a zone; a mask answers those
+// with one bit, and only a point it does not cover needs the test itself.
+// A covered point is one the test would reject, so a sampler that asks
+// the mask first draws and keeps the very points it kept without it.
+//
+// A pixel is marked only when it lies inside the zone by maskMargin, far
+// more than the rounding of the tests' arithmetic, so a point the mask
+// covers is inside the zone however the test rounds. The zero Mask covers
+// nothing.
+type Mask struct {
+	bits []uint64 // maskSide rows of maskSide/64 words
+}
+
+const (
+	maskSide   = 128 // pixels along each side of the table
+	maskWords  = maskSide / 64
+	maskMargin = 1e-9 // metres inside a zone's border that a marked pixel keeps
+)
+
+var (
+	maskPixelX = (TableMaxX - TableMinX) / maskSide
+	maskPixelY = (TableMaxY - TableMinY) / maskSide
+)
+
+// Covered reports whether (x, y) lies in a marked pixel. Points off the
+// table are never covered.
+func (m *Mask) Covered(x, y float64) bool {
+	if m.bits == nil {
+		return false
+	}
+	fx, fy := (x-TableMinX)/maskPixelX, (y-TableMinY)/maskPixelY
+	if !(fx >= 0 && fy >= 0 && fx < maskSide && fy < maskSide) {
+		return false
+	}
+	i, j := int(fx), int(fy)
+	return m.bits[j*maskWords+i/64]&(1<<(i%64)) != 0
+}
+
+// AddDisc marks the pixels wholly closer to (cx, cy) than r.
+func (m *Mask) AddDisc(cx, cy, r float64) {
+	r -= maskMargin
+	if r <= 0 {
+		return
+	}
+	jlo, jhi := m.rowRange(cy-r, cy+r)
+	for j := jlo; j <= jhi; j++ {
+		// The pixels of row j span [y0, y1] along y; their farthest
+		// points from the centre along y lie dy from it.
+		y0, y1 := TableMinY+float64(j)*maskPixelY, TableMinY+float64(j+1)*maskPixelY
+		dy := max(math.Abs(y0-cy), math.Abs(y1-cy))
+		if dy >= r {
+			continue
+		}
+		w := math.Sqrt(r*r - dy*dy)
+		m.fill(j, cx-w, cx+w)
+	}
+}
+
+// AddSquare marks the pixels wholly within h of (cx, cy) along both axes.
+func (m *Mask) AddSquare(cx, cy, h float64) {
+	h -= maskMargin
+	if h <= 0 {
+		return
+	}
+	jlo, jhi := m.rowRange(cy-h, cy+h)
+	for j := jlo; j <= jhi; j++ {
+		y0, y1 := TableMinY+float64(j)*maskPixelY, TableMinY+float64(j+1)*maskPixelY
+		if y0 > cy-h && y1 < cy+h {
+			m.fill(j, cx-h, cx+h)
+		}
+	}
+}
+
+// rowRange returns the rows of pixels that meet [lo, hi] along y, and
+// makes the bits of a mask that has none.
+func (m *Mask) rowRange(lo, hi float64) (int, int) {
+	if m.bits == nil {
+		m.bits = make([]uint64, maskSide*maskWords)
+	}
+	return max(int(math.Floor((lo-TableMinY)/maskPixelY)), 0), min(int(math.Floor((hi-TableMinY)/maskPixelY)), maskSide-1)
+}
+
+// fill marks the pixels of row j that lie wholly between a and b along x
+// (open bounds: a pixel touching one is not marked).
+func (m *Mask) fill(j int, a, b float64) {
+	// Pixel i spans [x0, x1] with x0 = min + i·p: the first with x0 > a
+	// and the last with x1 < b, each checked against the arithmetic of
+	// the pixel's own bounds.
+	ilo := max(int(math.Floor((a-TableMinX)/maskPixelX)), 0)
+	for ilo < maskSide && !(TableMinX+float64(ilo)*maskPixelX > a) {
+		ilo++
+	}
+	ihi := min(int(math.Floor((b-TableMinX)/maskPixelX)), maskSide-1)
+	for ihi >= 0 && !(TableMinX+float64(ihi+1)*maskPixelX < b) {
+		ihi--
+	}
+	row := m.bits[j*maskWords : (j+1)*maskWords]
+	for i := ilo; i <= ihi; {
+		w := i / 64
+		last := min(ihi, w*64+63) // the last pixel of the run in word w
+		row[w] |= (^uint64(0) >> (63 - (last - i))) << (i % 64)
+		i = last + 1
+	}
+}
