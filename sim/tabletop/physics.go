@@ -56,8 +56,17 @@ func newSpace() *cp.Space {
 	return s
 }
 
+// addShape adds a shape to a space: awake, or asleep from the start (see
+// cp.Space.AddShapeAsleep), as the world builds its bodies.
+type addShape func(s *cp.Space, sh *cp.Shape) *cp.Shape
+
+var (
+	addAwake  addShape = (*cp.Space).AddShape
+	addAsleep addShape = (*cp.Space).AddShapeAsleep
+)
+
 // newBlockBody builds a block of side size (metres) at (x, y).
-func newBlockBody(s *cp.Space, x, y, size float64) (*cp.Body, []*cp.Shape) {
+func newBlockBody(s *cp.Space, add addShape, x, y, size float64) (*cp.Body, []*cp.Shape) {
 	side := size * cm
 	b := cp.NewBody(blockMass, cp.MomentForBox(blockMass, side, side))
 	b.SetPosition(vec(x, y))
@@ -66,7 +75,7 @@ func newBlockBody(s *cp.Space, x, y, size float64) (*cp.Body, []*cp.Shape) {
 	sh.SetFriction(0.6)
 	sh.SetElasticity(0)
 	sh.SetFilter(filterTable)
-	s.AddShape(sh)
+	add(s, sh)
 	return b, []*cp.Shape{sh}
 }
 
@@ -76,7 +85,7 @@ func newBlockBody(s *cp.Space, x, y, size float64) (*cp.Body, []*cp.Shape) {
 // collides shapes of one body, and with the group a shape query rejects
 // them before it computes their contact, not after (neighbouring
 // segments overlap where they join).
-func newBowlBody(s *cp.Space, x, y, diameter float64, group uint) (*cp.Body, []*cp.Shape) {
+func newBowlBody(s *cp.Space, add addShape, x, y, diameter float64, group uint) (*cp.Body, []*cp.Shape) {
 	filter := cp.NewShapeFilter(group, catTable, catTable)
 	r := diameter / 2 * cm
 	b := cp.NewBody(bowlMass, cp.MomentForCircle(bowlMass, r-rimRadius, r, cp.Vector{}))
@@ -84,19 +93,25 @@ func newBowlBody(s *cp.Space, x, y, diameter float64, group uint) (*cp.Body, []*
 	s.AddBody(b)
 	shapes := make([]*cp.Shape, 0, rimSegments)
 	for i := range rimSegments {
-		a0 := 2 * 3.141592653589793 * float64(i) / rimSegments
-		a1 := 2 * 3.141592653589793 * float64(i+1) / rimSegments
-		p0 := cp.ForAngle(a0).Mult(r)
-		p1 := cp.ForAngle(a1).Mult(r)
-		sh := cp.NewSegment(b, p0, p1, rimRadius)
+		sh := cp.NewSegment(b, rimCorners[i].Mult(r), rimCorners[i+1].Mult(r), rimRadius)
 		sh.SetFriction(0.6)
 		sh.SetElasticity(0)
 		sh.SetFilter(filter)
-		s.AddShape(sh)
+		add(s, sh)
 		shapes = append(shapes, sh)
 	}
 	return b, shapes
 }
+
+// rimCorners are the ends of a bowl's rim segments on the unit circle,
+// computed once rather than once a bowl: segment i runs from corner i to
+// corner i+1, and the last corner is the first's angle plus a full turn.
+var rimCorners = func() (c [rimSegments + 1]cp.Vector) {
+	for i := range c {
+		c[i] = cp.ForAngle(2 * 3.141592653589793 * float64(i) / rimSegments)
+	}
+	return c
+}()
 
 // newGripper builds the kinematic gripper at (x, y).
 func newGripper(s *cp.Space, x, y float64) *cp.Body {

@@ -2,6 +2,7 @@ package tabletop
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -53,6 +54,37 @@ type item struct {
 // block starts stacked on it. The world is stepped until it settles, so
 // objects that start overlapping are pushed apart before anything acts.
 func New(objs []scenes.Object, cfg Config) (*World, error) {
+	// Most tables start at rest, each object clear of the others, and are
+	// built asleep: the shapes go straight where sleeping puts them.
+	// Overlap is found only once they stand in the space, so a table that
+	// has some is built again, awake, and stepped apart. Both ways leave
+	// the same space (see cp.Space.AddShapeAsleep).
+	w, err := build(objs, cfg, addAsleep)
+	if err != nil {
+		return nil, err
+	}
+	overlap := make([]bool, len(w.items))
+	anyOverlap := false
+	near := w.reachable()
+	for i, it := range w.items {
+		overlap[i] = near[i] && w.overlapping(it)
+		anyOverlap = anyOverlap || overlap[i]
+	}
+	if anyOverlap {
+		w, _ = build(objs, cfg, addAwake) // the same objects: no error
+	}
+	// Objects may start overlapping (distractors on a crowded table keep
+	// their centres apart, and square blocks can still meet at the
+	// corners); only those, and what they are stacked on, need stepping
+	// apart. The rest sleep from the start and wake if pushed.
+	w.sleepBut(overlap)
+	w.settle()
+	return w, nil
+}
+
+// build adds the objects to a new world's space, their shapes added by
+// add, with their stacks and the gripper.
+func build(objs []scenes.Object, cfg Config, add addShape) (*World, error) {
 	w := &World{
 		cfg:   cfg,
 		space: newSpace(),
@@ -70,9 +102,9 @@ func New(objs []scenes.Object, cfg Config) (*World, error) {
 		it := &item{obj: o.Clone(), index: i}
 		switch o.Class {
 		case scenes.ClassBlock:
-			it.body, it.shapes = newBlockBody(w.space, o.Pose.X(), o.Pose.Y(), o.Extent.X())
+			it.body, it.shapes = newBlockBody(w.space, add, o.Pose.X(), o.Pose.Y(), o.Extent.X())
 		case scenes.ClassBowl:
-			it.body, it.shapes = newBowlBody(w.space, o.Pose.X(), o.Pose.Y(), o.Extent.X(), uint(i+1))
+			it.body, it.shapes = newBowlBody(w.space, add, o.Pose.X(), o.Pose.Y(), o.Extent.X(), uint(i+1))
 		default:
 			return nil, fmt.Errorf("tabletop: object %q has class %q; the table holds only blocks and bowls", o.ID, o.Class)
 		}
@@ -88,16 +120,6 @@ func New(objs []scenes.Object, cfg Config) (*World, error) {
 		}
 	}
 	w.gripper = newGripper(w.space, 0, scenes.TableMaxY+0.1)
-	// Objects may start overlapping (distractors on a crowded table keep
-	// their centres apart, and square blocks can still meet at the
-	// corners); only those, and what they are stacked on, need stepping
-	// apart. The rest sleep from the start and wake if pushed.
-	overlap := make([]bool, len(w.items))
-	for i, it := range w.items {
-		overlap[i] = w.overlapping(it)
-	}
-	w.sleepBut(overlap)
-	w.settle()
 	return w, nil
 }
 
@@ -224,6 +246,40 @@ func (w *World) still() bool {
 		}
 	}
 	return true
+}
+
+// reachable reports, by item, whether the item's bounding circle meets
+// another's: only such an item can overlap one, and overlapping, which
+// asks cp of every shape of it, need be asked of no other.
+func (w *World) reachable() []bool {
+	out := make([]bool, len(w.items))
+	type circle struct{ x, y, r float64 }
+	cs := make([]circle, len(w.items))
+	for i, it := range w.items {
+		p := it.body.Position()
+		cs[i] = circle{p.X, p.Y, boundingRadius(it.obj)}
+	}
+	for i := range cs {
+		for j := i + 1; j < len(cs); j++ {
+			// The margin outweighs any rounding: a circle that misses
+			// another by less still counts as meeting it.
+			dx, dy, r := cs[i].x-cs[j].x, cs[i].y-cs[j].y, cs[i].r+cs[j].r+collisionSlop
+			if dx*dx+dy*dy < r*r {
+				out[i], out[j] = true, true
+			}
+		}
+	}
+	return out
+}
+
+// boundingRadius is the radius, in engine units, of a circle about an
+// object's centre that holds all of its shapes: a block's half diagonal,
+// a bowl's rim with its thickness.
+func boundingRadius(o scenes.Object) float64 {
+	if o.Class == scenes.ClassBowl {
+		return o.Extent.X()/2*cm + rimRadius
+	}
+	return o.Extent.X() / 2 * cm * math.Sqrt2
 }
 
 // overlapping reports whether a body overlaps another by more than the

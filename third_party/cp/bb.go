@@ -57,20 +57,20 @@ func (bb BB) ContainsVect(v Vector) bool {
 // Merge returns a bounding box that holds both bounding boxes.
 func (a BB) Merge(b BB) BB {
 	return BB{
-		math.Min(a.L, b.L),
-		math.Min(a.B, b.B),
-		math.Max(a.R, b.R),
-		math.Max(a.T, b.T),
+		bbMin(a.L, b.L),
+		bbMin(a.B, b.B),
+		bbMax(a.R, b.R),
+		bbMax(a.T, b.T),
 	}
 }
 
 // Expand returns a bounding box that holds both bb and v.
 func (bb BB) Expand(v Vector) BB {
 	return BB{
-		math.Min(bb.L, v.X),
-		math.Min(bb.B, v.Y),
-		math.Max(bb.R, v.X),
-		math.Max(bb.T, v.Y),
+		bbMin(bb.L, v.X),
+		bbMin(bb.B, v.Y),
+		bbMax(bb.R, v.X),
+		bbMax(bb.T, v.Y),
 	}
 }
 
@@ -86,7 +86,7 @@ func (bb BB) Area() float64 {
 
 // MergedArea merges a and b and returns the area of the merged bounding box.
 func (a BB) MergedArea(b BB) float64 {
-	return (math.Max(a.R, b.R) - math.Min(a.L, b.L)) * (math.Max(a.T, b.T) - math.Min(a.B, b.B))
+	return (bbMax(a.R, b.R) - bbMin(a.L, b.L)) * (bbMax(a.T, b.T) - bbMin(a.B, b.B))
 }
 
 // SegmentQuery returns the fraction along the segment query the BB is hit.
@@ -170,4 +170,29 @@ func (bb BB) Offset(v Vector) BB {
 
 func (a BB) Proximity(b BB) float64 {
 	return math.Abs(a.L+a.R-b.L-b.R) + math.Abs(a.B+a.T-b.B-b.T)
+}
+
+// bbMax is math.Max(a, b), to the bit: the larger of two ordered, unequal
+// values is its answer, and it leaves signed zeros, NaN and infinities to
+// math.Max, whose special cases go first and cost a tree's bounds most of
+// what merging them costs.
+func bbMax(a, b float64) float64 {
+	if a > b {
+		return a
+	}
+	if b > a {
+		return b
+	}
+	return math.Max(a, b)
+}
+
+// bbMin is math.Min(a, b), to the bit, as bbMax is math.Max.
+func bbMin(a, b float64) float64 {
+	if a < b {
+		return a
+	}
+	if b < a {
+		return b
+	}
+	return math.Min(a, b)
 }

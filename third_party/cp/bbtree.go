@@ -460,10 +460,10 @@ func (tree *BBTree) GetBB(obj *Shape) BB {
 
 		v := tree.velocityFunc(obj).Mult(0.1)
 		return BB{
-			bb.L + math.Min(-x, v.X),
-			bb.B + math.Min(-y, v.Y),
-			bb.R + math.Max(x, v.X),
-			bb.T + math.Max(y, v.Y),
+			bb.L + bbMin(-x, v.X),
+			bb.B + bbMin(-y, v.Y),
+			bb.R + bbMax(x, v.X),
+			bb.T + bbMax(y, v.Y),
 		}
 	}
 

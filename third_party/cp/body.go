@@ -66,6 +66,9 @@ type Body struct {
 	sleepingRoot     *Body
 	sleepingNext     *Body
 	sleepingIdleTime float64
+	// builtAsleep: its shapes were added by Space.AddShapeAsleep and it
+	// has not been put to sleep yet.
+	builtAsleep bool
 }
 
 // String returns body id as string

@@ -25,11 +25,23 @@ func (body *Body) SleepWithGroup(group *Body) {
 		return
 	}
 
-	for _, shape := range body.shapeList {
-		shape.CacheBB()
+	if body.builtAsleep {
+		// Its shapes are where Deactivate would move them, with the bounds
+		// CacheBB would give them: the body has not moved since.
+		body.builtAsleep = false
+		space.builtAsleep -= uint(len(body.shapeList))
+		space.deactivateIndexed(body)
+	} else {
+		for _, shape := range body.shapeList {
+			shape.CacheBB()
+		}
+		space.Deactivate(body)
 	}
-	space.Deactivate(body)
+	body.joinSleepingGroup(group)
+}
 
+func (body *Body) joinSleepingGroup(group *Body) {
+	space := body.space
 	if group != nil {
 		root := group.ComponentRoot()
 		body.sleepingRoot = root
@@ -42,4 +54,46 @@ func (body *Body) SleepWithGroup(group *Body) {
 		body.sleepingIdleTime = 0
 		space.sleepingComponents = append(space.sleepingComponents, body)
 	}
+}
+
+// AddShapeAsleep adds a shape of a dynamic body that is to sleep from the
+// start, as AddShape and then SleepWithGroup would leave it, without
+// the round trip through the dynamic index: the shape goes straight into
+// the static index, where SleepWithGroup would move it, and is numbered as
+// AddShape numbers it. The body must then be put to sleep with
+// SleepWithGroup before the space steps, and before any other body moves
+// or is added a constraint; until then it stands in the static index, which
+// queries read alike. The dynamic index grows as though the shape had
+// passed through it, since the order in which it later walks its leaves
+// depends on its size: a space built with AddShapeAsleep steps to the same
+// bits as one built with AddShape and put to sleep body by body.
+//
+// Every shape of the body must be added by AddShapeAsleep, and no shape of
+// it by AddShape.
+func (space *Space) AddShapeAsleep(shape *Shape) *Shape {
+	body := shape.Body()
+	assert(body.GetType() == BODY_DYNAMIC, "Only a dynamic body can be built asleep.")
+	assert(shape.space == nil, "You have already added this shape to a space.")
+	assert(space.locked == 0, "This operation cannot be done safely during a call to cpSpaceStep() or during a query. Put these calls into a post-step callback.")
+	assert(body.space == space, "Add the body to the space before its shapes.")
+	assert(!body.IsSleeping(), "The body is asleep already.")
+	assert(len(body.shapeList) == 0 || body.builtAsleep, "Every shape of a body built asleep is added by AddShapeAsleep.")
+
+	body.builtAsleep = true
+	body.AddShape(shape)
+	shape.SetHashId(HashValue(space.shapeIDCounter))
+	space.shapeIDCounter += 1
+	shape.Update(body.transform)
+	space.staticShapes.class.Insert(shape, shape.HashId())
+	shape.SetSpace(space)
+
+	// Grow the dynamic index's leaf set as an insertion would have: every
+	// shape built asleep sits in it at once on the way of AddShape, which
+	// adds them all before any sleeps.
+	space.builtAsleep++
+	leaves := space.dynamicShapes.class.(*BBTree).leaves
+	if leaves.entries+space.builtAsleep >= leaves.size {
+		leaves.resize()
+	}
+	return shape
 }

@@ -37,8 +37,12 @@ type Space struct {
 	sleepingComponents []*Body
 
 	shapeIDCounter uint
-	staticShapes   *SpatialIndex
-	dynamicShapes  *SpatialIndex
+	// builtAsleep counts the shapes added by AddShapeAsleep whose bodies
+	// are not asleep yet: the shapes that AddShape would have put in the
+	// dynamic index by now and SleepWithGroup not yet taken out.
+	builtAsleep   uint
+	staticShapes  *SpatialIndex
+	dynamicShapes *SpatialIndex
 
 	constraints []*Constraint
 
@@ -206,14 +210,19 @@ func (space *Space) Activate(body *Body) {
 func (space *Space) Deactivate(body *Body) {
 	assert(body.GetType() == BODY_DYNAMIC, "Attempting to deactivate non-dynamic body.")
 
-	space.dynamicBodies = slices.DeleteFunc(space.dynamicBodies, func(v *Body) bool {
-		return v == body
-	})
-
 	for _, shape := range body.shapeList {
 		space.dynamicShapes.class.Remove(shape, shape.hashid)
 		space.staticShapes.class.Insert(shape, shape.hashid)
 	}
+	space.deactivateIndexed(body)
+}
+
+// deactivateIndexed is Deactivate for a body whose shapes are in the
+// static index already.
+func (space *Space) deactivateIndexed(body *Body) {
+	space.dynamicBodies = slices.DeleteFunc(space.dynamicBodies, func(v *Body) bool {
+		return v == body
+	})
 
 	for arb := body.arbiterList; arb != nil; arb = ArbiterNext(arb, body) {
 		bodyA := arb.body_a
@@ -275,6 +284,11 @@ func (space *Space) AddShape(shape *Shape) *Shape {
 		space.staticShapes.class.Insert(shape, shape.HashId())
 	} else {
 		space.dynamicShapes.class.Insert(shape, shape.HashId())
+		// The dynamic leaf set grows for the shapes built asleep too (see
+		// AddShapeAsleep); with none, Insert has grown it already.
+		if leaves := space.dynamicShapes.class.(*BBTree).leaves; leaves.entries+space.builtAsleep >= leaves.size {
+			leaves.resize()
+		}
 	}
 	shape.SetSpace(space)
 
