@@ -229,3 +229,48 @@ func TestWorldsBuiltConcurrently(t *testing.T) {
 		t.Error(e)
 	}
 }
+
+// A table built asleep steps to the very bits of one built awake and put
+// to sleep body by body, the way every world was built before
+// cp.Space.AddShapeAsleep: on tables of every size, with bowls, a stack
+// and a crowd, through moves that wake, push and put to sleep again.
+func TestBuiltAsleepStepsAsBuiltAwake(t *testing.T) {
+	stacked := table()
+	top := scenes.NewBlock("yellow block 1", "yellow", stacked[0].Pose.X(), stacked[0].Pose.Y())
+	top.Pose[2] += top.Extent.Z()
+	stacked = append(stacked, top)
+	for _, tc := range []struct {
+		name  string
+		objs  []scenes.Object
+		moves [][2]string
+	}{
+		{"six objects", table(), [][2]string{{"red block 1", "blue bowl 1"}, {"blue block 1", "blue bowl 1"}, {"green block 1", "blue bowl 1"}}},
+		{"a crowd of 48", crowdedTable(48), [][2]string{{"red block 1", "blue bowl 1"}, {"red block 1", "green bowl 1"}, {"gray block 7", "blue bowl 1"}}},
+		{"a stack", stacked, [][2]string{{"yellow block 1", "blue bowl 1"}, {"red block 1", "green bowl 1"}}},
+	} {
+		play := func(add addShape) ([]scenes.Object, int) {
+			w, err := build(tc.objs, Config{SlipRate: 0.3, PlaceNoise: 0.01, NoiseSeed: 9}, add)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w.sleepBut(make([]bool, len(w.items)))
+			w.settle()
+			for _, m := range tc.moves {
+				if _, err := w.PickAndPlace(scenes.Robot1, m[0], m[1]); err != nil {
+					t.Fatalf("%s: %v", tc.name, err)
+				}
+			}
+			return w.Objects(), w.Steps()
+		}
+		asleep, asleepSteps := play(addAsleep)
+		awake, awakeSteps := play(addAwake)
+		if asleepSteps != awakeSteps || asleepSteps == 0 {
+			t.Errorf("%s: %d steps built asleep, %d built awake (want the same, and some)", tc.name, asleepSteps, awakeSteps)
+		}
+		for i := range awake {
+			if asleep[i].Pose != awake[i].Pose {
+				t.Errorf("%s: %s ends at %v built asleep, %v built awake", tc.name, awake[i].ID, asleep[i].Pose, awake[i].Pose)
+			}
+		}
+	}
+}
