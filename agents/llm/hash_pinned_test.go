@@ -2,6 +2,7 @@ package llm_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -51,5 +52,50 @@ func TestHashPinned(t *testing.T) {
 		if got := llm.Hash(tc.model, tc.req); got != tc.want {
 			t.Errorf("%s (%s): hash %s, want %s", tc.name, tc.why, got, tc.want)
 		}
+	}
+}
+
+// TestHashConcurrent: the pooled hashers are not shared between calls;
+// hashes computed at once, of requests of different lengths, are the ones
+// computed one at a time.
+func TestHashConcurrent(t *testing.T) {
+	reqs := make([]llm.Request, 16)
+	want := make([]string, len(reqs))
+	for i := range reqs {
+		reqs[i] = llm.Request{System: strings.Repeat("s", 1000*i), Messages: []llm.Message{{Role: llm.RoleUser, Text: strings.Repeat("u", 700*i)}}, Seed: int64(i)}
+		want[i] = llm.Hash("sim", reqs[i])
+	}
+	done := make(chan error)
+	for g := range 4 {
+		go func() {
+			for k := range 50 {
+				i := (g + k) % len(reqs)
+				if got := llm.Hash("sim", reqs[i]); got != want[i] {
+					done <- fmt.Errorf("request %d hashed %s at once, %s alone", i, got, want[i])
+					return
+				}
+			}
+			done <- nil
+		}()
+	}
+	for range 4 {
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// BenchmarkHash hashes a planning request of the tabletop track's size: a
+// 6 KB prompt, a reply with a call, two tools with schemas.
+func BenchmarkHash(b *testing.B) {
+	req := llm.Request{System: strings.Repeat("You are a robot planner. ", 250),
+		Messages: []llm.Message{{Role: llm.RoleUser, Text: strings.Repeat(`{"id":"red block 1","attributes":{"color":"red"}},`, 40)},
+			{Role: llm.RoleAssistant, ToolCalls: []llm.ToolCall{{ID: "c1", Name: "pick_and_place", Args: json.RawMessage(`{"pick":"red block 1","place":"blue bowl 1"}`)}}},
+			{Role: llm.RoleTool, ToolCallID: "c1", Name: "pick_and_place", Text: "done"}},
+		Tools: []llm.ToolDecl{{Name: "pick_and_place", Description: "moves a block", Schema: json.RawMessage(`{"type":"object","properties":{"pick":{"type":"string"},"place":{"type":"string"}}}`)},
+			{Name: "ask_user", Description: "asks the user", Schema: json.RawMessage(`{"type":"object","properties":{"question":{"type":"string"}}}`)}}}
+	b.ReportAllocs()
+	for b.Loop() {
+		llm.Hash("sim", req)
 	}
 }
