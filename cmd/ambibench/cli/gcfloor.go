@@ -17,7 +17,7 @@ import (
 // both at 2). Above it, the collector behaves as GOGC=100 would: the heap
 // may reach twice what was live after the last collection, plus slack for
 // stacks and the runtime's own memory.
-const heapFloor = 128 << 20
+const heapFloor = 160 << 20
 
 // floorSlack is added to twice the live heap once that is above the
 // floor: the memory limit counts all of the runtime's memory, not the

@@ -49,7 +49,7 @@ agent's failures); 3 when some episodes ended in infrastructure errors
 running the same command again runs just those); 4 when --max-tokens-total
 stopped the run (the same command continues it); 2 on any other error.
 
-Memory: while it runs, the garbage collector lets the heap grow to 128 MiB
+Memory: while it runs, the garbage collector lets the heap grow to 160 MiB
 before collecting, and above that to twice the heap last found live (as
 GOGC=100 does); the default, collecting each time the heap doubles, spent
 a tenth of a simulated run's CPU collecting a heap of a few megabytes.
