@@ -44,13 +44,19 @@ var gcFloor struct {
 	gen     int   // bumped on each install, so a stale hook stops
 }
 
+// heapFloorOff turns the floor off. It is off under the race detector,
+// whose shadow memory grows with the heap: the tests run commands in one
+// process, and a floor there tripled its resident memory (106 to 314 MB
+// for three of them).
+var heapFloorOff = raceEnabled
+
 // holdHeapFloor sets the collector to the heap floor for as long as a
 // run goes on, and returns the function that gives it back; the last run
 // to give it back restores the collector's settings as they were. When
 // GOGC or GOMEMLIMIT is set in the environment (getenv), the user has
 // chosen how the collector runs and nothing is changed.
 func holdHeapFloor(getenv func(string) string) (release func()) {
-	if getenv("GOGC") != "" || getenv("GOMEMLIMIT") != "" {
+	if heapFloorOff || getenv("GOGC") != "" || getenv("GOMEMLIMIT") != "" {
 		return func() {}
 	}
 	gcFloor.mu.Lock()

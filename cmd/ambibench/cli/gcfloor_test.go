@@ -27,6 +27,13 @@ func TestFloorLimit(t *testing.T) {
 	}
 }
 
+// floorOn turns the floor on for a test, under the race detector too.
+func floorOn(t *testing.T) {
+	was := heapFloorOff
+	heapFloorOff = false
+	t.Cleanup(func() { heapFloorOff = was })
+}
+
 // gcSettings reads GOGC and the memory limit without changing them.
 func gcSettings() (percent int, limit int64) {
 	percent = debug.SetGCPercent(100)
@@ -37,6 +44,7 @@ func gcSettings() (percent int, limit int64) {
 // TestHoldHeapFloor: the floor is set while a run holds it, given back by
 // the last run to let go, and never set over GOGC or GOMEMLIMIT.
 func TestHoldHeapFloor(t *testing.T) {
+	floorOn(t)
 	before, beforeLimit := gcSettings()
 	env := func(vars map[string]string) func(string) string {
 		return func(k string) string { return vars[k] }
@@ -50,8 +58,10 @@ func TestHoldHeapFloor(t *testing.T) {
 		{"GOGC", "the user chose GOGC: the collector is theirs", map[string]string{"GOGC": "50"}, false},
 		{"GOMEMLIMIT", "the user chose a limit: the collector is theirs", map[string]string{"GOMEMLIMIT": "1GiB"}, false},
 		{"empty", "variables set to nothing are not set", map[string]string{"GOGC": "", "GOMEMLIMIT": ""}, true},
+		{"off", "turned off (as under the race detector): nothing changes", nil, false},
 	}
 	for _, tc := range tests {
+		heapFloorOff = tc.name == "off"
 		release := holdHeapFloor(env(tc.vars))
 		p, l := gcSettings()
 		if floored := p == -1 && l >= heapFloor; floored != tc.floored {
@@ -65,6 +75,7 @@ func TestHoldHeapFloor(t *testing.T) {
 	}
 
 	// Two runs at once: the first to end leaves the floor to the other.
+	heapFloorOff = false
 	first, second := holdHeapFloor(env(nil)), holdHeapFloor(env(nil))
 	first()
 	if p, _ := gcSettings(); p != -1 {
@@ -80,6 +91,7 @@ func TestHoldHeapFloor(t *testing.T) {
 // floor, the limit after a collection lets it double, so a large run does
 // not collect without end at the floor.
 func TestHeapFloorFollowsLiveHeap(t *testing.T) {
+	floorOn(t)
 	release := holdHeapFloor(func(string) string { return "" })
 	defer release()
 	live := make([]byte, 96<<20) // more than half the floor; never written, so never resident
