@@ -32,7 +32,8 @@ type Writer struct {
 	mu  sync.Mutex
 	w   io.Writer
 	buf bytes.Buffer
-	err error // sticky error of a failed write
+	enc *json.Encoder // encodes into buf
+	err error         // sticky error of a failed write
 }
 
 // NewWriter returns a Writer that writes JSON Lines to w. If w has a
@@ -59,9 +60,11 @@ func (w *Writer) Write(r Record) error {
 		return fmt.Errorf("write record %s: earlier write failed: %w", r.Key(), w.err)
 	}
 	w.buf.Reset()
-	enc := json.NewEncoder(&w.buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(r); err != nil { // Encode appends the newline
+	if w.enc == nil { // one encoder for every record, writing into buf
+		w.enc = json.NewEncoder(&w.buf)
+		w.enc.SetEscapeHTML(false)
+	}
+	if err := w.enc.Encode(r); err != nil { // Encode appends the newline
 		return fmt.Errorf("write record %s: encode: %w", r.Key(), err)
 	}
 	if w.buf.Len()-1 > maxLine {

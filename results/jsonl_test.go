@@ -81,6 +81,35 @@ func TestWriteDeterministic(t *testing.T) {
 	}
 }
 
+// TestWriterReusesNothingVisible: one Writer, its encoder and buffer
+// reused, writes each record as a Writer of its own would, whatever came
+// before it (a longer record, a refused one).
+func TestWriterReusesNothingVisible(t *testing.T) {
+	long := episode(1)
+	long.Instruction = strings.Repeat("put the red block in the blue bowl, ", 200)
+	long.Messages = []Message{{From: "robot a", To: "robot b", Text: strings.Repeat("x", 500)}}
+	short := episode(2)
+	bad := episode(3)
+	bad.Outcome = "nonsense"
+	var cw countingWriter
+	w := NewWriter(&cw)
+	for i, r := range []Record{long, short, bad, short, long} {
+		err := w.Write(r)
+		if (err != nil) != (i == 2) {
+			t.Fatalf("record %d: error %v", i, err)
+		}
+	}
+	want := [][]byte{encodeLines(t, long), encodeLines(t, short), encodeLines(t, short), encodeLines(t, long)}
+	if len(cw.calls) != len(want) {
+		t.Fatalf("%d lines written, want %d", len(cw.calls), len(want))
+	}
+	for i := range want {
+		if !bytes.Equal(cw.calls[i], want[i]) {
+			t.Errorf("line %d:\ngot  %.200s\nwant %.200s", i, cw.calls[i], want[i])
+		}
+	}
+}
+
 // countingWriter records each Write call.
 type countingWriter struct {
 	calls [][]byte

@@ -5,9 +5,10 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
-	"io"
+	"hash"
 	"math"
 	"sync"
+	"unsafe"
 )
 
 // Hash is the hash of a request together with the model spec: what
@@ -17,26 +18,23 @@ import (
 // SDK may re-encode it on the way to a server, and raw JSON that is not
 // valid, such as a malformed call echoed back, is quoted as a string.
 func Hash(model string, req Request) string {
-	req = canonical(req)
 	// A length-prefixed encoding of every field, in declaration order: as
-	// canonical as JSON and several times faster on long prompts.
-	h := sha256.New()
-	var buf [8]byte
-	num := func(v uint64) {
-		binary.LittleEndian.PutUint64(buf[:], v)
-		h.Write(buf[:])
-	}
-	str := func(s string) {
-		num(uint64(len(s)))
-		io.WriteString(h, s)
-	}
-	str("ambibench-request-v1")
-	str(model)
-	str(req.System)
-	num(uint64(len(req.Messages)))
+	// canonical as JSON and several times faster on long prompts. The
+	// fields are fed through a pooled scratch buffer (sha256's digest has
+	// no WriteString, so each string would otherwise be copied to the
+	// heap) and raw JSON is normalised as it is written, without a copy
+	// of the request.
+	hw := hashers.Get().(*hasher)
+	defer hashers.Put(hw)
+	hw.h.Reset()
+	hw.buf = hw.buf[:0]
+	hw.str("ambibench-request-v1")
+	hw.str(model)
+	hw.str(req.System)
+	hw.num(uint64(len(req.Messages)))
 	for _, m := range req.Messages {
-		str(string(m.Role))
-		str(m.Text)
+		hw.str(string(m.Role))
+		hw.str(m.Text)
 		// Signatures count only when a turn carries one, so that the hash
 		// of every request without them is what it was before they
 		// existed. The flag bit can never be part of a real count, so the
@@ -49,66 +47,89 @@ func Hash(model string, req Request) string {
 		if signed {
 			n |= signedCalls
 		}
-		num(n)
+		hw.num(n)
 		for _, c := range m.ToolCalls {
-			str(c.ID)
-			str(c.Name)
-			str(string(c.Args))
+			hw.str(c.ID)
+			hw.str(c.Name)
+			hw.raw(c.Args)
 			if signed {
-				str(string(c.Signature))
+				hw.bytes(c.Signature)
 			}
 		}
-		str(m.ToolCallID)
-		str(m.Name)
+		hw.str(m.ToolCallID)
+		hw.str(m.Name)
 	}
-	num(uint64(len(req.Tools)))
+	hw.num(uint64(len(req.Tools)))
 	for _, t := range req.Tools {
-		str(t.Name)
-		str(t.Description)
-		str(string(t.Schema))
+		hw.str(t.Name)
+		hw.str(t.Description)
+		hw.raw(t.Schema)
 	}
-	num(math.Float64bits(req.Temperature))
-	num(uint64(req.Seed))
-	num(uint64(int64(req.Sample)))
-	num(uint64(int64(req.MaxOutputTokens)))
-	str(string(req.ResponseSchema))
-	sum := h.Sum(nil)
-	return hex.EncodeToString(sum[:16])
+	hw.num(math.Float64bits(req.Temperature))
+	hw.num(uint64(req.Seed))
+	hw.num(uint64(int64(req.Sample)))
+	hw.num(uint64(int64(req.MaxOutputTokens)))
+	hw.raw(req.ResponseSchema)
+	hw.flush()
+	var sum [sha256.Size]byte
+	return hex.EncodeToString(hw.h.Sum(sum[:0])[:16])
+}
+
+// hasher feeds Hash's encoding to SHA-256 through a fixed scratch buffer.
+type hasher struct {
+	h   hash.Hash
+	buf []byte
+}
+
+// hashChunk is the scratch buffer's size: long prompts go through it in
+// pieces of this many bytes.
+const hashChunk = 4096
+
+var hashers = sync.Pool{New: func() any {
+	return &hasher{h: sha256.New(), buf: make([]byte, 0, hashChunk)}
+}}
+
+func (hw *hasher) flush() {
+	hw.h.Write(hw.buf)
+	hw.buf = hw.buf[:0]
+}
+
+func (hw *hasher) num(v uint64) {
+	if len(hw.buf)+8 > hashChunk {
+		hw.flush()
+	}
+	hw.buf = binary.LittleEndian.AppendUint64(hw.buf, v)
+}
+
+// str writes s's length, then s.
+func (hw *hasher) str(s string) {
+	hw.num(uint64(len(s)))
+	for len(s) > 0 {
+		if len(hw.buf) == hashChunk {
+			hw.flush()
+		}
+		n := min(len(s), hashChunk-len(hw.buf))
+		hw.buf = append(hw.buf, s[:n]...)
+		s = s[n:]
+	}
+}
+
+func (hw *hasher) bytes(b []byte) {
+	hw.str(unsafe.String(unsafe.SliceData(b), len(b)))
+}
+
+// raw writes raw JSON as normalized makes it; nil stays nil (length 0).
+func (hw *hasher) raw(raw json.RawMessage) {
+	if raw == nil {
+		hw.num(0)
+		return
+	}
+	hw.bytes(normalized(raw))
 }
 
 // signedCalls flags, in the count of a turn's tool calls, that the calls'
 // signatures follow their arguments.
 const signedCalls = 1 << 63
-
-func canonical(req Request) Request {
-	fix := func(raw json.RawMessage) json.RawMessage {
-		if raw == nil {
-			return nil
-		}
-		return normalized(raw)
-	}
-	req.ResponseSchema = fix(req.ResponseSchema)
-	msgs := make([]Message, len(req.Messages))
-	for i, m := range req.Messages {
-		if len(m.ToolCalls) > 0 {
-			calls := make([]ToolCall, len(m.ToolCalls))
-			for j, c := range m.ToolCalls {
-				c.Args = fix(c.Args)
-				calls[j] = c
-			}
-			m.ToolCalls = calls
-		}
-		msgs[i] = m
-	}
-	req.Messages = msgs
-	tools := make([]ToolDecl, len(req.Tools))
-	for i, t := range req.Tools {
-		t.Schema = fix(t.Schema)
-		tools[i] = t
-	}
-	req.Tools = tools
-	return req
-}
 
 // normalized re-encodes raw JSON canonically, or quotes it if it is not
 // JSON. Tool schemas come again on every call of a workflow, so results
@@ -117,13 +138,13 @@ func canonical(req Request) Request {
 // miss would compute, so it can change no hash. Without it a planning call
 // spends a quarter of its overhead re-encoding the same schemas.
 func normalized(raw json.RawMessage) json.RawMessage {
-	key := string(raw)
 	normMu.Lock()
-	norm, ok := normCache[key]
+	norm, ok := normCache[string(raw)] // no copy of raw for the lookup
 	normMu.Unlock()
 	if ok {
 		return norm
 	}
+	key := string(raw)
 	var v any
 	if err := json.Unmarshal(raw, &v); err == nil {
 		norm, err = json.Marshal(v)
