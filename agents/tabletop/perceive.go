@@ -42,8 +42,13 @@ func detectObjects(ctx context.Context, env agents.Env) ([]llm.Detection, error)
 	if r.Error != "" {
 		return nil, fmt.Errorf("detect_objects refused: %s", r.Error)
 	}
+	return parseDetections(r.Text)
+}
+
+// parseDetections reads detect_objects' result.
+func parseDetections(text string) ([]llm.Detection, error) {
 	var ds []llm.Detection
-	if err := json.Unmarshal([]byte(r.Text), &ds); err != nil {
+	if err := json.Unmarshal([]byte(text), &ds); err != nil {
 		return nil, fmt.Errorf("detect_objects: its result is not a list of detections: %v", err)
 	}
 	return ds, nil

@@ -11,13 +11,14 @@ import (
 )
 
 // perceive plays SG-CoT's scene-graph generation: the geometric graph of
-// the detected objects, as scenes.BuildGraph derives it from the boxes the
-// prompt gives, seen through the episode's perception noise (the
-// scene_graph_noise perturbation, llm.WithPerceptionNoise) exactly as the
-// table's own perceiver sees it. The reply is the prompt's JSON: the nodes
-// it reads otherwise than the detector (a misread colour, the id that
-// names it) and, unless the call asks for nodes only, every relation,
-// keyed by source index.
+// the detected objects, as scenes.BuildGraph derives it from the boxes
+// and attributes the prompt gives, with the relation part of the
+// episode's perception noise (scene_graph_noise's Drop and Spurious,
+// llm.WithPerceptionNoise): the relations it misses or imagines. The
+// node part (Flip) is the detector's, already in the detections. The
+// reply is the prompt's JSON: the nodes it reads otherwise than the
+// detector (none, as the model plays it) and, unless the call asks for
+// nodes only, every relation, keyed by source index.
 func (c *call) perceive() llm.Reply {
 	ds := c.cc.Detections
 	objs := make([]scenes.Object, len(ds))
@@ -34,8 +35,8 @@ func (c *call) perceive() llm.Reply {
 	} else {
 		g = scenes.BuildGraph(objs)
 	}
-	if !c.noise.IsZero() {
-		g, _ = g.WithNoise(c.noise)
+	if rel := (scenes.GraphNoise{Drop: c.noise.Drop, Spurious: c.noise.Spurious, Seed: c.noise.Seed}); !nodesOnly && !rel.IsZero() {
+		g, _ = g.WithNoise(rel)
 	}
 	return llm.Reply{Text: perceptionJSON(g, ds, !nodesOnly), FinishReason: llm.FinishStop}
 }
