@@ -37,7 +37,7 @@ func readTokens(cc *llm.CallContext) int {
 	// The same context counts the same whether it came in process or over
 	// serve-sim's wire, which sets the version.
 	c := *cc
-	c.Version = llm.ContextVersion
+	c.Version, c.Play = llm.ContextVersion, nil
 	data, err := json.Marshal(c)
 	if err != nil {
 		return 0 // a context holds strings, numbers and a graph of strings: it always encodes
