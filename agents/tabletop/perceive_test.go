@@ -87,6 +87,10 @@ func TestParsePerception(t *testing.T) {
 			t.Errorf("%s: %v", tc.why, err)
 			continue
 		}
+		// Every row is plainly well formed: the fast path reads it.
+		if _, ok := fastPerception(tc.reply, ds, tc.edges); !ok {
+			t.Errorf("%s: the fast path left the reply to encoding/json", tc.why)
+		}
 		if !reflect.DeepEqual(g.Nodes, tc.nodes) {
 			t.Errorf("%s: nodes %v, want %v", tc.why, g.Nodes, tc.nodes)
 		}
@@ -119,16 +123,31 @@ func TestParsePerceptionErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want one containing %q", tc.why, err, tc.want)
 		}
+		// Errors are encoding/json's path's to say.
+		if _, ok := fastPerception(tc.reply, ds, true); ok {
+			t.Errorf("%s: the fast path read a reply that is wrong", tc.why)
+		}
 	}
 }
 
 func FuzzParsePerception(f *testing.F) {
-	for _, s := range []string{`{"edges":{"0":{"left_of":[1]}}}`, `{"nodes":{"0":{"id":"x","attributes":{"a":"b"}}}}`, "```json\n{}\n```", `{"edges":{"1":{"near":[0,0]}}}`, `}{`, ``} {
+	for _, s := range []string{`{"edges":{"0":{"left_of":[1]}}}`, `{"nodes":{"0":{"id":"x","attributes":{"a":"b"}}}}`, "```json\n{}\n```", `{"edges":{"1":{"near":[0,0]}}}`, `}{`, ``,
+		"{ \"nodes\" : { \"1\" : { \"id\" : \" y \" , \"attributes\" : { \"c\" : \"d\" } } } ,\n\t\"edges\" : { \"0\" : { \"above\" : [ 1 ] , \"near\" : [ ] } } }",
+		`{"Edges":{"0":{"left_of":[1]}}}`, `{"edges":{"0":{"left_of":[1]},"0":{"near":[1]}}}`, `{"edges":{"0":{"left_of":[01]}}}`, `{"edges":{"0":{"left_of":[1.0]}}}`,
+		`{"edges":{"x":{"beside":[-1]}}}`, `{"nodes":{"0":{"id":"a\u0062","attributes":{"a":"b"}}}}`, `{"edges":{}} }`} {
 		f.Add(s, true)
+		f.Add(s, false)
 	}
 	ds := twoDetections()
 	f.Fuzz(func(t *testing.T, reply string, edges bool) {
 		g, err := parsePerception(reply, ds, edges)
+		// The fast path reads a reply only as encoding/json would.
+		if fast, ok := fastPerception(reply, ds, edges); ok {
+			slow, serr := perceptionJSON(reply, ds, edges)
+			if serr != nil || !reflect.DeepEqual(fast, slow) {
+				t.Fatalf("the fast path read %v, encoding/json %v (%v)", fast, slow, serr)
+			}
+		}
 		if err != nil {
 			if g != nil {
 				t.Fatalf("an error and a graph: %v", err)
