@@ -45,8 +45,12 @@ func detectObjects(ctx context.Context, env agents.Env) ([]llm.Detection, error)
 	return parseDetections(r.Text)
 }
 
-// parseDetections reads detect_objects' result.
+// parseDetections reads detect_objects' result: the detector's own
+// shape by fastDetections, anything else by json.Unmarshal.
 func parseDetections(text string) ([]llm.Detection, error) {
+	if ds, ok := fastDetections(text); ok {
+		return ds, nil
+	}
 	var ds []llm.Detection
 	if err := json.Unmarshal([]byte(text), &ds); err != nil {
 		return nil, fmt.Errorf("detect_objects: its result is not a list of detections: %v", err)

@@ -3,6 +3,7 @@ package tabletop
 import (
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/ambibench/ambibench/agents/llm"
@@ -273,4 +274,122 @@ func fastPerception(text string, ds []llm.Detection, edges bool) (g *scenes.Grap
 		g.Edges[i] = scenes.Edge{Source: g.Nodes[pair/n].ID, Target: g.Nodes[pair%n].ID, Relation: scenes.Relations[rel]}
 	}
 	return g, true
+}
+
+// number reads a JSON number as encoding/json reads it into a float64.
+func (sc *scanner) number() float64 {
+	sc.space()
+	j := sc.i
+	digits := func() int {
+		k := j
+		for j < len(sc.s) && sc.s[j] >= '0' && sc.s[j] <= '9' {
+			j++
+		}
+		return j - k
+	}
+	if j < len(sc.s) && sc.s[j] == '-' {
+		j++
+	}
+	lead := j
+	if n := digits(); n == 0 || (n > 1 && sc.s[lead] == '0') {
+		sc.bad = true
+		return 0
+	}
+	if j < len(sc.s) && sc.s[j] == '.' {
+		j++
+		if digits() == 0 {
+			sc.bad = true
+			return 0
+		}
+	}
+	if j < len(sc.s) && (sc.s[j] == 'e' || sc.s[j] == 'E') {
+		j++
+		if j < len(sc.s) && (sc.s[j] == '+' || sc.s[j] == '-') {
+			j++
+		}
+		if digits() == 0 {
+			sc.bad = true
+			return 0
+		}
+	}
+	f, err := strconv.ParseFloat(sc.s[sc.i:j], 64)
+	if err != nil {
+		sc.bad = true
+		return 0
+	}
+	sc.i = j
+	return f
+}
+
+// triple reads an array of exactly three numbers.
+func (sc *scanner) triple() (v [3]float64) {
+	sc.expect('[')
+	for k := range 3 {
+		if k > 0 {
+			sc.expect(',')
+		}
+		if sc.bad {
+			return v
+		}
+		v[k] = sc.number()
+	}
+	sc.expect(']')
+	return v
+}
+
+// fastDetections reads detect_objects' result as json.Unmarshal does,
+// for a list in the shape the detector writes (llm.DetectionsJSON); ok is
+// false when it leaves the text to json.Unmarshal.
+func fastDetections(text string) (ds []llm.Detection, ok bool) {
+	sc := &scanner{s: text}
+	sc.expect('[')
+	if sc.bad {
+		return nil, false
+	}
+	ds = make([]llm.Detection, 0, strings.Count(text, `"id"`))
+	if sc.next() == ']' {
+		sc.i++
+	} else {
+		for !sc.bad {
+			var d llm.Detection
+			has := 0
+			sc.members(func(field string) {
+				switch field {
+				case "id":
+					d.ID = sc.str()
+				case "attributes":
+					d.Attributes = map[string]string{}
+					sc.members(func(k string) { d.Attributes[k] = sc.str() })
+				case "pos":
+					d.Pos = sc.triple()
+				case "size":
+					d.Size = sc.triple()
+				default:
+					sc.bad = true
+				}
+				has++
+			})
+			if has != 4 {
+				sc.bad = true // a field left out: json.Unmarshal's zero values
+			}
+			ds = append(ds, d)
+			switch sc.next() {
+			case ',':
+				sc.i++
+			case ']':
+				sc.i++
+				if sc.space(); sc.bad || sc.i != len(sc.s) {
+					return nil, false
+				}
+				return ds, true
+			default:
+				sc.bad = true
+			}
+		}
+		return nil, false
+	}
+	if sc.space(); sc.bad || sc.i != len(sc.s) {
+		return nil, false
+	}
+	return ds, true
 }

@@ -397,3 +397,43 @@ func (r *recording) Generate(ctx context.Context, req llm.Request) (llm.Reply, e
 	r.reqs = append(r.reqs, req)
 	return r.Model.Generate(ctx, req)
 }
+
+// fastDetections reads the detector's list as json.Unmarshal does, and
+// leaves to it whatever it does not read. Seeds: the detector's own
+// output, numbers in every JSON form, and shapes json.Unmarshal reads
+// otherwise (a field left out, an unknown field, a key in another case,
+// a short array).
+func FuzzParseDetections(f *testing.F) {
+	f.Add(string(llm.DetectionsJSON(twoDetections())))
+	for _, s := range []string{`[]`, ` [ ] `, `[{"id":"a","attributes":{},"pos":[-0,1.5e3,2E-2],"size":[0.25,1,1]}]`,
+		`[{"id":"a","pos":[1,2,3],"size":[1,1,1]}]`, `[{"id":"a","attributes":{},"pos":[1,2,3],"size":[1,1,1],"x":1}]`,
+		`[{"ID":"a","attributes":{},"pos":[1,2,3],"size":[1,1,1]}]`, `[{"id":"a","attributes":{},"pos":[1,2],"size":[1,1,1]}]`,
+		`[{"id":"a","attributes":null,"pos":[01,2,3],"size":[1,1,1]}]`, `null`, `[{}]`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		fast, ok := fastDetections(text)
+		if !ok {
+			return
+		}
+		var slow []llm.Detection
+		if err := json.Unmarshal([]byte(text), &slow); err != nil || !reflect.DeepEqual(fast, slow) {
+			t.Fatalf("the fast reader read %v, json.Unmarshal %v (%v)", fast, slow, err)
+		}
+	})
+}
+
+// The detector's own output is read by the fast path, at every table the
+// generator makes (a slow path taken silently would cost, not fail).
+func TestDetectorOutputTakesTheFastPath(t *testing.T) {
+	for seed := range uint64(20) {
+		objs, err := scenes.GenerateTabletop(rand.New(rand.NewPCG(seed, 2)), scenes.TabletopConfig{Blocks: 5, Bowls: 4, TwoRobots: seed%2 == 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := string(llm.DetectionsJSON(detections(objs)))
+		if ds, ok := fastDetections(text); !ok || !reflect.DeepEqual(ds, detections(objs)) {
+			t.Errorf("scene %d: the fast path left the detector's list (%v) or read another", seed, ok)
+		}
+	}
+}
