@@ -12,7 +12,9 @@ import (
 // (the episode's ViewNoise over what the robot observes) and the true id of
 // every node it names differently. Every tool that reads the table reads
 // this graph, so get_scene_graph, retrieve_node and retrieve_edge agree
-// with each other and, on an unchanged table, with themselves. Both robots
+// with each other and, on an unchanged table, with themselves; and
+// detect_objects names and attributes each object as this graph's node
+// (see detectObjects). Both robots
 // read through one perception module, so they misread alike.
 //
 // The graph is built once per robot and state of the table (a graph holds
