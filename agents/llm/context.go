@@ -84,11 +84,12 @@ type CallContext struct {
 	// not their graph.
 	Objects []string `json:"objects,omitempty"`
 	// Detections are the objects the robot's object detector found in
-	// its view (the detect_objects tool), when the prompt lists them: a
-	// perceive call shows each with its attributes, centre and size in
+	// its view (the detect_objects tool), as the prompt lists them: a
+	// perceive call shows each whole, attributes, centre and size in
 	// millimetres; the tabletop baselines (CLARA, Inner Monologue,
-	// ProgPrompt) show each with its type, colour, workspace and the
-	// centre on the table plane in metres (Detection.TableXY).
+	// ProgPrompt) show each with its type, colour and workspace and its
+	// centre on the table plane in metres (Detection.TableXY), so their
+	// contexts hold only those, the centre to the whole millimetre.
 	Detections []Detection `json:"detections,omitempty"`
 	// Message is what the other robot asked, for CallAnswer.
 	Message string `json:"message,omitempty"`

@@ -212,7 +212,7 @@ func (a *clara) uncertainty(ctx context.Context, env agents.Env, objs []llm.Dete
 		rng.Shuffle(len(shots), func(i, j int) { shots[i], shots[j] = shots[j], shots[i] })
 		shots = shots[:claraShots]
 		cc := &llm.CallContext{Role: llm.CallPlan, Track: "tabletop", Instruction: env.Instruction(), Robot: env.Robot(),
-			Partner: env.Partner(), Detections: v.objs, Format: llm.FormatJSON}
+			Partner: env.Partner(), Detections: asListed(v.objs), Format: llm.FormatJSON}
 		user, err := render("clara_sample.tmpl", claraPrompt{Instruction: env.Instruction(), Robot: env.Robot(),
 			Partner: env.Partner(), Objects: v.objects, Frame: frameNote, Places: strings.Join(scenes.PlaceNames, ", "),
 			Examples: shots})
@@ -323,7 +323,7 @@ func (a *clara) Run(ctx context.Context, env agents.Env) error {
 // classify asks the model why the samples disagree.
 func (a *clara) classify(ctx context.Context, env agents.Env, objs []llm.Detection, data claraPrompt) (claraClass, error) {
 	cc := &llm.CallContext{Role: llm.CallClassify, Track: "tabletop", Instruction: env.Instruction(), Robot: env.Robot(),
-		Partner: env.Partner(), Detections: objs, Format: llm.FormatJSON}
+		Partner: env.Partner(), Detections: asListed(objs), Format: llm.FormatJSON}
 	user, err := render("clara_classify.tmpl", data)
 	if err != nil {
 		return claraClass{}, err
@@ -344,7 +344,7 @@ func (a *clara) classify(ctx context.Context, env agents.Env, objs []llm.Detecti
 // a model that takes over sees everything done so far.
 func (a *clara) actConversation(env agents.Env, objs []llm.Detection, data claraPrompt) (*conversation, error) {
 	cc := &llm.CallContext{Role: llm.CallPlan, Track: "tabletop", Instruction: env.Instruction(), Robot: env.Robot(),
-		Partner: env.Partner(), Detections: objs, Format: llm.FormatToolCalls}
+		Partner: env.Partner(), Detections: asListed(objs), Format: llm.FormatToolCalls}
 	user, err := render("clara_act.tmpl", data)
 	if err != nil {
 		return nil, err

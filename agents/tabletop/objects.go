@@ -3,6 +3,7 @@ package tabletop
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/ambibench/ambibench/agents"
@@ -43,6 +44,33 @@ func sceneOf(ds []llm.Detection) *scenes.Graph {
 		objs[i] = d.Object()
 	}
 	return scenes.BuildGraph(objs)
+}
+
+// asListed are the detections as a baseline's prompt shows them, for its
+// call context: the type, colour and workspace, and the centre on the
+// table plane to the whole millimetre the prompt prints (so that
+// Detection.TableXY gives the printed numbers); no height, size or other
+// attribute, which the list does not show.
+func asListed(ds []llm.Detection) []llm.Detection {
+	out := make([]llm.Detection, len(ds))
+	for i, o := range listed(ds) {
+		attrs := make(map[string]string, 3)
+		for k, v := range map[string]string{scenes.AttrType: o.Type, scenes.AttrColor: o.Color, scenes.AttrWorkspace: o.Workspace} {
+			if v != "" {
+				attrs[k] = v
+			}
+		}
+		out[i] = llm.Detection{ID: o.ID, Attributes: attrs, Pos: [3]float64{wholeMM(ds[i].Pos[0]), wholeMM(ds[i].Pos[1]), 0}}
+	}
+	return out
+}
+
+// wholeMM rounds millimetres to whole ones, with no negative zero.
+func wholeMM(v float64) float64 {
+	if r := math.Round(v); r != 0 {
+		return r
+	}
+	return 0
 }
 
 // listedObject is a detection as a baseline prompt lists it: id, type,
@@ -126,7 +154,7 @@ func listRequest(ctx context.Context, env agents.Env, systemTmpl, userTmpl strin
 		return llm.Request{}, err
 	}
 	cc := &llm.CallContext{Role: llm.CallPlan, Track: "tabletop", Instruction: env.Instruction(), Robot: env.Robot(),
-		Partner: env.Partner(), Detections: ds, Format: llm.FormatToolCalls}
+		Partner: env.Partner(), Detections: asListed(ds), Format: llm.FormatToolCalls}
 	data := listData{promptData: promptData{Instruction: env.Instruction(), Robot: env.Robot(), Partner: env.Partner(),
 		Places: strings.Join(scenes.PlaceNames, ", ")}, Objects: objectLines(listed(ds)), Frame: frameNote}
 	system, err := render(systemTmpl, data)

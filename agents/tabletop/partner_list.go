@@ -28,7 +28,7 @@ func answerFromList(ctx context.Context, model llm.Model, env agents.Env, messag
 		return "", agents.Finish(err)
 	}
 	cc := &llm.CallContext{Role: llm.CallAnswer, Track: "tabletop", Robot: env.Robot(), Partner: env.Partner(),
-		Detections: objs, Message: message, Format: llm.FormatToolCalls}
+		Detections: asListed(objs), Message: message, Format: llm.FormatToolCalls}
 	user, err := render("list_answer_user.tmpl", listData{promptData: promptData{Robot: env.Robot(), Partner: env.Partner(),
 		Message: message}, Objects: objectLines(listed(objs)), Frame: frameNote, Feedback: feedback})
 	if err != nil {
@@ -67,7 +67,7 @@ func (a *progprompt) respondProgram(ctx context.Context, env agents.Env, message
 		return "", err
 	}
 	cc := &llm.CallContext{Role: llm.CallAnswer, Track: "tabletop", Robot: env.Robot(), Partner: env.Partner(),
-		Detections: objs, Message: message, Format: llm.FormatProgram}
+		Detections: asListed(objs), Message: message, Format: llm.FormatProgram}
 	reply, err := a.model.Generate(ctx, llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: user}}, Context: cc})
 	if err != nil {
 		return "", agents.Finish(fmt.Errorf("model %s: %w", a.model.Name(), err))

@@ -107,7 +107,7 @@ func (a *progprompt) prompt(env agents.Env, objs []llm.Detection, st *progState)
 		Places: data.Places}
 	data.Imports, data.FuncName, data.SoFar = strings.Join(imports, ", "), program.FuncName(env.Instruction()), slices.Clone(st.soFar)
 	cc := &llm.CallContext{Role: llm.CallPlan, Track: "tabletop", Instruction: env.Instruction(), Robot: env.Robot(),
-		Partner: env.Partner(), Detections: objs,
+		Partner: env.Partner(), Detections: asListed(objs),
 		Exchanges: st.exchanges, Done: st.done, Format: llm.FormatProgram}
 	return data, cc
 }
