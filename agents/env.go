@@ -41,12 +41,6 @@ type Result struct {
 	Edges []scenes.Edge `json:"edges,omitempty"`
 	// Graph is get_scene_graph's graph.
 	Graph *scenes.Graph `json:"graph,omitempty"`
-	// Objects are get_scene_graph's detections: the objects its graph's
-	// nodes stand for, each with the id and attributes the graph gives it
-	// and its box (Pose, Extent) in the table frame. Workflows that show
-	// the model an object list rather than the graph read them; the
-	// model reads only Text, or what a workflow writes from these.
-	Objects []scenes.Object `json:"objects,omitempty"`
 	// Error says why a call was refused.
 	Error string `json:"error,omitempty"`
 	// Ended is set once the episode is over: done was called, a question

@@ -171,6 +171,32 @@ func missing(cc *llm.CallContext, text string) []string {
 				}
 				return
 			}
+			if d, ok := v.Interface().(llm.Detection); ok {
+				// A detection shows as the perceive prompt lists it
+				// ("color red", the box in mm as Go writes it shortest)
+				// or as a baseline's list does (its id names colour and
+				// type, the workspace in words, the centre in metres at
+				// three decimals).
+				if !has(d.ID) {
+					out = append(out, fmt.Sprintf("%s.ID = %q", path, d.ID))
+				}
+				for k, val := range d.Attributes {
+					shown := has(k+" "+val) || slices.Contains(strings.Fields(d.ID), val) ||
+						k == scenes.AttrWorkspace && (has(val+"'s workspace") || val == scenes.RegionShared && has("in the shared workspace"))
+					if !shown {
+						out = append(out, fmt.Sprintf("%s.Attributes[%s] = %q", path, k, val))
+					}
+				}
+				for i, f := range append(d.Pos[:], d.Size[:]...) {
+					if f == 0 {
+						continue
+					}
+					if !has(strconv.FormatFloat(f, 'f', -1, 64)) && !(i < 2 && has(strconv.FormatFloat(f/1000, 'f', 3, 64))) {
+						out = append(out, fmt.Sprintf("%s box number %d = %v", path, i, f))
+					}
+				}
+				return
+			}
 			for i := range v.NumField() {
 				f := v.Type().Field(i)
 				if f.IsExported() && !(v.Type() == reflect.TypeFor[llm.HouseStep]() && f.Name == "Tool") {

@@ -2,7 +2,6 @@ package llm
 
 import (
 	"context"
-	"math"
 
 	"github.com/ambibench/ambibench/scenes"
 )
@@ -18,7 +17,7 @@ import (
 
 // ContextVersion is the version of CallContext's JSON shape, which only
 // serve-sim's extension field carries over the wire.
-const ContextVersion = 1
+const ContextVersion = 2
 
 // ContextField is the extension field of an OpenAI chat request body in
 // which ambibench's openai backend sends the context to serve-sim, when
@@ -84,13 +83,13 @@ type CallContext struct {
 	// Objects are the detected objects, when the prompt lists objects but
 	// not their graph.
 	Objects []string `json:"objects,omitempty"`
-	// Detected are the detected objects with their attributes and
-	// positions, when the prompt lists them so instead of a graph (the
-	// tabletop baselines: CLARA, Inner Monologue, ProgPrompt).
-	Detected []Object `json:"detected,omitempty"`
-	// Detections are the objects an object detector found in the robot's
-	// view, for CallPerceive: the prompt lists each with its attributes,
-	// its position and its size.
+	// Detections are the objects the robot's object detector found in
+	// its view (the detect_objects tool), as the prompt lists them: a
+	// perceive call shows each whole, attributes, centre and size in
+	// millimetres; the tabletop baselines (CLARA, Inner Monologue,
+	// ProgPrompt) show each with its type, colour and workspace and its
+	// centre on the table plane in metres (Detection.TableXY), so their
+	// contexts hold only those, the centre to the whole millimetre.
 	Detections []Detection `json:"detections,omitempty"`
 	// Message is what the other robot asked, for CallAnswer.
 	Message string `json:"message,omitempty"`
@@ -132,20 +131,48 @@ type CallContext struct {
 	Answers  []string `json:"answers,omitempty"`
 	Feedback []string `json:"feedback,omitempty"`
 	Format   string   `json:"format"`
+	// Play is what the harness states in Go's context for a simulated
+	// model (llm.WithRepeat, llm.WithPerceptionNoise), which no prompt
+	// carries. No workflow sets it: only the openai backend does, on the
+	// copy it sends to serve-sim (context=1), and serve-sim moves it back
+	// into the context of its Generate, so that a simulated model plays
+	// alike on either side of the wire.
+	Play *Play `json:"play,omitempty"`
 }
 
-// Object is a detected object as a prompt lists it: its id, its
-// attributes (type, colour and, at a two-robot table, the workspace it is
-// in) and the centre of its box on the table plane, in metres, at the
-// precision the prompt prints (three decimals). The table frame has x to
-// the right and y away from the robots.
-type Object struct {
-	ID        string  `json:"id"`
-	Type      string  `json:"type"`
-	Color     string  `json:"color,omitempty"`
-	Workspace string  `json:"workspace,omitempty"`
-	X         float64 `json:"x"`
-	Y         float64 `json:"y"`
+// Play is the harness's part of a call to a simulated model: the repeat
+// of the episode (0 for a run without repeats) and the perceiver's noise
+// (nil for a perfect one).
+type Play struct {
+	Repeat          int                `json:"repeat,omitempty"`
+	PerceptionNoise *scenes.GraphNoise `json:"perception_noise,omitempty"`
+}
+
+// PlayFrom reads the harness's part of a call out of ctx; nil when it
+// holds nothing (repeat 0, no perception noise).
+func PlayFrom(ctx context.Context) *Play {
+	p := &Play{Repeat: RepeatFrom(ctx)}
+	if n := PerceptionNoiseFrom(ctx); !n.IsZero() {
+		p.PerceptionNoise = &n
+	}
+	if p.Repeat == 0 && p.PerceptionNoise == nil {
+		return nil
+	}
+	return p
+}
+
+// WithPlay states p in ctx, as PlayFrom read it; a nil p changes nothing.
+func WithPlay(ctx context.Context, p *Play) context.Context {
+	if p == nil {
+		return ctx
+	}
+	if p.Repeat != 0 {
+		ctx = WithRepeat(ctx, p.Repeat)
+	}
+	if p.PerceptionNoise != nil {
+		ctx = WithPerceptionNoise(ctx, *p.PerceptionNoise)
+	}
+	return ctx
 }
 
 // HouseStep is one call of a household trial and its result.
@@ -156,28 +183,17 @@ type HouseStep struct {
 	Result   string `json:"result"` // the observation, or the user's answer
 }
 
-// Detection is one object a detector found: its id, its attributes, and
-// the centre and full size of its box in the table frame, in millimetres
-// to a hundredth (x to the right, y away from the robots, z up from the
-// table top): fine enough that the relations the boxes give are, but for
-// a pair within a hundredth of a millimetre of a threshold, the table's.
-// It is the JSON of the detect_objects tool's result.
-type Detection struct {
-	ID         string            `json:"id"`
-	Attributes map[string]string `json:"attributes"`
-	Pos        [3]float64        `json:"pos"`
-	Size       [3]float64        `json:"size"`
-}
-
 type perceptionNoiseKey struct{}
 
 // WithPerceptionNoise states the error of the perceiver in an episode (the
 // scene_graph_noise perturbation) for a model that plays the perceiver:
-// the simulated model applies it to the scene graph it writes at a
-// perceive call, as the table applies it to the graphs it shows, so that
-// the perturbation means the same whoever builds the graph. Like
-// WithRepeat it shapes only a simulated model's play; no backend sends it
-// and a real model's perception errors are its own.
+// the simulated model applies its relation part (Drop, Spurious) to the
+// relations it writes at a perceive call; its node part (Flip) is the
+// detector's, which misreads before any model reads (see
+// agents/tabletop's package comment). Like WithRepeat it shapes only a
+// simulated model's play: a real model's perception errors are its own,
+// and only the openai backend's serve-sim field (CallContext.Play)
+// carries it.
 func WithPerceptionNoise(ctx context.Context, n scenes.GraphNoise) context.Context {
 	if n.IsZero() {
 		return ctx
@@ -191,41 +207,3 @@ func PerceptionNoiseFrom(ctx context.Context) scenes.GraphNoise {
 	n, _ := ctx.Value(perceptionNoiseKey{}).(scenes.GraphNoise)
 	return n
 }
-
-// DetectionOf is the detection of an object: its attributes, with its
-// workspace when it lies in one (as a scene graph's node has it), and its
-// box in millimetres, rounded to a hundredth.
-func DetectionOf(o scenes.Object) Detection {
-	attrs := make(map[string]string, len(o.Attributes)+1)
-	for k, v := range o.Attributes {
-		attrs[k] = v
-	}
-	if o.Region != "" && o.Region != scenes.RegionTable {
-		attrs[scenes.AttrWorkspace] = o.Region
-	}
-	d := Detection{ID: o.ID, Attributes: attrs}
-	for i := range 3 {
-		d.Pos[i], d.Size[i] = mm(o.Pose[i]), mm(o.Extent[i])
-	}
-	return d
-}
-
-// Object is the object a detection describes, as far as it tells: its
-// class is its type attribute and its region its workspace.
-func (d Detection) Object() scenes.Object {
-	o := scenes.Object{ID: d.ID, Class: d.Attributes[scenes.AttrType], Attributes: make(map[string]string, len(d.Attributes))}
-	for k, v := range d.Attributes {
-		if k == scenes.AttrWorkspace {
-			o.Region = v
-			continue
-		}
-		o.Attributes[k] = v
-	}
-	for i := range 3 {
-		o.Pose[i], o.Extent[i] = d.Pos[i]/1000, d.Size[i]/1000
-	}
-	return o
-}
-
-// mm converts metres to millimetres, to a hundredth.
-func mm(m float64) float64 { return math.Round(m*1e5) / 100 }

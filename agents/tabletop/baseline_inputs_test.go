@@ -2,7 +2,6 @@ package tabletop
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
@@ -76,9 +75,7 @@ func (e *relTable) Call(_ context.Context, c agents.ToolCall) (agents.Result, er
 		if c.Name == agents.ToolDone {
 			return agents.Result{Text: "The episode is over.", Ended: true}, nil
 		}
-		g := scenes.BuildGraph(e.objs)
-		data, _ := json.Marshal(g)
-		return agents.Result{Text: string(data), Graph: g, Objects: detections(e.objs)}, nil
+		return look(c.Name, e.objs), nil
 	}
 	return agents.Result{Text: "ok"}, nil
 }
@@ -174,7 +171,7 @@ func TestBaselinePromptsHoldObjectsNotRelations(t *testing.T) {
 					}
 				}
 			}
-			if req.Context == nil || req.Context.Graph != nil || len(req.Context.Detected) != len(start.objs) {
+			if req.Context == nil || req.Context.Graph != nil || len(req.Context.Detections) != len(start.objs) {
 				t.Errorf("%s: the context holds a graph or not the %d detected objects: %+v", where, len(start.objs), req.Context)
 			}
 		}

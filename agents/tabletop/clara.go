@@ -74,15 +74,15 @@ var claraExamples = []claraExample{
 }
 
 // ex is an object of a worked example, its attributes read off its id.
-func ex(id string, x, y float64) llm.Object {
-	o := llm.Object{ID: id, X: x, Y: y}
+func ex(id string, x, y float64) listedObject {
+	o := listedObject{ID: id, X: x, Y: y}
 	if f := strings.Fields(id); len(f) == 3 {
 		o.Color, o.Type = f[0], f[1]
 	}
 	return o
 }
 
-func exampleObjects(objs ...llm.Object) string { return objectLines(objs) }
+func exampleObjects(objs ...listedObject) string { return objectLines(objs) }
 
 type claraPrompt struct {
 	Instruction, Robot, Partner, Objects, Frame, Places, Plans string
@@ -173,22 +173,22 @@ func jsonObject(text string) (string, error) {
 // claraView is the scene as CLARA's prompts show it: the detected
 // objects, in a shuffled order for a sampling prompt.
 type claraView struct {
-	objs    []llm.Object
+	objs    []llm.Detection
 	objects string
 }
 
-func newClaraView(objs []llm.Object, rng *rand.Rand) claraView {
+func newClaraView(objs []llm.Detection, rng *rand.Rand) claraView {
 	objs = slices.Clone(objs)
 	if rng != nil {
 		rng.Shuffle(len(objs), func(i, j int) { objs[i], objs[j] = objs[j], objs[i] })
 	}
-	return claraView{objs: objs, objects: objectLines(objs)}
+	return claraView{objs: objs, objects: objectLines(listed(objs))}
 }
 
 // contentSeed seeds the sampling from what the robot sees, so a given
 // episode is sampled alike whether it is a test or a calibration episode,
 // and whichever episode started the calibration.
-func contentSeed(env agents.Env, objs []llm.Object) uint64 {
+func contentSeed(env agents.Env, objs []llm.Detection) uint64 {
 	h := fnv.New64a()
 	fmt.Fprintf(h, "%s\x00%s\x00", env.Instruction(), env.Robot())
 	for _, o := range objs {
@@ -200,7 +200,7 @@ func contentSeed(env agents.Env, objs []llm.Object) uint64 {
 // uncertainty samples the plans and returns the share that disagrees with
 // the most common plan, that plan (nil when most samples were unreadable),
 // and each distinct plan with its count, which the later prompts show.
-func (a *clara) uncertainty(ctx context.Context, env agents.Env, objs []llm.Object) (float64, []claraStep, []string, error) {
+func (a *clara) uncertainty(ctx context.Context, env agents.Env, objs []llm.Detection) (float64, []claraStep, []string, error) {
 	seed := contentSeed(env, objs)
 	counts := map[string]int{}
 	var keys []string
@@ -212,7 +212,7 @@ func (a *clara) uncertainty(ctx context.Context, env agents.Env, objs []llm.Obje
 		rng.Shuffle(len(shots), func(i, j int) { shots[i], shots[j] = shots[j], shots[i] })
 		shots = shots[:claraShots]
 		cc := &llm.CallContext{Role: llm.CallPlan, Track: "tabletop", Instruction: env.Instruction(), Robot: env.Robot(),
-			Partner: env.Partner(), Detected: v.objs, Format: llm.FormatJSON}
+			Partner: env.Partner(), Detections: asListed(v.objs), Format: llm.FormatJSON}
 		user, err := render("clara_sample.tmpl", claraPrompt{Instruction: env.Instruction(), Robot: env.Robot(),
 			Partner: env.Partner(), Objects: v.objects, Frame: frameNote, Places: strings.Join(scenes.PlaceNames, ", "),
 			Examples: shots})
@@ -250,7 +250,7 @@ func (a *clara) uncertainty(ctx context.Context, env agents.Env, objs []llm.Obje
 
 // Score is CLARA's uncertainty on an episode, for calibration.
 func (a *clara) Score(ctx context.Context, env agents.Env) (float64, error) {
-	_, objs, err := detect(ctx, env)
+	objs, err := detectObjects(ctx, env)
 	if err != nil {
 		return 0, err
 	}
@@ -282,7 +282,7 @@ func (a *clara) Run(ctx context.Context, env agents.Env) error {
 	if err != nil {
 		return err
 	}
-	_, objs, err := detect(ctx, env)
+	objs, err := detectObjects(ctx, env)
 	if err != nil {
 		return agents.Finish(err)
 	}
@@ -291,7 +291,7 @@ func (a *clara) Run(ctx context.Context, env agents.Env) error {
 		return err
 	}
 	data := claraPrompt{Instruction: env.Instruction(), Robot: env.Robot(), Partner: env.Partner(),
-		Objects: objectLines(objs), Frame: frameNote, Places: strings.Join(scenes.PlaceNames, ", "),
+		Objects: objectLines(listed(objs)), Frame: frameNote, Places: strings.Join(scenes.PlaceNames, ", "),
 		Plans: strings.Join(shown, "\n")}
 	conv, err := a.actConversation(env, objs, data)
 	if err != nil {
@@ -321,9 +321,9 @@ func (a *clara) Run(ctx context.Context, env agents.Env) error {
 }
 
 // classify asks the model why the samples disagree.
-func (a *clara) classify(ctx context.Context, env agents.Env, objs []llm.Object, data claraPrompt) (claraClass, error) {
+func (a *clara) classify(ctx context.Context, env agents.Env, objs []llm.Detection, data claraPrompt) (claraClass, error) {
 	cc := &llm.CallContext{Role: llm.CallClassify, Track: "tabletop", Instruction: env.Instruction(), Robot: env.Robot(),
-		Partner: env.Partner(), Detected: objs, Format: llm.FormatJSON}
+		Partner: env.Partner(), Detections: asListed(objs), Format: llm.FormatJSON}
 	user, err := render("clara_classify.tmpl", data)
 	if err != nil {
 		return claraClass{}, err
@@ -342,9 +342,9 @@ func (a *clara) classify(ctx context.Context, env agents.Env, objs []llm.Object,
 // actConversation is the tool loop CLARA acts in once it has decided:
 // the steps it takes itself are written into it as the model's calls, so
 // a model that takes over sees everything done so far.
-func (a *clara) actConversation(env agents.Env, objs []llm.Object, data claraPrompt) (*conversation, error) {
+func (a *clara) actConversation(env agents.Env, objs []llm.Detection, data claraPrompt) (*conversation, error) {
 	cc := &llm.CallContext{Role: llm.CallPlan, Track: "tabletop", Instruction: env.Instruction(), Robot: env.Robot(),
-		Partner: env.Partner(), Detected: objs, Format: llm.FormatToolCalls}
+		Partner: env.Partner(), Detections: asListed(objs), Format: llm.FormatToolCalls}
 	user, err := render("clara_act.tmpl", data)
 	if err != nil {
 		return nil, err

@@ -15,6 +15,31 @@
 // sgcot-single-retrieval retrieves from it once, and sgcot-no-edges asks
 // for the nodes only.
 //
+// One detector serves every workflow that is given one (SG-CoT and its
+// ablations, CLARA, Inner Monologue, ProgPrompt): the detect_objects
+// tool, whose result is []llm.Detection and which a prompt's call
+// context carries as CallContext.Detections. direct keeps
+// get_scene_graph, the full graph, as the paper's full-graph ablation.
+// The baselines list the detections (positions in metres, objects.go)
+// and rebuild relations from the boxes only for their own checks
+// (sceneOf); each look is a detect_objects call, a step of the record.
+//
+// scene_graph_noise acts where each part of perception is made, so that
+// it means the same for every method. Its node part (Flip: a misread
+// colour, class or workspace, and the id that names the object for what
+// it seems) is the detector's: every workflow reads the same misreadings,
+// under the ids the table's graph gives them. Its relation part (Drop,
+// Spurious) acts where relations are made: the table's graph for direct,
+// and SG-CoT's perceive call, where the simulated model drops and
+// imagines relations over the detector's boxes (llm.WithPerceptionNoise,
+// which reaches serve-sim as CallContext.Play). The baselines are shown no
+// relation, so only the node part reaches their prompts; their checks see
+// the geometry of the boxes as the detector read them. Had the whole
+// noise stayed in get_scene_graph, the baselines' prompts would have
+// escaped the relation part by never showing relations while their checks
+// met it, and SG-CoT, rebuilding from a detector that read right, would
+// have met it only through the simulated model.
+//
 // What several of them share has a file of its own: conversation.go, the
 // tool-call loop (a model call, its tool calls run in order, their
 // results fed back); graph.go, the observed scene graph and the first

@@ -113,12 +113,12 @@ func callName(tc llm.ToolCall) string {
 }
 
 // seeing is an Env whose robot looks at the table after every move it
-// makes: an accepted pick_and_place is followed by get_scene_graph, and
-// its result becomes the Feedback of the move. Refusals and the other
-// tools pass through unchanged.
+// makes: an accepted pick_and_place is followed by detect_objects, and
+// the scene its boxes give (sceneOf) becomes the Feedback of the move.
+// Refusals and the other tools pass through unchanged.
 type seeing struct {
 	agents.Env
-	// seen is the graph of the last look, against which the next feedback
+	// seen is the scene of the last look, against which the next feedback
 	// says what changed.
 	seen *scenes.Graph
 }
@@ -129,8 +129,10 @@ func (e *seeing) Call(ctx context.Context, c agents.ToolCall) (agents.Result, er
 		return r, err
 	}
 	switch c.Name {
-	case agents.ToolGetSceneGraph:
-		e.seen = r.Graph
+	case agents.ToolDetectObjects:
+		if ds, err := parseDetections(r.Text); err == nil {
+			e.seen = sceneOf(ds)
+		}
 		return r, nil
 	case agents.ToolPickAndPlace:
 	default:
@@ -142,7 +144,7 @@ func (e *seeing) Call(ctx context.Context, c agents.ToolCall) (agents.Result, er
 		return agents.Result{}, fmt.Errorf("inner-monologue: the table ran a pick_and_place whose arguments do not decode: %w", err)
 	}
 	pp := args.(*agents.PickAndPlaceArgs)
-	look, err := e.Env.Call(ctx, agents.ToolCall{Name: agents.ToolGetSceneGraph})
+	look, err := e.Env.Call(ctx, agents.ToolCall{Name: agents.ToolDetectObjects})
 	switch {
 	case err != nil:
 		return agents.Result{}, err
@@ -150,12 +152,17 @@ func (e *seeing) Call(ctx context.Context, c agents.ToolCall) (agents.Result, er
 		// The look hit the step limit: report the move as the table did.
 		r.Ended = true
 		return r, nil
-	case look.Graph == nil:
-		return agents.Result{}, fmt.Errorf("inner-monologue: get_scene_graph after %s returned no graph: %s", callName(llm.ToolCall{Name: c.Name, Args: c.Args}), look.Text)
+	case look.Error != "":
+		return agents.Result{}, fmt.Errorf("inner-monologue: detect_objects after %s refused: %s", callName(llm.ToolCall{Name: c.Name, Args: c.Args}), look.Error)
 	}
-	text, _ := Feedback(e.seen, look.Graph, pp.Pick, pp.Place, e.Partner() != "")
-	e.seen = look.Graph
-	return agents.Result{Text: text, Graph: look.Graph}, nil
+	ds, err := parseDetections(look.Text)
+	if err != nil {
+		return agents.Result{}, fmt.Errorf("inner-monologue: after %s: %w", callName(llm.ToolCall{Name: c.Name, Args: c.Args}), err)
+	}
+	g := sceneOf(ds)
+	text, _ := Feedback(e.seen, g, pp.Pick, pp.Place, e.Partner() != "")
+	e.seen = g
+	return agents.Result{Text: text, Graph: g}, nil
 }
 
 // The feedback's first sentence, which a model (the simulated one too)

@@ -68,9 +68,7 @@ func (e *scriptedTable) Call(_ context.Context, c agents.ToolCall) (agents.Resul
 		if c.Name == agents.ToolDone {
 			return agents.Result{Text: "The episode is over.", Ended: true}, nil
 		}
-		g := scenes.BuildGraph(e.objs)
-		data, _ := json.Marshal(g)
-		return agents.Result{Text: string(data), Graph: g, Objects: detections(e.objs)}, nil
+		return look(c.Name, e.objs), nil
 	}
 	return agents.Result{Text: "ok"}, nil
 }
@@ -114,8 +112,8 @@ func TestInnerMonologueFeedbackLoop(t *testing.T) {
 		t.Fatalf("run: %v", err)
 	}
 
-	wantLog := []string{"get_scene_graph", "pick_and_place red block 1", "get_scene_graph",
-		"pick_and_place silver block 1", "pick_and_place red block 1", "get_scene_graph", "done"}
+	wantLog := []string{"detect_objects", "pick_and_place red block 1", "detect_objects",
+		"pick_and_place silver block 1", "pick_and_place red block 1", "detect_objects", "done"}
 	if !slices.Equal(env.log, wantLog) {
 		t.Errorf("the table saw\n%q\nwant\n%q", env.log, wantLog)
 	}
@@ -156,7 +154,7 @@ func TestInnerMonologueFeedbackLoop(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b.Role != llm.CallPlan || b.Format != llm.FormatToolCalls || b.Graph != nil || len(b.Detected) != 4 ||
+	if b.Role != llm.CallPlan || b.Format != llm.FormatToolCalls || b.Graph != nil || len(b.Detections) != 4 ||
 		b.Instruction != env.Instruction() {
 		t.Errorf("context %+v; want a planning context with the starting object list, no graph, and the instruction", b)
 	}

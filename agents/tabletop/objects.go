@@ -23,63 +23,85 @@ import (
 // the image showed it; with them the model has to work the relation out
 // itself, which is what the relation graph does for SG-CoT.
 //
-// The scene graph still reaches the workflows' own code, as the robot's
-// perception: Inner Monologue's success detector and scene descriptions,
-// and ProgPrompt's assertion checks, read it. No prompt of theirs shows a
-// relation.
+// They read the same detector as SG-CoT (detect_objects), so that
+// scene_graph_noise's misread attributes reach every method alike; and
+// their own code rebuilds the relations from the detector's boxes
+// (sceneOf), as the robot's perception: Inner Monologue's success
+// detector and scene descriptions, and ProgPrompt's assertion checks,
+// read that graph. No prompt of theirs shows a relation.
 
 // frameNote tells the model how to read the positions; every baseline
 // prompt that lists objects carries it.
 const frameNote = `Positions are (x, y) on the table in metres: x grows to the right and y away from the robots, so "left of" means a smaller x and "above" a larger y.`
 
-// detect observes the table through get_scene_graph and returns the graph
-// (for the workflow's own checks) and the detected objects as the prompt
-// lists them.
-func detect(ctx context.Context, env agents.Env) (*scenes.Graph, []llm.Object, error) {
-	r, err := agents.Check(agents.Call(ctx, env, agents.ToolGetSceneGraph, nil))
-	if err != nil {
-		return nil, nil, err
+// sceneOf is the scene graph the robot's perception builds from the
+// detector's boxes: the geometric relations of scenes.BuildGraph, which
+// at the detector's hundredth of a millimetre are the table's, between
+// the objects as the detector read them.
+func sceneOf(ds []llm.Detection) *scenes.Graph {
+	objs := make([]scenes.Object, len(ds))
+	for i, d := range ds {
+		objs[i] = d.Object()
 	}
-	if r.Graph == nil {
-		return nil, nil, fmt.Errorf("get_scene_graph returned no graph: %s", r.Text)
-	}
-	if len(r.Objects) != len(r.Graph.Nodes) {
-		return nil, nil, fmt.Errorf("get_scene_graph returned %d detected objects for %d graph nodes; the object list needs each node's position", len(r.Objects), len(r.Graph.Nodes))
-	}
-	return r.Graph, listed(r.Objects), nil
+	return scenes.BuildGraph(objs)
 }
 
-// listed turns detections into the list a prompt shows, positions rounded
-// to the millimetre the prompt prints. (At centimetres two offsets of a
-// block from a reference object tie often enough, on the spatial family's
-// tables, to leave its direction unreadable; the graph's relations are
-// drawn from the exact poses.)
-func listed(objs []scenes.Object) []llm.Object {
-	out := make([]llm.Object, len(objs))
-	for i, o := range objs {
-		ws := o.Attributes[scenes.AttrWorkspace]
-		if ws == scenes.RegionTable {
-			ws = ""
+// asListed are the detections as a baseline's prompt shows them, for its
+// call context: the type, colour and workspace, and the centre on the
+// table plane to the whole millimetre the prompt prints (so that
+// Detection.TableXY gives the printed numbers); no height, size or other
+// attribute, which the list does not show.
+func asListed(ds []llm.Detection) []llm.Detection {
+	out := make([]llm.Detection, len(ds))
+	for i, o := range listed(ds) {
+		attrs := make(map[string]string, 3)
+		for k, v := range map[string]string{scenes.AttrType: o.Type, scenes.AttrColor: o.Color, scenes.AttrWorkspace: o.Workspace} {
+			if v != "" {
+				attrs[k] = v
+			}
 		}
-		out[i] = llm.Object{ID: o.ID, Type: o.Attributes[scenes.AttrType], Color: o.Attributes[scenes.AttrColor],
-			Workspace: ws, X: millimetre(o.Pose.X()), Y: millimetre(o.Pose.Y())}
+		out[i] = llm.Detection{ID: o.ID, Attributes: attrs, Pos: [3]float64{wholeMM(ds[i].Pos[0]), wholeMM(ds[i].Pos[1]), 0}}
 	}
 	return out
 }
 
-// millimetre rounds metres to three decimals, with no negative zero, so
-// that the number the context holds is the one the prompt prints.
-func millimetre(v float64) float64 {
-	r := math.Round(v*1000) / 1000
-	if r == 0 {
-		return 0
+// wholeMM rounds millimetres to whole ones, with no negative zero.
+func wholeMM(v float64) float64 {
+	if r := math.Round(v); r != 0 {
+		return r
 	}
-	return r
+	return 0
+}
+
+// listedObject is a detection as a baseline prompt lists it: id, type,
+// colour, workspace, and the centre on the table in metres.
+type listedObject struct {
+	ID, Type, Color, Workspace string
+	X, Y                       float64
+}
+
+// listed turns detections into the list a prompt shows, positions rounded
+// to the millimetre the prompt prints (llm.Detection.TableXY). (At
+// centimetres two offsets of a block from a reference object tie often
+// enough, on the spatial family's tables, to leave its direction
+// unreadable; the graph's relations are drawn from the boxes.)
+func listed(ds []llm.Detection) []listedObject {
+	out := make([]listedObject, len(ds))
+	for i, d := range ds {
+		ws := d.Attributes[scenes.AttrWorkspace]
+		if ws == scenes.RegionTable {
+			ws = ""
+		}
+		x, y := d.TableXY()
+		out[i] = listedObject{ID: d.ID, Type: d.Attributes[scenes.AttrType], Color: d.Attributes[scenes.AttrColor],
+			Workspace: ws, X: x, Y: y}
+	}
+	return out
 }
 
 // objectLine writes one detected object: "red block 1 (red block) at
 // (-0.120, -0.452), in robot2's workspace".
-func objectLine(o llm.Object) string {
+func objectLine(o listedObject) string {
 	var b strings.Builder
 	b.WriteString(o.ID)
 	if attrs := strings.TrimSpace(o.Color + " " + o.Type); attrs != "" {
@@ -105,7 +127,7 @@ func workspacePhrase(ws string) string {
 }
 
 // objectLines writes the list, one object a line, each after a dash.
-func objectLines(objs []llm.Object) string {
+func objectLines(objs []listedObject) string {
 	lines := make([]string, len(objs))
 	for i, o := range objs {
 		lines[i] = "- " + objectLine(o)
@@ -123,18 +145,18 @@ type listData struct {
 }
 
 // listRequest opens an episode for a workflow that shows the detected
-// objects: it observes the table, renders the workflow's system and user
+// objects: it calls the detector, renders the workflow's system and user
 // prompts with the object list, and returns the first request, with the
 // tabletop's action tools (ask_robot when there is a partner).
 func listRequest(ctx context.Context, env agents.Env, systemTmpl, userTmpl string) (llm.Request, error) {
-	_, objs, err := detect(ctx, env)
+	ds, err := detectObjects(ctx, env)
 	if err != nil {
 		return llm.Request{}, err
 	}
 	cc := &llm.CallContext{Role: llm.CallPlan, Track: "tabletop", Instruction: env.Instruction(), Robot: env.Robot(),
-		Partner: env.Partner(), Detected: objs, Format: llm.FormatToolCalls}
+		Partner: env.Partner(), Detections: asListed(ds), Format: llm.FormatToolCalls}
 	data := listData{promptData: promptData{Instruction: env.Instruction(), Robot: env.Robot(), Partner: env.Partner(),
-		Places: strings.Join(scenes.PlaceNames, ", ")}, Objects: objectLines(objs), Frame: frameNote}
+		Places: strings.Join(scenes.PlaceNames, ", ")}, Objects: objectLines(listed(ds)), Frame: frameNote}
 	system, err := render(systemTmpl, data)
 	if err != nil {
 		return llm.Request{}, err

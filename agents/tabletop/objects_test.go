@@ -1,20 +1,30 @@
 package tabletop
 
 import (
-	"maps"
+	"encoding/json"
 
+	"github.com/ambibench/ambibench/agents"
+	"github.com/ambibench/ambibench/agents/llm"
 	"github.com/ambibench/ambibench/scenes"
 )
 
-// detections are objs as get_scene_graph's detections report them: each
-// with the attributes of its graph node (the workspace too), as the
-// benchmark's table does.
-func detections(objs []scenes.Object) []scenes.Object {
-	g := scenes.BuildGraph(objs)
-	out := make([]scenes.Object, len(objs))
-	for i, o := range objs {
-		o.Attributes = maps.Clone(g.Nodes[i].Attributes)
-		out[i] = o
+// look answers the test tables' looking tools over objs as the
+// benchmark's table does: detect_objects with the detector's list,
+// get_scene_graph with the graph.
+func look(name string, objs []scenes.Object) agents.Result {
+	if name == agents.ToolDetectObjects {
+		return agents.Result{Text: string(llm.DetectionsJSON(detections(objs)))}
 	}
-	return out
+	g := scenes.BuildGraph(objs)
+	data, _ := json.Marshal(g)
+	return agents.Result{Text: string(data), Graph: g}
+}
+
+// detections are objs as the detector reports them.
+func detections(objs []scenes.Object) []llm.Detection {
+	ds := make([]llm.Detection, len(objs))
+	for i, o := range objs {
+		ds[i] = llm.DetectionOf(o)
+	}
+	return ds
 }

@@ -23,14 +23,14 @@ import (
 // feedback says that env answers moves with success detection, which the
 // prompt then tells the model to heed.
 func answerFromList(ctx context.Context, model llm.Model, env agents.Env, message string, feedback bool) (string, error) {
-	_, objs, err := detect(ctx, env)
+	objs, err := detectObjects(ctx, env)
 	if err != nil {
 		return "", agents.Finish(err)
 	}
 	cc := &llm.CallContext{Role: llm.CallAnswer, Track: "tabletop", Robot: env.Robot(), Partner: env.Partner(),
-		Detected: objs, Message: message, Format: llm.FormatToolCalls}
+		Detections: asListed(objs), Message: message, Format: llm.FormatToolCalls}
 	user, err := render("list_answer_user.tmpl", listData{promptData: promptData{Robot: env.Robot(), Partner: env.Partner(),
-		Message: message}, Objects: objectLines(objs), Frame: frameNote, Feedback: feedback})
+		Message: message}, Objects: objectLines(listed(objs)), Frame: frameNote, Feedback: feedback})
 	if err != nil {
 		return "", err
 	}
@@ -55,11 +55,11 @@ func answerFromList(ctx context.Context, model llm.Model, env agents.Env, messag
 // program does; the reply says where each block it moved ended up. A
 // program that does not parse moves nothing, and the reply says so.
 func (a *progprompt) respondProgram(ctx context.Context, env agents.Env, message string) (string, error) {
-	_, objs, err := detect(ctx, env)
+	objs, err := detectObjects(ctx, env)
 	if err != nil {
 		return "", agents.Finish(err)
 	}
-	data := progObjects(objs)
+	data := progObjects(listed(objs))
 	data.promptData = promptData{Robot: env.Robot(), Partner: env.Partner(), Message: message, Places: data.Places}
 	data.Imports, data.FuncName = program.PickAndPlace, "answer_"+program.FuncName(env.Partner())
 	user, err := render("progprompt_answer.tmpl", data)
@@ -67,7 +67,7 @@ func (a *progprompt) respondProgram(ctx context.Context, env agents.Env, message
 		return "", err
 	}
 	cc := &llm.CallContext{Role: llm.CallAnswer, Track: "tabletop", Robot: env.Robot(), Partner: env.Partner(),
-		Detected: objs, Message: message, Format: llm.FormatProgram}
+		Detections: asListed(objs), Message: message, Format: llm.FormatProgram}
 	reply, err := a.model.Generate(ctx, llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: user}}, Context: cc})
 	if err != nil {
 		return "", agents.Finish(fmt.Errorf("model %s: %w", a.model.Name(), err))
@@ -83,10 +83,11 @@ func (a *progprompt) respondProgram(ctx context.Context, env agents.Env, message
 	if len(st.done) == 0 {
 		return "I did not move anything.", nil
 	}
-	g, _, err := detect(ctx, env)
+	after, err := detectObjects(ctx, env)
 	if err != nil {
 		return "", agents.Finish(err)
 	}
+	g := sceneOf(after)
 	var said []string
 	for _, mv := range st.done {
 		held := assertionHolds(g, program.Assert{Object: mv.Pick, Relation: program.RelationFor(mv.Place), Target: mv.Place}, st.lastPlace[mv.Pick])

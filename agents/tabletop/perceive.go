@@ -42,8 +42,17 @@ func detectObjects(ctx context.Context, env agents.Env) ([]llm.Detection, error)
 	if r.Error != "" {
 		return nil, fmt.Errorf("detect_objects refused: %s", r.Error)
 	}
+	return parseDetections(r.Text)
+}
+
+// parseDetections reads detect_objects' result: the detector's own
+// shape by fastDetections, anything else by json.Unmarshal.
+func parseDetections(text string) ([]llm.Detection, error) {
+	if ds, ok := fastDetections(text); ok {
+		return ds, nil
+	}
 	var ds []llm.Detection
-	if err := json.Unmarshal([]byte(r.Text), &ds); err != nil {
+	if err := json.Unmarshal([]byte(text), &ds); err != nil {
 		return nil, fmt.Errorf("detect_objects: its result is not a list of detections: %v", err)
 	}
 	return ds, nil
@@ -135,8 +144,18 @@ type jsonInts []int
 // scenes.Relations lists them (the order the table's own graphs have).
 // Text around the JSON object (a code fence, a sentence) is ignored.
 // Without edges, relations in the reply are dropped. An error says what
-// in the reply was wrong.
+// in the reply was wrong. A plainly well-formed reply is read by
+// fastPerception; the rest, errors included, by encoding/json
+// (perceptionJSON), which gives the same graph where both read one.
 func parsePerception(text string, ds []llm.Detection, edges bool) (*scenes.Graph, error) {
+	if g, ok := fastPerception(text, ds, edges); ok {
+		return g, nil
+	}
+	return perceptionJSON(text, ds, edges)
+}
+
+// perceptionJSON is parsePerception through encoding/json.
+func perceptionJSON(text string, ds []llm.Detection, edges bool) (*scenes.Graph, error) {
 	start, end := strings.IndexByte(text, '{'), strings.LastIndexByte(text, '}')
 	if start < 0 || end < start {
 		return nil, fmt.Errorf("no JSON object in the reply %.80q", text)

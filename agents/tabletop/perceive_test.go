@@ -87,6 +87,10 @@ func TestParsePerception(t *testing.T) {
 			t.Errorf("%s: %v", tc.why, err)
 			continue
 		}
+		// Every row is plainly well formed: the fast path reads it.
+		if _, ok := fastPerception(tc.reply, ds, tc.edges); !ok {
+			t.Errorf("%s: the fast path left the reply to encoding/json", tc.why)
+		}
 		if !reflect.DeepEqual(g.Nodes, tc.nodes) {
 			t.Errorf("%s: nodes %v, want %v", tc.why, g.Nodes, tc.nodes)
 		}
@@ -119,16 +123,31 @@ func TestParsePerceptionErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want one containing %q", tc.why, err, tc.want)
 		}
+		// Errors are encoding/json's path's to say.
+		if _, ok := fastPerception(tc.reply, ds, true); ok {
+			t.Errorf("%s: the fast path read a reply that is wrong", tc.why)
+		}
 	}
 }
 
 func FuzzParsePerception(f *testing.F) {
-	for _, s := range []string{`{"edges":{"0":{"left_of":[1]}}}`, `{"nodes":{"0":{"id":"x","attributes":{"a":"b"}}}}`, "```json\n{}\n```", `{"edges":{"1":{"near":[0,0]}}}`, `}{`, ``} {
+	for _, s := range []string{`{"edges":{"0":{"left_of":[1]}}}`, `{"nodes":{"0":{"id":"x","attributes":{"a":"b"}}}}`, "```json\n{}\n```", `{"edges":{"1":{"near":[0,0]}}}`, `}{`, ``,
+		"{ \"nodes\" : { \"1\" : { \"id\" : \" y \" , \"attributes\" : { \"c\" : \"d\" } } } ,\n\t\"edges\" : { \"0\" : { \"above\" : [ 1 ] , \"near\" : [ ] } } }",
+		`{"Edges":{"0":{"left_of":[1]}}}`, `{"edges":{"0":{"left_of":[1]},"0":{"near":[1]}}}`, `{"edges":{"0":{"left_of":[01]}}}`, `{"edges":{"0":{"left_of":[1.0]}}}`,
+		`{"edges":{"x":{"beside":[-1]}}}`, `{"nodes":{"0":{"id":"a\u0062","attributes":{"a":"b"}}}}`, `{"edges":{}} }`} {
 		f.Add(s, true)
+		f.Add(s, false)
 	}
 	ds := twoDetections()
 	f.Fuzz(func(t *testing.T, reply string, edges bool) {
 		g, err := parsePerception(reply, ds, edges)
+		// The fast path reads a reply only as encoding/json would.
+		if fast, ok := fastPerception(reply, ds, edges); ok {
+			slow, serr := perceptionJSON(reply, ds, edges)
+			if serr != nil || !reflect.DeepEqual(fast, slow) {
+				t.Fatalf("the fast path read %v, encoding/json %v (%v)", fast, slow, serr)
+			}
+		}
 		if err != nil {
 			if g != nil {
 				t.Fatalf("an error and a graph: %v", err)
@@ -154,15 +173,17 @@ func FuzzParsePerception(f *testing.F) {
 }
 
 // What the simulated model writes at a perceive call reads back as the
-// graph it meant: the geometric graph of the boxes, through the episode's
-// noise (renamed nodes, dropped and imagined edges included).
+// graph it meant: the geometric graph of the boxes, through the relation
+// part of the episode's noise (dropped and imagined edges). The node part
+// is the detector's: the model leaves the detections' ids and attributes
+// as they are, whatever Flip says.
 func TestSimPerceptionRoundTrips(t *testing.T) {
 	for _, tc := range []struct {
 		why   string
 		noise scenes.GraphNoise
 	}{
 		{"a perfect perceiver", scenes.GraphNoise{}},
-		{"a noisy one: misread colours rename nodes, edges dropped and imagined", scenes.GraphNoise{Drop: 0.2, Spurious: 0.1, Flip: 0.2, Seed: 7}},
+		{"a noisy one: edges dropped and imagined, Flip left to the detector", scenes.GraphNoise{Drop: 0.2, Spurious: 0.1, Flip: 0.2, Seed: 7}},
 	} {
 		for seed := range uint64(20) {
 			objs, err := scenes.GenerateTabletop(rand.New(rand.NewPCG(seed, 1)), scenes.TabletopConfig{Blocks: 5, Bowls: 4, TwoRobots: seed%2 == 1})
@@ -177,7 +198,7 @@ func TestSimPerceptionRoundTrips(t *testing.T) {
 			}
 			want := scenes.BuildGraph(back)
 			if !tc.noise.IsZero() {
-				want, _ = want.WithNoise(tc.noise)
+				want, _ = want.WithNoise(scenes.GraphNoise{Drop: tc.noise.Drop, Spurious: tc.noise.Spurious, Seed: tc.noise.Seed})
 			}
 			ctx := llm.WithPerceptionNoise(context.Background(), tc.noise)
 			g, err := perceiveScene(ctx, simmodel.New(simmodel.Perfect, "sim:perfect"), &detectEnv{ds: ds}, true)
@@ -375,4 +396,44 @@ type recording struct {
 func (r *recording) Generate(ctx context.Context, req llm.Request) (llm.Reply, error) {
 	r.reqs = append(r.reqs, req)
 	return r.Model.Generate(ctx, req)
+}
+
+// fastDetections reads the detector's list as json.Unmarshal does, and
+// leaves to it whatever it does not read. Seeds: the detector's own
+// output, numbers in every JSON form, and shapes json.Unmarshal reads
+// otherwise (a field left out, an unknown field, a key in another case,
+// a short array).
+func FuzzParseDetections(f *testing.F) {
+	f.Add(string(llm.DetectionsJSON(twoDetections())))
+	for _, s := range []string{`[]`, ` [ ] `, `[{"id":"a","attributes":{},"pos":[-0,1.5e3,2E-2],"size":[0.25,1,1]}]`,
+		`[{"id":"a","pos":[1,2,3],"size":[1,1,1]}]`, `[{"id":"a","attributes":{},"pos":[1,2,3],"size":[1,1,1],"x":1}]`,
+		`[{"ID":"a","attributes":{},"pos":[1,2,3],"size":[1,1,1]}]`, `[{"id":"a","attributes":{},"pos":[1,2],"size":[1,1,1]}]`,
+		`[{"id":"a","attributes":null,"pos":[01,2,3],"size":[1,1,1]}]`, `null`, `[{}]`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		fast, ok := fastDetections(text)
+		if !ok {
+			return
+		}
+		var slow []llm.Detection
+		if err := json.Unmarshal([]byte(text), &slow); err != nil || !reflect.DeepEqual(fast, slow) {
+			t.Fatalf("the fast reader read %v, json.Unmarshal %v (%v)", fast, slow, err)
+		}
+	})
+}
+
+// The detector's own output is read by the fast path, at every table the
+// generator makes (a slow path taken silently would cost, not fail).
+func TestDetectorOutputTakesTheFastPath(t *testing.T) {
+	for seed := range uint64(20) {
+		objs, err := scenes.GenerateTabletop(rand.New(rand.NewPCG(seed, 2)), scenes.TabletopConfig{Blocks: 5, Bowls: 4, TwoRobots: seed%2 == 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := string(llm.DetectionsJSON(detections(objs)))
+		if ds, ok := fastDetections(text); !ok || !reflect.DeepEqual(ds, detections(objs)) {
+			t.Errorf("scene %d: the fast path left the detector's list (%v) or read another", seed, ok)
+		}
+	}
 }

@@ -24,7 +24,7 @@ func init() {
 // as a list, example task functions with assertions and recovery steps —
 // that ends with the header of the task's function, which the model
 // completes in one call. The program runs statement by statement; each
-// assertion is checked against the scene graph after the action, and a
+// assertion is checked against the detector's scene after the action, and a
 // failed one runs its else step once. The SG-CoT paper adds asking as an
 // action: a question (to the user, or to the other robot) ends the program,
 // and its reply goes back in a fresh prompt, with what has run so far, for
@@ -60,9 +60,9 @@ type progPromptData struct {
 func (a *progprompt) Run(ctx context.Context, env agents.Env) error {
 	st := &progState{lastPlace: map[string]string{}}
 	for reprompt := 0; ; reprompt++ {
-		// The graph is read afresh for each program: a reply from the
+		// The detector is read afresh for each program: a reply from the
 		// other robot may have brought a block into view.
-		_, objs, err := detect(ctx, env)
+		objs, err := detectObjects(ctx, env)
 		if err != nil {
 			return agents.Finish(err)
 		}
@@ -97,17 +97,17 @@ func (a *progprompt) Respond(ctx context.Context, env agents.Env, message string
 
 // prompt fills the templates' data from the detected objects and the
 // episode so far, and states the call's context.
-func (a *progprompt) prompt(env agents.Env, objs []llm.Object, st *progState) (progPromptData, *llm.CallContext) {
+func (a *progprompt) prompt(env agents.Env, objs []llm.Detection, st *progState) (progPromptData, *llm.CallContext) {
 	imports := []string{program.PickAndPlace, program.Ask}
 	if env.Partner() != "" {
 		imports = append(imports, program.AskRobot)
 	}
-	data := progObjects(objs)
+	data := progObjects(listed(objs))
 	data.promptData = promptData{Instruction: env.Instruction(), Robot: env.Robot(), Partner: env.Partner(),
 		Places: data.Places}
 	data.Imports, data.FuncName, data.SoFar = strings.Join(imports, ", "), program.FuncName(env.Instruction()), slices.Clone(st.soFar)
 	cc := &llm.CallContext{Role: llm.CallPlan, Track: "tabletop", Instruction: env.Instruction(), Robot: env.Robot(),
-		Partner: env.Partner(), Detected: objs,
+		Partner: env.Partner(), Detections: asListed(objs),
 		Exchanges: st.exchanges, Done: st.done, Format: llm.FormatProgram}
 	return data, cc
 }
@@ -115,7 +115,7 @@ func (a *progprompt) prompt(env agents.Env, objs []llm.Object, st *progState) (p
 // progObjects writes the table part of a program prompt: the places, the
 // objects list, each object's position as a dict entry, and at a shared
 // table a comment per object saying whose workspace it is in.
-func progObjects(objs []llm.Object) progPromptData {
+func progObjects(objs []listedObject) progPromptData {
 	var objects, places, positions, workspaces []string
 	for _, p := range scenes.PlaceNames {
 		places = append(places, program.Quote(p))
@@ -134,7 +134,7 @@ func progObjects(objs []llm.Object) progPromptData {
 // write has the model complete the task function. A program that does not
 // parse is sent back once with the parse error; a second one fails the
 // episode with that error, which names the line.
-func (a *progprompt) write(ctx context.Context, env agents.Env, objs []llm.Object, st *progState) (program.Program, error) {
+func (a *progprompt) write(ctx context.Context, env agents.Env, objs []llm.Detection, st *progState) (program.Program, error) {
 	data, cc := a.prompt(env, objs, st)
 	system, err := render("progprompt_system.tmpl", data)
 	if err != nil {
@@ -241,16 +241,14 @@ func (st *progState) run(ctx context.Context, env agents.Env, c program.Call, le
 	return true, nil
 }
 
-// check reads an assertion off the scene graph the robot sees now.
+// check reads an assertion off the scene the robot sees now: the
+// detector's objects, their relations rebuilt from the boxes (sceneOf).
 func (st *progState) check(ctx context.Context, env agents.Env, a program.Assert) (bool, error) {
-	r, err := agents.Check(agents.Call(ctx, env, agents.ToolGetSceneGraph, nil))
+	ds, err := detectObjects(ctx, env)
 	if err != nil {
 		return false, err
 	}
-	if r.Graph == nil {
-		return false, fmt.Errorf("get_scene_graph returned no graph: %s", r.Text)
-	}
-	return assertionHolds(r.Graph, a, st.lastPlace[a.Object]), nil
+	return assertionHolds(sceneOf(ds), a, st.lastPlace[a.Object]), nil
 }
 
 // assertionHolds reports whether an assertion holds in a graph. The

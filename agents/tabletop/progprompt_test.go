@@ -2,7 +2,6 @@ package tabletop
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"github.com/ambibench/ambibench/agents/internal/agenttest"
 	"slices"
@@ -85,9 +84,7 @@ func (e *progTable) Call(_ context.Context, c agents.ToolCall) (agents.Result, e
 		if c.Name == agents.ToolDone {
 			return agents.Result{Text: "The episode is over.", Ended: true}, nil
 		}
-		g := scenes.BuildGraph(e.objs)
-		data, _ := json.Marshal(g)
-		return agents.Result{Text: string(data), Graph: g, Objects: detections(e.objs)}, nil
+		return look(c.Name, e.objs), nil
 	}
 	return agents.Result{Text: "ok"}, nil
 }
@@ -103,20 +100,20 @@ func TestProgPromptRun(t *testing.T) {
 	}{
 		{"the move lands in the bowl: the assertion holds and the else step is skipped",
 			[]string{moveRed2}, []mgl64.Vec2{inBowl},
-			[]string{"get_scene_graph", "pick_and_place red block 2", "get_scene_graph", "done"}},
+			[]string{"detect_objects", "pick_and_place red block 2", "detect_objects", "done"}},
 		{"the move lands beside the bowl: the assertion fails and the recovery moves it again",
 			[]string{moveRed2}, []mgl64.Vec2{nearBowl, inBowl},
-			[]string{"get_scene_graph", "pick_and_place red block 2", "get_scene_graph", "pick_and_place red block 2", "done"}},
+			[]string{"detect_objects", "pick_and_place red block 2", "detect_objects", "pick_and_place red block 2", "done"}},
 		{"a recovery that fails too is not retried: the else step runs once",
 			[]string{moveRed2}, []mgl64.Vec2{nearBowl, nearBowl, inBowl},
-			[]string{"get_scene_graph", "pick_and_place red block 2", "get_scene_graph", "pick_and_place red block 2", "done"}},
+			[]string{"detect_objects", "pick_and_place red block 2", "detect_objects", "pick_and_place red block 2", "done"}},
 		{"a question ends the program (the move after it is dropped); the next program acts on the reply",
 			[]string{"    ask(\"multiplicity\", \"Which red block?\")\n    pick_and_place(\"red block 1\", \"blue bowl 1\")\n", moveRed2},
 			[]mgl64.Vec2{inBowl},
-			[]string{"get_scene_graph", "ask", "get_scene_graph", "pick_and_place red block 2", "get_scene_graph", "done"}},
+			[]string{"detect_objects", "ask", "detect_objects", "pick_and_place red block 2", "detect_objects", "done"}},
 		{"a malformed program is sent back once with its error, then the fixed one runs",
 			[]string{"I will put the red block in the bowl.", moveRed2}, []mgl64.Vec2{inBowl},
-			[]string{"get_scene_graph", "pick_and_place red block 2", "get_scene_graph", "done"}},
+			[]string{"detect_objects", "pick_and_place red block 2", "detect_objects", "done"}},
 	} {
 		env := newProgTable(tc.landing...)
 		m := &textModel{replies: tc.replies}
@@ -167,7 +164,7 @@ func TestProgPromptMalformedTwice(t *testing.T) {
 	if fix := m.reqs[1].Messages; len(fix) != 3 || !strings.Contains(fix[2].Text, "line 1: pick_and_place(pick, place) takes 2 argument(s), got 1") {
 		t.Errorf("the re-prompt does not carry the first parse error: %+v", fix)
 	}
-	if !slices.Equal(env.log, []string{"get_scene_graph", "done"}) {
+	if !slices.Equal(env.log, []string{"detect_objects", "done"}) {
 		t.Errorf("tools: %q", env.log)
 	}
 }
@@ -224,7 +221,7 @@ func progPromptGolden(t *testing.T, partner bool) progPromptData {
 		st.exchanges = []llm.Exchange{{Kind: agents.ToolAskRobot, Text: "Please put red block 1 in the shared workspace.", Reply: "I put red block 1 in the shared workspace."}}
 		st.soFar = []string{`ask_robot("Please put red block 1 in the shared workspace.")`, "# reply: I put red block 1 in the shared workspace."}
 	}
-	data, _ := (&progprompt{}).prompt(env, listed(detections(objs)), st)
+	data, _ := (&progprompt{}).prompt(env, detections(objs), st)
 	return data
 }
 

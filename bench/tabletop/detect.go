@@ -1,54 +1,52 @@
 package tabletop
 
 import (
-	"encoding/json"
-	"maps"
-
 	"github.com/ambibench/ambibench/agents/llm"
 	"github.com/ambibench/ambibench/scenes"
 )
 
-// detections are the objects behind the robot's perceived graph, as an
-// object detector reports them: one per node, in the graph's order, named
-// and attributed as the node is (so a misread colour or workspace reads
-// the same in the list as in the graph), with the true box of the object
-// it stands for. The detector places what it sees right; perception noise
-// acts on names and relations, which is what the graph carries.
-// get_scene_graph returns them beside the graph, for workflows that show
-// an object list instead of the graph.
-func (e *robotEnv) detections(g *scenes.Graph) []scenes.Object {
-	if g == nil || len(g.Nodes) == 0 {
-		return nil
+// detectObjects is detect_objects' result: the objects in the robot's
+// view as its object detector reports them (JSON of []llm.Detection), in
+// the order the table's graph has its nodes. The detector is where
+// scene_graph_noise's node part acts: a colour, class or workspace it
+// misreads (Flip) reads so in every workflow, under the id the table's
+// graph gives the node (scenes.Graph.WithNoise names a misread object for
+// what it seems), and the robot's actions on that id reach the object it
+// stands for (actual). Boxes are true. The relation part (Drop, Spurious)
+// acts where relations are made: the table's graph (get_scene_graph) and
+// the model's perceive call (llm.WithPerceptionNoise).
+//
+// The result is written once per state of the table, like the graph's
+// JSON.
+func (e *robotEnv) detectObjects() string {
+	v := e.view()
+	if v.detections == "" {
+		v.detections = string(llm.DetectionsJSON(e.detected()))
 	}
-	seen := map[string]scenes.Object{}
-	for _, o := range e.st.world.Observe(e.robot) {
-		seen[o.ID] = o
-	}
-	out := make([]scenes.Object, 0, len(g.Nodes))
-	for _, n := range g.Nodes {
-		o, ok := seen[e.actual(n.ID)]
-		if !ok {
-			continue // a node the table does not hold: nothing to place
-		}
-		o.ID, o.Attributes = n.ID, maps.Clone(n.Attributes)
-		o.Class = n.Attributes[scenes.AttrType]
-		o.Region = n.Attributes[scenes.AttrWorkspace]
-		out = append(out, o)
-	}
-	return out
+	return v.detections
 }
 
-// detectObjects is detect_objects' result: the objects in the robot's view,
-// as a detector reports them (JSON of []llm.Detection). The detector
-// reads ids, attributes and boxes right; the misreadings of
-// scene_graph_noise are the graph builder's (get_scene_graph's here,
-// the model's at a perceive call).
-func (e *robotEnv) detectObjects() string {
+// detected are the detections behind detectObjects.
+func (e *robotEnv) detected() []llm.Detection {
 	objs := e.st.world.Observe(e.robot)
 	ds := make([]llm.Detection, len(objs))
 	for i, o := range objs {
 		ds[i] = llm.DetectionOf(o)
 	}
-	b, _ := json.Marshal(ds) // strings and numbers always encode
-	return string(b)
+	n := e.st.ep.ViewNoise
+	if n.IsZero() || n.Flip <= 0 {
+		return ds
+	}
+	// The node part alone: without Drop and Spurious WithNoise draws no
+	// edge, and it misreads and renames the nodes as it does in the
+	// table's graph, whose draws are hashed from the true ids.
+	g := &scenes.Graph{Nodes: make([]scenes.Node, len(ds))}
+	for i, d := range ds {
+		g.Nodes[i] = scenes.Node{ID: d.ID, Attributes: d.Attributes}
+	}
+	seen, _ := g.WithNoise(scenes.GraphNoise{Flip: n.Flip, Seed: n.Seed})
+	for i := range ds {
+		ds[i].ID, ds[i].Attributes = seen.Nodes[i].ID, seen.Nodes[i].Attributes
+	}
+	return ds
 }

@@ -95,7 +95,7 @@ func (e *robotEnv) Call(ctx context.Context, call agents.ToolCall) (agents.Resul
 			return agents.Result{Text: e.detectObjects()}, nil
 		}
 		g, text := e.graphJSON()
-		return agents.Result{Text: text, Graph: g, Objects: e.detections(g)}, nil
+		return agents.Result{Text: text, Graph: g}, nil
 	case *agents.RetrieveNodeArgs:
 		q := scenes.NodeQuery{Name: a.Name}
 		if a.AttrKey != "" {

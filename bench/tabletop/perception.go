@@ -12,7 +12,9 @@ import (
 // (the episode's ViewNoise over what the robot observes) and the true id of
 // every node it names differently. Every tool that reads the table reads
 // this graph, so get_scene_graph, retrieve_node and retrieve_edge agree
-// with each other and, on an unchanged table, with themselves. Both robots
+// with each other and, on an unchanged table, with themselves; and
+// detect_objects names and attributes each object as this graph's node
+// (see detectObjects). Both robots
 // read through one perception module, so they misread alike.
 //
 // The graph is built once per robot and state of the table (a graph holds
@@ -21,7 +23,8 @@ import (
 // the noise is a function of the graph, so the kept graph is the one a
 // rebuild would give. Callers only read it.
 func (e *robotEnv) perceive() (*scenes.Graph, map[string]string) {
-	if v, ok := e.st.views[e.robot]; ok {
+	v := e.view()
+	if v.graph != nil {
 		return v.graph, v.aliases
 	}
 	g := scenes.BuildGraph(e.st.world.Observe(e.robot))
@@ -29,20 +32,33 @@ func (e *robotEnv) perceive() (*scenes.Graph, map[string]string) {
 	if !e.st.ep.ViewNoise.IsZero() {
 		g, aliases = g.WithNoise(e.st.ep.ViewNoise)
 	}
-	if e.st.views == nil {
-		e.st.views = map[string]*view{}
-	}
-	e.st.views[e.robot] = &view{graph: g, aliases: aliases}
+	v.graph, v.aliases = g, aliases
 	return g, aliases
 }
 
+// view returns what the robot perceives of the table in its present
+// state, as far as a tool has asked for it.
+func (e *robotEnv) view() *view {
+	if v, ok := e.st.views[e.robot]; ok {
+		return v
+	}
+	if e.st.views == nil {
+		e.st.views = map[string]*view{}
+	}
+	v := &view{}
+	e.st.views[e.robot] = v
+	return v
+}
+
 // view is what a robot perceives of the table in one state: its graph,
-// the true id of every node it names differently, and the graph's JSON
-// once get_scene_graph has written it.
+// the true id of every node it names differently, the graph's JSON once
+// get_scene_graph has written it, and detect_objects' result once it has
+// been written. Each is filled when first asked for.
 type view struct {
-	graph   *scenes.Graph
-	aliases map[string]string
-	json    string
+	graph      *scenes.Graph
+	aliases    map[string]string
+	json       string
+	detections string
 }
 
 // graphJSON returns the JSON of the robot's perceived graph, written once

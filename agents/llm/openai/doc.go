@@ -33,8 +33,11 @@
 //   - Request.Context, the call context for the simulated model, is not
 //     sent, unless Options.SendContext asks for it: then it goes out as the
 //     extension field "ambibench_context" (llm.ContextField), which only
-//     ambibench's serve-sim reads. The model spec "openai:MODEL?context=1"
-//     sets it; nothing sets it by default.
+//     ambibench's serve-sim reads, with what the harness stated in Go's
+//     context for a simulated model (the repeat, the perception noise) in
+//     its "play" (llm.PlayFrom), so that serve-sim plays as the model does
+//     in process. The model spec "openai:MODEL?context=1" sets it; nothing
+//     sets it by default.
 //
 // A reply's tool-call arguments are kept exactly as the server sent them,
 // even when they are not valid JSON; the caller decides what to do with

@@ -122,7 +122,7 @@ func (m *Model) Name() string { return m.name }
 
 // Generate sends req as one chat completion.
 func (m *Model) Generate(ctx context.Context, req llm.Request) (llm.Reply, error) {
-	params, err := buildParams(m.model, req, m.gen, m.legacyMaxTokens, m.sendContext)
+	params, err := buildParams(ctx, m.model, req, m.gen, m.legacyMaxTokens, m.sendContext)
 	if err != nil {
 		return llm.Reply{}, &llm.Error{Kind: llm.KindBadRequest, Err: fmt.Errorf("openai: %w", err)}
 	}

@@ -2,6 +2,7 @@ package openai
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 
@@ -16,8 +17,9 @@ import (
 const ResponseFormatName = "response"
 
 // buildParams maps an llm.Request to chat completion parameters, as the
-// package comment describes.
-func buildParams(model string, req llm.Request, gen llm.GenParams, legacyMaxTokens, sendContext bool) (oa.ChatCompletionNewParams, error) {
+// package comment describes; ctx gives the call context's play, when the
+// context is sent.
+func buildParams(ctx context.Context, model string, req llm.Request, gen llm.GenParams, legacyMaxTokens, sendContext bool) (oa.ChatCompletionNewParams, error) {
 	p := oa.ChatCompletionNewParams{Model: shared.ChatModel(model)}
 	if t, ok := gen.TemperatureFor(req); ok {
 		p.Temperature = param.NewOpt(t)
@@ -71,6 +73,7 @@ func buildParams(model string, req llm.Request, gen llm.GenParams, legacyMaxToke
 	if sendContext && req.Context != nil {
 		cc := *req.Context
 		cc.Version = llm.ContextVersion
+		cc.Play = llm.PlayFrom(ctx)
 		p.SetExtraFields(map[string]any{llm.ContextField: cc})
 	}
 	return p, nil

@@ -28,7 +28,10 @@
 // One extension field is read: "ambibench_context" (llm.ContextField), the
 // call context that ambibench's openai backend adds when its spec says
 // "?context=1", decoded into Request.Context so that the simulated model
-// behind serve-sim answers ambibench's workflows as it does in process. A
+// behind serve-sim answers ambibench's workflows as it does in process;
+// its "play" (llm.Play: the repeat, the perception noise) goes back into
+// the context of the model's Generate (llm.WithPlay) and out of
+// Request.Context, as if the call had been made in process. A
 // client that does not send it (any plain OpenAI client) gets the
 // simulated model's answer to a request without a context. The field is
 // strict: unknown keys or another version are a 400 naming it.

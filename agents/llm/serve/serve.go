@@ -98,7 +98,16 @@ func (h *handler) chat(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, param, err.Error())
 		return
 	}
-	reply, err := h.m.Generate(r.Context(), req)
+	ctx := r.Context()
+	if req.Context != nil && req.Context.Play != nil {
+		// The harness's part of the call goes back where it was in the
+		// client's process: Go's context, not the call context.
+		ctx = llm.WithPlay(ctx, req.Context.Play)
+		cc := *req.Context
+		cc.Play = nil
+		req.Context = &cc
+	}
+	reply, err := h.m.Generate(ctx, req)
 	if err != nil {
 		writeModelError(w, err)
 		return

@@ -12,9 +12,10 @@ import (
 )
 
 // A tabletop baseline's prompt lists the detected objects with their
-// positions and no relations (llm.CallContext.Detected). The simulated
-// model works the relations out as a reader of the list would: it reads
-// each object's printed (x, y), with an error, and derives from what it
+// positions and no relations (llm.CallContext.Detections, shown at the
+// millimetre: llm.Detection.TableXY). The simulated model works the
+// relations out as a reader of the list would: it reads each object's
+// printed (x, y), with an error, and derives from what it
 // read the relations the scene graph would hold (scenes.BuildGraph over
 // the objects as read), which the reference planner then queries as it
 // queries a graph.
@@ -35,21 +36,25 @@ import (
 
 // readObject is one detected object as the model reads it: on the table
 // plane at the position it read, with the standard extent of its type.
-func (c *call) readObject(o llm.Object) scenes.Object {
-	x, y := o.X+c.misread(o.ID, "x"), o.Y+c.misread(o.ID, "y")
+func (c *call) readObject(d llm.Detection) scenes.Object {
+	x, y := d.TableXY()
+	x, y = x+c.misread(d.ID, "x"), y+c.misread(d.ID, "y")
+	typ, color := d.Attributes[scenes.AttrType], d.Attributes[scenes.AttrColor]
 	var obj scenes.Object
-	switch o.Type {
+	switch typ {
 	case scenes.ClassBowl:
-		obj = scenes.NewBowl(o.ID, o.Color, x, y)
+		obj = scenes.NewBowl(d.ID, color, x, y)
 	default:
-		obj = scenes.NewBlock(o.ID, o.Color, x, y)
-		obj.Class, obj.Attributes[scenes.AttrType] = o.Type, o.Type
+		obj = scenes.NewBlock(d.ID, color, x, y)
+		obj.Class, obj.Attributes[scenes.AttrType] = typ, typ
 	}
 	delete(obj.Attributes, scenes.AttrSize) // the list does not show it
 	if obj.Attributes[scenes.AttrColor] == "" {
 		delete(obj.Attributes, scenes.AttrColor)
 	}
-	obj.Region = o.Workspace
+	if ws := d.Attributes[scenes.AttrWorkspace]; ws != scenes.RegionTable {
+		obj.Region = ws
+	}
 	return obj
 }
 
@@ -74,7 +79,7 @@ func (c *call) misread(id, axis string) float64 {
 }
 
 // listGraph is the scene graph the model derives from an object list.
-func (c *call) listGraph(objs []llm.Object) *scenes.Graph {
+func (c *call) listGraph(objs []llm.Detection) *scenes.Graph {
 	read := make([]scenes.Object, len(objs))
 	for i, o := range objs {
 		read[i] = c.readObject(o)
@@ -89,9 +94,9 @@ func (c *call) sceneView() (grounding.View, bool) {
 	switch {
 	case c.cc.Graph != nil:
 		return grounding.GraphView{G: c.cc.Graph}, true
-	case len(c.cc.Detected) > 0:
+	case len(c.cc.Detections) > 0:
 		if c.derived == nil {
-			c.derived = c.listGraph(c.cc.Detected)
+			c.derived = c.listGraph(c.cc.Detections)
 		}
 		return grounding.GraphView{G: c.derived}, true
 	}

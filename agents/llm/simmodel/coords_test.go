@@ -12,15 +12,32 @@ import (
 
 // listRequest is a planning call whose prompt lists objects with positions
 // and no graph, as the tabletop baselines' prompts do.
-func listRequest(instruction string, objs []llm.Object) llm.Request {
-	cc := &llm.CallContext{Role: llm.CallPlan, Track: "tabletop", Instruction: instruction, Robot: "robot1", Detected: objs, Format: llm.FormatToolCalls}
+func listRequest(instruction string, objs []obj) llm.Request {
+	cc := &llm.CallContext{Role: llm.CallPlan, Track: "tabletop", Instruction: instruction, Robot: "robot1", Detections: dets(objs), Format: llm.FormatToolCalls}
 	return llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: "Plan.\n"}}, Context: cc}
+}
+
+// obj is a detected object as a baseline's list shows it.
+type obj struct {
+	ID, Type, Color string
+	X, Y            float64
+}
+
+// dets are the detections a list of objs shows: boxes centred at (x, y)
+// on the table plane, in millimetres.
+func dets(objs []obj) []llm.Detection {
+	out := make([]llm.Detection, len(objs))
+	for i, o := range objs {
+		out[i] = llm.Detection{ID: o.ID, Attributes: map[string]string{"type": o.Type, "color": o.Color},
+			Pos: [3]float64{o.X * 1000, o.Y * 1000, 20}, Size: [3]float64{40, 40, 40}}
+	}
+	return out
 }
 
 // spatialTable: a bowl at the middle, a red block 18 cm to its left, and a
 // green block whose offset from the bowl is (-8, +7.5) cm: left of it by a
 // hair more than above it, a close call.
-var spatialTable = []llm.Object{
+var spatialTable = []obj{
 	{ID: "blue bowl 1", Type: "bowl", Color: "blue", X: 0, Y: -0.5},
 	{ID: "red block 1", Type: "block", Color: "red", X: -0.18, Y: -0.48},
 	{ID: "green block 1", Type: "block", Color: "green", X: 0.08, Y: -0.425},
@@ -66,7 +83,7 @@ func TestSpatialFromPositions(t *testing.T) {
 		}
 		tab := spatialTable
 		if strings.Contains(tc.instruction, "right of") {
-			tab = []llm.Object{spatialTable[0], {ID: "green block 1", Type: "block", Color: "green", X: 0.08, Y: -0.425}, spatialTable[3]}
+			tab = []obj{spatialTable[0], {ID: "green block 1", Type: "block", Color: "green", X: 0.08, Y: -0.425}, spatialTable[3]}
 		}
 		if got := firstPick(t, New(p, "sim:"+tc.profile), listRequest(tc.instruction, tab)); got != tc.want {
 			t.Errorf("%s: picked %q, want %q", tc.why, got, tc.want)
@@ -80,13 +97,13 @@ func TestSpatialFromPositions(t *testing.T) {
 // same request always reads the same way.
 func TestCoordinateSlipFallsOnCloseCalls(t *testing.T) {
 	m := New(Profile{Name: "coord", Coord: 0.03}, "sim:coord=0.03")
-	close := []llm.Object{spatialTable[0], {ID: "green block 1", Type: "block", Color: "green", X: 0.08, Y: -0.425}, spatialTable[3]}
-	clear := []llm.Object{spatialTable[0], {ID: "green block 1", Type: "block", Color: "green", X: 0.18, Y: -0.48}, spatialTable[3]}
+	close := []obj{spatialTable[0], {ID: "green block 1", Type: "block", Color: "green", X: 0.08, Y: -0.425}, spatialTable[3]}
+	clear := []obj{spatialTable[0], {ID: "green block 1", Type: "block", Color: "green", X: 0.18, Y: -0.48}, spatialTable[3]}
 	misread := map[string]int{}
 	const n = 60
 	for i := range n {
 		ins := "Pick up the block right of the blue bowl and place it in the yellow bowl" + strings.Repeat(".", i+1)
-		for name, tab := range map[string][]llm.Object{"close": close, "clear": clear} {
+		for name, tab := range map[string][]obj{"close": close, "clear": clear} {
 			req := listRequest(ins, tab)
 			got := firstPick(t, m, req)
 			if again := firstPick(t, m, req); again != got {
@@ -115,7 +132,7 @@ func TestAnswerProgram(t *testing.T) {
 		{"a block it does not see", "Please put pink block 1 in the shared workspace.", "    # I see 0 objects matching pink block 1.\n"},
 		{"no request at all", "Hello.", "    # I do not understand the request.\n"},
 	} {
-		cc := &llm.CallContext{Role: llm.CallAnswer, Track: "tabletop", Robot: "robot2", Partner: "robot1", Detected: spatialTable,
+		cc := &llm.CallContext{Role: llm.CallAnswer, Track: "tabletop", Robot: "robot2", Partner: "robot1", Detections: dets(spatialTable),
 			Message: tc.message, Format: llm.FormatProgram}
 		r, err := m.Generate(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: "Help.\n"}}, Context: cc})
 		if err != nil {

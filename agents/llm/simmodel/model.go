@@ -116,8 +116,8 @@ func (c *call) situation() []byte {
 		for _, n := range b.Graph.Nodes {
 			ids = append(ids, n.ID)
 		}
-	} else if len(b.Detected) > 0 {
-		for _, o := range b.Detected {
+	} else if len(b.Detections) > 0 {
+		for _, o := range b.Detections {
 			ids = append(ids, o.ID)
 		}
 	} else {
@@ -473,10 +473,10 @@ func (c *call) objectsOf(class string) []string {
 		ids, _ := grounding.GraphView{G: c.cc.Graph}.Nodes(scenes.NodeQuery{Attrs: map[string]string{scenes.AttrType: class}})
 		return ids
 	}
-	if len(c.cc.Detected) > 0 {
+	if len(c.cc.Detections) > 0 {
 		var ids []string
-		for _, o := range c.cc.Detected {
-			if o.Type == class {
+		for _, o := range c.cc.Detections {
+			if o.Attributes[scenes.AttrType] == class {
 				ids = append(ids, o.ID)
 			}
 		}

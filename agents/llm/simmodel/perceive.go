@@ -11,13 +11,14 @@ import (
 )
 
 // perceive plays SG-CoT's scene-graph generation: the geometric graph of
-// the detected objects, as scenes.BuildGraph derives it from the boxes the
-// prompt gives, seen through the episode's perception noise (the
-// scene_graph_noise perturbation, llm.WithPerceptionNoise) exactly as the
-// table's own perceiver sees it. The reply is the prompt's JSON: the nodes
-// it reads otherwise than the detector (a misread colour, the id that
-// names it) and, unless the call asks for nodes only, every relation,
-// keyed by source index.
+// the detected objects, as scenes.BuildGraph derives it from the boxes
+// and attributes the prompt gives, with the relation part of the
+// episode's perception noise (scene_graph_noise's Drop and Spurious,
+// llm.WithPerceptionNoise): the relations it misses or imagines. The
+// node part (Flip) is the detector's, already in the detections. The
+// reply is the prompt's JSON: the nodes it reads otherwise than the
+// detector (none, as the model plays it) and, unless the call asks for
+// nodes only, every relation, keyed by source index.
 func (c *call) perceive() llm.Reply {
 	ds := c.cc.Detections
 	objs := make([]scenes.Object, len(ds))
@@ -34,16 +35,121 @@ func (c *call) perceive() llm.Reply {
 	} else {
 		g = scenes.BuildGraph(objs)
 	}
-	if !c.noise.IsZero() {
-		g, _ = g.WithNoise(c.noise)
+	if rel := (scenes.GraphNoise{Drop: c.noise.Drop, Spurious: c.noise.Spurious, Seed: c.noise.Seed}); !nodesOnly && !rel.IsZero() {
+		g, _ = g.WithNoise(rel)
 	}
 	return llm.Reply{Text: perceptionJSON(g, ds, !nodesOnly), FinishReason: llm.FinishStop}
 }
 
 // perceptionJSON writes a perceive reply: nodes keyed by index where they
 // differ from the detections, then the edges as source index → relation →
-// target indices, in the graph's order.
+// target indices, in the graph's order (each source's relations in the
+// order they first appear). It writes into one buffer, with the relations
+// indexed by their place in scenes.Relations; a graph with a relation
+// outside that list is written by perceptionJSONMaps, which gives the
+// same bytes.
 func perceptionJSON(g *scenes.Graph, ds []llm.Detection, edges bool) string {
+	const R = 16
+	if len(scenes.Relations) > R {
+		return perceptionJSONMaps(g, ds, edges)
+	}
+	for _, e := range g.Edges {
+		if slices.Index(scenes.Relations, e.Relation) < 0 {
+			return perceptionJSONMaps(g, ds, edges)
+		}
+	}
+	b := make([]byte, 0, 64+8*len(g.Edges))
+	b = append(b, `{"nodes":{`...)
+	index := make(map[string]int, len(g.Nodes))
+	first := true
+	for i, n := range g.Nodes {
+		index[n.ID] = i
+		if i < len(ds) && n.ID == ds[i].ID && maps.Equal(n.Attributes, ds[i].Attributes) {
+			continue
+		}
+		if !first {
+			b = append(b, ',')
+		}
+		first = false
+		b = append(b, '"')
+		b = strconv.AppendInt(b, int64(i), 10)
+		b = append(b, `":{"id":`...)
+		b = strconv.AppendQuote(b, n.ID)
+		b = append(b, `,"attributes":{`...)
+		for j, k := range slices.Sorted(maps.Keys(n.Attributes)) {
+			if j > 0 {
+				b = append(b, ',')
+			}
+			b = strconv.AppendQuote(b, k)
+			b = append(b, ':')
+			b = strconv.AppendQuote(b, n.Attributes[k])
+		}
+		b = append(b, "}}"...)
+	}
+	b = append(b, '}')
+	if edges {
+		b = append(b, `,"edges":{`...)
+		var targets [R][]int
+		var order [R]int
+		at := func(id string, guess int) int {
+			if guess >= 0 && guess < len(g.Nodes) && g.Nodes[guess].ID == id {
+				return guess
+			}
+			return index[id]
+		}
+		for s, next := 0, 0; s < len(g.Edges); {
+			src := g.Edges[s].Source
+			e := s
+			for e < len(g.Edges) && g.Edges[e].Source == src {
+				e++
+			}
+			if s > 0 {
+				b = append(b, ',')
+			}
+			si := at(src, next)
+			next = si + 1
+			b = append(b, '"')
+			b = strconv.AppendInt(b, int64(si), 10)
+			b = append(b, `":{`...)
+			rels := order[:0]
+			guess := 0 // a source's targets come in node order, but for noise
+			for _, ed := range g.Edges[s:e] {
+				r := slices.Index(scenes.Relations, ed.Relation)
+				if len(targets[r]) == 0 {
+					rels = append(rels, r)
+				}
+				t := at(ed.Target, guess)
+				guess = t
+				targets[r] = append(targets[r], t)
+			}
+			for j, r := range rels {
+				if j > 0 {
+					b = append(b, ',')
+				}
+				b = append(b, '"')
+				b = append(b, scenes.Relations[r]...)
+				b = append(b, `":[`...)
+				for k, t := range targets[r] {
+					if k > 0 {
+						b = append(b, ',')
+					}
+					b = strconv.AppendInt(b, int64(t), 10)
+				}
+				b = append(b, ']')
+				targets[r] = targets[r][:0]
+			}
+			b = append(b, '}')
+			s = e
+		}
+		b = append(b, '}')
+	}
+	b = append(b, '}')
+	return string(b)
+}
+
+// perceptionJSONMaps writes a perceive reply as perceptionJSON does, for
+// any relation names.
+func perceptionJSONMaps(g *scenes.Graph, ds []llm.Detection, edges bool) string {
 	var b strings.Builder
 	b.WriteString(`{"nodes":{`)
 	index := make(map[string]int, len(g.Nodes))

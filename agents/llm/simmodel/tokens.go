@@ -37,13 +37,22 @@ func readTokens(cc *llm.CallContext) int {
 	// The same context counts the same whether it came in process or over
 	// serve-sim's wire, which sets the version.
 	c := *cc
-	c.Version = llm.ContextVersion
+	c.Version, c.Play = llm.ContextVersion, nil
+	// The detections, a crowded table's bulk, are measured by their own
+	// writer (the bytes of json.Marshal) and not through reflection; the
+	// rest always has a field before them (role, track, format).
+	ds := c.Detections
+	c.Detections = nil
 	data, err := json.Marshal(c)
 	if err != nil {
 		return 0 // a context holds strings, numbers and a graph of strings: it always encodes
 	}
+	n := len(data)
+	if len(ds) > 0 {
+		n += len(`,"detections":`) + len(llm.DetectionsJSON(ds))
+	}
 	const fence = len("```ambibench\n") + len("\n```")
-	return (len(data) + fence + 3) / 4
+	return (n + fence + 3) / 4
 }
 
 func outputTokens(r llm.Reply) int {

@@ -184,12 +184,19 @@ func assertNoSecret(t *testing.T, dir, secret string) {
 // The workflows of every track, at temperature 0, through the openai
 // backend with "?context=1" over real HTTP to serve-sim, write exactly
 // the records of the in-process simulated model (apart from the model's
-// name and the timings): the context survives the wire, and the hashes
-// that key the model's draws are the same on both sides.
+// name and the timings): the context survives the wire, the harness's
+// part of it (the repeat, scene_graph_noise's perceiver: CallContext.Play)
+// reaches serve-sim's model as Go's context, and the hashes that key the
+// model's draws are the same on both sides. (CLARA samples at temperature
+// 0.8, whose Sample the wire carries only as a seed, so it is not here.)
 func TestWorkflowsAgainstServeSim(t *testing.T) {
 	t.Setenv("OPENAI_BASE_URL", startServeSim(t, "sim:weak"))
 	for _, args := range [][]string{
 		{"--agents", "sgcot,progprompt,inner-monologue", "--perturbations", "none,multiplicity,partial_observability"},
+		// The harness's part of a call (CallContext.Play): the perceiver's
+		// noise, which SG-CoT's perceive call applies, and the repeat,
+		// which every draw mixes in.
+		{"--agents", "sgcot,sgcot-no-edges,progprompt", "--perturbations", "scene_graph_noise", "--tasks", "pick_place,spatial", "--repeats", "2"},
 		{"--track", "household", "--agents", "react,reflexion,dyref"},
 		{"--track", "semmap", "--agents", "baseline,self-reflect,multi-agent-reflect", "--modes", "certainty,uncertainty"},
 	} {

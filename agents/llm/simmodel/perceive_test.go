@@ -1,0 +1,71 @@
+package simmodel
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/ambibench/ambibench/agents/llm"
+	"github.com/ambibench/ambibench/scenes"
+)
+
+// perceptionJSON writes the bytes of the map-based writer it replaced,
+// on the graphs a perceive call writes. Rows: the table's own graph, with
+// the relation part of noise (dropped and imagined edges out of order),
+// renamed and re-attributed nodes, a relation outside scenes.Relations,
+// nodes only, and an empty table.
+func TestPerceptionJSONBytes(t *testing.T) {
+	for seed := range uint64(30) {
+		objs, err := scenes.GenerateTabletop(rand.New(rand.NewPCG(seed, 3)), scenes.TabletopConfig{Blocks: 3 + int(seed%4), Bowls: 3, TwoRobots: seed%2 == 0})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ds := make([]llm.Detection, len(objs))
+		for i, o := range objs {
+			ds[i] = llm.DetectionOf(o)
+		}
+		base := scenes.BuildGraph(objs)
+		noisy, _ := base.WithNoise(scenes.GraphNoise{Drop: 0.3, Spurious: 0.2, Seed: seed})
+		renamed, _ := base.WithNoise(scenes.GraphNoise{Drop: 0.1, Spurious: 0.1, Flip: 0.4, Seed: seed})
+		odd := &scenes.Graph{Nodes: base.Nodes, Edges: append([]scenes.Edge{{Source: base.Nodes[1].ID, Target: base.Nodes[0].ID, Relation: "beside"}}, base.Edges...)}
+		for _, tc := range []struct {
+			why   string
+			g     *scenes.Graph
+			edges bool
+		}{
+			{"the table's graph", base, true},
+			{"dropped and imagined edges", noisy, true},
+			{"nodes read otherwise", renamed, true},
+			{"a relation outside the list", odd, true},
+			{"nodes only", renamed, false},
+			{"an empty table", &scenes.Graph{}, true},
+		} {
+			if got, want := perceptionJSON(tc.g, ds, tc.edges), perceptionJSONMaps(tc.g, ds, tc.edges); got != want {
+				t.Errorf("scene %d, %s:\n got %s\nwant %s", seed, tc.why, got, want)
+			}
+		}
+	}
+}
+
+// readTokens measures a context with detections as the JSON of the whole
+// context, fenced, as it always has: the rates grow by the same tokens.
+// Rows: a perceive call's context, a baseline's (with exchanges), a
+// detection whose id JSON escapes, and none.
+func TestReadTokensOfDetections(t *testing.T) {
+	ds := []llm.Detection{llm.DetectionOf(scenes.NewBlock("red block 1", "red", -0.1234567, 0.5)), llm.DetectionOf(scenes.NewBowl("blue bowl 1", "blue", 0.2, -0.6))}
+	odd := append([]llm.Detection{{ID: `a "quoted" <id>`, Attributes: map[string]string{"type": "block"}}}, ds...)
+	for _, cc := range []*llm.CallContext{
+		{Role: llm.CallPerceive, Track: "tabletop", Robot: "robot1", Detections: ds, Format: llm.FormatJSON},
+		{Role: llm.CallPlan, Track: "tabletop", Instruction: "Put it there.", Detections: ds, Exchanges: []llm.Exchange{{Kind: "ask", Text: "Which?", Reply: "That."}}, Format: llm.FormatProgram},
+		{Role: llm.CallPlan, Track: "tabletop", Detections: odd, Format: llm.FormatToolCalls},
+		{Role: llm.CallPlan, Track: "tabletop", Format: llm.FormatToolCalls},
+	} {
+		c := *cc
+		c.Version = llm.ContextVersion
+		data, _ := json.Marshal(c)
+		want := (len(data) + len("```ambibench\n") + len("\n```") + 3) / 4
+		if got := readTokens(cc); got != want {
+			t.Errorf("%s call with %d detections: %d tokens, want %d", cc.Role, len(cc.Detections), got, want)
+		}
+	}
+}

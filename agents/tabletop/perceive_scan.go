@@ -1,0 +1,395 @@
+package tabletop
+
+import (
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/ambibench/ambibench/agents/llm"
+	"github.com/ambibench/ambibench/scenes"
+)
+
+// A perceive reply at a crowded table holds thousands of relations, and
+// encoding/json's maps cost more than the rest of the episode's own work.
+// fastPerception reads the replies that are plainly well formed — the
+// JSON a model writes when it follows the prompt, and what the simulated
+// model writes — without reflection or maps; anything else (an escape, a
+// duplicate key, a key in another case, an error of any kind) it leaves
+// to parsePerception's encoding/json path, which says what is wrong. So
+// the fast path never decides an error, and where it returns a graph it
+// is the graph the other path returns (FuzzParsePerception checks both).
+
+// scanner walks a JSON text that holds only what the fast path accepts.
+type scanner struct {
+	s   string
+	i   int
+	bad bool // the text holds something the fast path leaves alone
+}
+
+func (sc *scanner) space() {
+	for sc.i < len(sc.s) {
+		switch sc.s[sc.i] {
+		case ' ', '\t', '\n', '\r':
+			sc.i++
+		default:
+			return
+		}
+	}
+}
+
+// next skips whitespace and reports the next byte, 0 at the end.
+func (sc *scanner) next() byte {
+	sc.space()
+	if sc.i >= len(sc.s) {
+		return 0
+	}
+	return sc.s[sc.i]
+}
+
+// expect consumes byte c after whitespace, or marks the text bad.
+func (sc *scanner) expect(c byte) {
+	if sc.next() != c {
+		sc.bad = true
+		return
+	}
+	sc.i++
+}
+
+// str reads a string of printable ASCII without escapes.
+func (sc *scanner) str() string {
+	if sc.next() != '"' {
+		sc.bad = true
+		return ""
+	}
+	start := sc.i + 1
+	for j := start; j < len(sc.s); j++ {
+		switch c := sc.s[j]; {
+		case c == '"':
+			sc.i = j + 1
+			return sc.s[start:j]
+		case c == '\\' || c < 0x20 || c >= 0x80:
+			sc.bad = true
+			return ""
+		}
+	}
+	sc.bad = true
+	return ""
+}
+
+// small reads a non-negative integer of at most nine digits, written as
+// JSON writes it (no leading zero).
+func (sc *scanner) small() int {
+	sc.space()
+	n, j := 0, sc.i
+	for j < len(sc.s) && j-sc.i < 10 && sc.s[j] >= '0' && sc.s[j] <= '9' {
+		n = n*10 + int(sc.s[j]-'0')
+		j++
+	}
+	digits := j - sc.i
+	if digits == 0 || digits > 9 || (digits > 1 && sc.s[sc.i] == '0') {
+		sc.bad = true
+		return 0
+	}
+	if j < len(sc.s) {
+		switch sc.s[j] {
+		case '.', 'e', 'E':
+			sc.bad = true
+			return 0
+		}
+	}
+	sc.i = j
+	return n
+}
+
+// members reads an object, calling member for each key with the scanner
+// at its value; a repeated key is left to the other path (encoding/json
+// merges or replaces, by where it stands).
+func (sc *scanner) members(member func(key string)) {
+	sc.expect('{')
+	if sc.bad {
+		return
+	}
+	if sc.next() == '}' {
+		sc.i++
+		return
+	}
+	var keys []string
+	for !sc.bad {
+		k := sc.str()
+		if sc.bad || slices.Contains(keys, k) {
+			sc.bad = true
+			return
+		}
+		keys = append(keys, k)
+		sc.expect(':')
+		if sc.bad {
+			return
+		}
+		member(k)
+		if sc.bad {
+			return
+		}
+		switch sc.next() {
+		case ',':
+			sc.i++
+		case '}':
+			sc.i++
+			return
+		default:
+			sc.bad = true
+		}
+	}
+}
+
+// index reads an object key as an object index, as parsePerception's
+// index does: canonical decimal, in range.
+func index(key string, n int) (int, bool) {
+	if key == "" || len(key) > 9 || (len(key) > 1 && key[0] == '0') {
+		return 0, false
+	}
+	i := 0
+	for j := 0; j < len(key); j++ {
+		if key[j] < '0' || key[j] > '9' {
+			return 0, false
+		}
+		i = i*10 + int(key[j]-'0')
+	}
+	return i, i < n
+}
+
+// fastPerception is parsePerception for a plainly well-formed reply; ok
+// is false when it leaves the reply to the encoding/json path.
+func fastPerception(text string, ds []llm.Detection, edges bool) (g *scenes.Graph, ok bool) {
+	start, end := strings.IndexByte(text, '{'), strings.LastIndexByte(text, '}')
+	if start < 0 || end < start {
+		return nil, false
+	}
+	n := len(ds)
+	g = &scenes.Graph{Nodes: make([]scenes.Node, n)}
+	replied := make([]bool, n)
+	var codes []int // (source·n + target)·R + relation
+	R := len(scenes.Relations)
+	sc := &scanner{s: text[start : end+1]}
+	sc.members(func(key string) {
+		switch key {
+		case "nodes":
+			sc.members(func(k string) {
+				i, ok := index(k, n)
+				if !ok {
+					sc.bad = true
+					return
+				}
+				var nd scenes.Node
+				hasID, hasAttrs := false, false
+				sc.members(func(field string) {
+					switch field {
+					case "id":
+						nd.ID, hasID = strings.TrimSpace(sc.str()), true
+					case "attributes":
+						nd.Attributes, hasAttrs = map[string]string{}, true
+						sc.members(func(ak string) { nd.Attributes[ak] = sc.str() })
+					default:
+						sc.bad = true
+					}
+				})
+				if !hasID || nd.ID == "" || !hasAttrs || len(nd.Attributes) == 0 {
+					sc.bad = true
+					return
+				}
+				g.Nodes[i], replied[i] = nd, true
+			})
+		case "edges":
+			sc.members(func(k string) {
+				src, ok := index(k, n)
+				if !ok && edges {
+					sc.bad = true
+					return
+				}
+				sc.members(func(rel string) {
+					r := slices.Index(scenes.Relations, rel)
+					if r < 0 && edges {
+						sc.bad = true
+						return
+					}
+					sc.expect('[')
+					if sc.bad {
+						return
+					}
+					if sc.next() == ']' {
+						sc.i++
+						return
+					}
+					for !sc.bad {
+						dst := sc.small()
+						if sc.bad {
+							return
+						}
+						if edges {
+							if dst >= n || dst == src {
+								sc.bad = true
+								return
+							}
+							codes = append(codes, (src*n+dst)*R+r)
+						}
+						switch sc.next() {
+						case ',':
+							sc.i++
+						case ']':
+							sc.i++
+							return
+						default:
+							sc.bad = true
+						}
+					}
+				})
+			})
+		default:
+			sc.bad = true
+		}
+	})
+	if sc.space(); sc.bad || sc.i != len(sc.s) {
+		return nil, false
+	}
+	for i, d := range ds {
+		if !replied[i] {
+			g.Nodes[i] = scenes.Node{ID: d.ID, Attributes: maps.Clone(d.Attributes)}
+		}
+	}
+	seen := make(map[string]struct{}, n)
+	for _, nd := range g.Nodes {
+		if _, dup := seen[nd.ID]; dup {
+			return nil, false
+		}
+		seen[nd.ID] = struct{}{}
+	}
+	if !edges || len(codes) == 0 {
+		return g, true
+	}
+	slices.Sort(codes)
+	codes = slices.Compact(codes)
+	g.Edges = make([]scenes.Edge, len(codes))
+	for i, c := range codes {
+		pair, rel := c/R, c%R
+		g.Edges[i] = scenes.Edge{Source: g.Nodes[pair/n].ID, Target: g.Nodes[pair%n].ID, Relation: scenes.Relations[rel]}
+	}
+	return g, true
+}
+
+// number reads a JSON number as encoding/json reads it into a float64.
+func (sc *scanner) number() float64 {
+	sc.space()
+	j := sc.i
+	digits := func() int {
+		k := j
+		for j < len(sc.s) && sc.s[j] >= '0' && sc.s[j] <= '9' {
+			j++
+		}
+		return j - k
+	}
+	if j < len(sc.s) && sc.s[j] == '-' {
+		j++
+	}
+	lead := j
+	if n := digits(); n == 0 || (n > 1 && sc.s[lead] == '0') {
+		sc.bad = true
+		return 0
+	}
+	if j < len(sc.s) && sc.s[j] == '.' {
+		j++
+		if digits() == 0 {
+			sc.bad = true
+			return 0
+		}
+	}
+	if j < len(sc.s) && (sc.s[j] == 'e' || sc.s[j] == 'E') {
+		j++
+		if j < len(sc.s) && (sc.s[j] == '+' || sc.s[j] == '-') {
+			j++
+		}
+		if digits() == 0 {
+			sc.bad = true
+			return 0
+		}
+	}
+	f, err := strconv.ParseFloat(sc.s[sc.i:j], 64)
+	if err != nil {
+		sc.bad = true
+		return 0
+	}
+	sc.i = j
+	return f
+}
+
+// triple reads an array of exactly three numbers.
+func (sc *scanner) triple() (v [3]float64) {
+	sc.expect('[')
+	for k := range 3 {
+		if k > 0 {
+			sc.expect(',')
+		}
+		if sc.bad {
+			return v
+		}
+		v[k] = sc.number()
+	}
+	sc.expect(']')
+	return v
+}
+
+// fastDetections reads detect_objects' result as json.Unmarshal does,
+// for a list in the shape the detector writes (llm.DetectionsJSON); ok is
+// false when it leaves the text to json.Unmarshal.
+func fastDetections(text string) (ds []llm.Detection, ok bool) {
+	sc := &scanner{s: text}
+	sc.expect('[')
+	if sc.bad {
+		return nil, false
+	}
+	ds = make([]llm.Detection, 0, strings.Count(text, `"id"`))
+	if sc.next() == ']' {
+		sc.i++
+	} else {
+		for !sc.bad {
+			var d llm.Detection
+			has := 0
+			sc.members(func(field string) {
+				switch field {
+				case "id":
+					d.ID = sc.str()
+				case "attributes":
+					d.Attributes = map[string]string{}
+					sc.members(func(k string) { d.Attributes[k] = sc.str() })
+				case "pos":
+					d.Pos = sc.triple()
+				case "size":
+					d.Size = sc.triple()
+				default:
+					sc.bad = true
+				}
+				has++
+			})
+			if has != 4 {
+				sc.bad = true // a field left out: json.Unmarshal's zero values
+			}
+			ds = append(ds, d)
+			switch sc.next() {
+			case ',':
+				sc.i++
+			case ']':
+				sc.i++
+				if sc.space(); sc.bad || sc.i != len(sc.s) {
+					return nil, false
+				}
+				return ds, true
+			default:
+				sc.bad = true
+			}
+		}
+		return nil, false
+	}
+	if sc.space(); sc.bad || sc.i != len(sc.s) {
+		return nil, false
+	}
+	return ds, true
+}
