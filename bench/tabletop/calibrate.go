@@ -3,11 +3,13 @@ package tabletop
 import (
 	"context"
 	"fmt"
-	"github.com/ambibench/ambibench/bench"
 	"sync"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/ambibench/ambibench/agents"
 	"github.com/ambibench/ambibench/agents/llm"
+	"github.com/ambibench/ambibench/bench"
 	"github.com/ambibench/ambibench/scenes"
 	"github.com/ambibench/ambibench/tasks"
 )
@@ -28,6 +30,10 @@ var calibrationPerturbations = []string{tasks.LabelNone, tasks.LabelAbsence, tas
 type Calibration struct {
 	seed     uint64
 	episodes int
+	// workers is how many calibration episodes are scored at once: the
+	// run's concurrency. Scoring comes first for every episode of the
+	// agent, so scored one at a time it would hold up every worker.
+	workers int
 
 	mu   sync.Mutex
 	keys map[string]*calibrated
@@ -80,29 +86,57 @@ func (c *Calibration) score(ctx context.Context, score agents.ScoreFunc) ([]agen
 	if err != nil {
 		return nil, err
 	}
-	var out []agents.Scored
+	type job struct {
+		cell bench.Cell
+		i    int
+	}
+	var jobs []job
 	for _, cell := range cells {
 		for i := range c.episodes {
-			ep, err := MakeEpisode(c.seed, cell.Family, cell.Perturbation, i)
-			if err != nil {
-				return nil, fmt.Errorf("calibration episode %s/%s %d: %w", cell.Family, cell.Perturbation, i, err)
-			}
-			world, err := NewWorld(ep)
-			if err != nil {
-				return nil, fmt.Errorf("calibration episode %s/%s %d: %w", cell.Family, cell.Perturbation, i, err)
-			}
-			st := &episodeState{ep: ep, world: world, limit: DefaultStepLimit, toolCalls: map[string]int{}}
-			partner := ""
-			if ep.TwoRobots {
-				partner = scenes.Robot2
-			}
-			env := &robotEnv{st: st, robot: scenes.Robot1, partner: partner, instruction: ep.Instruction(), tools: agents.Tools(partner != "")}
-			s, err := score(ctx, env)
-			if err != nil {
-				return nil, fmt.Errorf("calibration episode %s/%s %d: %w", cell.Family, cell.Perturbation, i, err)
-			}
-			out = append(out, agents.Scored{Score: s, Ambiguous: ep.Label != tasks.LabelNone})
+			jobs = append(jobs, job{cell, i})
+		}
+	}
+	// Each episode is scored on its own, so the scores are the same in
+	// any order; they are kept in the split's order, and an error is the
+	// first episode's in that order, whichever failed first.
+	out := make([]agents.Scored, len(jobs))
+	errs := make([]error, len(jobs))
+	var g errgroup.Group
+	g.SetLimit(max(c.workers, 1))
+	for k, j := range jobs {
+		g.Go(func() error {
+			out[k], errs[k] = c.scoreOne(ctx, score, j.cell, j.i)
+			return nil
+		})
+	}
+	_ = g.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
 		}
 	}
 	return out, nil
+}
+
+// scoreOne scores calibration episode i of a cell.
+func (c *Calibration) scoreOne(ctx context.Context, score agents.ScoreFunc, cell bench.Cell, i int) (agents.Scored, error) {
+	ep, err := MakeEpisode(c.seed, cell.Family, cell.Perturbation, i)
+	if err != nil {
+		return agents.Scored{}, fmt.Errorf("calibration episode %s/%s %d: %w", cell.Family, cell.Perturbation, i, err)
+	}
+	world, err := NewWorld(ep)
+	if err != nil {
+		return agents.Scored{}, fmt.Errorf("calibration episode %s/%s %d: %w", cell.Family, cell.Perturbation, i, err)
+	}
+	st := &episodeState{ep: ep, world: world, limit: DefaultStepLimit, toolCalls: map[string]int{}}
+	partner := ""
+	if ep.TwoRobots {
+		partner = scenes.Robot2
+	}
+	env := &robotEnv{st: st, robot: scenes.Robot1, partner: partner, instruction: ep.Instruction(), tools: agents.Tools(partner != "")}
+	s, err := score(ctx, env)
+	if err != nil {
+		return agents.Scored{}, fmt.Errorf("calibration episode %s/%s %d: %w", cell.Family, cell.Perturbation, i, err)
+	}
+	return agents.Scored{Score: s, Ambiguous: ep.Label != tasks.LabelNone}, nil
 }

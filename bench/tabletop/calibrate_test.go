@@ -48,8 +48,7 @@ func TestCalibrationConcurrentCallers(t *testing.T) {
 	}
 }
 
-// A failing score stops the split at the first episode and its error names
-// the episode.
+// A failing score fails the split, and its error names the episode.
 func TestCalibrationErrorNamesEpisode(t *testing.T) {
 	boom := errors.New("boom")
 	_, err := NewCalibration(1, 1).Scores(context.Background(), "k", func(context.Context, agents.Env) (float64, error) { return 0, boom })
@@ -58,5 +57,47 @@ func TestCalibrationErrorNamesEpisode(t *testing.T) {
 	}
 	if want := "calibration episode "; len(err.Error()) < len(want) || err.Error()[:len(want)] != want {
 		t.Errorf("error %q does not name the calibration episode", err)
+	}
+}
+
+// The split is scored several episodes at once at a run's concurrency;
+// the scores and, when episodes fail, the error (the first failing
+// episode's in the split's order, not the first to fail) are those of
+// one at a time.
+func TestCalibrationSameAtAnyConcurrency(t *testing.T) {
+	score := func(_ context.Context, env agents.Env) (float64, error) {
+		return float64(len(env.Instruction())), nil
+	}
+	failing := func(_ context.Context, env agents.Env) (float64, error) {
+		if len(env.Instruction())%3 == 0 {
+			return 0, errors.New("boom: " + env.Instruction())
+		}
+		return 1, nil
+	}
+	var want []agents.Scored
+	var wantErr string
+	for _, workers := range []int{1, 2, 5} {
+		c := NewCalibration(3, 4)
+		c.workers = workers
+		got, err := c.Scores(context.Background(), "k", score)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c = NewCalibration(3, 4)
+		c.workers = workers
+		_, ferr := c.Scores(context.Background(), "k", failing)
+		if ferr == nil {
+			t.Fatalf("%d workers: no episode failed; the test shows nothing", workers)
+		}
+		if workers == 1 {
+			want, wantErr = got, ferr.Error()
+			continue
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%d workers: scores differ from one at a time", workers)
+		}
+		if ferr.Error() != wantErr {
+			t.Errorf("%d workers: error %q, one at a time %q", workers, ferr, wantErr)
+		}
 	}
 }

@@ -41,7 +41,7 @@ func (t *Track) RunEpisode(ctx context.Context, job bench.Job, opts bench.Option
 		e := &robotEnv{st: st, robot: robot, partner: partner, instruction: instruction, tools: agents.Tools(partner != "")}
 		return envFor(a, e, truth)
 	}
-	calib := t.calibration(opts.Seed)
+	calib := t.calibration(opts.Seed, opts.Concurrency)
 	lead, err := bench.NewAgent(job, opts, agents.Config{Seed: agentSeed(scenes.Robot1), Calibration: calib})
 	if err != nil {
 		return results.Record{}, err

@@ -74,7 +74,7 @@ func (t *Track) stepLimit() int {
 	return t.StepLimit
 }
 
-func (t *Track) calibration(seed uint64) *Calibration {
+func (t *Track) calibration(seed uint64, workers int) *Calibration {
 	if t.Calibration != nil {
 		return t.Calibration
 	}
@@ -85,6 +85,7 @@ func (t *Track) calibration(seed uint64) *Calibration {
 	}
 	if t.bySeed[seed] == nil {
 		t.bySeed[seed] = NewCalibration(seed, 0)
+		t.bySeed[seed].workers = workers
 	}
 	return t.bySeed[seed]
 }
@@ -138,7 +139,7 @@ func (t *Track) WarmUp(ctx context.Context, agent string, opts bench.Options) er
 	if !ok {
 		return nil
 	}
-	a, err := info.New(agents.Config{Model: opts.Model, Calibration: t.calibration(opts.Seed)})
+	a, err := info.New(agents.Config{Model: opts.Model, Calibration: t.calibration(opts.Seed, opts.Concurrency)})
 	if err != nil {
 		return nil // a reference agent needs no model; a workflow's error shows in its loop
 	}
