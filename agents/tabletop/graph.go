@@ -76,6 +76,13 @@ func graphRequest(ctx context.Context, env agents.Env, systemTmpl, userTmpl stri
 		Partner: env.Partner(), Graph: g, Format: llm.FormatToolCalls}
 	data := promptData{Instruction: env.Instruction(), Robot: env.Robot(), Partner: env.Partner(),
 		GraphJSON: graphJSON, Places: strings.Join(scenes.PlaceNames, ", ")}
+	return openingRequest(env, cc, data, systemTmpl, userTmpl)
+}
+
+// openingRequest renders a workflow's system and user prompts from data
+// and returns the episode's first request, with the tabletop's action
+// tools (ask_robot when there is a partner) and the call's context.
+func openingRequest(env agents.Env, cc *llm.CallContext, data any, systemTmpl, userTmpl string) (llm.Request, error) {
 	system, err := render(systemTmpl, data)
 	if err != nil {
 		return llm.Request{}, err

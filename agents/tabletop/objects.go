@@ -157,17 +157,5 @@ func listRequest(ctx context.Context, env agents.Env, systemTmpl, userTmpl strin
 		Partner: env.Partner(), Detections: asListed(ds), Format: llm.FormatToolCalls}
 	data := listData{promptData: promptData{Instruction: env.Instruction(), Robot: env.Robot(), Partner: env.Partner(),
 		Places: strings.Join(scenes.PlaceNames, ", ")}, Objects: objectLines(listed(ds)), Frame: frameNote}
-	system, err := render(systemTmpl, data)
-	if err != nil {
-		return llm.Request{}, err
-	}
-	user, err := render(userTmpl, data)
-	if err != nil {
-		return llm.Request{}, err
-	}
-	tools := []string{agents.ToolPickAndPlace, agents.ToolAsk, agents.ToolDone}
-	if env.Partner() != "" {
-		tools = append(tools, agents.ToolAskRobot)
-	}
-	return llm.Request{System: system, Messages: []llm.Message{{Role: llm.RoleUser, Text: user}}, Tools: agents.ToolDecls(env, tools...), Context: cc}, nil
+	return openingRequest(env, cc, data, systemTmpl, userTmpl)
 }
