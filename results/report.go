@@ -747,7 +747,9 @@ func (rp *reporter) singleRobotTable(b *strings.Builder) {
 
 // categorySample takes a category's episodes as CategoryEpisodes says:
 // its share from each family (fams, sorted), those of lowest episode
-// index (then repeat and seed) first; all of them when it is 0.
+// index first, each with all its records (every repeat and seed); all of
+// them when it is 0. It sorts a copy: filter may hand back the unit's own
+// records, whose key order the other sections read.
 func (rp *reporter) categorySample(recs []Record, fams []string) []Record {
 	n := rp.categoryEpisodes
 	if n <= 0 {
@@ -759,11 +761,20 @@ func (rp *reporter) categorySample(recs []Record, fams []string) []Record {
 		if i < n%len(fams) {
 			k++
 		}
-		fr := filter(recs, func(r Record) bool { return r.Family == f })
+		fr := slices.Clone(filter(recs, func(r Record) bool { return r.Family == f }))
 		slices.SortStableFunc(fr, func(a, b Record) int {
 			return cmp.Or(cmp.Compare(a.Episode, b.Episode), cmp.Compare(a.Repeat, b.Repeat), cmp.Compare(a.Seed, b.Seed))
 		})
-		out = append(out, fr[:min(k, len(fr))]...)
+		episodes := 0
+		for j, r := range fr {
+			if j == 0 || r.Episode != fr[j-1].Episode {
+				if episodes == k {
+					break
+				}
+				episodes++
+			}
+			out = append(out, r)
+		}
 	}
 	return out
 }

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -264,5 +265,30 @@ func TestReportTagAccuracy(t *testing.T) {
 	want := "| sgcot | — | 0.67 [0.21, 0.94] (n=3) | 1.00 [0.21, 1.00] (n=1) | 0.75 [0.30, 0.95] (n=4) |"
 	if !strings.Contains(b.String(), "## Tag accuracy by ambiguity type") || !strings.Contains(b.String(), want) {
 		t.Errorf("report has no row %q:\n%s", want, b.String())
+	}
+}
+
+// Table 2's sample takes whole episodes (every repeat of each) from each
+// family, and leaves the records it was handed in their order, which the
+// later sections read.
+func TestCategorySampleTakesEpisodesInPlace(t *testing.T) {
+	var recs []Record
+	for _, ep := range []int{0, 1, 10, 11, 2, 3} { // key order, as stored
+		for rep := range 2 {
+			recs = append(recs, Record{Family: "pick_place", Episode: ep, Repeat: rep})
+		}
+	}
+	before := slices.Clone(recs)
+	rp := &reporter{categoryEpisodes: 3}
+	got := rp.categorySample(recs, []string{"pick_place"})
+	if !slices.EqualFunc(recs, before, func(a, b Record) bool { return a.Episode == b.Episode && a.Repeat == b.Repeat }) {
+		t.Errorf("the sample reordered the records it was given")
+	}
+	var eps []int
+	for _, r := range got {
+		eps = append(eps, r.Episode)
+	}
+	if want := []int{0, 0, 1, 1, 2, 2}; !slices.Equal(eps, want) {
+		t.Errorf("sampled episodes %v, want %v (three episodes, both repeats of each)", eps, want)
 	}
 }

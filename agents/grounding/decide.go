@@ -334,7 +334,8 @@ func DeliverReply(id, dst string) string {
 	return fmt.Sprintf("I took %s to %s.", id, dst)
 }
 
-var deliverReply = regexp.MustCompile(`i took ([a-z]+ block \d+) to (.+)$`)
+// The destination ends with the sentence: ids and places hold no full stop.
+var deliverReply = regexp.MustCompile(`i took ([a-z]+ block \d+) to ([^.!?]+)`)
 
 // ParseDeliverReply reads the block and the destination out of a
 // DeliverReply.
@@ -343,7 +344,7 @@ func ParseDeliverReply(s string) (id, dst string, ok bool) {
 	if m == nil {
 		return "", "", false
 	}
-	return m[1], m[2], true
+	return m[1], strings.TrimSpace(m[2]), true
 }
 
 var handReply = regexp.MustCompile(`i put ([a-z]+ (?:block|bowl) \d+) in the shared workspace`)

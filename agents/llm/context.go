@@ -80,8 +80,9 @@ type CallContext struct {
 	Partner     string `json:"partner,omitempty"`
 	// Graph is the scene data the prompt holds, if it holds a graph.
 	Graph *scenes.Graph `json:"graph,omitempty"`
-	// Objects are the detected objects, when the prompt lists objects but
-	// not their graph.
+	// Objects are the ids of the perceived graph's nodes, when the prompt
+	// lists them but neither the graph nor the detections (SG-CoT's
+	// planning calls and its partner's).
 	Objects []string `json:"objects,omitempty"`
 	// Detections are the objects the robot's object detector found in
 	// its view (the detect_objects tool), as the prompt lists them: a

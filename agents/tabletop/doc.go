@@ -43,10 +43,14 @@
 // What several of them share has a file of its own: conversation.go, the
 // tool-call loop (a model call, its tool calls run in order, their
 // results fed back); graph.go, the observed scene graph and the first
-// request of a workflow that shows it whole; partner.go, the reply to the
-// other robot's ask_robot message: from the whole graph (direct and the
-// workflows that show it), or by SG-CoT's own method (sgcot and its
-// ablations: perceive, retrieve, hand over, reply).
+// request of a workflow (openingRequest); objects.go, the detector's
+// object list as the baselines show it; perceive.go and perceive_scan.go,
+// SG-CoT's perceive call and the reading of its reply; partner.go, the
+// reply to the other robot's ask_robot message from the whole graph
+// (direct and the workflows that show it) or by SG-CoT's own method
+// (perceive, retrieve, hand over, reply); partner_list.go, the same reply
+// from the object list (CLARA and Inner Monologue in a tool loop,
+// ProgPrompt with a short program).
 //
 // Each workflow registers itself with agents.RegisterWorkflow in init.
 package tabletop

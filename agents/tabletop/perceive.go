@@ -211,7 +211,10 @@ func perceptionJSON(text string, ds []llm.Detection, edges bool) (*scenes.Graph,
 		if err != nil {
 			return nil, err
 		}
-		for rel, targets := range p.Edges[key] {
+		// In sorted order, so that of several bad relations the error (which
+		// the retry prompt shows) names the same one on every run.
+		for _, rel := range slices.Sorted(maps.Keys(p.Edges[key])) {
+			targets := p.Edges[key][rel]
 			r := slices.Index(scenes.Relations, rel)
 			if r < 0 {
 				return nil, fmt.Errorf("edges[%q]: unknown relation %q (want one of %s)", key, rel, strings.Join(scenes.Relations, ", "))

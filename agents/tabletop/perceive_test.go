@@ -111,6 +111,7 @@ func TestParsePerceptionErrors(t *testing.T) {
 		{"a source out of range", `{"edges":{"2":{"left_of":[1]}}}`, `edges: key "2" is not an object index`},
 		{"a source written with a leading zero", `{"edges":{"01":{"left_of":[1]}}}`, `key "01" is not an object index`},
 		{"an unknown relation", `{"edges":{"0":{"beside":[1]}}}`, `edges["0"]: unknown relation "beside"`},
+		{"of several unknown relations the first in sorted order, so the retry prompt is the same on every run", `{"edges":{"0":{"under":[1],"beside":[1],"opposite":[1]}}}`, `edges["0"]: unknown relation "beside"`},
 		{"a target out of range", `{"edges":{"0":{"left_of":[5]}}}`, `edges["0"]["left_of"]: target 5 is not an object index`},
 		{"a target that is not a number", `{"edges":{"0":{"left_of":["blue bowl 1"]}}}`, `"blue bowl 1" is not an object index`},
 		{"an object related to itself", `{"edges":{"0":{"near":[0]}}}`, "object 0 related to itself"},

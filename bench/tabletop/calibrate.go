@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"golang.org/x/sync/errgroup"
 
@@ -98,14 +99,28 @@ func (c *Calibration) score(ctx context.Context, score agents.ScoreFunc) ([]agen
 	}
 	// Each episode is scored on its own, so the scores are the same in
 	// any order; they are kept in the split's order, and an error is the
-	// first episode's in that order, whichever failed first.
+	// first episode's in that order, whichever failed first. Once one
+	// fails, no later episode is started (a failing model is not called
+	// for the rest of the split); the earlier ones still run, so the
+	// first failing episode is always found.
 	out := make([]agents.Scored, len(jobs))
 	errs := make([]error, len(jobs))
+	var failed atomic.Int64
+	failed.Store(int64(len(jobs)))
 	var g errgroup.Group
 	g.SetLimit(max(c.workers, 1))
 	for k, j := range jobs {
 		g.Go(func() error {
+			if int64(k) > failed.Load() {
+				return nil
+			}
 			out[k], errs[k] = c.scoreOne(ctx, score, j.cell, j.i)
+			for errs[k] != nil {
+				f := failed.Load()
+				if int64(k) >= f || failed.CompareAndSwap(f, int64(k)) {
+					break
+				}
+			}
 			return nil
 		})
 	}

@@ -48,10 +48,17 @@ func TestCalibrationConcurrentCallers(t *testing.T) {
 	}
 }
 
-// A failing score fails the split, and its error names the episode.
+// A failing score fails the split, and its error names the episode; no
+// episode after it is scored.
 func TestCalibrationErrorNamesEpisode(t *testing.T) {
 	boom := errors.New("boom")
-	_, err := NewCalibration(1, 1).Scores(context.Background(), "k", func(context.Context, agents.Env) (float64, error) { return 0, boom })
+	var calls atomic.Int64
+	c := NewCalibration(1, 3)
+	c.workers = 1
+	_, err := c.Scores(context.Background(), "k", func(context.Context, agents.Env) (float64, error) { calls.Add(1); return 0, boom })
+	if n := calls.Load(); n != 1 {
+		t.Errorf("%d episodes scored after the first failed, want none", n-1)
+	}
 	if !errors.Is(err, boom) {
 		t.Fatalf("error %v does not wrap the score's", err)
 	}
