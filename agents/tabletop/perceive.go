@@ -160,14 +160,17 @@ func perceptionJSON(text string, ds []llm.Detection, edges bool) (*scenes.Graph,
 	if start < 0 || end < start {
 		return nil, fmt.Errorf("no JSON object in the reply %.80q", text)
 	}
-	dec := json.NewDecoder(bytes.NewReader([]byte(text[start : end+1])))
+	data := []byte(text[start : end+1])
+	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	var p perception
 	if err := dec.Decode(&p); err != nil {
 		return nil, fmt.Errorf("the JSON object: %w", perceptionJSONError(err))
 	}
-	if dec.More() {
-		return nil, fmt.Errorf("the JSON object: more than one object in the reply")
+	// Anything after the object but space is a second object or a stray
+	// brace (dec.More would pass a "}"), not part of the graph.
+	if rest := bytes.TrimSpace(data[dec.InputOffset():]); len(rest) > 0 {
+		return nil, fmt.Errorf("the JSON object: more than one object in the reply (%.20q follows it)", rest)
 	}
 	index := func(field, key string) (int, error) {
 		i, err := strconv.Atoi(key)

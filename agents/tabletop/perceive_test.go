@@ -119,6 +119,7 @@ func TestParsePerceptionErrors(t *testing.T) {
 		{"a node without attributes", `{"nodes":{"1":{"id":"red bowl 1"}}}`, `nodes["1"]: field "attributes": required`},
 		{"two objects with one id", `{"nodes":{"1":{"id":"red block 1","attributes":{"color":"red","type":"block"}}}}`, `objects 0 and 1 are both "red block 1"`},
 		{"two objects in one reply", `{"edges":{}} {"edges":{}}`, "more than one object"},
+		{"a stray brace after the object", `{"edges":{}}}`, "more than one object"},
 	} {
 		_, err := parsePerception(tc.reply, ds, true)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
