@@ -174,7 +174,10 @@ func TestEpisodeSeedSeparatesParts(t *testing.T) {
 
 // A cancelled run (Ctrl-C) starts no episode after the cancel: it returns
 // the records written so far with the context's error, and the few that
-// were running are not recorded.
+// were running are not recorded. How many finished episodes the writer
+// had yet to write when the cancel came depends on scheduling (the
+// workers do not wait for it), so the test bounds what started after the
+// cancel, not what was written.
 func TestRunStopsAtOnceWhenCancelled(t *testing.T) {
 	for _, conc := range []int{1, 3} {
 		ctx, cancel := context.WithCancel(context.Background())
@@ -196,9 +199,9 @@ func TestRunStopsAtOnceWhenCancelled(t *testing.T) {
 			t.Fatalf("concurrency %d: error %v, want context.Canceled", conc, err)
 		}
 		written := stripWall(t, buf.Bytes())
-		if len(recs) != len(written) || len(written) < 5 || len(written) > 5+conc {
-			t.Errorf("concurrency %d: %d records returned, %d written; want the 5 before the cancel and at most %d more that were under way",
-				conc, len(recs), len(written), conc)
+		if len(recs) != len(written) || len(written) < 5 || int64(len(written)) > atCancel.Load()+int64(conc) {
+			t.Errorf("concurrency %d: %d records returned, %d written; want the 5 before the cancel and none of an episode started after it (%d had started)",
+				conc, len(recs), len(written), atCancel.Load())
 		}
 		// Each worker may be starting an episode as the cancel comes.
 		if after := started.Load() - atCancel.Load(); after > int64(conc) {
