@@ -4,7 +4,6 @@ import (
 	"maps"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/ambibench/ambibench/agents/llm"
 	"github.com/ambibench/ambibench/scenes"
@@ -44,20 +43,8 @@ func (c *call) perceive() llm.Reply {
 // perceptionJSON writes a perceive reply: nodes keyed by index where they
 // differ from the detections, then the edges as source index → relation →
 // target indices, in the graph's order (each source's relations in the
-// order they first appear). It writes into one buffer, with the relations
-// indexed by their place in scenes.Relations; a graph with a relation
-// outside that list is written by perceptionJSONMaps, which gives the
-// same bytes.
+// order they first appear), into one buffer.
 func perceptionJSON(g *scenes.Graph, ds []llm.Detection, edges bool) string {
-	const R = 16
-	if len(scenes.Relations) > R {
-		return perceptionJSONMaps(g, ds, edges)
-	}
-	for _, e := range g.Edges {
-		if slices.Index(scenes.Relations, e.Relation) < 0 {
-			return perceptionJSONMaps(g, ds, edges)
-		}
-	}
 	b := make([]byte, 0, 64+8*len(g.Edges))
 	b = append(b, `{"nodes":{`...)
 	index := make(map[string]int, len(g.Nodes))
@@ -89,8 +76,13 @@ func perceptionJSON(g *scenes.Graph, ds []llm.Detection, edges bool) string {
 	b = append(b, '}')
 	if edges {
 		b = append(b, `,"edges":{`...)
-		var targets [R][]int
-		var order [R]int
+		// A source has a few relations (at most one a kind), so its
+		// groups are found by a scan; their target lists are reused.
+		type group struct {
+			rel     string
+			targets []int
+		}
+		var groups []group
 		at := func(id string, guess int) int {
 			if guess >= 0 && guess < len(g.Nodes) && g.Nodes[guess].ID == id {
 				return guess
@@ -111,32 +103,36 @@ func perceptionJSON(g *scenes.Graph, ds []llm.Detection, edges bool) string {
 			b = append(b, '"')
 			b = strconv.AppendInt(b, int64(si), 10)
 			b = append(b, `":{`...)
-			rels := order[:0]
+			groups = groups[:0]
 			guess := 0 // a source's targets come in node order, but for noise
 			for _, ed := range g.Edges[s:e] {
-				r := slices.Index(scenes.Relations, ed.Relation)
-				if len(targets[r]) == 0 {
-					rels = append(rels, r)
+				j := slices.IndexFunc(groups, func(gr group) bool { return gr.rel == ed.Relation })
+				if j < 0 {
+					j = len(groups)
+					if j < cap(groups) {
+						groups = groups[:j+1]
+						groups[j].rel, groups[j].targets = ed.Relation, groups[j].targets[:0]
+					} else {
+						groups = append(groups, group{rel: ed.Relation})
+					}
 				}
 				t := at(ed.Target, guess)
 				guess = t
-				targets[r] = append(targets[r], t)
+				groups[j].targets = append(groups[j].targets, t)
 			}
-			for j, r := range rels {
+			for j, gr := range groups {
 				if j > 0 {
 					b = append(b, ',')
 				}
-				b = append(b, '"')
-				b = append(b, scenes.Relations[r]...)
-				b = append(b, `":[`...)
-				for k, t := range targets[r] {
+				b = strconv.AppendQuote(b, gr.rel)
+				b = append(b, `:[`...)
+				for k, t := range gr.targets {
 					if k > 0 {
 						b = append(b, ',')
 					}
 					b = strconv.AppendInt(b, int64(t), 10)
 				}
 				b = append(b, ']')
-				targets[r] = targets[r][:0]
 			}
 			b = append(b, '}')
 			s = e
@@ -145,74 +141,4 @@ func perceptionJSON(g *scenes.Graph, ds []llm.Detection, edges bool) string {
 	}
 	b = append(b, '}')
 	return string(b)
-}
-
-// perceptionJSONMaps writes a perceive reply as perceptionJSON does, for
-// any relation names.
-func perceptionJSONMaps(g *scenes.Graph, ds []llm.Detection, edges bool) string {
-	var b strings.Builder
-	b.WriteString(`{"nodes":{`)
-	index := make(map[string]int, len(g.Nodes))
-	first := true
-	for i, n := range g.Nodes {
-		index[n.ID] = i
-		if i < len(ds) && n.ID == ds[i].ID && maps.Equal(n.Attributes, ds[i].Attributes) {
-			continue
-		}
-		if !first {
-			b.WriteByte(',')
-		}
-		first = false
-		b.WriteString(`"` + strconv.Itoa(i) + `":{"id":` + strconv.Quote(n.ID) + `,"attributes":{`)
-		for j, k := range slices.Sorted(maps.Keys(n.Attributes)) {
-			if j > 0 {
-				b.WriteByte(',')
-			}
-			b.WriteString(strconv.Quote(k) + ":" + strconv.Quote(n.Attributes[k]))
-		}
-		b.WriteString("}}")
-	}
-	b.WriteString("}")
-	if edges {
-		b.WriteString(`,"edges":{`)
-		// Group each source's edges by relation, relations in the order
-		// they first appear.
-		for s := 0; s < len(g.Edges); {
-			src := g.Edges[s].Source
-			e := s
-			for e < len(g.Edges) && g.Edges[e].Source == src {
-				e++
-			}
-			if s > 0 {
-				b.WriteByte(',')
-			}
-			b.WriteString(`"` + strconv.Itoa(index[src]) + `":{`)
-			var rels []string
-			targets := map[string][]int{}
-			for _, ed := range g.Edges[s:e] {
-				if _, ok := targets[ed.Relation]; !ok {
-					rels = append(rels, ed.Relation)
-				}
-				targets[ed.Relation] = append(targets[ed.Relation], index[ed.Target])
-			}
-			for j, rel := range rels {
-				if j > 0 {
-					b.WriteByte(',')
-				}
-				b.WriteString(`"` + rel + `":[`)
-				for k, t := range targets[rel] {
-					if k > 0 {
-						b.WriteByte(',')
-					}
-					b.WriteString(strconv.Itoa(t))
-				}
-				b.WriteByte(']')
-			}
-			b.WriteByte('}')
-			s = e
-		}
-		b.WriteByte('}')
-	}
-	b.WriteByte('}')
-	return b.String()
 }

@@ -2,7 +2,11 @@ package simmodel
 
 import (
 	"encoding/json"
+	"maps"
 	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/ambibench/ambibench/agents/llm"
@@ -68,4 +72,74 @@ func TestReadTokensOfDetections(t *testing.T) {
 			t.Errorf("%s call with %d detections: %d tokens, want %d", cc.Role, len(cc.Detections), got, want)
 		}
 	}
+}
+
+// perceptionJSONMaps is the reference perceptionJSON is held to: the
+// reply written plainly, with maps and strings.
+func perceptionJSONMaps(g *scenes.Graph, ds []llm.Detection, edges bool) string {
+	var b strings.Builder
+	b.WriteString(`{"nodes":{`)
+	index := make(map[string]int, len(g.Nodes))
+	first := true
+	for i, n := range g.Nodes {
+		index[n.ID] = i
+		if i < len(ds) && n.ID == ds[i].ID && maps.Equal(n.Attributes, ds[i].Attributes) {
+			continue
+		}
+		if !first {
+			b.WriteByte(',')
+		}
+		first = false
+		b.WriteString(`"` + strconv.Itoa(i) + `":{"id":` + strconv.Quote(n.ID) + `,"attributes":{`)
+		for j, k := range slices.Sorted(maps.Keys(n.Attributes)) {
+			if j > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(strconv.Quote(k) + ":" + strconv.Quote(n.Attributes[k]))
+		}
+		b.WriteString("}}")
+	}
+	b.WriteString("}")
+	if edges {
+		b.WriteString(`,"edges":{`)
+		// Group each source's edges by relation, relations in the order
+		// they first appear.
+		for s := 0; s < len(g.Edges); {
+			src := g.Edges[s].Source
+			e := s
+			for e < len(g.Edges) && g.Edges[e].Source == src {
+				e++
+			}
+			if s > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(`"` + strconv.Itoa(index[src]) + `":{`)
+			var rels []string
+			targets := map[string][]int{}
+			for _, ed := range g.Edges[s:e] {
+				if _, ok := targets[ed.Relation]; !ok {
+					rels = append(rels, ed.Relation)
+				}
+				targets[ed.Relation] = append(targets[ed.Relation], index[ed.Target])
+			}
+			for j, rel := range rels {
+				if j > 0 {
+					b.WriteByte(',')
+				}
+				b.WriteString(`"` + rel + `":[`)
+				for k, t := range targets[rel] {
+					if k > 0 {
+						b.WriteByte(',')
+					}
+					b.WriteString(strconv.Itoa(t))
+				}
+				b.WriteByte(']')
+			}
+			b.WriteByte('}')
+			s = e
+		}
+		b.WriteByte('}')
+	}
+	b.WriteByte('}')
+	return b.String()
 }
