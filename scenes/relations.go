@@ -45,8 +45,12 @@ func OnTop(a, b Object) bool {
 // Direction returns the relation of a to b along the dominant axis of their
 // offset: left_of, right_of, above or below.
 func Direction(a, b Object) string {
-	dx := a.Pose.X() - b.Pose.X()
-	dy := a.Pose.Y() - b.Pose.Y()
+	return directionOf(a.Pose.X()-b.Pose.X(), a.Pose.Y()-b.Pose.Y())
+}
+
+// directionOf is the relation of an offset (dx, dy) along its dominant
+// axis.
+func directionOf(dx, dy float64) string {
 	if math.Abs(dx) >= math.Abs(dy) {
 		if dx < 0 {
 			return RelLeftOf
@@ -116,19 +120,7 @@ func (a *pairObject) onTop(b *pairObject) bool {
 }
 
 // direction is Direction(a, b).
-func (a *pairObject) direction(b *pairObject) string {
-	dx, dy := a.x-b.x, a.y-b.y
-	if math.Abs(dx) >= math.Abs(dy) {
-		if dx < 0 {
-			return RelLeftOf
-		}
-		return RelRightOf
-	}
-	if dy > 0 {
-		return RelAbove
-	}
-	return RelBelow
-}
+func (a *pairObject) direction(b *pairObject) string { return directionOf(a.x-b.x, a.y-b.y) }
 
 // near reports whether PlanarDistance(a, b) < NearDistance, and takes the
 // square root only when neither axis alone is as far: a hypotenuse is
