@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/ambibench/ambibench/agents"
@@ -14,29 +13,6 @@ import (
 
 type promptData struct {
 	Instruction, Robot, Partner, GraphJSON, Places, Message string
-}
-
-// shownGraph is the scene graph as a prompt that lists object ids (and
-// workspaces) and relations shows it, for the call's context: each node
-// keeps the attributes its id names (colour and type, as in "red block 1")
-// and its workspace, and loses the rest (size), which the prompt does not
-// show; the edges are kept, since the prompt lists every relation.
-func shownGraph(g *scenes.Graph) *scenes.Graph {
-	if g == nil {
-		return nil
-	}
-	out := &scenes.Graph{Nodes: make([]scenes.Node, len(g.Nodes)), Edges: g.Edges}
-	for i, n := range g.Nodes {
-		words := strings.Fields(n.ID)
-		attrs := map[string]string{}
-		for k, v := range n.Attributes {
-			if k == scenes.AttrWorkspace || slices.Contains(words, v) {
-				attrs[k] = v
-			}
-		}
-		out.Nodes[i] = scenes.Node{ID: n.ID, Attributes: attrs}
-	}
-	return out
 }
 
 // observe returns the robot's scene graph, through the get_scene_graph
