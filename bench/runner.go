@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"sync/atomic"
 
 	"golang.org/x/sync/errgroup"
@@ -77,6 +78,14 @@ var ErrStopped = errors.New("the run is stopping")
 // running are not recorded, what was written stays written, and those
 // records are returned with the error. ErrStopped stops it more gently
 // (see there).
+//
+// opts.Concurrency workers take the jobs in grid order, and the worker
+// that finishes the first record not yet written writes it and every
+// finished one after it (see [inOrder]). There is no writer goroutine
+// to wake: at --concurrency 1 handing each record to one cost a thread
+// wake-up an episode, more time than the writing, spent on the core the
+// one worker leaves free, and the run's own scheduling was then a tenth
+// of what two workers could gain.
 func Run(ctx context.Context, opts Options, w *results.Writer, have map[string]bool) ([]results.Record, error) {
 	jobs, err := Jobs(opts)
 	if err != nil {
@@ -88,72 +97,63 @@ func Run(ctx context.Context, opts Options, w *results.Writer, have map[string]b
 			todo = append(todo, j)
 		}
 	}
-	conc := max(opts.Concurrency, 1)
+	conc := min(max(opts.Concurrency, 1), max(len(todo), 1))
 	out := make([]results.Record, len(todo))
-	skipped := make([]bool, len(todo)) // not played, or stopped: nothing to write
-	ready := make([]chan struct{}, len(todo))
-	for i := range ready {
-		ready[i] = make(chan struct{})
-	}
 	var stopping atomic.Bool
 	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(conc + 1) // the writer holds one slot
 	// written marks the records written, read once the group is done; the
 	// records stay in out alone (a second slice of them was 20 MB at
 	// make bench's 28,600 episodes).
 	written := make([]bool, len(todo))
-	g.Go(func() error {
-		for i := range todo {
-			select {
-			case <-ready[i]:
-			case <-gctx.Done():
-				return gctx.Err()
+	order := newInOrder(len(todo), func(i int) error {
+		if gctx.Err() != nil {
+			return gctx.Err() // cancelled: nothing more is written
+		}
+		if w != nil {
+			if err := w.Write(out[i]); err != nil {
+				return fmt.Errorf("writing record %d: %w", i, err)
 			}
-			if skipped[i] {
-				continue
-			}
-			if w != nil {
-				if err := w.Write(out[i]); err != nil {
-					return fmt.Errorf("writing record %d: %w", i, err)
-				}
-			}
-			written[i] = true
-			if opts.OnRecord != nil {
-				opts.OnRecord(todo[i], out[i])
-			}
+		}
+		written[i] = true
+		if opts.OnRecord != nil {
+			opts.OnRecord(todo[i], out[i])
 		}
 		return nil
 	})
-	for i, j := range todo {
-		if gctx.Err() != nil {
-			break // the writer stops too
-		}
-		if stopping.Load() {
-			skipped[i] = true
-			close(ready[i])
-			continue
-		}
+	var next atomic.Int64 // the next job to take
+	for range conc {
 		g.Go(func() error {
-			if stopping.Load() || gctx.Err() != nil {
-				skipped[i] = true
-				close(ready[i])
-				return nil
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(todo) {
+					return nil
+				}
+				if err := gctx.Err(); err != nil {
+					return err
+				}
+				if stopping.Load() {
+					if err := order.done(i, false); err != nil {
+						return err
+					}
+					continue
+				}
+				j := todo[i]
+				if opts.onStart != nil {
+					opts.onStart(j)
+				}
+				rec, err := RunEpisode(gctx, j, opts)
+				switch {
+				case errors.Is(err, ErrStopped):
+					stopping.Store(true)
+				case err != nil:
+					return err
+				default:
+					out[i] = rec
+				}
+				if err := order.done(i, err == nil); err != nil {
+					return err
+				}
 			}
-			if opts.onStart != nil {
-				opts.onStart(j)
-			}
-			rec, err := RunEpisode(gctx, j, opts)
-			switch {
-			case errors.Is(err, ErrStopped):
-				stopping.Store(true)
-				skipped[i] = true
-			case err != nil:
-				return err
-			default:
-				out[i] = rec
-			}
-			close(ready[i])
-			return nil
 		})
 	}
 	err = g.Wait()
@@ -170,4 +170,48 @@ func Run(ctx context.Context, opts Options, w *results.Writer, have map[string]b
 		return kept, err
 	}
 	return kept, fmt.Errorf("%d of %d episodes not played: %w", len(todo)-len(kept), len(todo), ErrStopped)
+}
+
+// inOrder writes finished records in their order from whichever worker
+// finishes the one awaited: that worker becomes the flusher and writes,
+// outside the lock, every finished record from there on, while the
+// others go on playing. One worker flushes at a time, so write is never
+// called twice at once and is called in order.
+type inOrder struct {
+	mu       sync.Mutex
+	finished []bool // played, or given up: nothing stops the flush there
+	record   []bool // played, with a record to write
+	next     int    // the first record not yet flushed
+	flushing bool
+	write    func(i int) error
+}
+
+func newInOrder(n int, write func(i int) error) *inOrder {
+	return &inOrder{finished: make([]bool, n), record: make([]bool, n), write: write}
+}
+
+// done marks job i finished, with a record to write or without one, and
+// flushes if it was the one awaited. The error is write's: the run stops.
+func (o *inOrder) done(i int, record bool) error {
+	o.mu.Lock()
+	o.finished[i], o.record[i] = true, record
+	if o.flushing || i != o.next {
+		o.mu.Unlock()
+		return nil
+	}
+	o.flushing = true
+	for o.next < len(o.finished) && o.finished[o.next] {
+		k, rec := o.next, o.record[o.next]
+		o.mu.Unlock()
+		if rec {
+			if err := o.write(k); err != nil {
+				return err // flushing stays set: nothing more is written
+			}
+		}
+		o.mu.Lock()
+		o.next++
+	}
+	o.flushing = false
+	o.mu.Unlock()
+	return nil
 }
