@@ -11,8 +11,7 @@ type ContactBuffer struct {
 }
 
 func NewContactBuffer(stamp uint, slice *ContactBuffer) *ContactBuffer {
-	buffer := &ContactBuffer{}
-	buffer.contacts = [CONTACTS_BUFFER_SIZE]Contact{}
+	buffer := &ContactBuffer{} // zeroed: upstream cleared the array a second time
 	return buffer.InitHeader(stamp, slice)
 }
 
