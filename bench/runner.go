@@ -73,7 +73,9 @@ var ErrStopped = errors.New("the run is stopping")
 
 // Run plays every job not already in have (keyed by results.Record.Key)
 // and writes each record to w in grid order, whatever the concurrency:
-// a record is written once all before it are. It returns the new records.
+// a record is written once all before it are. It returns the new records;
+// they share equal instructions, ToolCalls maps and ActedBy lists, so a
+// caller that changes a map or list copies it first.
 // A cancelled context stops the run at once: no episode starts, those
 // running are not recorded, what was written stays written, and those
 // records are returned with the error. ErrStopped stops it more gently
@@ -105,6 +107,7 @@ func Run(ctx context.Context, opts Options, w *results.Writer, have map[string]b
 	// records stay in out alone (a second slice of them was 20 MB at
 	// make bench's 28,600 episodes).
 	written := make([]bool, len(todo))
+	var keep retained // called by one flusher at a time
 	order := newInOrder(len(todo), func(i int) error {
 		if gctx.Err() != nil {
 			return gctx.Err() // cancelled: nothing more is written
@@ -118,6 +121,7 @@ func Run(ctx context.Context, opts Options, w *results.Writer, have map[string]b
 		if opts.OnRecord != nil {
 			opts.OnRecord(todo[i], out[i])
 		}
+		keep.keep(&out[i])
 		return nil
 	})
 	var next atomic.Int64 // the next job to take
