@@ -2,6 +2,7 @@ package tabletop
 
 import (
 	"maps"
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -114,7 +115,8 @@ func (sc *scanner) members(member func(key string)) {
 		sc.i++
 		return
 	}
-	var keys []string
+	var buf [8]string // most objects have few keys
+	keys := buf[:0]
 	for !sc.bad {
 		k := sc.str()
 		if sc.bad || slices.Contains(keys, k) {
@@ -168,8 +170,11 @@ func fastPerception(text string, ds []llm.Detection, edges bool) (g *scenes.Grap
 	n := len(ds)
 	g = &scenes.Graph{Nodes: make([]scenes.Node, n)}
 	replied := make([]bool, n)
-	var codes []int // (source·n + target)·R + relation
+	// The relations read, as a set of (source·n + target)·R + relation:
+	// the set's order is the graph's, and a relation read twice is one.
 	R := len(scenes.Relations)
+	var codes []uint64
+	read := false
 	sc := &scanner{s: text[start : end+1]}
 	sc.members(func(key string) {
 		switch key {
@@ -230,7 +235,12 @@ func fastPerception(text string, ds []llm.Detection, edges bool) (g *scenes.Grap
 								sc.bad = true
 								return
 							}
-							codes = append(codes, (src*n+dst)*R+r)
+							if codes == nil {
+								codes = make([]uint64, (n*n*R+63)/64)
+							}
+							c := (src*n+dst)*R + r
+							codes[c/64] |= 1 << (c % 64)
+							read = true
 						}
 						switch sc.next() {
 						case ',':
@@ -263,15 +273,21 @@ func fastPerception(text string, ds []llm.Detection, edges bool) (g *scenes.Grap
 		}
 		seen[nd.ID] = struct{}{}
 	}
-	if !edges || len(codes) == 0 {
+	if !edges || !read {
 		return g, true
 	}
-	slices.Sort(codes)
-	codes = slices.Compact(codes)
-	g.Edges = make([]scenes.Edge, len(codes))
-	for i, c := range codes {
-		pair, rel := c/R, c%R
-		g.Edges[i] = scenes.Edge{Source: g.Nodes[pair/n].ID, Target: g.Nodes[pair%n].ID, Relation: scenes.Relations[rel]}
+	count := 0
+	for _, w := range codes {
+		count += bits.OnesCount64(w)
+	}
+	g.Edges = make([]scenes.Edge, 0, count)
+	for k, w := range codes {
+		for w != 0 {
+			c := k*64 + bits.TrailingZeros64(w)
+			w &= w - 1
+			pair, rel := c/R, c%R
+			g.Edges = append(g.Edges, scenes.Edge{Source: g.Nodes[pair/n].ID, Target: g.Nodes[pair%n].ID, Relation: scenes.Relations[rel]})
+		}
 	}
 	return g, true
 }
