@@ -76,16 +76,14 @@ func RelationCodes(objs []Object) (codes []uint8, count int) {
 	}
 	n := len(pairs)
 	codes = make([]uint8, 2*n*n)
-	var rels [2]string
 	for i := range pairs {
 		for j := range pairs {
 			if i == j {
 				continue
 			}
-			for k, rel := range appendRelations(rels[:0], &pairs[i], &pairs[j]) {
-				codes[2*(i*n+j)+k] = relationCode(rel)
-				count++
-			}
+			c := relationCodes(&pairs[i], &pairs[j])
+			codes[2*(i*n+j)], codes[2*(i*n+j)+1] = c[0], c[1]
+			count += min(int(c[0]), 1) + min(int(c[1]), 1)
 		}
 	}
 	return codes, count
