@@ -77,13 +77,11 @@ func RelationCodes(objs []Object) (codes []uint8, count int) {
 	n := len(pairs)
 	codes = make([]uint8, 2*n*n)
 	for i := range pairs {
-		for j := range pairs {
-			if i == j {
-				continue
-			}
-			c := relationCodes(&pairs[i], &pairs[j])
-			codes[2*(i*n+j)], codes[2*(i*n+j)+1] = c[0], c[1]
-			count += min(int(c[0]), 1) + min(int(c[1]), 1)
+		for j := i + 1; j < n; j++ {
+			ab, ba := pairCodes(&pairs[i], &pairs[j])
+			codes[2*(i*n+j)], codes[2*(i*n+j)+1] = ab[0], ab[1]
+			codes[2*(j*n+i)], codes[2*(j*n+i)+1] = ba[0], ba[1]
+			count += min(int(ab[0]), 1) + min(int(ab[1]), 1) + min(int(ba[0]), 1) + min(int(ba[1]), 1)
 		}
 	}
 	return codes, count

@@ -101,6 +101,45 @@ func relationCodes(a, b *pairObject) [2]uint8 {
 	return [2]uint8{dir}
 }
 
+// pairCodes returns relationCodes(a, b) and relationCodes(b, a), reading
+// what the two share once: the containment and stacking tests, and
+// nearness, which is symmetric.
+func pairCodes(a, b *pairObject) (ab, ba [2]uint8) {
+	ia, ib := a.inside(b), b.inside(a)
+	ta, tb := false, false
+	if !ia && !ib {
+		ta, tb = a.onTop(b), b.onTop(a)
+	}
+	// In each direction the first of the four tests that holds decides,
+	// in relationCodes' order; a test that holds only of the other
+	// direction leaves this one none. (No two objects of positive size
+	// are each inside, or each on top of, the other; a box of negative
+	// size read from a reply may be.)
+	switch {
+	case ia || ib:
+		if ia {
+			ab[0] = codeInsideOf
+		}
+		if ib {
+			ba[0] = codeInsideOf
+		}
+	case ta || tb:
+		if ta {
+			ab[0] = codeOnTopOf
+		}
+		if tb {
+			ba[0] = codeOnTopOf
+		}
+	default:
+		dx, dy := a.x-b.x, a.y-b.y
+		ab[0], ba[0] = directionCode(dx, dy), directionCode(-dx, -dy)
+		if a.near(b) {
+			ab[1], ba[1] = codeNear, codeNear
+		}
+	}
+	return ab, ba
+}
+
 // directionCode is the code of directionOf(dx, dy).
 func directionCode(dx, dy float64) uint8 {
 	if math.Abs(dx) >= math.Abs(dy) {

@@ -102,3 +102,50 @@ func TestHypotComparisonsAreHypots(t *testing.T) {
 		}
 	}
 }
+
+// RelationCodes, which reads each unordered pair once, gives relationsOf
+// of every ordered pair for boxes of any size, negative heights included
+// (a detection read from a reply may have one): there two blocks may each
+// be on top of the other, which a table's objects never are.
+func TestRelationCodesOfAnyBox(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	classes := []string{ClassBlock, ClassBowl, "plate"}
+	for trial := range 300 {
+		n := 2 + rng.IntN(12)
+		objs := make([]Object, n)
+		for i := range objs {
+			o := &objs[i]
+			o.ID, o.Class = ObjectID("red", ClassBlock, i), classes[rng.IntN(len(classes))]
+			for k := range 3 {
+				o.Pose[k] = 0.05 * float64(rng.IntN(5)-2)
+				o.Extent[k] = 0.1 * rng.Float64()
+			}
+			if rng.IntN(2) == 0 {
+				o.Extent[2] = -o.Extent[2] // stacking reads the height alone
+			}
+		}
+		codes, count := RelationCodes(objs)
+		total := 0
+		for i := range objs {
+			for j := range objs {
+				var got []string
+				for _, c := range codes[2*(i*n+j) : 2*(i*n+j)+2] {
+					if c != 0 {
+						got = append(got, Relations[c-1])
+					}
+				}
+				var want []string
+				if i != j {
+					want = relationsOf(objs[i], objs[j])
+				}
+				if !slices.Equal(got, want) {
+					t.Fatalf("trial %d, %v to %v: %v, relationsOf says %v", trial, objs[i], objs[j], got, want)
+				}
+				total += len(want)
+			}
+		}
+		if count != total {
+			t.Fatalf("trial %d: count %d, want %d", trial, count, total)
+		}
+	}
+}
