@@ -170,11 +170,11 @@ func fastPerception(text string, ds []llm.Detection, edges bool) (g *scenes.Grap
 	n := len(ds)
 	g = &scenes.Graph{Nodes: make([]scenes.Node, n)}
 	replied := make([]bool, n)
-	// The relations read, as a set of (source·n + target)·R + relation:
-	// the set's order is the graph's, and a relation read twice is one.
-	R := len(scenes.Relations)
-	var codes []uint64
-	read := false
+	// The relations read, as a set: a bit a relation (its index in
+	// scenes.Relations) of each pair, source·n + target. The set's order
+	// is the graph's, and a relation read twice is one.
+	var pairs []relationSet
+	count := 0
 	sc := &scanner{s: text[start : end+1]}
 	sc.members(func(key string) {
 		switch key {
@@ -235,12 +235,13 @@ func fastPerception(text string, ds []llm.Detection, edges bool) (g *scenes.Grap
 								sc.bad = true
 								return
 							}
-							if codes == nil {
-								codes = make([]uint64, (n*n*R+63)/64)
+							if pairs == nil {
+								pairs = make([]relationSet, n*n)
 							}
-							c := (src*n+dst)*R + r
-							codes[c/64] |= 1 << (c % 64)
-							read = true
+							if p := &pairs[src*n+dst]; *p&(1<<r) == 0 {
+								*p |= 1 << r
+								count++
+							}
 						}
 						switch sc.next() {
 						case ',':
@@ -273,24 +274,23 @@ func fastPerception(text string, ds []llm.Detection, edges bool) (g *scenes.Grap
 		}
 		seen[nd.ID] = struct{}{}
 	}
-	if !edges || !read {
+	if !edges || count == 0 {
 		return g, true
 	}
-	count := 0
-	for _, w := range codes {
-		count += bits.OnesCount64(w)
-	}
 	g.Edges = make([]scenes.Edge, 0, count)
-	for k, w := range codes {
-		for w != 0 {
-			c := k*64 + bits.TrailingZeros64(w)
-			w &= w - 1
-			pair, rel := c/R, c%R
-			g.Edges = append(g.Edges, scenes.Edge{Source: g.Nodes[pair/n].ID, Target: g.Nodes[pair%n].ID, Relation: scenes.Relations[rel]})
+	for p, set := range pairs {
+		for set != 0 {
+			r := bits.TrailingZeros16(uint16(set))
+			set &= set - 1
+			g.Edges = append(g.Edges, scenes.Edge{Source: g.Nodes[p/n].ID, Target: g.Nodes[p%n].ID, Relation: scenes.Relations[r]})
 		}
 	}
 	return g, true
 }
+
+// relationSet holds a bit for each relation of scenes.Relations, by
+// index (TestRelationsFitARelationSet).
+type relationSet uint16
 
 // number reads a JSON number as encoding/json reads it into a float64.
 func (sc *scanner) number() float64 {

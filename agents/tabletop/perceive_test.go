@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/ambibench/ambibench/agents"
 	"github.com/ambibench/ambibench/agents/internal/agenttest"
@@ -437,5 +438,13 @@ func TestDetectorOutputTakesTheFastPath(t *testing.T) {
 		if ds, ok := fastDetections(text); !ok || !reflect.DeepEqual(ds, detections(objs)) {
 			t.Errorf("scene %d: the fast path left the detector's list (%v) or read another", seed, ok)
 		}
+	}
+}
+
+// fastPerception keeps a pair's relations as bits of a relationSet, one
+// a relation of scenes.Relations: a longer list would not fit.
+func TestRelationsFitARelationSet(t *testing.T) {
+	if n, bits := len(scenes.Relations), 8*int(unsafe.Sizeof(relationSet(0))); n > bits {
+		t.Fatalf("%d relations, a relationSet holds %d: widen it", n, bits)
 	}
 }

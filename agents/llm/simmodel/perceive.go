@@ -86,18 +86,25 @@ func relationsJSON(ds []llm.Detection) string {
 	}
 	b = append(b, `},"edges":{`...)
 	first = true
+	// A source's target lists, one a relation code, written in one pass
+	// over its row and kept from source to source; order holds the codes
+	// in the order they first appear.
+	var lists [8][]byte
 	for i := range n {
-		row := codes[2*i*n : 2*(i+1)*n]
-		// The source's relations in the order they first appear, each
-		// then with its targets in order: a pass over the row a relation.
 		var order [8]uint8
-		seen, k := uint8(0), 0
-		for _, c := range row {
-			if c != 0 && seen&(1<<c) == 0 {
-				seen |= 1 << c
+		k := 0
+		for j, c := range codes[2*i*n : 2*(i+1)*n] {
+			if c == 0 {
+				continue
+			}
+			l := lists[c]
+			if len(l) == 0 {
 				order[k] = c
 				k++
+			} else {
+				l = append(l, ',')
 			}
+			lists[c] = appendIndex(l, j/2)
 		}
 		if k == 0 {
 			continue
@@ -107,29 +114,32 @@ func relationsJSON(ds []llm.Detection) string {
 		}
 		first = false
 		b = append(b, '"')
-		b = strconv.AppendInt(b, int64(i), 10)
+		b = appendIndex(b, i)
 		b = append(b, `":{`...)
 		for r, c := range order[:k] {
 			if r > 0 {
 				b = append(b, ',')
 			}
 			b = append(b, relationKeys[c-1]...)
-			comma := false
-			for j := range n {
-				if row[2*j] == c || row[2*j+1] == c {
-					if comma {
-						b = append(b, ',')
-					}
-					comma = true
-					b = strconv.AppendInt(b, int64(j), 10)
-				}
-			}
+			b = append(b, lists[c]...)
 			b = append(b, ']')
+			lists[c] = lists[c][:0]
 		}
 		b = append(b, '}')
 	}
 	b = append(b, "}}"...)
 	return string(b)
+}
+
+// appendIndex appends the decimal digits of an object index.
+func appendIndex(b []byte, i int) []byte {
+	if i < 10 {
+		return append(b, byte('0'+i))
+	}
+	if i < 100 {
+		return append(b, byte('0'+i/10), byte('0'+i%10))
+	}
+	return strconv.AppendInt(b, int64(i), 10)
 }
 
 // relationKeys are the relations as a reply's keys open their target
