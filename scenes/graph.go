@@ -40,40 +40,18 @@ func BuildGraph(objs []Object) *Graph {
 	for i := range objs {
 		g.Nodes = append(g.Nodes, NodeOf(&objs[i]))
 	}
-	pairs := make([]pairObject, len(objs))
-	for i := range objs {
-		pairs[i] = newPairObject(&objs[i])
-	}
-	// The relations of every ordered pair are read once, as indexes into
-	// Relations (one more than the index, 0 for none; at most two a pair),
-	// so that the edges are allocated at their exact number: sized for one
-	// relation a pair, a crowded table's near pairs grew them to twice
-	// that, copying them.
-	n := len(pairs)
-	codes := make([]uint8, 2*n*n)
-	count := 0
-	var rels [2]string
-	for i := range pairs {
-		for j := range pairs {
-			if i == j {
-				continue
-			}
-			for k, rel := range appendRelations(rels[:0], &pairs[i], &pairs[j]) {
-				codes[2*(i*n+j)+k] = relationCode(rel)
-				count++
-			}
-		}
-	}
+	n := len(objs)
+	codes, count := RelationCodes(objs)
 	if count > 0 {
 		g.Edges = make([]Edge, 0, count)
 	}
-	for i := range pairs {
-		for j := range pairs {
+	for i := range n {
+		for j := range n {
 			for _, c := range codes[2*(i*n+j) : 2*(i*n+j)+2] {
 				if c == 0 {
 					break
 				}
-				g.Edges = append(g.Edges, Edge{Source: pairs[i].id, Target: pairs[j].id, Relation: Relations[c-1]})
+				g.Edges = append(g.Edges, Edge{Source: objs[i].ID, Target: objs[j].ID, Relation: Relations[c-1]})
 			}
 		}
 	}
@@ -81,6 +59,32 @@ func BuildGraph(objs []Object) *Graph {
 		g.Edges = nil // as the graph of one object has always been written: "edges": null
 	}
 	return g
+}
+
+// RelationCodes returns the relations BuildGraph(objs) finds between the
+// ordered pairs of objs, two bytes a pair: those from objs[i] to objs[j]
+// at 2(i·n+j) and the byte after, each one more than the relation's index
+// in Relations, in the graph's order, and 0 past the pair's last (a pair
+// holds at most two; a pair of an object with itself none). count is the
+// number of relations, the graph's edges. Every ordered pair is read
+// once, so a writer of the graph that needs only the relations' indexes
+// (a perceive reply keyed by object index) can skip the edges.
+func RelationCodes(objs []Object) (codes []uint8, count int) {
+	pairs := make([]pairObject, len(objs))
+	for i := range objs {
+		pairs[i] = newPairObject(&objs[i])
+	}
+	n := len(pairs)
+	codes = make([]uint8, 2*n*n)
+	for i := range pairs {
+		for j := i + 1; j < n; j++ {
+			ab, ba := pairCodes(&pairs[i], &pairs[j])
+			codes[2*(i*n+j)], codes[2*(i*n+j)+1] = ab[0], ab[1]
+			codes[2*(j*n+i)], codes[2*(j*n+i)+1] = ba[0], ba[1]
+			count += min(int(ab[0]), 1) + min(int(ab[1]), 1) + min(int(ba[0]), 1) + min(int(ba[1]), 1)
+		}
+	}
+	return codes, count
 }
 
 // NodeOf returns the node of o in the graph of any table that holds it:

@@ -50,41 +50,108 @@ func Direction(a, b Object) string {
 
 // directionOf is the relation of an offset (dx, dy) along its dominant
 // axis.
-func directionOf(dx, dy float64) string {
-	if math.Abs(dx) >= math.Abs(dy) {
-		if dx < 0 {
-			return RelLeftOf
-		}
-		return RelRightOf
-	}
-	if dy > 0 {
-		return RelAbove
-	}
-	return RelBelow
-}
+func directionOf(dx, dy float64) string { return Relations[directionCode(dx, dy)-1] }
 
 // appendRelations appends the relations from a to b to rels: those of
-// relationsOf (relations_test.go states it plainly), on objects read once
-// (see pairObject). Containment and stacking take the place of the
-// directional relations between the two objects they join. It appends
-// rather than returns a slice because BuildGraph asks it of every ordered
-// pair, n² times a graph.
+// relationCodes, by name. It appends rather than returns a slice because
+// AppendPairEdges asks it of pairs a table at a time.
 func appendRelations(rels []string, a, b *pairObject) []string {
-	switch {
-	case a.inside(b):
-		return append(rels, RelInsideOf)
-	case b.inside(a):
-		return rels
-	case a.onTop(b):
-		return append(rels, RelOnTopOf)
-	case b.onTop(a):
-		return rels
-	}
-	rels = append(rels, a.direction(b))
-	if a.near(b) {
-		rels = append(rels, RelNear)
+	for _, c := range relationCodes(a, b) {
+		if c == 0 {
+			break
+		}
+		rels = append(rels, Relations[c-1])
 	}
 	return rels
+}
+
+// The relation codes of relationCodes: one more than the relation's
+// index in Relations.
+var (
+	codeInsideOf = relationCode(RelInsideOf)
+	codeOnTopOf  = relationCode(RelOnTopOf)
+	codeNear     = relationCode(RelNear)
+	codeLeftOf   = relationCode(RelLeftOf)
+	codeRightOf  = relationCode(RelRightOf)
+	codeAbove    = relationCode(RelAbove)
+	codeBelow    = relationCode(RelBelow)
+)
+
+// relationCodes returns the relations from a to b, as codes (see
+// RelationCodes), 0 past the last: those of relationsOf
+// (relations_pairs_test.go states it plainly), on objects read once (see
+// pairObject). Containment and stacking take the place of the
+// directional relations between the two objects they join. BuildGraph
+// asks it of every ordered pair, n² times a graph.
+func relationCodes(a, b *pairObject) [2]uint8 {
+	switch {
+	case a.inside(b):
+		return [2]uint8{codeInsideOf}
+	case b.inside(a):
+		return [2]uint8{}
+	case a.onTop(b):
+		return [2]uint8{codeOnTopOf}
+	case b.onTop(a):
+		return [2]uint8{}
+	}
+	dir := directionCode(a.x-b.x, a.y-b.y)
+	if a.near(b) {
+		return [2]uint8{dir, codeNear}
+	}
+	return [2]uint8{dir}
+}
+
+// pairCodes returns relationCodes(a, b) and relationCodes(b, a), reading
+// what the two share once: the containment and stacking tests, and
+// nearness, which is symmetric.
+func pairCodes(a, b *pairObject) (ab, ba [2]uint8) {
+	ia, ib := a.inside(b), b.inside(a)
+	ta, tb := false, false
+	if !ia && !ib {
+		ta, tb = a.onTop(b), b.onTop(a)
+	}
+	// In each direction the first of the four tests that holds decides,
+	// in relationCodes' order; a test that holds only of the other
+	// direction leaves this one none. (No two objects of positive size
+	// are each inside, or each on top of, the other; a box of negative
+	// size read from a reply may be.)
+	switch {
+	case ia || ib:
+		if ia {
+			ab[0] = codeInsideOf
+		}
+		if ib {
+			ba[0] = codeInsideOf
+		}
+	case ta || tb:
+		if ta {
+			ab[0] = codeOnTopOf
+		}
+		if tb {
+			ba[0] = codeOnTopOf
+		}
+	default:
+		dx, dy := a.x-b.x, a.y-b.y
+		ab[0], ba[0] = directionCode(dx, dy), directionCode(-dx, -dy)
+		if a.near(b) {
+			ab[1], ba[1] = codeNear, codeNear
+		}
+	}
+	return ab, ba
+}
+
+// directionCode is the code of directionOf(dx, dy).
+func directionCode(dx, dy float64) uint8 {
+	if math.Abs(dx) >= math.Abs(dy) {
+		if dx < 0 {
+			return codeLeftOf
+		}
+		return codeRightOf
+	}
+	if dy > 0 {
+		return codeAbove
+	}
+	return codeBelow
 }
 
 // pairObject is what the relations read of an object, read once a graph
@@ -108,7 +175,14 @@ func newPairObject(o *Object) pairObject {
 
 // inside is Inside(a, b).
 func (a *pairObject) inside(b *pairObject) bool {
-	return b.bowl && !a.bowl && a.id != b.id && math.Hypot(a.x-b.x, a.y-b.y) <= BowlInnerRadius
+	if !b.bowl || a.bowl {
+		return false
+	}
+	dx, dy := a.x-b.x, a.y-b.y
+	if math.Abs(dx) > BowlInnerRadius || math.Abs(dy) > BowlInnerRadius {
+		return false // a hypotenuse is never shorter than a side
+	}
+	return a.id != b.id && hypotAtMost(dx, dy, BowlInnerRadius)
 }
 
 // onTop is OnTop(a, b).
@@ -119,9 +193,6 @@ func (a *pairObject) onTop(b *pairObject) bool {
 	return a.z > b.top && math.Abs(a.x-b.x) <= b.halfX && math.Abs(a.y-b.y) <= b.halfY
 }
 
-// direction is Direction(a, b).
-func (a *pairObject) direction(b *pairObject) string { return directionOf(a.x-b.x, a.y-b.y) }
-
 // near reports whether PlanarDistance(a, b) < NearDistance, and takes the
 // square root only when neither axis alone is as far: a hypotenuse is
 // never shorter than a side, so the answer is the same, and most pairs of
@@ -131,5 +202,35 @@ func (a *pairObject) near(b *pairObject) bool {
 	if math.Abs(dx) >= NearDistance || math.Abs(dy) >= NearDistance {
 		return false
 	}
-	return math.Hypot(dx, dy) < NearDistance
+	return hypotLess(dx, dy, NearDistance)
+}
+
+// hypotMargin is the relative distance from a threshold's square at
+// which a sum of squares decides a comparison of math.Hypot with the
+// threshold: both are within a few units in the last place (1e-16) of the
+// exact length and its square, so a sum this far off the square is
+// certainly on the same side as the hypotenuse. Only the rare pair nearer
+// the threshold than that costs the hypotenuse.
+const hypotMargin = 1e-9
+
+// hypotLess reports whether math.Hypot(dx, dy) < r, for r > 0.
+func hypotLess(dx, dy, r float64) bool {
+	switch s, r2 := dx*dx+dy*dy, r*r; {
+	case s < r2*(1-hypotMargin):
+		return true
+	case s > r2*(1+hypotMargin):
+		return false
+	}
+	return math.Hypot(dx, dy) < r
+}
+
+// hypotAtMost reports whether math.Hypot(dx, dy) <= r, for r > 0.
+func hypotAtMost(dx, dy, r float64) bool {
+	switch s, r2 := dx*dx+dy*dy, r*r; {
+	case s < r2*(1-hypotMargin):
+		return true
+	case s > r2*(1+hypotMargin):
+		return false
+	}
+	return math.Hypot(dx, dy) <= r
 }

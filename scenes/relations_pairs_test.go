@@ -1,6 +1,7 @@
 package scenes
 
 import (
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -62,6 +63,89 @@ func TestBuildGraphEdgesAreRelationsOf(t *testing.T) {
 		}
 		if got := BuildGraph(objs).Edges; !slices.Equal(got, want) {
 			t.Fatalf("trial %d: edges differ from relationsOf:\ngot  %v\nwant %v", trial, got, want)
+		}
+	}
+}
+
+// hypotLess and hypotAtMost answer as math.Hypot compared with the
+// threshold does, which the relations compared before: offsets drawn on
+// the circle of each threshold, then moved by a few units in the last
+// place and by a little more than hypotMargin either way (where the sum
+// of squares decides), and offsets on the axes, at zero and far out.
+func TestHypotComparisonsAreHypots(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, r := range []float64{NearDistance, BowlInnerRadius} {
+		var offsets [][2]float64
+		for range 20000 {
+			a := 2 * math.Pi * rng.Float64()
+			dx, dy := r*math.Cos(a), r*math.Sin(a)
+			for _, k := range []int{-3, -2, -1, 0, 1, 2, 3} {
+				ddx, ddy := dx, dy
+				for range max(k, -k) {
+					ddx, ddy = math.Nextafter(ddx, ddx*float64(k)), math.Nextafter(ddy, ddy*float64(k))
+				}
+				offsets = append(offsets, [2]float64{ddx, ddy})
+			}
+			for _, f := range []float64{1 - 2*hypotMargin, 1 - hypotMargin, 1 + hypotMargin, 1 + 2*hypotMargin} {
+				offsets = append(offsets, [2]float64{dx * f, dy * f})
+			}
+		}
+		offsets = append(offsets, [2]float64{r, 0}, [2]float64{0, -r}, [2]float64{math.Nextafter(r, 0), 0}, [2]float64{0, 0}, [2]float64{1e-300, 1e-300}, [2]float64{1e300, 0})
+		for _, o := range offsets {
+			h := math.Hypot(o[0], o[1])
+			if got, want := hypotLess(o[0], o[1], r), h < r; got != want {
+				t.Errorf("hypotLess(%v, %v, %v) = %v, math.Hypot says %v (%v)", o[0], o[1], r, got, want, h)
+			}
+			if got, want := hypotAtMost(o[0], o[1], r), h <= r; got != want {
+				t.Errorf("hypotAtMost(%v, %v, %v) = %v, math.Hypot says %v (%v)", o[0], o[1], r, got, want, h)
+			}
+		}
+	}
+}
+
+// RelationCodes, which reads each unordered pair once, gives relationsOf
+// of every ordered pair for boxes of any size, negative heights included
+// (a detection read from a reply may have one): there two blocks may each
+// be on top of the other, which a table's objects never are.
+func TestRelationCodesOfAnyBox(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	classes := []string{ClassBlock, ClassBowl, "plate"}
+	for trial := range 300 {
+		n := 2 + rng.IntN(12)
+		objs := make([]Object, n)
+		for i := range objs {
+			o := &objs[i]
+			o.ID, o.Class = ObjectID("red", ClassBlock, i), classes[rng.IntN(len(classes))]
+			for k := range 3 {
+				o.Pose[k] = 0.05 * float64(rng.IntN(5)-2)
+				o.Extent[k] = 0.1 * rng.Float64()
+			}
+			if rng.IntN(2) == 0 {
+				o.Extent[2] = -o.Extent[2] // stacking reads the height alone
+			}
+		}
+		codes, count := RelationCodes(objs)
+		total := 0
+		for i := range objs {
+			for j := range objs {
+				var got []string
+				for _, c := range codes[2*(i*n+j) : 2*(i*n+j)+2] {
+					if c != 0 {
+						got = append(got, Relations[c-1])
+					}
+				}
+				var want []string
+				if i != j {
+					want = relationsOf(objs[i], objs[j])
+				}
+				if !slices.Equal(got, want) {
+					t.Fatalf("trial %d, %v to %v: %v, relationsOf says %v", trial, objs[i], objs[j], got, want)
+				}
+				total += len(want)
+			}
+		}
+		if count != total {
+			t.Fatalf("trial %d: count %d, want %d", trial, count, total)
 		}
 	}
 }

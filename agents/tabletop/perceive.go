@@ -106,23 +106,36 @@ func perceiveScene(ctx context.Context, model llm.Model, env agents.Env, edges b
 // detectionLines lists the detections as the perceive prompt shows them,
 // one a line: index, id, attributes (by key), centre and size in mm.
 func detectionLines(ds []llm.Detection) string {
-	var b strings.Builder
+	b := make([]byte, 0, 96*len(ds))
+	var keys []string
 	for i, d := range ds {
 		if i > 0 {
-			b.WriteByte('\n')
+			b = append(b, '\n')
 		}
-		fmt.Fprintf(&b, "%d: %s (", i, d.ID)
-		for j, k := range slices.Sorted(maps.Keys(d.Attributes)) {
+		b = strconv.AppendInt(b, int64(i), 10)
+		b = append(b, ": "...)
+		b = append(b, d.ID...)
+		b = append(b, " ("...)
+		keys = slices.AppendSeq(keys[:0], maps.Keys(d.Attributes))
+		slices.Sort(keys)
+		for j, k := range keys {
 			if j > 0 {
-				b.WriteString(", ")
+				b = append(b, ", "...)
 			}
-			b.WriteString(k + " " + d.Attributes[k])
+			b = append(b, k...)
+			b = append(b, ' ')
+			b = append(b, d.Attributes[k]...)
 		}
-		n := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
-		b.WriteString("); centre " + n(d.Pos[0]) + ", " + n(d.Pos[1]) + ", " + n(d.Pos[2]) +
-			"; size " + n(d.Size[0]) + " × " + n(d.Size[1]) + " × " + n(d.Size[2]))
+		for k, sep := range [...]string{"); centre ", ", ", ", ", "; size ", " × ", " × "} {
+			b = append(b, sep...)
+			v := d.Pos[k%3]
+			if k >= 3 {
+				v = d.Size[k%3]
+			}
+			b = strconv.AppendFloat(b, v, 'f', -1, 64)
+		}
 	}
-	return b.String()
+	return string(b)
 }
 
 // perception is the JSON a perceive reply holds.

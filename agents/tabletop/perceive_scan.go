@@ -2,6 +2,7 @@ package tabletop
 
 import (
 	"maps"
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -114,7 +115,8 @@ func (sc *scanner) members(member func(key string)) {
 		sc.i++
 		return
 	}
-	var keys []string
+	var buf [8]string // most objects have few keys
+	keys := buf[:0]
 	for !sc.bad {
 		k := sc.str()
 		if sc.bad || slices.Contains(keys, k) {
@@ -168,8 +170,11 @@ func fastPerception(text string, ds []llm.Detection, edges bool) (g *scenes.Grap
 	n := len(ds)
 	g = &scenes.Graph{Nodes: make([]scenes.Node, n)}
 	replied := make([]bool, n)
-	var codes []int // (source·n + target)·R + relation
-	R := len(scenes.Relations)
+	// The relations read, as a set: a bit a relation (its index in
+	// scenes.Relations) of each pair, source·n + target. The set's order
+	// is the graph's, and a relation read twice is one.
+	var pairs []relationSet
+	count := 0
 	sc := &scanner{s: text[start : end+1]}
 	sc.members(func(key string) {
 		switch key {
@@ -230,7 +235,13 @@ func fastPerception(text string, ds []llm.Detection, edges bool) (g *scenes.Grap
 								sc.bad = true
 								return
 							}
-							codes = append(codes, (src*n+dst)*R+r)
+							if pairs == nil {
+								pairs = make([]relationSet, n*n)
+							}
+							if p := &pairs[src*n+dst]; *p&(1<<r) == 0 {
+								*p |= 1 << r
+								count++
+							}
 						}
 						switch sc.next() {
 						case ',':
@@ -263,18 +274,23 @@ func fastPerception(text string, ds []llm.Detection, edges bool) (g *scenes.Grap
 		}
 		seen[nd.ID] = struct{}{}
 	}
-	if !edges || len(codes) == 0 {
+	if !edges || count == 0 {
 		return g, true
 	}
-	slices.Sort(codes)
-	codes = slices.Compact(codes)
-	g.Edges = make([]scenes.Edge, len(codes))
-	for i, c := range codes {
-		pair, rel := c/R, c%R
-		g.Edges[i] = scenes.Edge{Source: g.Nodes[pair/n].ID, Target: g.Nodes[pair%n].ID, Relation: scenes.Relations[rel]}
+	g.Edges = make([]scenes.Edge, 0, count)
+	for p, set := range pairs {
+		for set != 0 {
+			r := bits.TrailingZeros16(uint16(set))
+			set &= set - 1
+			g.Edges = append(g.Edges, scenes.Edge{Source: g.Nodes[p/n].ID, Target: g.Nodes[p%n].ID, Relation: scenes.Relations[r]})
+		}
 	}
 	return g, true
 }
+
+// relationSet holds a bit for each relation of scenes.Relations, by
+// index (TestRelationsFitARelationSet).
+type relationSet uint16
 
 // number reads a JSON number as encoding/json reads it into a float64.
 func (sc *scanner) number() float64 {

@@ -5,11 +5,15 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"math"
 	"math/rand/v2"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/ambibench/ambibench/agents"
 	"github.com/ambibench/ambibench/agents/internal/agenttest"
@@ -436,6 +440,66 @@ func TestDetectorOutputTakesTheFastPath(t *testing.T) {
 		text := string(llm.DetectionsJSON(detections(objs)))
 		if ds, ok := fastDetections(text); !ok || !reflect.DeepEqual(ds, detections(objs)) {
 			t.Errorf("scene %d: the fast path left the detector's list (%v) or read another", seed, ok)
+		}
+	}
+}
+
+// fastPerception keeps a pair's relations as bits of a relationSet, one
+// a relation of scenes.Relations: a longer list would not fit.
+func TestRelationsFitARelationSet(t *testing.T) {
+	if n, bits := len(scenes.Relations), 8*int(unsafe.Sizeof(relationSet(0))); n > bits {
+		t.Fatalf("%d relations, a relationSet holds %d: widen it", n, bits)
+	}
+}
+
+// detectionLines writes, into one buffer, the lines the fmt-based writer
+// it replaced wrote. Rows: a table's detections (one in a workspace),
+// boxes of any precision and sign (a negative zero among them), an
+// attribute-less detection, odd ids and attributes, and none.
+func TestDetectionLinesBytes(t *testing.T) {
+	plain := func(ds []llm.Detection) string {
+		var b strings.Builder
+		for i, d := range ds {
+			if i > 0 {
+				b.WriteByte('\n')
+			}
+			fmt.Fprintf(&b, "%d: %s (", i, d.ID)
+			for j, k := range slices.Sorted(maps.Keys(d.Attributes)) {
+				if j > 0 {
+					b.WriteString(", ")
+				}
+				b.WriteString(k + " " + d.Attributes[k])
+			}
+			n := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+			b.WriteString("); centre " + n(d.Pos[0]) + ", " + n(d.Pos[1]) + ", " + n(d.Pos[2]) +
+				"; size " + n(d.Size[0]) + " × " + n(d.Size[1]) + " × " + n(d.Size[2]))
+		}
+		return b.String()
+	}
+	table := twoDetections()
+	table[1].Attributes[scenes.AttrWorkspace] = scenes.RegionRobot2
+	rng := rand.New(rand.NewPCG(9, 9))
+	var boxes []llm.Detection
+	for i := range 30 {
+		d := llm.DetectionOf(scenes.NewBlock(scenes.ObjectID("red", scenes.ClassBlock, i), "red", 0, 0))
+		for k := range 3 {
+			d.Pos[k], d.Size[k] = 1000*rng.NormFloat64(), rng.Float64()/3
+		}
+		boxes = append(boxes, d)
+	}
+	boxes[0].Pos[0] = math.Copysign(0, -1)
+	for _, row := range []struct {
+		why string
+		ds  []llm.Detection
+	}{
+		{"a table", table},
+		{"boxes of any precision", boxes},
+		{"no attributes", []llm.Detection{{ID: "thing"}}},
+		{"odd ids and attributes", []llm.Detection{{ID: `a "quoted" <id>`, Attributes: map[string]string{"z": "ü", "": "empty key", "a": ""}}}},
+		{"none", nil},
+	} {
+		if got, want := detectionLines(row.ds), plain(row.ds); got != want {
+			t.Errorf("%s:\n got %q\nwant %q", row.why, got, want)
 		}
 	}
 }

@@ -20,6 +20,10 @@ import (
 // nodes only, every relation, keyed by source index.
 func (c *call) perceive() llm.Reply {
 	ds := c.cc.Detections
+	rel := scenes.GraphNoise{Drop: c.noise.Drop, Spurious: c.noise.Spurious, Seed: c.noise.Seed}
+	if c.cc.Mode != llm.ModeNodesOnly && rel.IsZero() && distinctIDs(ds) {
+		return llm.Reply{Text: relationsJSON(ds), FinishReason: llm.FinishStop}
+	}
 	objs := make([]scenes.Object, len(ds))
 	for i, d := range ds {
 		objs[i] = d.Object()
@@ -34,10 +38,151 @@ func (c *call) perceive() llm.Reply {
 	} else {
 		g = scenes.BuildGraph(objs)
 	}
-	if rel := (scenes.GraphNoise{Drop: c.noise.Drop, Spurious: c.noise.Spurious, Seed: c.noise.Seed}); !nodesOnly && !rel.IsZero() {
+	if !nodesOnly && !rel.IsZero() {
 		g, _ = g.WithNoise(rel)
 	}
 	return llm.Reply{Text: perceptionJSON(g, ds, !nodesOnly), FinishReason: llm.FinishStop}
+}
+
+// relationsJSON is perceptionJSON(scenes.BuildGraph(objs), ds, true) for
+// the objects objs the detections ds describe, when their ids are
+// distinct: the reply without the graph's edges, written from the
+// relations' indexes (scenes.RelationCodes), since a crowded table's
+// edges were most of what a reply cost. The relations read only the
+// boxes and the type of each detection, so the objects they are read
+// from carry no attributes.
+func relationsJSON(ds []llm.Detection) string {
+	n := len(ds)
+	objs := make([]scenes.Object, n)
+	for i, d := range ds {
+		o := &objs[i]
+		o.ID, o.Class = d.ID, d.Attributes[scenes.AttrType]
+		for k := range 3 {
+			o.Pose[k], o.Extent[k] = d.Pos[k]/1000, d.Size[k]/1000
+		}
+	}
+	codes, count := scenes.RelationCodes(objs)
+	// A target index takes at most three bytes and its comma at 48
+	// objects; a source its key and braces.
+	b := make([]byte, 0, 32+4*count+16*n)
+	b = append(b, `{"nodes":{`...)
+	first := true
+	for i, d := range ds {
+		// The node is the detection's but where the detection's workspace
+		// is one scenes.NodeOf leaves out (the table, or none).
+		if _, ok := d.Attributes[scenes.AttrWorkspace]; !ok {
+			continue
+		}
+		o := d.Object()
+		nd := scenes.NodeOf(&o)
+		if maps.Equal(nd.Attributes, d.Attributes) {
+			continue
+		}
+		if !first {
+			b = append(b, ',')
+		}
+		first = false
+		b = appendNode(b, i, nd)
+	}
+	b = append(b, `},"edges":{`...)
+	first = true
+	// A source's target lists, one a relation code, written in one pass
+	// over its row and kept from source to source; order holds the codes
+	// in the order they first appear.
+	var lists [8][]byte
+	for i := range n {
+		var order [8]uint8
+		k := 0
+		for j, c := range codes[2*i*n : 2*(i+1)*n] {
+			if c == 0 {
+				continue
+			}
+			l := lists[c]
+			if len(l) == 0 {
+				order[k] = c
+				k++
+			} else {
+				l = append(l, ',')
+			}
+			lists[c] = appendIndex(l, j/2)
+		}
+		if k == 0 {
+			continue
+		}
+		if !first {
+			b = append(b, ',')
+		}
+		first = false
+		b = append(b, '"')
+		b = appendIndex(b, i)
+		b = append(b, `":{`...)
+		for r, c := range order[:k] {
+			if r > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, relationKeys[c-1]...)
+			b = append(b, lists[c]...)
+			b = append(b, ']')
+			lists[c] = lists[c][:0]
+		}
+		b = append(b, '}')
+	}
+	b = append(b, "}}"...)
+	return string(b)
+}
+
+// appendIndex appends the decimal digits of an object index.
+func appendIndex(b []byte, i int) []byte {
+	if i < 10 {
+		return append(b, byte('0'+i))
+	}
+	if i < 100 {
+		return append(b, byte('0'+i/10), byte('0'+i%10))
+	}
+	return strconv.AppendInt(b, int64(i), 10)
+}
+
+// relationKeys are the relations as a reply's keys open their target
+// lists: "left_of":[ and so on, in the order of scenes.Relations.
+var relationKeys = func() []string {
+	keys := make([]string, len(scenes.Relations))
+	for i, r := range scenes.Relations {
+		keys[i] = strconv.Quote(r) + ":["
+	}
+	return keys
+}()
+
+// distinctIDs reports whether no two detections share an id. A graph's
+// edges name their ends by id, so where two share one perceptionJSON
+// reads both as the same source; relationsJSON, which keys by index,
+// leaves that to it.
+func distinctIDs(ds []llm.Detection) bool {
+	seen := make(map[string]struct{}, len(ds))
+	for _, d := range ds {
+		if _, dup := seen[d.ID]; dup {
+			return false
+		}
+		seen[d.ID] = struct{}{}
+	}
+	return true
+}
+
+// appendNode appends a reply's node i: its id and its attributes by key.
+func appendNode(b []byte, i int, n scenes.Node) []byte {
+	b = append(b, '"')
+	b = strconv.AppendInt(b, int64(i), 10)
+	b = append(b, `":{"id":`...)
+	b = strconv.AppendQuote(b, n.ID)
+	b = append(b, `,"attributes":{`...)
+	for j, k := range slices.Sorted(maps.Keys(n.Attributes)) {
+		if j > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendQuote(b, k)
+		b = append(b, ':')
+		b = strconv.AppendQuote(b, n.Attributes[k])
+	}
+	return append(b, "}}"...)
 }
 
 // perceptionJSON writes a perceive reply: nodes keyed by index where they
@@ -58,20 +203,7 @@ func perceptionJSON(g *scenes.Graph, ds []llm.Detection, edges bool) string {
 			b = append(b, ',')
 		}
 		first = false
-		b = append(b, '"')
-		b = strconv.AppendInt(b, int64(i), 10)
-		b = append(b, `":{"id":`...)
-		b = strconv.AppendQuote(b, n.ID)
-		b = append(b, `,"attributes":{`...)
-		for j, k := range slices.Sorted(maps.Keys(n.Attributes)) {
-			if j > 0 {
-				b = append(b, ',')
-			}
-			b = strconv.AppendQuote(b, k)
-			b = append(b, ':')
-			b = strconv.AppendQuote(b, n.Attributes[k])
-		}
-		b = append(b, "}}"...)
+		b = appendNode(b, i, n)
 	}
 	b = append(b, '}')
 	if edges {

@@ -143,3 +143,96 @@ func perceptionJSONMaps(g *scenes.Graph, ds []llm.Detection, edges bool) string 
 	b.WriteByte('}')
 	return b.String()
 }
+
+// A perceive call without relation noise writes the bytes the graph's
+// writer (perceptionJSON, held to the plain writer by
+// TestPerceptionJSONBytes) writes for scenes.BuildGraph over the detected
+// objects, though
+// it writes from the relations' indexes. Rows: tables dense enough for
+// every relation (blocks in bowls, stacks, near pairs, ties of
+// direction) up to 48 objects; detections in a workspace, at the table
+// and in an empty one (the last two not nodes as NodeOf makes them);
+// one object and none; ids two detections share (left to the graph's
+// writer); and nodes only.
+func TestPerceiveWritesTheGraphsBytes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 5))
+	reference := func(ds []llm.Detection, edges bool) string {
+		objs := make([]scenes.Object, len(ds))
+		for i, d := range ds {
+			objs[i] = d.Object()
+		}
+		g := scenes.BuildGraph(objs)
+		if !edges {
+			g = &scenes.Graph{}
+			for i, o := range objs {
+				g.Nodes = append(g.Nodes, scenes.Node{ID: o.ID, Attributes: ds[i].Attributes})
+			}
+		}
+		return perceptionJSON(g, ds, edges)
+	}
+	table := func(n int) []llm.Detection {
+		var objs []scenes.Object
+		for i := range n {
+			x, y := -0.3+0.6*rng.Float64(), -0.8+0.6*rng.Float64()
+			if rng.IntN(4) == 0 && len(objs) > 0 { // on or at another
+				o := objs[rng.IntN(len(objs))]
+				x, y = o.Pose.X()+0.01*rng.NormFloat64(), o.Pose.Y()
+			}
+			var o scenes.Object
+			if rng.IntN(3) == 0 {
+				o = scenes.NewBowl(scenes.ObjectID("red", scenes.ClassBowl, i), "red", x, y)
+			} else {
+				o = scenes.NewBlock(scenes.ObjectID("blue", scenes.ClassBlock, i), "blue", x, y)
+				o.Pose[2] += scenes.BlockSize * float64(rng.IntN(2))
+			}
+			if rng.IntN(5) == 0 {
+				o.Region = scenes.RegionShared
+			}
+			objs = append(objs, o)
+		}
+		ds := make([]llm.Detection, len(objs))
+		for i, o := range objs {
+			ds[i] = llm.DetectionOf(o)
+		}
+		return ds
+	}
+	withWorkspace := func(ds []llm.Detection, ws string) []llm.Detection {
+		ds = slices.Clone(ds)
+		for i := 0; i < len(ds); i += 2 {
+			ds[i].Attributes = maps.Clone(ds[i].Attributes)
+			ds[i].Attributes[scenes.AttrWorkspace] = ws
+		}
+		return ds
+	}
+	shared := table(6)
+	shared[3].ID = shared[1].ID
+	rows := []struct {
+		why   string
+		ds    []llm.Detection
+		edges bool
+	}{
+		{"no objects", nil, true},
+		{"one object", table(1), true},
+		{"a table at the table workspace", withWorkspace(table(8), scenes.RegionTable), true},
+		{"a table in an empty workspace", withWorkspace(table(8), ""), true},
+		{"a shared id", shared, true},
+		{"nodes only", withWorkspace(table(12), scenes.RegionTable), false},
+	}
+	for trial := range 60 {
+		rows = append(rows, struct {
+			why   string
+			ds    []llm.Detection
+			edges bool
+		}{"dense table " + strconv.Itoa(trial), table(2 + trial%47), true})
+	}
+	for _, row := range rows {
+		cc := llm.CallContext{Role: llm.CallPerceive, Detections: row.ds}
+		if !row.edges {
+			cc.Mode = llm.ModeNodesOnly
+		}
+		c := &call{cc: cc}
+		if got, want := c.perceive().Text, reference(row.ds, row.edges); got != want {
+			t.Errorf("%s:\n got %s\nwant %s", row.why, got, want)
+		}
+	}
+}
