@@ -67,8 +67,8 @@ type Options struct {
 	Shard       Shard
 	Concurrency int // episodes at once; 1 if zero
 	// OnRecord, if set, is called with each new record once it is
-	// written, in grid order, from one goroutine: what a progress display
-	// reads.
+	// written, in grid order, one call at a time (from the worker that
+	// writes it): what a progress display reads.
 	OnRecord func(Job, results.Record)
 	// onStart, if set, is called as each episode begins: what the tests
 	// of stopping read.
