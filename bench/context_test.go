@@ -13,6 +13,7 @@ import (
 
 	"github.com/ambibench/ambibench/agents"
 	"github.com/ambibench/ambibench/agents/llm"
+	"github.com/ambibench/ambibench/agents/llm/llmtest"
 	"github.com/ambibench/ambibench/agents/llm/simmodel"
 	"github.com/ambibench/ambibench/bench"
 	"github.com/ambibench/ambibench/bench/household"
@@ -22,26 +23,12 @@ import (
 	tsm "github.com/ambibench/ambibench/tasks/semmap"
 )
 
-// recorder is a model that keeps every request it passes on.
-type recorder struct {
-	llm.Model
-	mu   sync.Mutex
-	reqs []llm.Request
-}
-
-func (r *recorder) Generate(ctx context.Context, req llm.Request) (llm.Reply, error) {
-	r.mu.Lock()
-	r.reqs = append(r.reqs, req)
-	r.mu.Unlock()
-	return r.Model.Generate(ctx, req)
-}
-
 // recordCalls plays a few episodes of every workflow of a track on the
 // default simulated model (which slips, so that questions, refusals,
 // reflections and retries happen) and returns the requests it made.
 func recordCalls(t *testing.T, opts bench.Options) []llm.Request {
 	t.Helper()
-	rec := &recorder{Model: simmodel.New(simmodel.Default, "sim")}
+	rec := &llmtest.Recorder{Model: simmodel.New(simmodel.Default, "sim")}
 	opts.Model, opts.Seed = rec, 1
 	for _, a := range agents.NamesFor(opts.Track.Name()) {
 		if info, _ := agents.Lookup(a); info.UsesModel {
@@ -57,7 +44,7 @@ func recordCalls(t *testing.T, opts bench.Options) []llm.Request {
 			t.Fatalf("%s: %v", j.Key(opts.Seed, "sim"), err)
 		}
 	}
-	return rec.reqs
+	return rec.Requests()
 }
 
 var (

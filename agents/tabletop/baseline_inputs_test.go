@@ -4,29 +4,15 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/ambibench/ambibench/agents"
 	"github.com/ambibench/ambibench/agents/internal/agenttest"
 	"github.com/ambibench/ambibench/agents/llm"
+	"github.com/ambibench/ambibench/agents/llm/llmtest"
 	"github.com/ambibench/ambibench/agents/llm/simmodel"
 	"github.com/ambibench/ambibench/scenes"
 )
-
-// keeping records every request it passes on to the model.
-type keeping struct {
-	llm.Model
-	mu   sync.Mutex
-	reqs []llm.Request
-}
-
-func (k *keeping) Generate(ctx context.Context, req llm.Request) (llm.Reply, error) {
-	k.mu.Lock()
-	k.reqs = append(k.reqs, req)
-	k.mu.Unlock()
-	return k.Model.Generate(ctx, req)
-}
 
 // relTable is a one-robot spatial table: a bowl at the middle, blocks in
 // two directions of it, and a second bowl; its graph holds every kind of
@@ -114,7 +100,7 @@ func TestBaselinePromptsHoldObjectsNotRelations(t *testing.T) {
 		{"progprompt", false},
 		{"direct", true},
 	} {
-		m := &keeping{Model: simmodel.New(simmodel.Perfect, "sim:perfect")}
+		m := &llmtest.Recorder{Model: simmodel.New(simmodel.Perfect, "sim:perfect")}
 		agent, err := agenttest.Workflow(t, tc.workflow, m)
 		if err != nil {
 			t.Fatal(err)
@@ -122,10 +108,10 @@ func TestBaselinePromptsHoldObjectsNotRelations(t *testing.T) {
 		if err := agent.Run(context.Background(), newRelTable()); err != nil {
 			t.Fatalf("%s: %v", tc.workflow, err)
 		}
-		if len(m.reqs) == 0 {
+		if len(m.Requests()) == 0 {
 			t.Fatalf("%s made no model call", tc.workflow)
 		}
-		for i, req := range m.reqs {
+		for i, req := range m.Requests() {
 			text := sentText(req)
 			where := fmt.Sprintf("%s call %d", tc.workflow, i)
 			if tc.relations {

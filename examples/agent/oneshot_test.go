@@ -7,10 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
-	"github.com/ambibench/ambibench/agents/llm"
+	"github.com/ambibench/ambibench/agents/llm/llmtest"
 	"github.com/ambibench/ambibench/agents/llm/models"
 	"github.com/ambibench/ambibench/bench"
 	"github.com/ambibench/ambibench/bench/tabletop"
@@ -62,20 +61,6 @@ func TestOneShotInTheCommand(t *testing.T) {
 	}
 }
 
-// recorder keeps every request it passes on.
-type recorder struct {
-	llm.Model
-	mu   sync.Mutex
-	reqs []llm.Request
-}
-
-func (r *recorder) Generate(ctx context.Context, req llm.Request) (llm.Reply, error) {
-	r.mu.Lock()
-	r.reqs = append(r.reqs, req)
-	r.mu.Unlock()
-	return r.Model.Generate(ctx, req)
-}
-
 // The context the simulated model reads holds nothing the prompt does not
 // show: the instruction, the robot and every node of the graph are in
 // the text a real model reads.
@@ -84,14 +69,14 @@ func TestContextIsInThePrompt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := &recorder{Model: m}
+	rec := &llmtest.Recorder{Model: m}
 	if _, err := bench.Run(context.Background(), bench.Options{Track: tabletop.New(), Seed: 1, Model: rec, Agents: []string{"oneshot"}, Episodes: 3}, nil, nil); err != nil {
 		t.Fatal(err)
 	}
-	if len(rec.reqs) == 0 {
+	if len(rec.Requests()) == 0 {
 		t.Fatal("no model calls")
 	}
-	for _, req := range rec.reqs {
+	for _, req := range rec.Requests() {
 		text := req.Messages[0].Text
 		cc := req.Context
 		for _, s := range []string{cc.Instruction, cc.Robot} {
