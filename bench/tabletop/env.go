@@ -68,16 +68,10 @@ func (e *robotEnv) Call(ctx context.Context, call agents.ToolCall) (agents.Resul
 	if err := ctx.Err(); err != nil {
 		return agents.Result{}, err
 	}
+	if r, ok := e.Tally(call); !ok {
+		return r, nil
+	}
 	st := e.st
-	if st.ended {
-		return agents.Result{Text: "The episode is over.", Ended: true}, nil
-	}
-	st.steps++
-	st.toolCalls[call.Name]++
-	if st.steps > st.limit {
-		st.ended = true
-		return agents.Result{Text: fmt.Sprintf("The step limit of %d is reached; the episode is over.", st.limit), Ended: true}, nil
-	}
 	args, err := agents.DecodeArgs(call)
 	if err != nil {
 		return bench.Refused("%v", err), nil
@@ -133,10 +127,10 @@ func (e *robotEnv) Call(ctx context.Context, call agents.ToolCall) (agents.Resul
 	return agents.Result{}, fmt.Errorf("bench: no handler for tool %q", call.Name)
 }
 
-// Tally counts a call that the workflow answered itself, from a scene
-// graph of its own making (SG-CoT's retrievals over the graph its
-// perception call wrote): it takes a step and counts in the record's tool
-// calls as the call would have through Call. ok is false when the
+// Tally counts a call: it takes a step and counts in the record's tool
+// calls. Call begins with it, and a workflow that answers a call itself,
+// from a scene graph of its own making (SG-CoT's retrievals over the
+// graph its perception call wrote), calls it alone. ok is false when the
 // episode is over, or ends now at the step limit; r then says so.
 func (e *robotEnv) Tally(call agents.ToolCall) (r agents.Result, ok bool) {
 	st := e.st
