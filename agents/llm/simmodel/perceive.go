@@ -24,24 +24,22 @@ func (c *call) perceive() llm.Reply {
 	if c.cc.Mode != llm.ModeNodesOnly && rel.IsZero() && distinctIDs(ds) {
 		return llm.Reply{Text: relationsJSON(ds), FinishReason: llm.FinishStop}
 	}
+	if c.cc.Mode == llm.ModeNodesOnly {
+		g := &scenes.Graph{}
+		for _, d := range ds {
+			g.Nodes = append(g.Nodes, scenes.Node{ID: d.ID, Attributes: d.Attributes})
+		}
+		return llm.Reply{Text: perceptionJSON(g, ds, false), FinishReason: llm.FinishStop}
+	}
 	objs := make([]scenes.Object, len(ds))
 	for i, d := range ds {
 		objs[i] = d.Object()
 	}
-	nodesOnly := c.cc.Mode == llm.ModeNodesOnly
-	var g *scenes.Graph
-	if nodesOnly {
-		g = &scenes.Graph{}
-		for i, o := range objs {
-			g.Nodes = append(g.Nodes, scenes.Node{ID: o.ID, Attributes: ds[i].Attributes})
-		}
-	} else {
-		g = scenes.BuildGraph(objs)
-	}
-	if !nodesOnly && !rel.IsZero() {
+	g := scenes.BuildGraph(objs)
+	if !rel.IsZero() {
 		g, _ = g.WithNoise(rel)
 	}
-	return llm.Reply{Text: perceptionJSON(g, ds, !nodesOnly), FinishReason: llm.FinishStop}
+	return llm.Reply{Text: perceptionJSON(g, ds, true), FinishReason: llm.FinishStop}
 }
 
 // relationsJSON is perceptionJSON(scenes.BuildGraph(objs), ds, true) for
