@@ -106,12 +106,18 @@ func NodeOf(o *Object) Node {
 // any table that holds both.
 func AppendPairEdges(dst []Edge, a, b *Object) []Edge {
 	pa, pb := newPairObject(a), newPairObject(b)
-	var rels [2]string
-	for _, rel := range appendRelations(rels[:0], &pa, &pb) {
-		dst = append(dst, Edge{Source: a.ID, Target: b.ID, Relation: rel})
+	ab, ba := pairCodes(&pa, &pb)
+	for _, c := range ab {
+		if c == 0 {
+			break
+		}
+		dst = append(dst, Edge{Source: a.ID, Target: b.ID, Relation: Relations[c-1]})
 	}
-	for _, rel := range appendRelations(rels[:0], &pb, &pa) {
-		dst = append(dst, Edge{Source: b.ID, Target: a.ID, Relation: rel})
+	for _, c := range ba {
+		if c == 0 {
+			break
+		}
+		dst = append(dst, Edge{Source: b.ID, Target: a.ID, Relation: Relations[c-1]})
 	}
 	return dst
 }

@@ -52,21 +52,8 @@ func Direction(a, b Object) string {
 // axis.
 func directionOf(dx, dy float64) string { return Relations[directionCode(dx, dy)-1] }
 
-// appendRelations appends the relations from a to b to rels: those of
-// relationCodes, by name. It appends rather than returns a slice because
-// AppendPairEdges asks it of pairs a table at a time.
-func appendRelations(rels []string, a, b *pairObject) []string {
-	for _, c := range relationCodes(a, b) {
-		if c == 0 {
-			break
-		}
-		rels = append(rels, Relations[c-1])
-	}
-	return rels
-}
-
-// The relation codes of relationCodes: one more than the relation's
-// index in Relations.
+// The relation codes of pairCodes: one more than the relation's index
+// in Relations.
 var (
 	codeInsideOf = relationCode(RelInsideOf)
 	codeOnTopOf  = relationCode(RelOnTopOf)
@@ -77,33 +64,13 @@ var (
 	codeBelow    = relationCode(RelBelow)
 )
 
-// relationCodes returns the relations from a to b, as codes (see
-// RelationCodes), 0 past the last: those of relationsOf
+// pairCodes returns the relations from a to b and from b to a, as codes
+// (see RelationCodes), 0 past the last: those of relationsOf
 // (relations_pairs_test.go states it plainly), on objects read once (see
 // pairObject). Containment and stacking take the place of the
-// directional relations between the two objects they join. BuildGraph
-// asks it of every ordered pair, n² times a graph.
-func relationCodes(a, b *pairObject) [2]uint8 {
-	switch {
-	case a.inside(b):
-		return [2]uint8{codeInsideOf}
-	case b.inside(a):
-		return [2]uint8{}
-	case a.onTop(b):
-		return [2]uint8{codeOnTopOf}
-	case b.onTop(a):
-		return [2]uint8{}
-	}
-	dir := directionCode(a.x-b.x, a.y-b.y)
-	if a.near(b) {
-		return [2]uint8{dir, codeNear}
-	}
-	return [2]uint8{dir}
-}
-
-// pairCodes returns relationCodes(a, b) and relationCodes(b, a), reading
-// what the two share once: the containment and stacking tests, and
-// nearness, which is symmetric.
+// directional relations between the two objects they join. The two
+// directions share what they read: the containment and stacking tests,
+// and nearness, which is symmetric.
 func pairCodes(a, b *pairObject) (ab, ba [2]uint8) {
 	ia, ib := a.inside(b), b.inside(a)
 	ta, tb := false, false
@@ -111,7 +78,7 @@ func pairCodes(a, b *pairObject) (ab, ba [2]uint8) {
 		ta, tb = a.onTop(b), b.onTop(a)
 	}
 	// In each direction the first of the four tests that holds decides,
-	// in relationCodes' order; a test that holds only of the other
+	// in relationsOf's order; a test that holds only of the other
 	// direction leaves this one none. (No two objects of positive size
 	// are each inside, or each on top of, the other; a box of negative
 	// size read from a reply may be.)

@@ -8,8 +8,8 @@ import (
 )
 
 // relationsOf is the plain statement of the relations from a to b, in the
-// terms of the exported predicates, which appendRelations computes on
-// objects read once.
+// terms of the exported predicates, which pairCodes computes on objects
+// read once.
 func relationsOf(a, b Object) []string {
 	switch {
 	case Inside(a, b):
