@@ -92,10 +92,13 @@ func Run(ctx context.Context, opts Options, w *results.Writer, have map[string]b
 	if err != nil {
 		return nil, err
 	}
-	var todo []Job
-	for _, j := range jobs {
-		if !have[j.Key(opts.Seed, opts.ModelFor(j.Agent))] {
-			todo = append(todo, j)
+	todo := jobs
+	if len(have) > 0 { // a fresh run makes no keys: one pass over the grid less before the first episode
+		todo = nil
+		for _, j := range jobs {
+			if !have[j.Key(opts.Seed, opts.ModelFor(j.Agent))] {
+				todo = append(todo, j)
+			}
 		}
 	}
 	conc := min(max(opts.Concurrency, 1), max(len(todo), 1))

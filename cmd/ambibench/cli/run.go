@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ambibench/ambibench/agents"
@@ -232,10 +233,16 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 	if cut {
 		fmt.Fprintf(stderr, "ambibench: note: %s\n", episodesRun)
 	}
-	want := map[string]bool{}
-	for _, j := range jobs {
-		want[j.Key(opts.Seed, opts.ModelFor(j.Agent))] = true
-	}
+	// want holds the key of every job. Only resuming reads it: a fresh
+	// run does not spend a pass of key-making over 28,600 jobs before the
+	// first episode, when one core is all it uses.
+	want := sync.OnceValue(func() map[string]bool {
+		m := make(map[string]bool, len(jobs))
+		for _, j := range jobs {
+			m[j.Key(opts.Seed, opts.ModelFor(j.Agent))] = true
+		}
+		return m
+	})
 	var w *results.Writer
 	var prior []results.Record
 	if dir != nil {
@@ -255,7 +262,7 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 	have := map[string]bool{}
 	var recs []results.Record
 	for _, r := range prior {
-		if want[r.Key()] && !have[r.Key()] {
+		if want()[r.Key()] && !have[r.Key()] {
 			have[r.Key()] = true
 			recs = append(recs, r)
 		}
@@ -263,10 +270,13 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 	began := time.Now()
 	var prog *progress
 	if !*quiet {
-		var todo []bench.Job
-		for _, j := range jobs {
-			if !have[j.Key(opts.Seed, opts.ModelFor(j.Agent))] {
-				todo = append(todo, j)
+		todo := jobs
+		if len(have) > 0 {
+			todo = nil
+			for _, j := range jobs {
+				if !have[j.Key(opts.Seed, opts.ModelFor(j.Agent))] {
+					todo = append(todo, j)
+				}
 			}
 		}
 		prog = newProgress(stderr, todo)

@@ -93,17 +93,18 @@ func openRunDir(dir string, settings map[string]string, grid results.Grid, shard
 }
 
 // openRecords opens records.jsonl for appending. The records of the keys
-// in want that ended in an infrastructure failure are dropped from the
-// file, so that this run plays them again and the file keeps one record
-// per episode.
-func (d *runDir) openRecords(want map[string]bool) error {
+// in want (called only when the file holds an infrastructure failure)
+// that ended in an infrastructure failure are dropped from the file, so
+// that this run plays them again and the file keeps one record per
+// episode.
+func (d *runDir) openRecords(want func() map[string]bool) error {
 	path := filepath.Join(d.dir, recordsFileName)
 	w, prior, closer, err := results.OpenAppend(path)
 	if err != nil {
 		return err
 	}
 	keep := slices.DeleteFunc(slices.Clone(prior), func(r results.Record) bool {
-		return r.Outcome == results.OutcomeInfraError && want[r.Key()]
+		return r.Outcome == results.OutcomeInfraError && want()[r.Key()]
 	})
 	if len(keep) < len(prior) {
 		closer.Close()
