@@ -8,66 +8,248 @@ import (
 	"github.com/ambibench/ambibench/results"
 )
 
-// retained makes the records a run keeps for its caller share their
-// equal instructions, tool-call maps and robot lists. A run holds every record until
-// it ends (the summary reads them all), and a record's map and list were
-// most of the objects the garbage collector marked in every cycle: 28,600
-// tabletop records held 28,600 maps with about thirty distinct contents,
-// and their marking took the collector most of the time it spent on the
-// core that one worker leaves free. The records written are the records
-// played; only the copies [Run] returns share.
+// retained holds the records a run keeps for its caller, which [Run]
+// returns when it ends (the summary reads them all), in a form the
+// garbage collector does not read: each record is a [packedRecord],
+// which holds no pointer, and its strings, maps and lists are numbers
+// into tables of the distinct ones.
+//
+// A run keeps every record until it ends. Held as results.Record, 28,600
+// tabletop records were a 17.7 MB array of about thirty pointers each
+// that every collection scanned whole, the largest part of the heap the
+// collector marked; at --concurrency 2, where no core is free to mark,
+// the mark phase grew with it, and the workers ran longer with the write
+// barrier on. Packed, a record is about half the size and costs the
+// collector nothing; the tables are small, since the records of a run
+// repeat their names, instructions and tool counts.
+//
+// Equal maps and lists are kept once, so the records [retained.records]
+// gives share them: a caller that changes one copies it first.
 type retained struct {
-	texts  map[string]string // instructions: each agent of a cell plays the same episodes
-	tools  map[string]map[string]int
-	robots map[string][]string
-	key    []byte
+	packed []packedRecord // by job; zero where nothing was kept
+	kept   []bool
+
+	strs    []string // strs[0] is ""
+	strIx   map[string]uint32
+	counts  []map[string]int // counts[0] is nil
+	countIx map[string]uint32
+	lists   [][]string // lists[0] is nil
+	listIx  map[string]uint32
+	ints    [][]int // ints[0] is nil
+	intIx   map[string]uint32
+	msgs    [][]results.Message // msgs[0] is nil; not shared: each is one episode's talk
+	key     []byte
 }
 
-// keep points r's instruction, map and list at an equal one kept
-// before, if any.
-func (k *retained) keep(r *results.Record) {
-	if r.Instruction != "" {
-		if s, ok := k.texts[r.Instruction]; ok {
-			r.Instruction = s
-		} else {
-			if k.texts == nil {
-				k.texts = map[string]string{}
-			}
-			k.texts[r.Instruction] = r.Instruction
+// packedRecord is a results.Record without pointers: every string, map
+// and list is its number in the tables of [retained]. Its fields are
+// Record's, in Record's order; TestPackedRecordRoundTrips fails on a
+// Record field that pack or unpack leaves out.
+type packedRecord struct {
+	Schema, Suite                                            int
+	Outcome, ErrorKind, Track, Family, Perturbation, Label   uint32
+	OutOfView, Agent, Model                                  uint32
+	Seed                                                     uint64
+	Episode, SceneSize, Repeat, Objects                      int
+	Instruction                                              uint32
+	Asked                                                    bool
+	Tag                                                      uint32
+	Questions, TagCorrect                                    int
+	Success, ADA                                             bool
+	Steps                                                    int
+	ToolCalls, Messages, ActedBy, Error                      uint32
+	Attempts                                                 int
+	WallMS                                                   float64
+	Calls, InputTokens, OutputTokens                         int
+	LatencyP50MS, LatencyP95MS                               float64
+	Trials, SolvedTrial, OptimalSteps, Reflections           int
+	RedundantReflections, ReflectionTokens                   int
+	ReflectionTools, ReflectionTokenCounts, ReflectionTrials uint32
+	Dataset, Map                                             uint32
+	MapObjects                                               int
+	Query, Difficulty, Answer, Truth                         uint32
+	Top1, Top2, Top3, TopAny                                 bool
+	Hallucinated                                             int
+	NoReadableAnswer                                         bool
+}
+
+func newRetained(n int) *retained {
+	return &retained{
+		packed: make([]packedRecord, n), kept: make([]bool, n),
+		strs: []string{""}, strIx: map[string]uint32{"": 0},
+		counts: []map[string]int{nil}, countIx: map[string]uint32{},
+		lists: [][]string{nil}, listIx: map[string]uint32{},
+		ints: [][]int{nil}, intIx: map[string]uint32{},
+		msgs: [][]results.Message{nil},
+	}
+}
+
+// keep packs r as the record of job i.
+func (k *retained) keep(i int, r *results.Record) {
+	k.packed[i] = packedRecord{
+		Schema: r.Schema, Suite: r.Suite,
+		Outcome: k.str(r.Outcome), ErrorKind: k.str(r.ErrorKind), Track: k.str(r.Track),
+		Family: k.str(r.Family), Perturbation: k.str(r.Perturbation), Label: k.str(r.Label),
+		OutOfView: k.str(r.OutOfView), Agent: k.str(r.Agent), Model: k.str(r.Model),
+		Seed:    r.Seed,
+		Episode: r.Episode, SceneSize: r.SceneSize, Repeat: r.Repeat, Objects: r.Objects,
+		Instruction: k.str(r.Instruction),
+		Asked:       r.Asked,
+		Tag:         k.str(r.Tag),
+		Questions:   r.Questions, TagCorrect: r.TagCorrect,
+		Success: r.Success, ADA: r.ADA,
+		Steps:     r.Steps,
+		ToolCalls: k.count(r.ToolCalls), Messages: k.talk(r.Messages), ActedBy: k.list(r.ActedBy), Error: k.str(r.Error),
+		Attempts: r.Attempts,
+		WallMS:   r.WallMS,
+		Calls:    r.Calls, InputTokens: r.InputTokens, OutputTokens: r.OutputTokens,
+		LatencyP50MS: r.LatencyP50MS, LatencyP95MS: r.LatencyP95MS,
+		Trials: r.Trials, SolvedTrial: r.SolvedTrial, OptimalSteps: r.OptimalSteps, Reflections: r.Reflections,
+		RedundantReflections: r.RedundantReflections, ReflectionTokens: r.ReflectionTokens,
+		ReflectionTools: k.count(r.ReflectionTools), ReflectionTokenCounts: k.intList(r.ReflectionTokenCounts), ReflectionTrials: k.intList(r.ReflectionTrials),
+		Dataset: k.str(r.Dataset), Map: k.str(r.Map),
+		MapObjects: r.MapObjects,
+		Query:      k.str(r.Query), Difficulty: k.str(r.Difficulty), Answer: k.list(r.Answer), Truth: k.list(r.Truth),
+		Top1: r.Top1, Top2: r.Top2, Top3: r.Top3, TopAny: r.TopAny,
+		Hallucinated:     r.Hallucinated,
+		NoReadableAnswer: r.NoReadableAnswer,
+	}
+	k.kept[i] = true
+}
+
+// unpack is the record packed as p.
+func (k *retained) unpack(p *packedRecord) results.Record {
+	return results.Record{
+		Schema: p.Schema, Suite: p.Suite,
+		Outcome: k.strs[p.Outcome], ErrorKind: k.strs[p.ErrorKind], Track: k.strs[p.Track],
+		Family: k.strs[p.Family], Perturbation: k.strs[p.Perturbation], Label: k.strs[p.Label],
+		OutOfView: k.strs[p.OutOfView], Agent: k.strs[p.Agent], Model: k.strs[p.Model],
+		Seed:    p.Seed,
+		Episode: p.Episode, SceneSize: p.SceneSize, Repeat: p.Repeat, Objects: p.Objects,
+		Instruction: k.strs[p.Instruction],
+		Asked:       p.Asked,
+		Tag:         k.strs[p.Tag],
+		Questions:   p.Questions, TagCorrect: p.TagCorrect,
+		Success: p.Success, ADA: p.ADA,
+		Steps:     p.Steps,
+		ToolCalls: k.counts[p.ToolCalls], Messages: k.msgs[p.Messages], ActedBy: k.lists[p.ActedBy], Error: k.strs[p.Error],
+		Attempts: p.Attempts,
+		WallMS:   p.WallMS,
+		Calls:    p.Calls, InputTokens: p.InputTokens, OutputTokens: p.OutputTokens,
+		LatencyP50MS: p.LatencyP50MS, LatencyP95MS: p.LatencyP95MS,
+		Trials: p.Trials, SolvedTrial: p.SolvedTrial, OptimalSteps: p.OptimalSteps, Reflections: p.Reflections,
+		RedundantReflections: p.RedundantReflections, ReflectionTokens: p.ReflectionTokens,
+		ReflectionTools: k.counts[p.ReflectionTools], ReflectionTokenCounts: k.ints[p.ReflectionTokenCounts], ReflectionTrials: k.ints[p.ReflectionTrials],
+		Dataset: k.strs[p.Dataset], Map: k.strs[p.Map],
+		MapObjects: p.MapObjects,
+		Query:      k.strs[p.Query], Difficulty: k.strs[p.Difficulty], Answer: k.lists[p.Answer], Truth: k.lists[p.Truth],
+		Top1: p.Top1, Top2: p.Top2, Top3: p.Top3, TopAny: p.TopAny,
+		Hallucinated:     p.Hallucinated,
+		NoReadableAnswer: p.NoReadableAnswer,
+	}
+}
+
+// records unpacks the records kept, in job order, into out, which has
+// room for every job: the run makes it as it starts, while the heap is
+// small. Made at the end, beside a heap full of garbage that the
+// collector had let grow to the memory limit, its 17.7 MB (28,600
+// tabletop records) raised the run's peak resident memory by as much.
+// Until then it holds nothing but zeros, which cost a collection little.
+func (k *retained) records(out []results.Record) []results.Record {
+	out = out[:0]
+	for i, ok := range k.kept {
+		if ok {
+			out = append(out, k.unpack(&k.packed[i]))
 		}
 	}
-	if len(r.ToolCalls) > 0 {
-		key := k.key[:0]
-		for _, name := range slices.Sorted(maps.Keys(r.ToolCalls)) {
-			key = append(key, name...)
-			key = append(key, 0)
-			key = strconv.AppendInt(key, int64(r.ToolCalls[name]), 10)
-			key = append(key, 0)
-		}
-		if m, ok := k.tools[string(key)]; ok {
-			r.ToolCalls = m
-		} else {
-			if k.tools == nil {
-				k.tools = map[string]map[string]int{}
-			}
-			k.tools[string(key)] = r.ToolCalls
-		}
-		k.key = key
+	return out
+}
+
+func (k *retained) str(s string) uint32 {
+	if n, ok := k.strIx[s]; ok {
+		return n
 	}
-	if len(r.ActedBy) > 0 {
-		key := k.key[:0]
-		for _, robot := range r.ActedBy {
-			key = append(key, robot...)
-			key = append(key, 0)
-		}
-		if l, ok := k.robots[string(key)]; ok {
-			r.ActedBy = l
-		} else {
-			if k.robots == nil {
-				k.robots = map[string][]string{}
-			}
-			k.robots[string(key)] = r.ActedBy
-		}
-		k.key = key
+	n := uint32(len(k.strs))
+	k.strs = append(k.strs, s)
+	k.strIx[s] = n
+	return n
+}
+
+// count numbers a map of counts by its contents; a nil map is 0 and an
+// empty one is not, since the JSON of the two differs.
+func (k *retained) count(m map[string]int) uint32 {
+	if m == nil {
+		return 0
 	}
+	key := k.key[:0]
+	for _, name := range slices.Sorted(maps.Keys(m)) {
+		key = appendText(key, name)
+		key = strconv.AppendInt(key, int64(m[name]), 10)
+		key = append(key, ' ')
+	}
+	k.key = key
+	if n, ok := k.countIx[string(key)]; ok {
+		return n
+	}
+	n := uint32(len(k.counts))
+	k.counts = append(k.counts, m)
+	k.countIx[string(key)] = n
+	return n
+}
+
+// list numbers a list of strings by its contents; nil is 0, as for count.
+func (k *retained) list(l []string) uint32 {
+	if l == nil {
+		return 0
+	}
+	key := k.key[:0]
+	for _, s := range l {
+		key = appendText(key, s)
+	}
+	k.key = key
+	if n, ok := k.listIx[string(key)]; ok {
+		return n
+	}
+	n := uint32(len(k.lists))
+	k.lists = append(k.lists, l)
+	k.listIx[string(key)] = n
+	return n
+}
+
+// intList numbers a list of numbers by its contents; nil is 0, as for
+// count.
+func (k *retained) intList(l []int) uint32 {
+	if l == nil {
+		return 0
+	}
+	key := k.key[:0]
+	for _, v := range l {
+		key = strconv.AppendInt(key, int64(v), 10)
+		key = append(key, ' ')
+	}
+	k.key = key
+	if n, ok := k.intIx[string(key)]; ok {
+		return n
+	}
+	n := uint32(len(k.ints))
+	k.ints = append(k.ints, l)
+	k.intIx[string(key)] = n
+	return n
+}
+
+// talk keeps an episode's messages; nil is 0.
+func (k *retained) talk(m []results.Message) uint32 {
+	if m == nil {
+		return 0
+	}
+	k.msgs = append(k.msgs, m)
+	return uint32(len(k.msgs) - 1)
+}
+
+// appendText appends s to a key with its length first, so that no two
+// lists of strings make the same key, whatever bytes the strings hold.
+func appendText(key []byte, s string) []byte {
+	key = strconv.AppendInt(key, int64(len(s)), 10)
+	key = append(key, ':')
+	return append(key, s...)
 }

@@ -74,8 +74,8 @@ var ErrStopped = errors.New("the run is stopping")
 // Run plays every job not already in have (keyed by results.Record.Key)
 // and writes each record to w in grid order, whatever the concurrency:
 // a record is written once all before it are. It returns the new records;
-// they share equal instructions, ToolCalls maps and ActedBy lists, so a
-// caller that changes a map or list copies it first.
+// records with equal maps or lists (ToolCalls, ActedBy, …) share one, so
+// a caller that changes a map or list copies it first.
 // A cancelled context stops the run at once: no episode starts, those
 // running are not recorded, what was written stays written, and those
 // records are returned with the error. ErrStopped stops it more gently
@@ -102,28 +102,28 @@ func Run(ctx context.Context, opts Options, w *results.Writer, have map[string]b
 		}
 	}
 	conc := min(max(opts.Concurrency, 1), max(len(todo), 1))
+	// played holds each record from when its episode ends until it is
+	// written; kept holds it, packed, from then on (see [retained]).
+	played := make([]*results.Record, len(todo))
+	kept := newRetained(len(todo)) // called by one flusher at a time
 	out := make([]results.Record, len(todo))
 	var stopping atomic.Bool
 	g, gctx := errgroup.WithContext(ctx)
-	// written marks the records written, read once the group is done; the
-	// records stay in out alone (a second slice of them was 20 MB at
-	// make bench's 28,600 episodes).
-	written := make([]bool, len(todo))
-	var keep retained // called by one flusher at a time
 	order := newInOrder(len(todo), func(i int) error {
 		if gctx.Err() != nil {
 			return gctx.Err() // cancelled: nothing more is written
 		}
+		rec := played[i]
+		played[i] = nil
 		if w != nil {
-			if err := w.Write(out[i]); err != nil {
+			if err := w.Write(*rec); err != nil {
 				return fmt.Errorf("writing record %d: %w", i, err)
 			}
 		}
-		written[i] = true
 		if opts.OnRecord != nil {
-			opts.OnRecord(todo[i], out[i])
+			opts.OnRecord(todo[i], *rec)
 		}
-		keep.keep(&out[i])
+		kept.keep(i, rec)
 		return nil
 	})
 	var next atomic.Int64 // the next job to take
@@ -154,7 +154,7 @@ func Run(ctx context.Context, opts Options, w *results.Writer, have map[string]b
 				case err != nil:
 					return err
 				default:
-					out[i] = rec
+					played[i] = &rec
 				}
 				if err := order.done(i, err == nil); err != nil {
 					return err
@@ -163,19 +163,14 @@ func Run(ctx context.Context, opts Options, w *results.Writer, have map[string]b
 		})
 	}
 	err = g.Wait()
-	if err == nil && !stopping.Load() {
-		return out, nil
-	}
-	var kept []results.Record
-	for i, ok := range written {
-		if ok {
-			kept = append(kept, out[i])
-		}
-	}
+	recs := kept.records(out)
 	if err != nil {
-		return kept, err
+		return recs, err
 	}
-	return kept, fmt.Errorf("%d of %d episodes not played: %w", len(todo)-len(kept), len(todo), ErrStopped)
+	if stopping.Load() {
+		return recs, fmt.Errorf("%d of %d episodes not played: %w", len(todo)-len(recs), len(todo), ErrStopped)
+	}
+	return recs, nil
 }
 
 // inOrder writes finished records in their order from whichever worker
