@@ -106,7 +106,6 @@ func Run(ctx context.Context, opts Options, w *results.Writer, have map[string]b
 	// written; kept holds it, packed, from then on (see [retained]).
 	played := make([]*results.Record, len(todo))
 	kept := newRetained(len(todo)) // called by one flusher at a time
-	out := make([]results.Record, len(todo))
 	var stopping atomic.Bool
 	g, gctx := errgroup.WithContext(ctx)
 	order := newInOrder(len(todo), func(i int) error {
@@ -163,7 +162,7 @@ func Run(ctx context.Context, opts Options, w *results.Writer, have map[string]b
 		})
 	}
 	err = g.Wait()
-	recs := kept.records(out)
+	recs := kept.records()
 	if err != nil {
 		return recs, err
 	}
