@@ -31,16 +31,36 @@ type retained struct {
 	packed []packedRecord // by job; zero where nothing was kept
 	kept   []bool
 
-	strs    []string // strs[0] is ""
-	strIx   map[string]uint32
-	counts  []map[string]int // counts[0] is nil
-	countIx map[string]uint32
-	lists   [][]string // lists[0] is nil
-	listIx  map[string]uint32
-	ints    [][]int // ints[0] is nil
-	intIx   map[string]uint32
-	msgs    [][]results.Message // msgs[0] is nil; not shared: each is one episode's talk
-	key     []byte
+	strs   table[string]
+	counts table[map[string]int]
+	lists  table[[]string]
+	ints   table[[]int]
+	msgs   [][]results.Message // msgs[0] is nil; not shared: each is one episode's talk
+	key    []byte
+}
+
+// table numbers the distinct values of one kind by a key of their
+// contents; number 0 is the zero value (nil, or "").
+type table[T any] struct {
+	vals []T
+	ix   map[string]uint32
+}
+
+func newTable[T any]() table[T] {
+	var zero T
+	return table[T]{vals: []T{zero}, ix: map[string]uint32{}}
+}
+
+// number is the number of v, whose contents make key: that of an equal
+// value kept before, or a new one.
+func (t *table[T]) number(key []byte, v T) uint32 {
+	if n, ok := t.ix[string(key)]; ok {
+		return n
+	}
+	n := uint32(len(t.vals))
+	t.vals = append(t.vals, v)
+	t.ix[string(key)] = n
+	return n
 }
 
 // packedRecord is a results.Record without pointers: every string, map
@@ -78,10 +98,8 @@ type packedRecord struct {
 func newRetained(n int) *retained {
 	return &retained{
 		packed: make([]packedRecord, n), kept: make([]bool, n),
-		strs: []string{""}, strIx: map[string]uint32{"": 0},
-		counts: []map[string]int{nil}, countIx: map[string]uint32{},
-		lists: [][]string{nil}, listIx: map[string]uint32{},
-		ints: [][]int{nil}, intIx: map[string]uint32{},
+		strs: newTable[string](), counts: newTable[map[string]int](),
+		lists: newTable[[]string](), ints: newTable[[]int](),
 		msgs: [][]results.Message{nil},
 	}
 }
@@ -123,28 +141,28 @@ func (k *retained) keep(i int, r *results.Record) {
 func (k *retained) unpack(p *packedRecord) results.Record {
 	return results.Record{
 		Schema: p.Schema, Suite: p.Suite,
-		Outcome: k.strs[p.Outcome], ErrorKind: k.strs[p.ErrorKind], Track: k.strs[p.Track],
-		Family: k.strs[p.Family], Perturbation: k.strs[p.Perturbation], Label: k.strs[p.Label],
-		OutOfView: k.strs[p.OutOfView], Agent: k.strs[p.Agent], Model: k.strs[p.Model],
+		Outcome: k.strs.vals[p.Outcome], ErrorKind: k.strs.vals[p.ErrorKind], Track: k.strs.vals[p.Track],
+		Family: k.strs.vals[p.Family], Perturbation: k.strs.vals[p.Perturbation], Label: k.strs.vals[p.Label],
+		OutOfView: k.strs.vals[p.OutOfView], Agent: k.strs.vals[p.Agent], Model: k.strs.vals[p.Model],
 		Seed:    p.Seed,
 		Episode: p.Episode, SceneSize: p.SceneSize, Repeat: p.Repeat, Objects: p.Objects,
-		Instruction: k.strs[p.Instruction],
+		Instruction: k.strs.vals[p.Instruction],
 		Asked:       p.Asked,
-		Tag:         k.strs[p.Tag],
+		Tag:         k.strs.vals[p.Tag],
 		Questions:   p.Questions, TagCorrect: p.TagCorrect,
 		Success: p.Success, ADA: p.ADA,
 		Steps:     p.Steps,
-		ToolCalls: k.counts[p.ToolCalls], Messages: k.msgs[p.Messages], ActedBy: k.lists[p.ActedBy], Error: k.strs[p.Error],
+		ToolCalls: k.counts.vals[p.ToolCalls], Messages: k.msgs[p.Messages], ActedBy: k.lists.vals[p.ActedBy], Error: k.strs.vals[p.Error],
 		Attempts: p.Attempts,
 		WallMS:   p.WallMS,
 		Calls:    p.Calls, InputTokens: p.InputTokens, OutputTokens: p.OutputTokens,
 		LatencyP50MS: p.LatencyP50MS, LatencyP95MS: p.LatencyP95MS,
 		Trials: p.Trials, SolvedTrial: p.SolvedTrial, OptimalSteps: p.OptimalSteps, Reflections: p.Reflections,
 		RedundantReflections: p.RedundantReflections, ReflectionTokens: p.ReflectionTokens,
-		ReflectionTools: k.counts[p.ReflectionTools], ReflectionTokenCounts: k.ints[p.ReflectionTokenCounts], ReflectionTrials: k.ints[p.ReflectionTrials],
-		Dataset: k.strs[p.Dataset], Map: k.strs[p.Map],
+		ReflectionTools: k.counts.vals[p.ReflectionTools], ReflectionTokenCounts: k.ints.vals[p.ReflectionTokenCounts], ReflectionTrials: k.ints.vals[p.ReflectionTrials],
+		Dataset: k.strs.vals[p.Dataset], Map: k.strs.vals[p.Map],
 		MapObjects: p.MapObjects,
-		Query:      k.strs[p.Query], Difficulty: k.strs[p.Difficulty], Answer: k.lists[p.Answer], Truth: k.lists[p.Truth],
+		Query:      k.strs.vals[p.Query], Difficulty: k.strs.vals[p.Difficulty], Answer: k.lists.vals[p.Answer], Truth: k.lists.vals[p.Truth],
 		Top1: p.Top1, Top2: p.Top2, Top3: p.Top3, TopAny: p.TopAny,
 		Hallucinated:     p.Hallucinated,
 		NoReadableAnswer: p.NoReadableAnswer,
@@ -187,13 +205,13 @@ func (k *retained) records() []results.Record {
 const collectBefore = 8 << 20
 
 func (k *retained) str(s string) uint32 {
-	if n, ok := k.strIx[s]; ok {
+	if s == "" {
+		return 0
+	}
+	if n, ok := k.strs.ix[s]; ok { // the common case, without making a key
 		return n
 	}
-	n := uint32(len(k.strs))
-	k.strs = append(k.strs, s)
-	k.strIx[s] = n
-	return n
+	return k.strs.number([]byte(s), s)
 }
 
 // count numbers a map of counts by its contents; a nil map is 0 and an
@@ -202,60 +220,34 @@ func (k *retained) count(m map[string]int) uint32 {
 	if m == nil {
 		return 0
 	}
-	key := k.key[:0]
+	k.key = k.key[:0]
 	for _, name := range slices.Sorted(maps.Keys(m)) {
-		key = appendText(key, name)
-		key = strconv.AppendInt(key, int64(m[name]), 10)
-		key = append(key, ' ')
+		k.key = appendText(k.key, name)
+		k.key = strconv.AppendInt(k.key, int64(m[name]), 10)
+		k.key = append(k.key, ' ')
 	}
-	k.key = key
-	if n, ok := k.countIx[string(key)]; ok {
-		return n
-	}
-	n := uint32(len(k.counts))
-	k.counts = append(k.counts, m)
-	k.countIx[string(key)] = n
-	return n
+	return k.counts.number(k.key, m)
 }
 
-// list numbers a list of strings by its contents; nil is 0, as for count.
-func (k *retained) list(l []string) uint32 {
+// numberList numbers a list by its contents, each element written into
+// the key by add; nil is 0, as for count.
+func numberList[T any](k *retained, t *table[[]T], l []T, add func([]byte, T) []byte) uint32 {
 	if l == nil {
 		return 0
 	}
-	key := k.key[:0]
-	for _, s := range l {
-		key = appendText(key, s)
-	}
-	k.key = key
-	if n, ok := k.listIx[string(key)]; ok {
-		return n
-	}
-	n := uint32(len(k.lists))
-	k.lists = append(k.lists, l)
-	k.listIx[string(key)] = n
-	return n
-}
-
-// intList numbers a list of numbers by its contents; nil is 0, as for
-// count.
-func (k *retained) intList(l []int) uint32 {
-	if l == nil {
-		return 0
-	}
-	key := k.key[:0]
+	k.key = k.key[:0]
 	for _, v := range l {
-		key = strconv.AppendInt(key, int64(v), 10)
-		key = append(key, ' ')
+		k.key = add(k.key, v)
 	}
-	k.key = key
-	if n, ok := k.intIx[string(key)]; ok {
-		return n
-	}
-	n := uint32(len(k.ints))
-	k.ints = append(k.ints, l)
-	k.intIx[string(key)] = n
-	return n
+	return t.number(k.key, l)
+}
+
+func (k *retained) list(l []string) uint32 { return numberList(k, &k.lists, l, appendText) }
+
+func (k *retained) intList(l []int) uint32 {
+	return numberList(k, &k.ints, l, func(key []byte, v int) []byte {
+		return append(strconv.AppendInt(key, int64(v), 10), ' ')
+	})
 }
 
 // talk keeps an episode's messages; nil is 0.
