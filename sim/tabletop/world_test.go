@@ -274,3 +274,37 @@ func TestBuiltAsleepStepsAsBuiltAwake(t *testing.T) {
 		}
 	}
 }
+
+// A block built above another block's footprint starts stacked on it:
+// the world then refuses to pick the one below, as it does for a stack
+// that a move made. Each row says what may and may not start a stack.
+func TestBuiltStacks(t *testing.T) {
+	lifted := func(o scenes.Object) scenes.Object {
+		o.Pose[2] += scenes.BlockSize // resting on the top of a block below
+		return o
+	}
+	tests := []struct {
+		name    string
+		objs    []scenes.Object
+		stacked bool // "red block 1" starts on "blue block 1"
+	}{
+		{"a block over a block's centre is stacked",
+			[]scenes.Object{lifted(scenes.NewBlock("red block 1", "red", 0, -0.3)), scenes.NewBlock("blue block 1", "blue", 0, -0.3)}, true},
+		{"the stack is found whichever block comes first",
+			[]scenes.Object{scenes.NewBlock("blue block 1", "blue", 0, -0.3), lifted(scenes.NewBlock("red block 1", "red", 0.01, -0.31))}, true},
+		{"a lifted block beside the other's footprint is not stacked",
+			[]scenes.Object{lifted(scenes.NewBlock("red block 1", "red", 0.1, -0.3)), scenes.NewBlock("blue block 1", "blue", 0, -0.3)}, false},
+		{"two blocks on the table are not stacked",
+			[]scenes.Object{scenes.NewBlock("red block 1", "red", 0.1, -0.3), scenes.NewBlock("blue block 1", "blue", 0, -0.3)}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			objs := append(tt.objs, scenes.NewBowl("green bowl 1", "green", 0.2, -0.6))
+			w := mustWorld(t, objs, Config{})
+			_, err := w.PickAndPlace(scenes.Robot1, "blue block 1", "green bowl 1")
+			if under := err != nil && strings.Contains(err.Error(), "under red block 1"); under != tt.stacked {
+				t.Errorf("picking the block below: got %v, want it refused as under red block 1: %v", err, tt.stacked)
+			}
+		})
+	}
+}
