@@ -92,15 +92,7 @@ func Run(ctx context.Context, opts Options, w *results.Writer, have map[string]b
 	if err != nil {
 		return nil, err
 	}
-	todo := jobs
-	if len(have) > 0 { // a fresh run makes no keys: one pass over the grid less before the first episode
-		todo = nil
-		for _, j := range jobs {
-			if !have[j.Key(opts.Seed, opts.ModelFor(j.Agent))] {
-				todo = append(todo, j)
-			}
-		}
-	}
+	todo := Pending(jobs, opts, have)
 	conc := min(max(opts.Concurrency, 1), max(len(todo), 1))
 	// played holds each record from when its episode ends until it is
 	// written; kept holds it, packed, from then on (see [retained]).
@@ -113,6 +105,9 @@ func Run(ctx context.Context, opts Options, w *results.Writer, have map[string]b
 			return gctx.Err() // cancelled: nothing more is written
 		}
 		rec := played[i]
+		if rec == nil {
+			return nil // given up, or stopped: nothing to write
+		}
 		played[i] = nil
 		if w != nil {
 			if err := w.Write(*rec); err != nil {
@@ -137,7 +132,7 @@ func Run(ctx context.Context, opts Options, w *results.Writer, have map[string]b
 					return err
 				}
 				if stopping.Load() {
-					if err := order.done(i, false); err != nil {
+					if err := order.done(i); err != nil {
 						return err
 					}
 					continue
@@ -155,7 +150,7 @@ func Run(ctx context.Context, opts Options, w *results.Writer, have map[string]b
 				default:
 					played[i] = &rec
 				}
-				if err := order.done(i, err == nil); err != nil {
+				if err := order.done(i); err != nil {
 					return err
 				}
 			}
@@ -172,6 +167,23 @@ func Run(ctx context.Context, opts Options, w *results.Writer, have map[string]b
 	return recs, nil
 }
 
+// Pending is the jobs not already in have (keyed by results.Record.Key),
+// in grid order. A fresh run (have empty) makes no keys: a pass of
+// key-making over 28,600 jobs before the first episode, when one core
+// does all the work, is spared.
+func Pending(jobs []Job, opts Options, have map[string]bool) []Job {
+	if len(have) == 0 {
+		return jobs
+	}
+	var todo []Job
+	for _, j := range jobs {
+		if !have[j.Key(opts.Seed, opts.ModelFor(j.Agent))] {
+			todo = append(todo, j)
+		}
+	}
+	return todo
+}
+
 // inOrder writes finished records in their order from whichever worker
 // finishes the one awaited: that worker becomes the flusher and writes,
 // outside the lock, every finished record from there on, while the
@@ -180,33 +192,31 @@ func Run(ctx context.Context, opts Options, w *results.Writer, have map[string]b
 type inOrder struct {
 	mu       sync.Mutex
 	finished []bool // played, or given up: nothing stops the flush there
-	record   []bool // played, with a record to write
 	next     int    // the first record not yet flushed
 	flushing bool
 	write    func(i int) error
 }
 
 func newInOrder(n int, write func(i int) error) *inOrder {
-	return &inOrder{finished: make([]bool, n), record: make([]bool, n), write: write}
+	return &inOrder{finished: make([]bool, n), write: write}
 }
 
-// done marks job i finished, with a record to write or without one, and
-// flushes if it was the one awaited. The error is write's: the run stops.
-func (o *inOrder) done(i int, record bool) error {
+// done marks job i finished, with a record to write or without one
+// (write says which), and flushes if it was the one awaited. The error is
+// write's: the run stops.
+func (o *inOrder) done(i int) error {
 	o.mu.Lock()
-	o.finished[i], o.record[i] = true, record
+	o.finished[i] = true
 	if o.flushing || i != o.next {
 		o.mu.Unlock()
 		return nil
 	}
 	o.flushing = true
 	for o.next < len(o.finished) && o.finished[o.next] {
-		k, rec := o.next, o.record[o.next]
+		k := o.next
 		o.mu.Unlock()
-		if rec {
-			if err := o.write(k); err != nil {
-				return err // flushing stays set: nothing more is written
-			}
+		if err := o.write(k); err != nil {
+			return err // flushing stays set: nothing more is written
 		}
 		o.mu.Lock()
 		o.next++

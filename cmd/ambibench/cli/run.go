@@ -270,16 +270,7 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 	began := time.Now()
 	var prog *progress
 	if !*quiet {
-		todo := jobs
-		if len(have) > 0 {
-			todo = nil
-			for _, j := range jobs {
-				if !have[j.Key(opts.Seed, opts.ModelFor(j.Agent))] {
-					todo = append(todo, j)
-				}
-			}
-		}
-		prog = newProgress(stderr, todo)
+		prog = newProgress(stderr, bench.Pending(jobs, opts, have))
 	}
 	opts.OnRecord = func(j bench.Job, r results.Record) {
 		if r.Outcome == results.OutcomeInfraError {

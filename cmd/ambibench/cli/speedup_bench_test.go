@@ -11,8 +11,9 @@ import (
 // is make bench's tabletop run (every agent, 100 episodes a cell) played
 // at --concurrency 1 and at 2, back to back, and the op's speedup is the
 // first's wall time over the second's. The order alternates from op to
-// op (across -count runs too), so that neither side always runs on a machine warmed, or slowed, by
-// the other. The suite's goal is a speedup of 1.8 on 2 cores. An op takes
+// op (across -count runs too), so that neither side always runs on a
+// machine warmed, or slowed, by the other. The suite's goal is a speedup
+// of 1.8 on 2 cores. An op takes
 // about 13 s on the 2-core machine CI uses; run it with -benchtime 1x
 // -count 10 and read the median with benchstat, since one op's figure
 // moves by a fifth on a shared machine.
