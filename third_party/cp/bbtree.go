@@ -225,12 +225,13 @@ func (subtree *BBTree) PairFromPool() *Pair {
 		return pair
 	}
 
-	// Pool is exhausted make more
-	for range POOLED_BUFFER_SIZE {
-		tree.RecyclePair(&Pair{})
+	// Pool is exhausted make more, in one allocation
+	pairs := make([]Pair, POOLED_BUFFER_SIZE+1)
+	for i := range POOLED_BUFFER_SIZE {
+		tree.RecyclePair(&pairs[i])
 	}
 
-	return &Pair{}
+	return &pairs[POOLED_BUFFER_SIZE]
 }
 
 func (tree *BBTree) RecyclePair(pair *Pair) {
@@ -510,14 +511,15 @@ func (tree *BBTree) NodeFromPool() *Node {
 		return node
 	}
 
-	// Pool is exhausted make more
-	for range POOLED_BUFFER_SIZE {
-		tree.RecycleNode(&Node{})
+	// Pool is exhausted make more, in one allocation
+	nodes := make([]Node, POOLED_BUFFER_SIZE+1)
+	for i := range POOLED_BUFFER_SIZE {
+		tree.RecycleNode(&nodes[i])
 	}
 
-	return &Node{
-		parent: tree.pooledNodes,
-	}
+	node = &nodes[POOLED_BUFFER_SIZE]
+	node.parent = tree.pooledNodes
+	return node
 }
 
 func (tree *BBTree) RecycleNode(node *Node) {

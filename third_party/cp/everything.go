@@ -13,8 +13,9 @@ const (
 	DegreeConst = 180 / math.Pi
 
 	// POOLED_BUFFER_SIZE is how many spare nodes, pairs and bins a pool
-	// makes when it runs dry. Upstream it was 1024, which every space paid
-	// for several times over on its first step; a table uses tens.
+	// makes when it runs dry, in one allocation with the one it hands out.
+	// Upstream it was 1024, which every space paid for several times over
+	// on its first step; a table uses tens.
 	POOLED_BUFFER_SIZE = 32
 )
 

@@ -180,11 +180,12 @@ func (set *HashSet[T, U]) getUnusedBin() *HashSetBin[U] {
 		return bin
 	}
 
-	for range POOLED_BUFFER_SIZE {
-		set.recycle(&HashSetBin[U]{})
+	bins := make([]HashSetBin[U], POOLED_BUFFER_SIZE+1)
+	for i := range POOLED_BUFFER_SIZE {
+		set.recycle(&bins[i])
 	}
 
-	return &HashSetBin[U]{}
+	return &bins[POOLED_BUFFER_SIZE]
 }
 
 var primes = []uint{

@@ -157,8 +157,18 @@ func (seg *Segment) SegmentQuery(a, b Vector, r2 float64, info *SegmentQueryInfo
 	}
 }
 
+// segmentParts are the three parts of a segment shape, allocated together:
+// a bowl is many segments, and a world built an episode made three small
+// objects of each (ambibench's change; the values are upstream's).
+type segmentParts struct {
+	segment Segment
+	shape   Shape
+	mass    ShapeMassInfo
+}
+
 func NewSegment(body *Body, a, b Vector, r float64) *Shape {
-	segment := &Segment{
+	p := &segmentParts{}
+	p.segment = Segment{
 		a: a,
 		b: b,
 		n: b.Sub(a).Normalize().ReversePerp(),
@@ -167,12 +177,19 @@ func NewSegment(body *Body, a, b Vector, r float64) *Shape {
 		a_tangent: Vector{},
 		b_tangent: Vector{},
 	}
-	segment.Shape = NewShape(segment, body, NewSegmentMassInfo(0, a, b, r))
-	return segment.Shape
+	p.mass = segmentMassInfo(0, a, b, r)
+	p.shape = newShape(&p.segment, body, &p.mass)
+	p.segment.Shape = &p.shape
+	return p.segment.Shape
 }
 
 func NewSegmentMassInfo(mass float64, a, b Vector, r float64) *ShapeMassInfo {
-	return &ShapeMassInfo{
+	info := segmentMassInfo(mass, a, b, r)
+	return &info
+}
+
+func segmentMassInfo(mass float64, a, b Vector, r float64) ShapeMassInfo {
+	return ShapeMassInfo{
 		m:    mass,
 		i:    MomentForBox(1, a.Distance(b)+2*r, 2*r),
 		cog:  a.Lerp(b, 0.5),

@@ -228,7 +228,12 @@ func (shape *Shape) SegmentQuery(a, b Vector, radius float64, info *SegmentQuery
 }
 
 func NewShape(class ShapeClass, body *Body, massInfo *ShapeMassInfo) *Shape {
-	return &Shape{
+	shape := newShape(class, body, massInfo)
+	return &shape
+}
+
+func newShape(class ShapeClass, body *Body, massInfo *ShapeMassInfo) Shape {
+	return Shape{
 		Class:    class,
 		body:     body,
 		massInfo: massInfo,

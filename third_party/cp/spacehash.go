@@ -386,9 +386,10 @@ func (hash *SpaceHash) getEmptyBin() *SpaceHashBin {
 		return bin
 	}
 
-	// pool is exhausted, make more
-	for range POOLED_BUFFER_SIZE {
-		hash.recycleBin(&SpaceHashBin{})
+	// pool is exhausted, make more, in one allocation
+	bins := make([]SpaceHashBin, POOLED_BUFFER_SIZE+1)
+	for i := range POOLED_BUFFER_SIZE {
+		hash.recycleBin(&bins[i])
 	}
-	return &SpaceHashBin{}
+	return &bins[POOLED_BUFFER_SIZE]
 }
