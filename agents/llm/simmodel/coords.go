@@ -1,9 +1,7 @@
 package simmodel
 
 import (
-	"crypto/sha256"
 	"encoding/binary"
-	"fmt"
 	"math"
 
 	"github.com/ambibench/ambibench/agents/grounding"
@@ -64,14 +62,7 @@ func (c *call) misread(id, axis string) float64 {
 		return 0
 	}
 	sd := c.p.Coord * (1 + c.p.Growth*float64(c.read)/1000)
-	sample := 0
-	if c.req.Temperature != 0 {
-		sample = c.req.Sample
-	}
-	if c.opening == nil {
-		c.opening = c.situation()
-	}
-	h := sha256.Sum256([]byte(fmt.Sprintf("%x\x00coord\x00%s\x00%s\x00%d", c.opening, id, axis, sample)))
+	h := c.draw("coord", id, axis)
 	// Box-Muller from two uniforms in (0, 1].
 	u1 := (float64(binary.LittleEndian.Uint64(h[:8])>>11) + 1) / (1 << 53)
 	u2 := float64(binary.LittleEndian.Uint64(h[8:16])>>11) / (1 << 53)

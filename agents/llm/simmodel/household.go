@@ -1,7 +1,6 @@
 package simmodel
 
 import (
-	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -195,14 +194,7 @@ func (c *call) trialKey() string {
 // uniform is a number in [0, 1) fixed by the situation and a key (and the
 // sample at temperature > 0), like the draws of persists but unscaled.
 func (c *call) uniform(key string) float64 {
-	sample := 0
-	if c.req.Temperature != 0 {
-		sample = c.req.Sample
-	}
-	if c.opening == nil {
-		c.opening = c.situation()
-	}
-	h := sha256.Sum256([]byte(fmt.Sprintf("%x\x00%s\x00%d", c.opening, key, sample)))
+	h := c.draw(key)
 	return float64(binary.LittleEndian.Uint64(h[:8])>>11) / (1 << 53)
 }
 

@@ -11,6 +11,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -93,6 +94,18 @@ func (c *call) persists(r float64, key string) bool {
 	if r <= 0 {
 		return false
 	}
+	h := c.draw(key)
+	u := float64(binary.LittleEndian.Uint64(h[:8])>>11) / (1 << 53)
+	return u < c.effective(r)
+}
+
+// draw is the hash that fixes a draw of the model by the situation, the
+// parts of the draw's key and, at temperature > 0, the sample: of the
+// situation's hash in hex, then each part and the sample, each after a
+// zero byte. Every misreading and slip of an episode draws through it,
+// several times a call, so it writes the bytes into a buffer of its own
+// rather than through fmt.
+func (c *call) draw(parts ...string) [sha256.Size]byte {
 	sample := 0
 	if c.req.Temperature != 0 {
 		sample = c.req.Sample
@@ -100,9 +113,13 @@ func (c *call) persists(r float64, key string) bool {
 	if c.opening == nil {
 		c.opening = c.situation()
 	}
-	h := sha256.Sum256([]byte(fmt.Sprintf("%x\x00%s\x00%d", c.opening, key, sample)))
-	u := float64(binary.LittleEndian.Uint64(h[:8])>>11) / (1 << 53)
-	return u < c.effective(r)
+	var buf [256]byte
+	b := hex.AppendEncode(buf[:0], c.opening)
+	for _, p := range parts {
+		b = append(append(b, 0), p...)
+	}
+	b = strconv.AppendInt(append(b, 0), int64(sample), 10)
+	return sha256.Sum256(b)
 }
 
 // situation names the episode as the context describes it — the
