@@ -105,14 +105,6 @@ func normalize(s string) string {
 	return s
 }
 
-// article writes a kind with "a" or "an", as a person would.
-func article(kind string) string {
-	if kind != "" && strings.ContainsRune("aeiou", rune(kind[0])) {
-		return "an " + kind
-	}
-	return "a " + kind
-}
-
 // KindOfName is the kind an object or receptacle name speaks of: "egg"
 // for "egg 1", "countertop" for "countertop 2".
 func KindOfName(name string) string { return kindOf(name) }

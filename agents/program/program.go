@@ -30,18 +30,6 @@ const (
 // Actions lists the actions in the order the prompt imports them.
 var Actions = []string{PickAndPlace, Ask, AskRobot}
 
-// arity is the number of arguments an action takes, or -1 for a name that
-// is not an action.
-func arity(name string) int {
-	switch name {
-	case PickAndPlace, Ask:
-		return 2
-	case AskRobot:
-		return 1
-	}
-	return -1
-}
-
 // The relations an assertion may state between an object and where it
 // should be.
 const (
