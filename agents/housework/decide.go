@@ -87,8 +87,10 @@ type Decision struct {
 
 // Decide is the household planner: it reads the instruction, folds the
 // observations into a belief and the answers into the task, and returns
-// the next command or question. It is deterministic and keeps no state
-// between calls: the same State gives the same Decision.
+// the next command or question. It is deterministic: the same State gives
+// the same Decision. It remembers the states its turns folded into (see
+// foldMemo), so that a caller that asks again with one more turn pays for
+// that turn alone.
 func Decide(s State) Decision {
 	p, bad := prepare(s)
 	if bad != nil {
@@ -142,15 +144,37 @@ func (s State) instruction() string {
 	return ""
 }
 
-func prepare(s State) (*planner, *Decision) {
+// newPlanner is a planner over s that has folded none of its turns.
+func newPlanner(s State) (*planner, *Decision) {
 	t, err := ParseInstruction(s.instruction())
 	if err != nil {
 		return nil, &Decision{Kind: Stuck, Why: err.Error()}
 	}
-	p := &planner{s: s, t: t, b: NewBelief(s.Opening), failed: map[string]bool{}}
-	for _, tu := range s.Turns {
+	return &planner{s: s, t: t, b: NewBelief(s.Opening), failed: map[string]bool{}}, nil
+}
+
+// prepare folds a state's turns into a planner, from the state that
+// foldMemo kept for the longest prefix of them it holds.
+func prepare(s State) (*planner, *Decision) {
+	key, ends := foldKey(s)
+	f, done, ok := recall(key, ends)
+	var p *planner
+	if ok {
+		p = f.planner(s)
+	} else {
+		var bad *Decision
+		if p, bad = newPlanner(s); bad != nil {
+			return nil, bad
+		}
+		keep(key[:ends[0]], p)
+	}
+	if done == len(s.Turns) {
+		return p, nil
+	}
+	for _, tu := range s.Turns[done:] {
 		p.fold(tu)
 	}
+	keep(key, p)
 	return p, nil
 }
 

@@ -4,11 +4,12 @@ import "slices"
 
 // Planner is Decide for a player that keeps its trial: it takes the turns
 // one at a time, as they are played, and keeps what they taught, where
-// Decide reads every turn of its State again at each call and so costs
-// more the longer the trial. A Planner started from a State and told each
-// later turn decides as Decide does over the State with those turns
-// (TestPlannerIsDecide). The rules agent plays with one; the simulated
-// model, which keeps nothing between calls, decides with Decide.
+// Decide is given the whole trial at each call and finds the state it
+// kept for it a turn before (or folds the trial again, if that state has
+// gone). A Planner started from a State and told each later turn decides
+// as Decide does over the State with those turns (TestPlannerIsDecide).
+// The rules agent plays with one; the simulated model, which keeps
+// nothing between calls, decides with Decide.
 type Planner struct {
 	p   *planner
 	bad *Decision // the instruction could not be read: every decision

@@ -15,7 +15,9 @@ import (
 // A Planner told each turn as it is played decides as Decide does over the
 // whole trial, at every step: in every eighth evaluation game under each
 // perturbation it applies to, with the worlds' two wordings, without
-// priors, and with every slip the simulated model makes.
+// priors, and with every slip the simulated model makes. Decide, which
+// takes each step from the state it kept at the step before, decides as
+// folding the whole trial again does.
 func TestPlannerIsDecide(t *testing.T) {
 	for _, tc := range []struct {
 		why  string
@@ -52,6 +54,22 @@ func TestPlannerIsDecide(t *testing.T) {
 					if got := pl.Decide(); !reflect.DeepEqual(got, want) {
 						t.Fatalf("%s: %s (%s) after %d turns: the planner decides %+v, Decide %+v", tc.why, g.ID, pert, len(s.Turns), got, want)
 					}
+					// Decide starts from the state it kept a turn ago.
+					if fresh := housework.DecideUnremembered(s); !reflect.DeepEqual(fresh, want) {
+						t.Fatalf("%s: %s (%s) after %d turns: Decide gives %+v, folding every turn gives %+v", tc.why, g.ID, pert, len(s.Turns), want, fresh)
+					}
+					// A branch in which the command decided fails, as the
+					// simulated model's own guesses branch off a trial, leaves
+					// the state kept for the trial as it was.
+					failing := housework.Turn{Command: "examine nothing 9", Observation: "Nothing happens."}
+					if want.Kind == housework.Act {
+						failing.Command = want.Command
+					}
+					branch := append(s.Turns[:len(s.Turns):len(s.Turns)], failing)
+					housework.Decide(housework.State{Instruction: s.Instruction, Opening: s.Opening, Turns: branch, NoPriors: s.NoPriors, Slips: s.Slips})
+					if again := housework.Decide(s); !reflect.DeepEqual(again, want) {
+						t.Fatalf("%s: %s (%s) after %d turns: Decide gives %+v after a branch, %+v before it", tc.why, g.ID, pert, len(s.Turns), again, want)
+					}
 					decisions++
 					var tu housework.Turn
 					switch {
@@ -75,9 +93,10 @@ func TestPlannerIsDecide(t *testing.T) {
 }
 
 // BenchmarkPlanner times one decision of the rules agent with 5 or 45
-// turns already played: Decide replaying the trial (how=replay, as the
-// rules agent decided before) or a Planner taking the last turn
-// (how=planner). The turns are a wanderer's through a real game (go to,
+// turns already played: folding the whole trial again (how=replay, as the
+// rules agent and Decide did before), Decide with the state of the turn
+// before kept (how=decide, as the simulated model decides at each call of
+// a trial) or a Planner taking the last turn (how=planner). The turns are a wanderer's through a real game (go to,
 // open and close each receptacle in turn), which never ends it.
 //
 //	go test -run '^$' -bench Planner -benchtime 2000x -count 6 ./agents/housework/ | go tool benchstat -col /step -
@@ -107,7 +126,21 @@ func BenchmarkPlanner(b *testing.B) {
 		b.Run(fmt.Sprintf("how=replay/step=%d", step), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
+				housework.DecideUnremembered(played)
+			}
+		})
+		b.Run(fmt.Sprintf("how=decide/step=%d", step), func(b *testing.B) {
+			b.ReportAllocs()
+			b.StopTimer()
+			b.ResetTimer()
+			before := played
+			before.Turns = played.Turns[:step-1]
+			for range b.N {
+				housework.ForgetFolds()
+				housework.Decide(before)
+				b.StartTimer()
 				housework.Decide(played)
+				b.StopTimer()
 			}
 		})
 		b.Run(fmt.Sprintf("how=planner/step=%d", step), func(b *testing.B) {

@@ -1,0 +1,131 @@
+package housework
+
+import (
+	"strconv"
+	"sync"
+)
+
+// The simulated model decides with Decide at every call of a trial, and a
+// call reads the whole trial again, as a model reads its whole prompt:
+// folding every turn at every call made a trial's cost grow with the
+// square of its length, and it was half of the household track's CPU.
+// foldMemo keeps the planner state that folding a trial's turns left,
+// keyed by everything fold reads, so that the next call of the trial
+// starts from the state of the call before and folds only the turns
+// played since. A state taken from it is a copy of the one folding would
+// give, so Decide still gives the same Decision for the same State; only
+// what it costs changes.
+
+// folded is a planner's state after its turns: what fold and answered
+// change, and the task they start from.
+type folded struct {
+	t                                    Task
+	b                                    *Belief
+	failed                               map[string]bool
+	askedVague, askedAbsence, askedWhich bool
+	which                                Which
+}
+
+// foldMemoSize bounds the states kept. A trial needs one at a time, and a
+// run plays a few trials at once per worker (a reflecting agent's model
+// reads the trial before it too); the oldest state goes first.
+const foldMemoSize = 256
+
+var foldMemo struct {
+	sync.Mutex
+	states map[string]*folded
+	order  []string // keys in the order they were kept, a ring
+	next   int      // the slot of order the next key takes
+}
+
+// foldKey writes everything fold reads of a state: the instruction, the
+// opening, and then each turn, every field length-prefixed so that no
+// two states share a key. ends[k] is the length of the key of the state
+// with its first k turns.
+func foldKey(s State) (key string, ends []int) {
+	n := len(s.Instruction) + len(s.Opening) + 16
+	for _, tu := range s.Turns {
+		n += len(tu.Command) + len(tu.Observation) + len(tu.Tag) + len(tu.Question) + len(tu.Answer) + 32
+	}
+	b := make([]byte, 0, n)
+	field := func(f string) {
+		b = strconv.AppendInt(b, int64(len(f)), 10)
+		b = append(b, ':')
+		b = append(b, f...)
+	}
+	field(s.Instruction)
+	field(s.Opening)
+	ends = make([]int, 0, len(s.Turns)+1)
+	ends = append(ends, len(b))
+	for _, tu := range s.Turns {
+		b = append(b, '|')
+		for _, f := range [...]string{tu.Command, tu.Observation, tu.Tag, tu.Question, tu.Answer} {
+			field(f)
+		}
+		ends = append(ends, len(b))
+	}
+	return string(b), ends
+}
+
+// recall returns a copy of the state kept for the longest of the state's
+// last three prefixes (all its turns, all but the last, all but the last
+// two), or of its opening alone, with how many turns it has folded. It
+// reports false when none is kept.
+func recall(key string, ends []int) (*folded, int, bool) {
+	n := len(ends) - 1
+	foldMemo.Lock()
+	var f *folded
+	k := n
+	for ; k >= 0 && k >= n-2; k-- {
+		if f = foldMemo.states[key[:ends[k]]]; f != nil {
+			break
+		}
+	}
+	if f == nil {
+		k = 0
+		f = foldMemo.states[key[:ends[0]]]
+	}
+	foldMemo.Unlock()
+	if f == nil {
+		return nil, 0, false
+	}
+	// What is kept is never changed, so it is copied outside the lock.
+	return f.clone(), k, true
+}
+
+// keep puts a copy of a planner's state under key.
+func keep(key string, p *planner) {
+	f := (&folded{t: p.t, b: p.b, failed: p.failed, askedVague: p.askedVague, askedAbsence: p.askedAbsence,
+		askedWhich: p.askedWhich, which: p.which}).clone()
+	foldMemo.Lock()
+	defer foldMemo.Unlock()
+	if foldMemo.states == nil {
+		foldMemo.states = make(map[string]*folded, foldMemoSize)
+		foldMemo.order = make([]string, foldMemoSize)
+	}
+	if _, ok := foldMemo.states[key]; ok {
+		return
+	}
+	if old := foldMemo.order[foldMemo.next]; old != "" {
+		delete(foldMemo.states, old)
+	}
+	foldMemo.order[foldMemo.next] = key
+	foldMemo.next = (foldMemo.next + 1) % foldMemoSize
+	foldMemo.states[key] = f
+}
+
+func (f *folded) clone() *folded {
+	c := *f
+	c.b = f.b.Clone()
+	c.failed = make(map[string]bool, len(f.failed))
+	for k, v := range f.failed {
+		c.failed[k] = v
+	}
+	return &c
+}
+
+// planner returns a planner over s in the state f.
+func (f *folded) planner(s State) *planner {
+	return &planner{s: s, t: f.t, b: f.b, failed: f.failed, askedVague: f.askedVague, askedAbsence: f.askedAbsence,
+		askedWhich: f.askedWhich, which: f.which}
+}
