@@ -1,6 +1,7 @@
 package housework
 
 import (
+	"maps"
 	"strconv"
 	"sync"
 )
@@ -117,10 +118,7 @@ func keep(key string, p *planner) {
 func (f *folded) clone() *folded {
 	c := *f
 	c.b = f.b.Clone()
-	c.failed = make(map[string]bool, len(f.failed))
-	for k, v := range f.failed {
-		c.failed[k] = v
-	}
+	c.failed = maps.Clone(f.failed)
 	return &c
 }
 
