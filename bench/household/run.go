@@ -69,12 +69,11 @@ func HouseholdGame(taskType, perturbation string, index int) (*hh.Game, error) {
 			return nil, fmt.Errorf("unknown household perturbation %q (have %v)", perturbation, perturb.HouseholdNames())
 		}
 	}
-	for _, s := range hh.EvalGames() {
-		if s.Type == taskType && s.Index == index {
-			return s.BuildWith(p)
-		}
+	s, ok := hh.EvalGame(taskType, index)
+	if !ok {
+		return nil, fmt.Errorf("household %s: no evaluation game %d", taskType, index)
 	}
-	return nil, fmt.Errorf("household %s: no evaluation game %d", taskType, index)
+	return s.BuildWith(p)
 }
 
 // RunEpisode plays one household job, a game of the evaluation split

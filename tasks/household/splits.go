@@ -60,6 +60,16 @@ func EvalGames() []Spec {
 	return out
 }
 
+// EvalGame returns game index of a type in the evaluation split, the
+// spec EvalGames lists for it, without making the other 133; false when
+// the type has no game of that index.
+func EvalGame(taskType string, index int) (Spec, bool) {
+	if index < 0 || index >= EvalCount(taskType) {
+		return Spec{}, false
+	}
+	return newSpec(SplitEval, taskType, index), true
+}
+
 // TrainGames returns the first n games of the training split, the six
 // types in turn. Its seeds are hashed from another split name than the
 // evaluation's, so the two never share a game.

@@ -294,3 +294,26 @@ func TestExpertErrors(t *testing.T) {
 		t.Errorf("a goal about a kind not in the house: %v", err)
 	}
 }
+
+// EvalGame gives the spec EvalGames lists for every game of the split, and
+// nothing past either end of a type's games or for a type of none.
+func TestEvalGame(t *testing.T) {
+	for _, want := range household.EvalGames() {
+		if got, ok := household.EvalGame(want.Type, want.Index); !ok || !reflect.DeepEqual(got, want) {
+			t.Errorf("EvalGame(%q, %d) = %+v, %v; EvalGames lists %+v", want.Type, want.Index, got, ok, want)
+		}
+	}
+	for _, tc := range []struct {
+		why      string
+		taskType string
+		index    int
+	}{
+		{"before the first game", household.Types()[0], -1},
+		{"one past the last game", household.Types()[0], household.EvalCount(household.Types()[0])},
+		{"a type the split has no games of", "pick_up_the_phone", 0},
+	} {
+		if got, ok := household.EvalGame(tc.taskType, tc.index); ok {
+			t.Errorf("%s: EvalGame(%q, %d) = %+v, want none", tc.why, tc.taskType, tc.index, got)
+		}
+	}
+}
