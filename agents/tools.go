@@ -122,19 +122,30 @@ func DecodeArgs(call ToolCall) (any, error) {
 	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
 		raw = []byte("{}")
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(dst); err != nil {
-		return nil, fmt.Errorf("%s: %w", call.Name, argError(err))
-	}
-	// dec.More is not enough: it reports false for a stray '}' or ']'.
-	if len(bytes.Trim(raw[dec.InputOffset():], " \t\r\n")) > 0 {
-		return nil, fmt.Errorf("%s: trailing data after the arguments object", call.Name)
+	if !plainArgs(raw, dst) {
+		if err := decodeArgsJSON(call.Name, raw, dst); err != nil {
+			return nil, err
+		}
 	}
 	if err := checkArgs(dst); err != nil {
 		return nil, fmt.Errorf("%s: %w", call.Name, err)
 	}
 	return dst, nil
+}
+
+// decodeArgsJSON decodes raw into dst through encoding/json, which also
+// says what is wrong with arguments that plainArgs leaves to it.
+func decodeArgsJSON(name string, raw []byte, dst any) error {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(dst); err != nil {
+		return fmt.Errorf("%s: %w", name, argError(err))
+	}
+	// dec.More is not enough: it reports false for a stray '}' or ']'.
+	if len(bytes.Trim(raw[dec.InputOffset():], " \t\r\n")) > 0 {
+		return fmt.Errorf("%s: trailing data after the arguments object", name)
+	}
+	return nil
 }
 
 func argError(err error) error {
