@@ -166,7 +166,8 @@ func prepare(s State) (*planner, *Decision) {
 		if p, bad = newPlanner(s); bad != nil {
 			return nil, bad
 		}
-		keep(key[:ends[0]], p)
+		// A copy, so that the kept key does not hold the whole trial's.
+		keep(strings.Clone(key[:ends[0]]), p)
 	}
 	if done == len(s.Turns) {
 		return p, nil
