@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/ambibench/ambibench/agents"
 	"github.com/ambibench/ambibench/agents/housework"
@@ -77,11 +78,26 @@ type toolkit struct {
 }
 
 func newToolkit(model llm.Model) (*toolkit, error) {
+	k, err := sharedToolkit()
+	if err != nil {
+		return nil, err
+	}
+	c := *k
+	c.model = model
+	return &c, nil
+}
+
+// sharedToolkit is a toolkit's solved cases and examples, read from their
+// files once: each episode of a toolkit agent makes a toolkit, and reading
+// them was a twentieth of a household run's CPU. Nothing changes them
+// (casesAsRead copies a case before it cuts the arrivals), so every
+// toolkit shares them.
+var sharedToolkit = sync.OnceValues(func() (*toolkit, error) {
 	cs, err := agents.SolvedCases()
 	if err != nil {
 		return nil, err
 	}
-	k := &toolkit{model: model, cases: map[string][]agents.SolvedCase{}}
+	k := &toolkit{cases: map[string][]agents.SolvedCase{}}
 	for _, c := range cs {
 		k.cases[c.Type] = append(k.cases[c.Type], c)
 	}
@@ -89,7 +105,7 @@ func newToolkit(model llm.Model) (*toolkit, error) {
 		return nil, fmt.Errorf("dyref_examples.json: %w", err)
 	}
 	return k, nil
-}
+})
 
 // casesAsRead returns the solved cases of a task type as the workflow
 // shows them: with each arrival's "You arrive at loc N. " cut, as the
