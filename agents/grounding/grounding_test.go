@@ -1,6 +1,7 @@
 package grounding
 
 import (
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -382,5 +383,36 @@ func TestDeliverMessagesRoundTrip(t *testing.T) {
 	}
 	if _, _, ok := ParseDeliverReply(HandReply("red block 1")); ok {
 		t.Error("a hand reply read as a delivery")
+	}
+}
+
+// ParseInstruction gives what reading the instruction gives, whether it
+// read it before or not, and what a caller changes of the moves it was
+// given changes nothing that a later call returns.
+func TestParseInstructionKept(t *testing.T) {
+	for _, s := range []string{
+		"put the block to the left of the blue bowl in the red bowl",
+		"pick up the red block and place it in the green bowl, then put the blue block on the red block",
+		"move the yellow block away",
+		"put the red block in", // an error, kept as well
+	} {
+		want, wantErr := parseInstruction(s)
+		// The first call reads it, the second takes it from what was
+		// kept, the third finds it unchanged by what the second's caller did.
+		for range 3 {
+			got, err := ParseInstruction(s)
+			if !reflect.DeepEqual(got, want) || fmt.Sprint(err) != fmt.Sprint(wantErr) {
+				t.Fatalf("ParseInstruction(%q) = %+v, %v; reading it gives %+v, %v", s, got, err, want, wantErr)
+			}
+			for i := range got {
+				got[i].Pick.Phrase = "changed"
+				for a := got[i].Pick.Anchor; a != nil; a = a.Anchor {
+					a.Color = "changed"
+				}
+				if got[i].Place != nil {
+					got[i].Place.ID = "changed"
+				}
+			}
+		}
 	}
 }

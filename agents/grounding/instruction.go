@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/ambibench/ambibench/agents/internal/memo"
 )
 
 // Move is one pick-and-place an instruction asks for. Place is nil when the
@@ -25,6 +27,43 @@ var (
 // <pick> and place it <prep> <place>", or, with no destination, "move
 // <pick> away".
 func ParseInstruction(s string) ([]Move, error) {
+	if p, ok := instructions.Get(s); ok {
+		return cloneMoves(p.moves), p.err
+	}
+	moves, err := parseInstruction(s)
+	instructions.Put(s, parsed{cloneMoves(moves), err})
+	return moves, err
+}
+
+// instructions keeps the latest instructions read. The simulated model
+// reads the episode's instruction again at every call, through three
+// regular expressions a clause: that was a fifteenth of a tabletop run's
+// CPU. An episode needs one at a time, a worker one or two.
+var instructions = memo.New[string, parsed](64)
+
+type parsed struct {
+	moves []Move
+	err   error
+}
+
+// cloneMoves copies moves, their references and the anchors of those, so
+// that what a caller changes of the moves it was given is its own.
+func cloneMoves(moves []Move) []Move {
+	if moves == nil {
+		return nil
+	}
+	out := make([]Move, len(moves))
+	for i, m := range moves {
+		out[i].Pick = m.Pick.clone()
+		if m.Place != nil {
+			p := m.Place.clone()
+			out[i].Place = &p
+		}
+	}
+	return out
+}
+
+func parseInstruction(s string) ([]Move, error) {
 	text := normalize(s)
 	if text == "" {
 		return nil, fmt.Errorf("instruction: empty")

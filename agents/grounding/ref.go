@@ -26,6 +26,15 @@ type Ref struct {
 // String returns the phrase.
 func (r Ref) String() string { return r.Phrase }
 
+// clone returns r with its own copy of the chain of anchors.
+func (r Ref) clone() Ref {
+	if r.Anchor != nil {
+		a := r.Anchor.clone()
+		r.Anchor = &a
+	}
+	return r
+}
+
 // vagueWords are the phrases that name nothing in particular.
 var vagueWords = []string{"something", "that thing", "the item", "the object", "this", "it", "anything", "the thing"}
 

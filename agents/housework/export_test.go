@@ -14,8 +14,4 @@ func DecideUnremembered(s State) Decision {
 }
 
 // ForgetFolds empties foldMemo.
-func ForgetFolds() {
-	foldMemo.Lock()
-	defer foldMemo.Unlock()
-	foldMemo.states, foldMemo.order, foldMemo.next = nil, nil, 0
-}
+func ForgetFolds() { foldMemo.Reset() }

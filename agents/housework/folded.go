@@ -3,7 +3,8 @@ package housework
 import (
 	"maps"
 	"strconv"
-	"sync"
+
+	"github.com/ambibench/ambibench/agents/internal/memo"
 )
 
 // The simulated model decides with Decide at every call of a trial, and a
@@ -32,12 +33,7 @@ type folded struct {
 // reads the trial before it too); the oldest state goes first.
 const foldMemoSize = 256
 
-var foldMemo struct {
-	sync.Mutex
-	states map[string]*folded
-	order  []string // keys in the order they were kept, a ring
-	next   int      // the slot of order the next key takes
-}
+var foldMemo = memo.New[string, *folded](foldMemoSize)
 
 // foldKey writes everything fold reads of a state: the instruction, the
 // opening, and then each turn, every field length-prefixed so that no
@@ -74,45 +70,22 @@ func foldKey(s State) (key string, ends []int) {
 // reports false when none is kept.
 func recall(key string, ends []int) (*folded, int, bool) {
 	n := len(ends) - 1
-	foldMemo.Lock()
-	var f *folded
-	k := n
-	for ; k >= 0 && k >= n-2; k-- {
-		if f = foldMemo.states[key[:ends[k]]]; f != nil {
-			break
+	for k := n; k >= 0 && k >= n-2; k-- {
+		if f, ok := foldMemo.Get(key[:ends[k]]); ok {
+			// What is kept is never changed: a copy is handed out.
+			return f.clone(), k, true
 		}
 	}
-	if f == nil {
-		k = 0
-		f = foldMemo.states[key[:ends[0]]]
+	if f, ok := foldMemo.Get(key[:ends[0]]); ok {
+		return f.clone(), 0, true
 	}
-	foldMemo.Unlock()
-	if f == nil {
-		return nil, 0, false
-	}
-	// What is kept is never changed, so it is copied outside the lock.
-	return f.clone(), k, true
+	return nil, 0, false
 }
 
 // keep puts a copy of a planner's state under key.
 func keep(key string, p *planner) {
-	f := (&folded{t: p.t, b: p.b, failed: p.failed, askedVague: p.askedVague, askedAbsence: p.askedAbsence,
-		askedWhich: p.askedWhich, which: p.which}).clone()
-	foldMemo.Lock()
-	defer foldMemo.Unlock()
-	if foldMemo.states == nil {
-		foldMemo.states = make(map[string]*folded, foldMemoSize)
-		foldMemo.order = make([]string, foldMemoSize)
-	}
-	if _, ok := foldMemo.states[key]; ok {
-		return
-	}
-	if old := foldMemo.order[foldMemo.next]; old != "" {
-		delete(foldMemo.states, old)
-	}
-	foldMemo.order[foldMemo.next] = key
-	foldMemo.next = (foldMemo.next + 1) % foldMemoSize
-	foldMemo.states[key] = f
+	foldMemo.Put(key, (&folded{t: p.t, b: p.b, failed: p.failed, askedVague: p.askedVague, askedAbsence: p.askedAbsence,
+		askedWhich: p.askedWhich, which: p.which}).clone())
 }
 
 func (f *folded) clone() *folded {
