@@ -31,7 +31,9 @@ func ParseInstruction(s string) ([]Move, error) {
 		return cloneMoves(p.moves), p.err
 	}
 	moves, err := parseInstruction(s)
-	instructions.Put(s, parsed{cloneMoves(moves), err})
+	// The key is a copy: s may be cut from a prompt the table should not
+	// keep alive.
+	instructions.Put(strings.Clone(s), parsed{cloneMoves(moves), err})
 	return moves, err
 }
 
