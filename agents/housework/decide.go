@@ -121,15 +121,11 @@ func Replay(s State) (*Belief, Task, error) {
 	return p.b, p.t, nil
 }
 
-// planner is one decision's reasoning.
+// planner is one decision's reasoning: a state, and what its turns taught
+// (folded, which foldMemo keeps).
 type planner struct {
-	s      State
-	t      Task
-	b      *Belief
-	failed map[string]bool // commands that failed with no change since
-
-	askedVague, askedAbsence, askedWhich bool
-	which                                Which
+	s State
+	folded
 }
 
 // Instruction returns the task sentence of a state: its Instruction, or
@@ -150,7 +146,7 @@ func newPlanner(s State) (*planner, *Decision) {
 	if err != nil {
 		return nil, &Decision{Kind: Stuck, Why: err.Error()}
 	}
-	return &planner{s: s, t: t, b: NewBelief(s.Opening), failed: map[string]bool{}}, nil
+	return &planner{s: s, folded: folded{t: t, b: NewBelief(s.Opening), failed: map[string]bool{}}}, nil
 }
 
 // prepare folds a state's turns into a planner, from the state that
@@ -160,7 +156,7 @@ func prepare(s State) (*planner, *Decision) {
 	f, done, ok := recall(key, ends)
 	var p *planner
 	if ok {
-		p = f.planner(s)
+		p = &planner{s: s, folded: f}
 	} else {
 		var bad *Decision
 		if p, bad = newPlanner(s); bad != nil {

@@ -18,12 +18,13 @@ import (
 // give, so Decide still gives the same Decision for the same State; only
 // what it costs changes.
 
-// folded is a planner's state after its turns: what fold and answered
+// folded is what a planner's turns taught it: what fold and answered
 // change, and the task they start from.
 type folded struct {
-	t                                    Task
-	b                                    *Belief
-	failed                               map[string]bool
+	t      Task
+	b      *Belief
+	failed map[string]bool // commands that failed with no change since
+
 	askedVague, askedAbsence, askedWhich bool
 	which                                Which
 }
@@ -68,35 +69,32 @@ func foldKey(s State) (key string, ends []int) {
 // last three prefixes (all its turns, all but the last, all but the last
 // two), or of its opening alone, with how many turns it has folded. It
 // reports false when none is kept.
-func recall(key string, ends []int) (*folded, int, bool) {
+func recall(key string, ends []int) (folded, int, bool) {
 	n := len(ends) - 1
-	for k := n; k >= 0 && k >= n-2; k-- {
+	lo := max(n-2, 0)
+	for k := n; k >= lo; k-- {
 		if f, ok := foldMemo.Get(key[:ends[k]]); ok {
 			// What is kept is never changed: a copy is handed out.
 			return f.clone(), k, true
 		}
 	}
-	if f, ok := foldMemo.Get(key[:ends[0]]); ok {
-		return f.clone(), 0, true
+	if lo > 0 {
+		if f, ok := foldMemo.Get(key[:ends[0]]); ok {
+			return f.clone(), 0, true
+		}
 	}
-	return nil, 0, false
+	return folded{}, 0, false
 }
 
 // keep puts a copy of a planner's state under key.
 func keep(key string, p *planner) {
-	foldMemo.Put(key, (&folded{t: p.t, b: p.b, failed: p.failed, askedVague: p.askedVague, askedAbsence: p.askedAbsence,
-		askedWhich: p.askedWhich, which: p.which}).clone())
+	f := p.folded.clone()
+	foldMemo.Put(key, &f)
 }
 
-func (f *folded) clone() *folded {
+func (f *folded) clone() folded {
 	c := *f
 	c.b = f.b.Clone()
 	c.failed = maps.Clone(f.failed)
-	return &c
-}
-
-// planner returns a planner over s in the state f.
-func (f *folded) planner(s State) *planner {
-	return &planner{s: s, t: f.t, b: f.b, failed: f.failed, askedVague: f.askedVague, askedAbsence: f.askedAbsence,
-		askedWhich: f.askedWhich, which: f.which}
+	return c
 }

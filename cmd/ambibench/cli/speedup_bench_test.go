@@ -13,10 +13,9 @@ import (
 // first's wall time over the second's. The order alternates from op to
 // op (across -count runs too), so that neither side always runs on a
 // machine warmed, or slowed, by the other. The suite's goal is a speedup
-// of 1.8 on 2 cores. An op takes
-// about 13 s on the 2-core machine CI uses; run it with -benchtime 1x
-// -count 10 and read the median with benchstat, since one op's figure
-// moves by a fifth on a shared machine.
+// of 1.8 on 2 cores. An op takes about 13 s on the 2-core machine CI
+// uses; run it with -benchtime 1x -count 10 and read the median with
+// benchstat, since one op's figure moves by a fifth on a shared machine.
 func BenchmarkConcurrencySpeedup(b *testing.B) {
 	if runtime.GOMAXPROCS(0) < 2 {
 		b.Skipf("GOMAXPROCS is %d: a second worker has no core of its own to run on", runtime.GOMAXPROCS(0))
