@@ -2,7 +2,7 @@
 GO ?= go
 OUT ?= out
 
-.PHONY: bench test gobench baselines fuzz cover clean
+.PHONY: bench test test-long gobench baselines fuzz cover clean
 
 # The main job: every tabletop agent (reference agents and workflows, the
 # workflows on the simulated model) on every tabletop cell, 100 episodes
@@ -27,27 +27,41 @@ bench:
 	$(GO) run ./cmd/ambibench report --out $(OUT)/semmap/report.md $(OUT)/semmap
 	@echo "Reports: $(OUT)/tabletop/report.md, $(OUT)/scene-size/report.md, $(OUT)/household/report.md, $(OUT)/semmap/report.md (plot: $(OUT)/semmap/semmap_topany_by_map_size.png)"
 
-# Everything CI checks: formatting, vet, and the tests under the race
-# detector. The tests in SLOW play hundreds or thousands of episodes each,
-# one after another or through the same runner that the concurrency tests
-# cover under the race detector; the detector slows them tenfold and finds
-# nothing more there, so they run once without it. The pinned cp fork is a
+# The fast tier, what a change is checked with: formatting, vet, every
+# test but the long ones without the race detector, then the tests of the
+# packages race.txt puts in the fast tier under the detector (the packages
+# that start goroutines, listed there with why). go test's own vet is off:
+# go vet ./... has just run every analyzer it would. The pinned cp fork is a
 # module of its own, which ./... does not reach; its tests run last.
-SLOW = ^(TestReferenceAgents|TestCompareSaltsPass|TestDirectSimBetweenWeakAndPerfect|TestInnerMonologueDefaultSim|TestProgPromptWithSim|TestCLARAWithPerfectModel|TestHouseholdReflectionSuppressesSlip|TestExpertIsShortest|TestSemmapWorkflowsBuiltinPerfect|TestSemmapWorkflowsBuiltinSim|TestSGCoTAblationsWithPerfectModel|TestSGCoTWithPerfectModel|TestDirectWithPerfectModel|TestDyRefWithPerfectModel|TestToolkitAgentsWithSim|TestTrainRouterIsDeterministic|TestShippedRouterIsReproducible|TestTrainRouter|TestBaselines)$$
+RACE_FAST = $(shell awk '!/^\#/ && NF >= 3 && $$2 == "fast" { print "./" $$1 }' race.txt)
+RACE_LONG = $(shell awk '!/^\#/ && NF >= 3 && $$2 == "long" { print "./" $$1 }' race.txt)
 test:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$unformatted" ]; then echo "gofmt would change:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
-	$(GO) test -race -count=1 -skip '$(SLOW)' ./...
-	$(GO) test -count=1 -run '$(SLOW)' ./...
+	$(GO) test -vet=off -count=1 ./...
+	$(GO) test -vet=off -race -count=1 $(RACE_FAST)
 	cd third_party/cp && $(GO) test -race -count=1 ./...
+
+# The long tier, which CI runs after the fast one: the long tests, each in
+# a file named *_long_test.go built only with the tag long (the stored
+# baselines replayed, the shipped routers retrained, the compare gate's
+# false alarms over 100 salted runs), then the packages race.txt puts in
+# the long tier under the race detector, with -short: their tests that
+# play many episodes along one path skip there, having run in make test.
+LONG_FILES = $(shell find . -path ./third_party -prune -o -name '*_long_test.go' -print)
+LONG_RUN = ^($(shell grep -ho '^func Test[A-Za-z0-9_]*' $(LONG_FILES) | cut -c6- | paste -sd'|' -))$$
+test-long:
+	$(GO) vet -tags long ./...
+	$(GO) test -vet=off -tags long -count=1 -run '$(LONG_RUN)' $(sort $(dir $(LONG_FILES)))
+	$(GO) test -vet=off -race -short -count=1 $(RACE_LONG)
 
 # The stored reference runs of the default suite on the simulated model
 # (the runs of make bench), which make test holds every record to:
 # regenerate them after a change that is meant to move a record, and say
 # in the commit what moved and why.
 baselines:
-	$(GO) test -count=1 -run '^TestBaselines$$' ./bench/ -update-baselines
+	$(GO) test -tags long -count=1 -run '^TestBaselines$$' ./bench/ -update-baselines
 
 # The Go benchmarks, one line per cell, tabulated by benchstat.
 gobench:

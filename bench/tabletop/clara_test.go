@@ -17,6 +17,9 @@ var clearAndAmbiguous = []string{"none", "absence", "multiplicity", "underspecif
 // calibrated threshold separates them, the classifier gives the right tag,
 // and the tool loop carries out the plan after the answer.
 func TestCLARAWithPerfectModel(t *testing.T) {
+	if testing.Short() {
+		t.Skip(singlePath)
+	}
 	for key, c := range runWorkflowOn(t, "clara", "sim:perfect", 30, clearAndAmbiguous) {
 		if c.ADA.Value() != 1 || c.SR.Value() != 1 || c.Errors != 0 {
 			t.Errorf("%s: ADA %.2f SR %.2f errors %d, want 1, 1, 0", key, c.ADA.Value(), c.SR.Value(), c.Errors)

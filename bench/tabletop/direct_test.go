@@ -58,6 +58,9 @@ func runWorkflowOn(t *testing.T, agent, spec string, episodes int, perturbations
 // prompt rendering, the reply parsing, the ask protocol and the tool loop,
 // one robot or two, all work.
 func TestDirectWithPerfectModel(t *testing.T) {
+	if testing.Short() {
+		t.Skip(singlePath)
+	}
 	for key, c := range runDirect(t, "sim:perfect", 30) {
 		if c.ADA.Value() != 1 || c.SR.Value() != 1 || c.Errors != 0 {
 			t.Errorf("%s: ADA %.2f SR %.2f errors %d, want 1, 1, 0", key, c.ADA.Value(), c.SR.Value(), c.Errors)
@@ -68,6 +71,9 @@ func TestDirectWithPerfectModel(t *testing.T) {
 // The default simulated model errs, and less than the weak one: in every
 // cell its ADA and SR fall strictly between sim:weak's and 1.
 func TestDirectSimBetweenWeakAndPerfect(t *testing.T) {
+	if testing.Short() {
+		t.Skip(singlePath)
+	}
 	def, weak := runDirect(t, "sim", 100), runDirect(t, "sim:weak", 100)
 	if len(def) == 0 || len(def) != len(weak) {
 		t.Fatalf("%d and %d cells", len(def), len(weak))
@@ -89,6 +95,9 @@ func TestDirectSimBetweenWeakAndPerfect(t *testing.T) {
 // retrieval loop finds what the instruction needs through retrieve_node
 // and retrieve_edge alone.
 func TestSGCoTWithPerfectModel(t *testing.T) {
+	if testing.Short() {
+		t.Skip(singlePath)
+	}
 	for key, c := range runWorkflow(t, "sgcot", "sim:perfect", 30) {
 		if c.ADA.Value() != 1 || c.SR.Value() != 1 || c.Errors != 0 {
 			t.Errorf("%s: ADA %.2f SR %.2f errors %d, want 1, 1, 0", key, c.ADA.Value(), c.SR.Value(), c.Errors)
@@ -101,6 +110,9 @@ func TestSGCoTWithPerfectModel(t *testing.T) {
 // and a spatial phrase ("the block left of the blue bowl") cannot be
 // grounded at all, by construction.
 func TestSGCoTAblationsWithPerfectModel(t *testing.T) {
+	if testing.Short() {
+		t.Skip(singlePath)
+	}
 	for key, c := range runWorkflow(t, "sgcot-full-graph", "sim:perfect", 20) {
 		if c.ADA.Value() != 1 || c.SR.Value() != 1 {
 			t.Errorf("full graph, %s: ADA %.2f SR %.2f, want 1, 1", key, c.ADA.Value(), c.SR.Value())

@@ -25,6 +25,9 @@ func TestInnerMonologueWithPerfectModel(t *testing.T) {
 // The default simulated model errs: clear episodes still mostly succeed,
 // but some cell falls short of perfect.
 func TestInnerMonologueDefaultSim(t *testing.T) {
+	if testing.Short() {
+		t.Skip(singlePath)
+	}
 	cells := runWorkflowOn(t, "inner-monologue", "sim", 100, clearAndAmbiguous)
 	imperfect := false
 	for key, c := range cells {

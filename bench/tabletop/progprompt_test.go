@@ -33,6 +33,9 @@ func TestProgPromptWithPerfectModel(t *testing.T) {
 // cell, yet its programs still solve most clear episodes, so the errors are
 // the model's and not the workflow's.
 func TestProgPromptWithSim(t *testing.T) {
+	if testing.Short() {
+		t.Skip(singlePath)
+	}
 	cells := runProgPrompt(t, "sim", 100)
 	short := false
 	for key, c := range cells {

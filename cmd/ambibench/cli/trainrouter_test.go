@@ -14,6 +14,9 @@ import (
 // concurrency, says what the games gave, and run --router plays dyref
 // with them.
 func TestTrainRouter(t *testing.T) {
+	if testing.Short() {
+		t.Skip(singlePath)
+	}
 	dir := t.TempDir()
 	var files [2][]byte
 	for i, conc := range []string{"1", "2"} {

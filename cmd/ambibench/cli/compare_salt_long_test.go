@@ -1,3 +1,5 @@
+//go:build long
+
 package cli
 
 import (
@@ -12,11 +14,9 @@ import (
 // (sim and sim:salt=1) on the same episodes, over 100 trials of
 // different seeds, must pass at least 95 times. The grid is small to keep
 // it fast: direct and sgcot on pick_place under none, absence and
-// multiplicity, 30 episodes per cell (12 comparisons per trial).
+// multiplicity, 30 episodes per cell (12 comparisons per trial). It plays
+// 200 small runs: a long test (make test-long).
 func TestCompareSaltsPass(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plays 200 small runs")
-	}
 	const trials = 100
 	pass := 0
 	root := t.TempDir()

@@ -1,0 +1,266 @@
+package repocheck
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// importRule is one rule of docs/packages.md ("Who imports whom"): the
+// packages it governs and what of the project they may import. A pattern is
+// a package path relative to the module, or such a path followed by "/..."
+// for it and every package under it. The first rule whose pkgs matches a
+// package governs it; a package no rule matches (the command, the examples,
+// this package) may import any package of the project but for what
+// importerRules forbid.
+type importRule struct {
+	pkgs string
+	may  []string
+	rule string // as docs/packages.md states it
+}
+
+// The rules, most specific first.
+var importRules = []importRule{
+	{"scenes", nil, "scenes imports no package of the project"},
+	{"sim", nil, "sim imports nothing"},
+	{"sim/tabletop", []string{"scenes"}, "sim/tabletop and sim/household import scenes only"},
+	{"sim/household", []string{"scenes"}, "sim/tabletop and sim/household import scenes only"},
+	{"tasks", []string{"scenes"}, "tasks and tasks/semmap import scenes only"},
+	{"tasks/semmap", []string{"scenes"}, "tasks and tasks/semmap import scenes only"},
+	{"tasks/household", []string{"scenes", "tasks"}, "tasks/household imports scenes and tasks"},
+	{"perturb", []string{"scenes", "tasks", "tasks/household"}, "perturb imports scenes, tasks and tasks/household"},
+	{"agents/prompt", nil, "agents/prompt imports none of the project"},
+	{"agents/...", []string{"scenes", "agents/..."}, "agents and its sub-packages import scenes and packages under agents/ only"},
+	{"results", nil, "results imports no package of the project"},
+	{"bench", []string{"agents", "agents/llm", "agents/llm/cassette", "agents/llm/models", "results"},
+		"bench itself imports only agents, agents/llm, agents/llm/cassette, agents/llm/models and results"},
+	{"bench/tabletop", []string{"bench", "agents", "agents/llm/...", "results",
+		"scenes", "sim/tabletop", "tasks", "perturb", "agents/tabletop", "agents/grounding", "agents/program", "agents/reference"},
+		"bench/tabletop adds scenes, sim/tabletop, tasks, perturb and the tabletop's agents to what bench imports"},
+	{"bench/household", []string{"bench", "agents", "agents/llm/...", "results",
+		"sim/household", "tasks", "tasks/household", "perturb", "agents/household", "agents/housework", "agents/dyref", "agents/reference"},
+		"bench/household adds sim/household, tasks, tasks/household, perturb and the household's agents to what bench imports"},
+	{"bench/semmap", []string{"bench", "agents", "agents/llm/...", "results",
+		"scenes", "tasks/semmap", "agents/semmap", "agents/semquery", "agents/reference"},
+		"bench/semmap adds scenes, tasks/semmap and the semmap agents to what bench imports"},
+	{"bench/tracks", []string{"bench", "bench/tabletop", "bench/household", "bench/semmap"},
+		"bench/tracks registers the three built-in tracks"},
+}
+
+// importerRule says who may import a package: the rule of the harness,
+// which only the command, the tracks and a track of one's own build on.
+type importerRule struct {
+	pkgs      string
+	importers []string
+	rule      string
+}
+
+var importerRules = []importerRule{
+	{"bench/...", []string{"bench/...", "cmd/ambibench/cli", "examples/track"},
+		"bench is imported only by the packages under bench/, cmd/ambibench/cli and examples/track, and by tests"},
+}
+
+// testException lets one test file import what its package may not: the
+// exceptions docs/packages.md lists, each of them a test that plays real
+// episodes on an engine the package itself does not import.
+type testException struct {
+	file string // relative to the repository's root
+	may  []string
+	why  string
+}
+
+var testExceptions = []testException{
+	{"perturb/properties_test.go", []string{"sim/tabletop", "sim/household"},
+		"the reference solution must solve the cells a perturbation applies to"},
+	{"tasks/household/determinism_test.go", []string{"sim/household"}, "the games are played"},
+	{"tasks/household/expert_test.go", []string{"sim/household"}, "the expert's plans are played"},
+	{"tasks/household/gamefile_test.go", []string{"sim/household", "perturb"},
+		"every registered perturbation's games must round-trip and play"},
+	{"tasks/household/gamefile_fuzz_test.go", []string{"sim/household", "perturb"},
+		"every registered perturbation's games must round-trip and play"},
+	{"agents/housework/play_test.go", []string{"sim/household", "tasks", "tasks/household"}, "the planner plays real games"},
+	{"agents/housework/planner_test.go", []string{"sim/household", "tasks", "tasks/household"}, "the planner plays real games"},
+	{"agents/household/decision_bench_test.go", []string{"sim/household", "tasks/household"}, "a decision timed in a real game"},
+	{"scenes/semmap_query_bench_test.go", []string{"tasks/semmap"}, "the built-in dataset's generator makes the maps resolved"},
+	{"agents/llm/simmodel/household_test.go", []string{"sim/household", "tasks", "tasks/household"}, "the simulated model plays real games"},
+	{"agents/llm/simmodel/household_toolkit_test.go", []string{"sim/household", "tasks", "tasks/household"}, "the simulated model plays real games"},
+	{"agents/reference/household_test.go", []string{"sim/household", "tasks/household"}, "the reference agents play real games"},
+	{"agents/household/examples_test.go", []string{"sim/household", "tasks/household"},
+		"the prompts' solved examples are replayed in real games"},
+	{"agents/household/reflect_prompt_test.go", []string{"sim/household", "tasks/household"},
+		"the reflection prompt is rendered from a real game's trial"},
+	{"agents/semquery/wording_test.go", []string{"tasks/semmap", "results"},
+		"the reading is scored on the built-in dataset's two wordings"},
+}
+
+// testTreeExceptions let every test file of a package tree import more than
+// the package: the tests of bench are the harness's tests end to end (the
+// built-in tracks, the backends' HTTP bodies, the command that replays the
+// baselines), and the examples' tests run a user's package through the
+// command and the track it extends.
+var testTreeExceptions = []testException{
+	{"bench", []string{"..."}, "bench's tests play the built-in tracks through every layer"},
+	{"examples/...", []string{"..."}, "an example's tests run it through the command and the track it extends, as a user's package would"},
+}
+
+// match reports whether the package path p matches pattern: a path, a path
+// followed by "/...", or "..." for every package.
+func match(pattern, p string) bool {
+	if pattern == "..." {
+		return true
+	}
+	if base, ok := strings.CutSuffix(pattern, "/..."); ok {
+		return p == base || strings.HasPrefix(p, base+"/")
+	}
+	return p == pattern
+}
+
+func matchAny(patterns []string, p string) bool {
+	return slices.ContainsFunc(patterns, func(pat string) bool { return match(pat, p) })
+}
+
+// violation is a broken rule, as the test prints it.
+type violation struct {
+	file, pkg, imp, rule string
+}
+
+func (v violation) String() string {
+	return fmt.Sprintf("%s: package %s imports %s, against the rule %q (docs/packages.md)", v.file, v.pkg, v.imp, v.rule)
+}
+
+// checkImports applies the rules to the packages and returns every
+// violation, in file order.
+func checkImports(pkgs []pkg) []violation {
+	var out []violation
+	for _, p := range pkgs {
+		var rule *importRule
+		for i := range importRules {
+			if match(importRules[i].pkgs, p.path) {
+				rule = &importRules[i]
+				break
+			}
+		}
+		for _, f := range p.files {
+			for _, imp := range projectImports(f.file) {
+				if imp == p.path {
+					continue // an external test package imports the package it tests
+				}
+				if f.test && excepted(f.path, p.path, imp) {
+					continue
+				}
+				if rule != nil && !matchAny(rule.may, imp) {
+					out = append(out, violation{f.path, name(p.path), name(imp), rule.rule})
+					continue
+				}
+				if f.test {
+					continue // importerRules hold for non-test files
+				}
+				for _, r := range importerRules {
+					if match(r.pkgs, imp) && !matchAny(r.importers, p.path) {
+						out = append(out, violation{f.path, name(p.path), name(imp), r.rule})
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+func excepted(file, pkgPath, imp string) bool {
+	for _, e := range testExceptions {
+		if e.file == file && matchAny(e.may, imp) {
+			return true
+		}
+	}
+	for _, e := range testTreeExceptions {
+		if match(e.pkgs(), pkgPath) && matchAny(e.may, imp) {
+			return true
+		}
+	}
+	return false
+}
+
+// pkgs is a tree exception's package pattern, kept in the file field.
+func (e testException) pkgs() string { return e.file }
+
+func name(p string) string {
+	if p == "" {
+		return module
+	}
+	return p
+}
+
+func TestImportRules(t *testing.T) {
+	for _, v := range checkImports(packages(t)) {
+		t.Error(v)
+	}
+}
+
+// TestImportRulesCatch checks that the rules catch a wrong import, in a
+// source file and in a test file, and let an excepted one through: a rule
+// that matches nothing would pass TestImportRules too.
+func TestImportRulesCatch(t *testing.T) {
+	for _, tc := range []struct {
+		why  string
+		pkg  string
+		file string
+		src  string
+		want string // the violation's text, "" for none
+	}{
+		{"the world may not import the agents", "sim/tabletop", "sim/tabletop/bad.go",
+			`package tabletop; import _ "github.com/ambibench/ambibench/agents"`,
+			`sim/tabletop/bad.go: package sim/tabletop imports agents, against the rule "sim/tabletop and sim/household import scenes only" (docs/packages.md)`},
+		{"an agent may not import the harness", "agents/tabletop", "agents/tabletop/bad.go",
+			`package tabletop; import _ "github.com/ambibench/ambibench/bench"`,
+			`agents/tabletop/bad.go: package agents/tabletop imports bench, against the rule "agents and its sub-packages import scenes and packages under agents/ only" (docs/packages.md)`},
+		{"a test file is held to its package's rule", "results", "results/bad_test.go",
+			`package results; import _ "github.com/ambibench/ambibench/scenes"`,
+			`results/bad_test.go: package results imports scenes, against the rule "results imports no package of the project" (docs/packages.md)`},
+		{"a listed exception is let through", "perturb", "perturb/properties_test.go",
+			`package perturb; import _ "github.com/ambibench/ambibench/sim/household"`, ""},
+		{"an exception is for its file only", "perturb", "perturb/other_test.go",
+			`package perturb; import _ "github.com/ambibench/ambibench/sim/household"`,
+			`perturb/other_test.go: package perturb imports sim/household, against the rule "perturb imports scenes, tasks and tasks/household" (docs/packages.md)`},
+		{"one track may not import another's world", "bench/semmap", "bench/semmap/bad.go",
+			`package semmap; import _ "github.com/ambibench/ambibench/sim/tabletop"`,
+			`bench/semmap/bad.go: package bench/semmap imports sim/tabletop, against the rule "bench/semmap adds scenes, tasks/semmap and the semmap agents to what bench imports" (docs/packages.md)`},
+		{"a package no rule governs may still not import the harness", "examples/agent", "examples/agent/bad.go",
+			`package oneshot; import _ "github.com/ambibench/ambibench/bench"`,
+			`examples/agent/bad.go: package examples/agent imports bench, against the rule "bench is imported only by the packages under bench/, cmd/ambibench/cli and examples/track, and by tests" (docs/packages.md)`},
+		{"the command may import the harness", "cmd/ambibench/cli", "cmd/ambibench/cli/ok.go",
+			`package cli; import _ "github.com/ambibench/ambibench/bench"`, ""},
+	} {
+		f := parseSource(t, tc.src)
+		got := checkImports([]pkg{{path: tc.pkg, files: []sourceFile{{path: tc.file, test: strings.HasSuffix(tc.file, "_test.go"), file: f}}}})
+		var text string
+		if len(got) > 0 {
+			text = got[0].String()
+		}
+		if text != tc.want || len(got) > 1 {
+			t.Errorf("%s: got %q (%d violations), want %q", tc.why, text, len(got), tc.want)
+		}
+	}
+}
+
+// TestExceptionsAreDocumented holds the test's exceptions to the list in
+// docs/packages.md, and to files that exist: an exception the documents do
+// not state, or one left behind by a rename, is a rule quietly widened.
+func TestExceptionsAreDocumented(t *testing.T) {
+	packages(t) // sets rootDir
+	doc, err := os.ReadFile(filepath.Join(rootDir, "docs", "packages.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range testExceptions {
+		base := filepath.Base(e.file)
+		if !strings.Contains(string(doc), base) {
+			t.Errorf("exception for %s: docs/packages.md does not name %s", e.file, base)
+		}
+		if _, err := os.Stat(filepath.Join(rootDir, e.file)); err != nil {
+			t.Errorf("exception for %s: %v", e.file, err)
+		}
+	}
+}
