@@ -30,17 +30,21 @@ bench:
 # The fast tier, what a change is checked with: formatting, vet, every
 # test but the long ones without the race detector, then the tests of the
 # packages race.txt puts in the fast tier under the detector (the packages
-# that start goroutines, listed there with why). go test's own vet is off:
-# go vet ./... has just run every analyzer it would. The pinned cp fork is a
+# that start goroutines, listed there with why), with -short: a test that
+# plays one path at length skips there, having just run without it. go
+# test's own vet is off: go vet ./... has just run every analyzer it would;
+# the test binaries are linked without DWARF (-w), a quarter of each link,
+# which no test reads. The pinned cp fork is a
 # module of its own, which ./... does not reach; its tests run last.
+TESTFLAGS = -vet=off -count=1 -ldflags=-w
 RACE_FAST = $(shell awk '!/^\#/ && NF >= 3 && $$2 == "fast" { print "./" $$1 }' race.txt)
 RACE_LONG = $(shell awk '!/^\#/ && NF >= 3 && $$2 == "long" { print "./" $$1 }' race.txt)
 test:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$unformatted" ]; then echo "gofmt would change:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
-	$(GO) test -vet=off -count=1 ./...
-	$(GO) test -vet=off -race -count=1 $(RACE_FAST)
+	$(GO) test $(TESTFLAGS) ./...
+	$(GO) test $(TESTFLAGS) -race -short $(RACE_FAST)
 	cd third_party/cp && $(GO) test -race -count=1 ./...
 
 # The long tier, which CI runs after the fast one: the long tests, each in
@@ -53,8 +57,8 @@ LONG_FILES = $(shell find . -path ./third_party -prune -o -name '*_long_test.go'
 LONG_RUN = ^($(shell grep -ho '^func Test[A-Za-z0-9_]*' $(LONG_FILES) | cut -c6- | paste -sd'|' -))$$
 test-long:
 	$(GO) vet -tags long ./...
-	$(GO) test -vet=off -tags long -count=1 -run '$(LONG_RUN)' $(sort $(dir $(LONG_FILES)))
-	$(GO) test -vet=off -race -short -count=1 $(RACE_LONG)
+	$(GO) test $(TESTFLAGS) -tags long -run '$(LONG_RUN)' $(sort $(dir $(LONG_FILES)))
+	$(GO) test $(TESTFLAGS) -race -short $(RACE_LONG)
 
 # The stored reference runs of the default suite on the simulated model
 # (the runs of make bench), which make test holds every record to:

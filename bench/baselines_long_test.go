@@ -46,6 +46,7 @@ var baselineRuns = []struct {
 // that moved named, until the baselines are regenerated (make baselines)
 // and the diff explained.
 func TestBaselines(t *testing.T) {
+	t.Parallel()
 	for _, run := range baselineRuns {
 		t.Run(run.name, func(t *testing.T) {
 			dir := t.TempDir()

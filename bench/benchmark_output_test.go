@@ -14,6 +14,7 @@ import (
 )
 
 func TestEpisodeIndex(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		why             string
 		start, op, have int
@@ -137,6 +138,7 @@ func probeResults(t *testing.T, out string) []probeResult {
 // -count plays the next block of -benchtime Nx: episodes [r·N, (r+1)·N)
 // on an unbounded cell, those mod the size on a bounded one.
 func TestBenchmarkOutput(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs the test binary")
 	}
@@ -179,6 +181,7 @@ func TestBenchmarkOutput(t *testing.T) {
 // repeat, so each repeat starts where the last one stopped: the next
 // repeat's first episode is the earlier repeats' ops.
 func TestBenchmarkBlocksTimeBased(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs the test binary")
 	}

@@ -243,6 +243,7 @@ func missing(cc *llm.CallContext, text string) []string {
 // no ground truth, no answer, no map name or observation count the
 // prompt does not show.
 func TestContextIsInThePrompt(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("plays every workflow of every track")
 	}

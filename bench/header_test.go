@@ -10,6 +10,7 @@ import (
 // value changes (benchfmt's config holds until the next line for the
 // key), and each unit's direction once (benchfmt refuses a second one).
 func TestHeaderWriter(t *testing.T) {
+	t.Parallel()
 	h := newHeaderWriter()
 	var out strings.Builder
 	cfg := func(model, seed string) [][2]string {
@@ -27,6 +28,7 @@ func TestHeaderWriter(t *testing.T) {
 }
 
 func TestBenchmarkConfig(t *testing.T) {
+	t.Parallel()
 	got := BenchmarkConfig(Options{Seed: 42})
 	want := [][2]string{{"model", "none"}, {"seed", "42"}, {"ambibench-version", strconv.Itoa(SuiteVersion)}}
 	if len(got) < len(want) {

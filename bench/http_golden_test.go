@@ -121,6 +121,7 @@ func leaks(body []byte) []string {
 // spec "openai:MODEL?context=1", for serve-sim) adds the extension field,
 // which has a golden of its own.
 func TestHTTPRequestBodiesGolden(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("plays every workflow of every track")
 	}

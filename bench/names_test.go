@@ -12,6 +12,7 @@ import (
 )
 
 func TestSubBenchmarkName(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		why   string
 		agent string
@@ -41,6 +42,7 @@ func TestSubBenchmarkName(t *testing.T) {
 // unchanged, and parses as benchstat expects: three key=value elements
 // and no -digits at the end.
 func TestSubBenchmarkNamesOfGrid(t *testing.T) {
+	t.Parallel()
 	var cells []bench.Cell
 	for _, tr := range []bench.Track{tabletop.New(), household.New(), semmap.New()} {
 		cs, err := tr.Cells(nil, nil)

@@ -49,6 +49,7 @@ func filled(seed int) results.Record {
 }
 
 func TestPackedRecordRoundTrips(t *testing.T) {
+	t.Parallel()
 	empty := results.Record{ToolCalls: map[string]int{}, ActedBy: []string{}, Messages: []results.Message{}, ReflectionTrials: []int{}}
 	tests := []struct {
 		name string
@@ -85,6 +86,7 @@ func TestPackedRecordRoundTrips(t *testing.T) {
 
 // The point of packing: the collector never reads a packed record.
 func TestPackedRecordHoldsNoPointer(t *testing.T) {
+	t.Parallel()
 	typ := reflect.TypeFor[packedRecord]()
 	for i := range typ.NumField() {
 		switch f := typ.Field(i); f.Type.Kind() {

@@ -17,6 +17,7 @@ import (
 // shared between records of different counts would show here as a
 // returned record unlike its written one.
 func TestRunReturnsTheRecordsWritten(t *testing.T) {
+	t.Parallel()
 	var buf bytes.Buffer
 	opts := bench.Options{Track: tabletop.New(), Seed: 5, Agents: []string{"rules", "random", "oracle"}, Episodes: 4, Concurrency: 2}
 	recs, err := bench.Run(context.Background(), opts, results.NewWriter(&buf), nil)

@@ -31,6 +31,7 @@ func stripWall(t *testing.T, data []byte) []results.Record {
 }
 
 func TestRunSameRecordsAtAnyConcurrency(t *testing.T) {
+	t.Parallel()
 	var outs [][]byte
 	for _, conc := range []int{1, 4} {
 		var buf bytes.Buffer
@@ -54,6 +55,7 @@ func TestRunSameRecordsAtAnyConcurrency(t *testing.T) {
 }
 
 func TestRunSkipsRecordedJobs(t *testing.T) {
+	t.Parallel()
 	opts := bench.Options{Track: tabletop.New(), Seed: 3, Families: []string{"pick_place"}, Perturbations: []string{"none"}, Agents: []string{"rules"}, Episodes: 5}
 	jobs, err := bench.Jobs(opts)
 	if err != nil {
@@ -74,6 +76,7 @@ func TestRunSkipsRecordedJobs(t *testing.T) {
 }
 
 func TestRunCancelled(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	_, err := bench.Run(ctx, bench.Options{Track: tabletop.New(), Seed: 1, Agents: []string{"rules"}, Episodes: 3}, nil, nil)
@@ -83,6 +86,7 @@ func TestRunCancelled(t *testing.T) {
 }
 
 func TestJobsRejectsBadGrid(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		why  string
 		opts bench.Options
@@ -103,6 +107,7 @@ func TestJobsRejectsBadGrid(t *testing.T) {
 // every one of them and a larger number no more than that; a smaller
 // number takes the first ones.
 func TestJobsEpisodesOfFixedSets(t *testing.T) {
+	t.Parallel()
 	d := tsm.Builtin(1)
 	for _, tc := range []struct {
 		why    string
@@ -143,6 +148,7 @@ func TestJobsEpisodesOfFixedSets(t *testing.T) {
 
 // Episodes depend on the seed and the cell, never on the agent.
 func TestEpisodesAreFixedBySeedAndCell(t *testing.T) {
+	t.Parallel()
 	a, err := tabletop.MakeEpisode(5, "spatial", "multiplicity", 9)
 	if err != nil {
 		t.Fatal(err)
@@ -164,6 +170,7 @@ func TestEpisodesAreFixedBySeedAndCell(t *testing.T) {
 }
 
 func TestEpisodeSeedSeparatesParts(t *testing.T) {
+	t.Parallel()
 	if bench.EpisodeSeed(1, "ab", "c") == bench.EpisodeSeed(1, "a", "bc") {
 		t.Error(`("ab","c") and ("a","bc") share a seed`)
 	}
@@ -179,6 +186,7 @@ func TestEpisodeSeedSeparatesParts(t *testing.T) {
 // workers do not wait for it), so the test bounds what started after the
 // cancel, not what was written.
 func TestRunStopsAtOnceWhenCancelled(t *testing.T) {
+	t.Parallel()
 	for _, conc := range []int{1, 3} {
 		ctx, cancel := context.WithCancel(context.Background())
 		var played int
@@ -213,6 +221,7 @@ func TestRunStopsAtOnceWhenCancelled(t *testing.T) {
 // Repeats play each job k times, repeat innermost; repeat 0 is the job,
 // key and agent seed of a run without repeats.
 func TestJobsRepeats(t *testing.T) {
+	t.Parallel()
 	opts := bench.Options{Track: tabletop.New(), Agents: []string{"rules", "random"}, Families: []string{"pick_place"}, Episodes: 2}
 	once, err := bench.Jobs(opts)
 	if err != nil {

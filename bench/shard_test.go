@@ -32,6 +32,7 @@ func realGrids(t *testing.T) map[string]bench.Options {
 // 7; each shard keeps the grid order; the shards' sizes differ by at most
 // one; and shard i of n is what Jobs lists with Options.Shard.
 func TestShardsDealEveryJobOnce(t *testing.T) {
+	t.Parallel()
 	for name, opts := range realGrids(t) {
 		all, err := bench.Jobs(opts)
 		if err != nil {
@@ -80,6 +81,7 @@ func TestShardsDealEveryJobOnce(t *testing.T) {
 // least n episodes: the mix of agents and cells, and so the cost, is
 // alike across shards.
 func TestShardsMixAgentsAndCells(t *testing.T) {
+	t.Parallel()
 	opts := realGrids(t)["tabletop"]
 	opts.Episodes = 4
 	all, _ := bench.Jobs(opts)
@@ -105,6 +107,7 @@ func TestShardsMixAgentsAndCells(t *testing.T) {
 }
 
 func TestParseShard(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		in   string
 		want bench.Shard

@@ -17,6 +17,7 @@ func rec(agent, family, perturbation string, ada, success bool) Record {
 }
 
 func TestRate(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string // why the row exists
 		r      Rate
@@ -41,6 +42,7 @@ func TestRate(t *testing.T) {
 }
 
 func TestAggregateCounts(t *testing.T) {
+	t.Parallel()
 	a := rec("sgcot", "pick_place", "absence", true, true)
 	a.Questions, a.TagCorrect, a.Steps, a.WallMS = 2, 1, 4, 10
 	b := rec("sgcot", "pick_place", "absence", false, false)
@@ -75,6 +77,7 @@ func keys(cells []Cell) [][4]any {
 }
 
 func TestAggregateGroupingAndOrder(t *testing.T) {
+	t.Parallel()
 	recs := []Record{
 		rec("rules", "stack", "none", true, true),
 		rec("sgcot", "pick_place", "absence", true, true),
@@ -124,6 +127,7 @@ func TestAggregateGroupingAndOrder(t *testing.T) {
 }
 
 func TestAggregateEmptyAndDeterministic(t *testing.T) {
+	t.Parallel()
 	if got := Aggregate(nil, AggregateOptions{}); len(got) != 0 {
 		t.Fatalf("Aggregate(nil) = %v, want no cells", got)
 	}

@@ -68,6 +68,7 @@ func powerAt(d float64, seed uint64) float64 {
 // TestGatePower measures the gate's power by simulation and checks the
 // figure README.md states: 80% reached at powerDrop, not a step before.
 func TestGatePower(t *testing.T) {
+	t.Parallel()
 	at, before := powerAt(powerDrop, 1), powerAt(powerDrop-0.01, 1)
 	t.Logf("power at a drop of %.2f: %.3f; at %.2f: %.3f", powerDrop, at, powerDrop-0.01, before)
 	if at < 0.8 || before >= 0.8 {

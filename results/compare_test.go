@@ -25,6 +25,7 @@ func cellRecs(agent, model, pert string, n, k int, query bool) []Record {
 }
 
 func TestCompare(t *testing.T) {
+	t.Parallel()
 	base := cellRecs("sgcot", "sim", "absence", 100, 80, false)
 	drop := cellRecs("sgcot", "sim:salt=1", "absence", 100, 54, false) // 0.26 fewer: the power figure
 	infra := cellRecs("sgcot", "sim", "absence", 100, 80, false)
@@ -75,6 +76,7 @@ func TestCompare(t *testing.T) {
 }
 
 func TestHolm(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		why      string
 		in, want []float64
@@ -95,6 +97,7 @@ func TestHolm(t *testing.T) {
 }
 
 func TestCompareSettings(t *testing.T) {
+	t.Parallel()
 	rf := func(kv ...string) RunFile {
 		s := map[string]string{}
 		for i := 0; i < len(kv); i += 2 {
@@ -131,6 +134,7 @@ func TestCompareSettings(t *testing.T) {
 }
 
 func TestExactDiff(t *testing.T) {
+	t.Parallel()
 	base := cellRecs("sgcot", "sim", "absence", 3, 2, false)
 	for _, tc := range []struct {
 		why  string

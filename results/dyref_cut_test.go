@@ -24,6 +24,7 @@ func dyrefCutRecords() []Record {
 // games failed at trial 1 and solved by trial k; Cost_ref@k divides the
 // tokens of the reflections run before trial k by those games.
 func TestSumTrialsAt(t *testing.T) {
+	t.Parallel()
 	game := func(solved, trials int, tokens ...int) Record {
 		r := Record{Outcome: OutcomeScored, Trials: trials, SolvedTrial: solved, Success: solved > 0, Reflections: len(tokens), ReflectionTokenCounts: tokens}
 		for i, n := range tokens {
@@ -58,6 +59,7 @@ func TestSumTrialsAt(t *testing.T) {
 // The cut is a section of its own only when the report asks for it, and
 // it reads the clear games less pick-two.
 func TestReportDyRefCut(t *testing.T) {
+	t.Parallel()
 	var plain, cut strings.Builder
 	if err := Report(&plain, dyrefCutRecords(), ReportOptions{Tracks: testTracks}); err != nil {
 		t.Fatal(err)

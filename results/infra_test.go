@@ -8,6 +8,7 @@ import (
 // An episode lost to the infrastructure is in no rate and no count of the
 // rates, but every table that leaves it out says so.
 func TestInfraErrorsAreNotScored(t *testing.T) {
+	t.Parallel()
 	rec := func(ep int, outcome, kind string, success bool) Record {
 		return Record{Schema: SchemaVersion, Suite: 1, Outcome: outcome, ErrorKind: kind, Track: "tabletop", Family: "pick_place",
 			Perturbation: "none", Label: "none", Agent: "direct", Model: "openai:x", Episode: ep, Success: success, ADA: success,
@@ -59,6 +60,7 @@ func TestInfraErrorsAreNotScored(t *testing.T) {
 
 // A report never pools two suite versions: their episodes differ.
 func TestReportRefusesMixedSuites(t *testing.T) {
+	t.Parallel()
 	a := Record{Schema: SchemaVersion, Suite: 1, Outcome: OutcomeScored, Track: "tabletop", Family: "f", Perturbation: "none", Agent: "rules"}
 	b := a
 	b.Suite, b.Episode = 2, 1
@@ -72,6 +74,7 @@ func TestReportRefusesMixedSuites(t *testing.T) {
 // Every public summary of records leaves an infrastructure failure out,
 // whoever calls it: a record that was never scored is no outcome.
 func TestSummariesLeaveInfraErrorsOut(t *testing.T) {
+	t.Parallel()
 	rec := func(agent string, ep int, outcome string, success bool) Record {
 		r := Record{Schema: SchemaVersion, Suite: 1, Outcome: outcome, Track: "household", Family: "put", Perturbation: "none",
 			Label: "none", Agent: agent, Episode: ep, Trials: 1, Success: success}

@@ -33,6 +33,7 @@ func episode(i int) Record {
 }
 
 func TestWriteReadRoundTrip(t *testing.T) {
+	t.Parallel()
 	full := validRecord()
 	full.Messages = []Message{{From: "alice", To: "bob", Text: "do you see a red block?", Reply: "yes"}}
 	full.ActedBy = []string{"bob", "alice"}
@@ -69,6 +70,7 @@ func TestWriteReadRoundTrip(t *testing.T) {
 // TestWriteDeterministic: the same record gives the same bytes, whatever the
 // order its map was filled in.
 func TestWriteDeterministic(t *testing.T) {
+	t.Parallel()
 	a, b := validRecord(), validRecord()
 	a.ToolCalls = map[string]int{"z": 1, "a": 2, "m": 3}
 	b.ToolCalls = map[string]int{"m": 3, "a": 2, "z": 1}
@@ -85,6 +87,7 @@ func TestWriteDeterministic(t *testing.T) {
 // reused, writes each record as a Writer of its own would, whatever came
 // before it (a longer record, a refused one).
 func TestWriterReusesNothingVisible(t *testing.T) {
+	t.Parallel()
 	long := episode(1)
 	long.Instruction = strings.Repeat("put the red block in the blue bowl, ", 200)
 	long.Messages = []Message{{From: "robot a", To: "robot b", Text: strings.Repeat("x", 500)}}
@@ -121,6 +124,7 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 }
 
 func TestWriterOneWritePerRecord(t *testing.T) {
+	t.Parallel()
 	var cw countingWriter
 	w := NewWriter(&cw)
 	for i := range 3 {
@@ -139,6 +143,7 @@ func TestWriterOneWritePerRecord(t *testing.T) {
 }
 
 func TestWriterFlushesBufio(t *testing.T) {
+	t.Parallel()
 	var out bytes.Buffer
 	bw := bufio.NewWriterSize(&out, 1<<20) // large: nothing would reach out without a flush
 	w := NewWriter(bw)
@@ -151,6 +156,7 @@ func TestWriterFlushesBufio(t *testing.T) {
 }
 
 func TestWriterRefusesInvalid(t *testing.T) {
+	t.Parallel()
 	var buf bytes.Buffer
 	w := NewWriter(&buf)
 	r := validRecord()
@@ -177,6 +183,7 @@ func (f *failingWriter) Write(p []byte) (int, error) {
 }
 
 func TestWriterStickyError(t *testing.T) {
+	t.Parallel()
 	var fw failingWriter
 	w := NewWriter(&fw)
 	if err := w.Write(episode(0)); err == nil || !strings.Contains(err.Error(), "disk full") {
@@ -193,6 +200,7 @@ func TestWriterStickyError(t *testing.T) {
 }
 
 func TestWriterConcurrent(t *testing.T) {
+	t.Parallel()
 	var buf bytes.Buffer
 	w := NewWriter(&buf)
 	const n = 64
@@ -219,6 +227,7 @@ func TestWriterConcurrent(t *testing.T) {
 }
 
 func TestReadRecordsLayout(t *testing.T) {
+	t.Parallel()
 	line := string(encodeLines(t, episode(0)))
 	body := strings.TrimSuffix(line, "\n")
 	tests := []struct {
@@ -246,6 +255,7 @@ func TestReadRecordsLayout(t *testing.T) {
 }
 
 func TestReadRecordsErrors(t *testing.T) {
+	t.Parallel()
 	good := string(encodeLines(t, episode(0)))
 	// edit returns the good line with old replaced by new.
 	edit := func(old, new string) string {
@@ -324,6 +334,7 @@ func TestReadRecordsErrors(t *testing.T) {
 }
 
 func TestReadRecordsLongLine(t *testing.T) {
+	t.Parallel()
 	good := string(encodeLines(t, episode(0)))
 	long := good + `{"instruction":"` + strings.Repeat("x", maxLine) + `"}` + "\n"
 	_, err := ReadRecords(strings.NewReader(long), "big.jsonl")
@@ -334,6 +345,7 @@ func TestReadRecordsLongLine(t *testing.T) {
 }
 
 func TestWriterRefusesUnreadableLine(t *testing.T) {
+	t.Parallel()
 	r := validRecord()
 	r.Instruction = strings.Repeat("x", maxLine)
 	var buf bytes.Buffer
@@ -343,6 +355,7 @@ func TestWriterRefusesUnreadableLine(t *testing.T) {
 }
 
 func TestOpenAppend(t *testing.T) {
+	t.Parallel()
 	line := func(i int) string { return string(encodeLines(t, episode(i))) }
 	tests := []struct {
 		name     string // why the row exists
@@ -395,6 +408,7 @@ func TestOpenAppend(t *testing.T) {
 }
 
 func TestOpenAppendMalformedLeavesFileAlone(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "records.jsonl")
 	good := string(encodeLines(t, episode(0)))
 	content := good + "{broken\n" + good[:20]
@@ -411,6 +425,7 @@ func TestOpenAppendMalformedLeavesFileAlone(t *testing.T) {
 }
 
 func TestOpenAppendBadPath(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "no", "such", "dir", "records.jsonl")
 	if _, _, _, err := OpenAppend(path); err == nil || !strings.Contains(err.Error(), path) {
 		t.Fatalf("OpenAppend = %v, want an error naming %s", err, path)

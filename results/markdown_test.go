@@ -35,6 +35,7 @@ func tableCells(byFamily bool) []Cell {
 }
 
 func TestMarkdownGolden(t *testing.T) {
+	t.Parallel()
 	order := []string{"none", "absence", "multiplicity"}
 	tests := []struct {
 		name  string // why the row exists; also the golden file's name
@@ -75,6 +76,7 @@ func TestMarkdownGolden(t *testing.T) {
 }
 
 func TestMarkdownErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string // why the row exists
 		cells []Cell
@@ -107,6 +109,7 @@ type errWriter struct{}
 func (errWriter) Write([]byte) (int, error) { return 0, errors.New("pipe closed") }
 
 func TestMarkdownWriteError(t *testing.T) {
+	t.Parallel()
 	err := Markdown(errWriter{}, tableCells(false), TableOptions{})
 	if err == nil || !strings.Contains(err.Error(), "pipe closed") {
 		t.Fatalf("Markdown = %v, want the write error", err)

@@ -25,6 +25,7 @@ func exactP(b, c int) float64 {
 }
 
 func TestMcNemarP(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		why  string
 		b, c int
@@ -54,6 +55,7 @@ func TestMcNemarP(t *testing.T) {
 // underflows a float64. Below the normal range (1e-300 here) a float64 has
 // too few digits to compare; there only the order of magnitude must hold.
 func TestMcNemarPMatchesExact(t *testing.T) {
+	t.Parallel()
 	counts := []int{0, 1, 2, 3, 7, 20, 50, 100, 333, 600, 1500}
 	for _, b := range counts {
 		for _, c := range counts {
@@ -76,6 +78,7 @@ func TestMcNemarPMatchesExact(t *testing.T) {
 }
 
 func TestMcNemarPairs(t *testing.T) {
+	t.Parallel()
 	mk := func(agent, model string, ep int, success bool) Record {
 		r := rec(agent, "pick_place", "absence", success, success)
 		r.Model, r.Episode = model, ep

@@ -115,6 +115,10 @@ var plotCases = []struct {
 // -run PlotsGolden -update rewrites them), says what it shows, and gives
 // the same bytes for the same records in any order.
 func TestPlotsGolden(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("draws every plot along one path: make test runs it; skipped under -short, as its race run passes")
+	}
 	for _, tc := range plotCases {
 		t.Run(tc.plot.File, func(t *testing.T) {
 			var got bytes.Buffer
@@ -143,6 +147,7 @@ func TestPlotsGolden(t *testing.T) {
 
 // A plot with nothing to show writes nothing.
 func TestPlotsWithNothingToShow(t *testing.T) {
+	t.Parallel()
 	oneSize := filter(sceneRecords(), func(r Record) bool { return r.SceneSize != 12 && r.SceneSize != 24 })
 	oneTrial := trialRecords()
 	for i := range oneTrial {
@@ -179,6 +184,7 @@ func TestPlotsWithNothingToShow(t *testing.T) {
 // of the tracks that list it, and the report links each under its
 // section, or under "Plots" when the report lacks the section.
 func TestDrawPlotsAndLinks(t *testing.T) {
+	t.Parallel()
 	tracks := map[string]TrackReport{
 		"tabletop":  {Sections: testTracks["tabletop"].Sections, Plots: []Plot{PlotRates, PlotSceneSize}},
 		"household": {Sections: []Section{SectionRates}, Plots: []Plot{PlotRates, PlotTrials}},

@@ -32,6 +32,7 @@ func validRecord() Record {
 }
 
 func TestKey(t *testing.T) {
+	t.Parallel()
 	base := validRecord()
 	want := `"tabletop"/"pick_place"/"absence"/"sgcot"/"sim"/42/7`
 	if got := base.Key(); got != want {
@@ -72,6 +73,7 @@ func TestKey(t *testing.T) {
 }
 
 func TestValidate(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string // why the row exists
 		change  func(*Record)
@@ -143,6 +145,7 @@ func TestValidate(t *testing.T) {
 // A repeat is in the keys only when above 0, so that repeat 0 keeps the
 // key a record without repeats always had.
 func TestKeyRepeat(t *testing.T) {
+	t.Parallel()
 	base := validRecord()
 	r := base
 	r.Repeat = 0
@@ -169,6 +172,7 @@ func TestKeyRepeat(t *testing.T) {
 // nothing is dropped it shares recs rather than copying them, and an
 // append to what it returns still leaves recs alone.
 func TestScoredOnlySharesWhenAllCount(t *testing.T) {
+	t.Parallel()
 	scored := Record{Outcome: OutcomeScored, Episode: 1}
 	agentErr := Record{Outcome: OutcomeAgentError, Episode: 2}
 	infra := Record{Outcome: OutcomeInfraError, Episode: 3}

@@ -63,6 +63,7 @@ func tableRows(t *testing.T, report, title string) (header []string, rows map[st
 // The reflection table's numbers, each worked out by hand from handGames.
 // A cell's value is checked exactly; its bootstrap interval must hold it.
 func TestReflectionTableByHand(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	if err := Report(&b, handGames(), ReportOptions{Tracks: testTracks}); err != nil {
 		t.Fatal(err)
@@ -139,6 +140,7 @@ func TestReflectionTableByHand(t *testing.T) {
 // approximation where that is good (400 games, a rate of one half), and
 // Cost_ref gets an interval when corrected games are many.
 func TestSummarizeReflectionsBootstrap(t *testing.T) {
+	t.Parallel()
 	var recs []Record
 	for i := range 400 {
 		r := Record{Suite: 1, Outcome: OutcomeScored, Trials: 1, SolvedTrial: 1, Success: true}
@@ -173,6 +175,7 @@ func TestSummarizeReflectionsBootstrap(t *testing.T) {
 }
 
 func TestQuantileAndSpread(t *testing.T) {
+	t.Parallel()
 	sorted := []float64{1, 2, 3, 4, 5}
 	for _, tc := range []struct {
 		why  string
@@ -259,6 +262,7 @@ func householdRecords() []Record {
 // Household pairs compare with reflexion on SR@k by default, tabletop pairs
 // with sgcot on SR, and --baseline still names any agent.
 func TestReportHouseholdPairs(t *testing.T) {
+	t.Parallel()
 	hh := householdRecords()
 	for _, r := range hh {
 		if err := r.Validate(); err != nil {
@@ -321,6 +325,7 @@ func TestReportHouseholdPairs(t *testing.T) {
 
 // The household sections depend on the records as a set.
 func TestReportHouseholdIgnoresRecordOrder(t *testing.T) {
+	t.Parallel()
 	recs := householdRecords()
 	var want strings.Builder
 	if err := Report(&want, recs, ReportOptions{Tracks: testTracks}); err != nil {

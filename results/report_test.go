@@ -83,6 +83,7 @@ func reportRecords() []Record {
 }
 
 func TestReportGolden(t *testing.T) {
+	t.Parallel()
 	full := reportRecords()
 	var reference []Record
 	for _, r := range full {
@@ -134,6 +135,7 @@ func TestReportGolden(t *testing.T) {
 // Sections appear exactly when they have data; the checks do not depend on
 // the golden files being right.
 func TestReportSections(t *testing.T) {
+	t.Parallel()
 	full := reportRecords()
 	keep := func(f func(Record) bool) []Record { return filter(full, f) }
 	tests := []struct {
@@ -184,6 +186,7 @@ func TestReportSections(t *testing.T) {
 // The report depends on the records as a set: concurrent runs and resumed
 // runs write them in different orders.
 func TestReportIgnoresRecordOrder(t *testing.T) {
+	t.Parallel()
 	recs := reportRecords()
 	var want strings.Builder
 	if err := Report(&want, recs, ReportOptions{Tracks: testTracks, AllPairs: true}); err != nil {
@@ -203,6 +206,7 @@ func TestReportIgnoresRecordOrder(t *testing.T) {
 }
 
 func TestReportErrors(t *testing.T) {
+	t.Parallel()
 	full := reportRecords()
 	tests := []struct {
 		why  string
@@ -227,6 +231,7 @@ func TestReportErrors(t *testing.T) {
 }
 
 func TestFormatting(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		why       string
 		got, want string
@@ -253,6 +258,7 @@ func TestFormatting(t *testing.T) {
 // Tag accuracy pools questions, not episodes: 2 right of 3 under absence,
 // 1 of 1 under multiplicity; a column without questions shows —.
 func TestReportTagAccuracy(t *testing.T) {
+	t.Parallel()
 	a := rec("sgcot", "pick_place", "absence", true, true)
 	a.Questions, a.TagCorrect = 3, 2
 	m := rec("sgcot", "pick_place", "multiplicity", true, true)
@@ -272,6 +278,7 @@ func TestReportTagAccuracy(t *testing.T) {
 // family, and leaves the records it was handed in their order, which the
 // later sections read.
 func TestCategorySampleTakesEpisodesInPlace(t *testing.T) {
+	t.Parallel()
 	var recs []Record
 	for _, ep := range []int{0, 1, 10, 11, 2, 3} { // key order, as stored
 		for rep := range 2 {

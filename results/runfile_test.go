@@ -7,6 +7,7 @@ import (
 )
 
 func TestRunFileRoundTrip(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	f := RunFile{Settings: map[string]string{"seed": "1", "suite": "1"}, Grid: Grid{Agents: []string{"a"}, Episodes: 3}}
 	if err := WriteRunFile(dir, f); err != nil {
@@ -22,6 +23,7 @@ func TestRunFileRoundTrip(t *testing.T) {
 }
 
 func TestRunFileChanges(t *testing.T) {
+	t.Parallel()
 	f := RunFile{Settings: map[string]string{"seed": "1", "step_limit": "40", "feedback": ""}}
 	for _, tc := range []struct {
 		why  string
@@ -44,6 +46,7 @@ func TestRunFileChanges(t *testing.T) {
 }
 
 func TestGridUnion(t *testing.T) {
+	t.Parallel()
 	g := Grid{Agents: []string{"b", "a"}, SceneSizes: []int{24}, Episodes: 5}.Union(Grid{Agents: []string{"a", "c"}, SceneSizes: []int{6, 24}, Episodes: 3})
 	if strings.Join(g.Agents, ",") != "a,b,c" || len(g.SceneSizes) != 2 || g.SceneSizes[0] != 6 || g.Episodes != 5 {
 		t.Errorf("union %+v", g)

@@ -36,6 +36,7 @@ func plotRecords() []Record {
 // The plot of a fixed set of records matches the golden image, pixel for
 // pixel (go test ./results -run MapSizePlot -update rewrites it).
 func TestMapSizePlotGolden(t *testing.T) {
+	t.Parallel()
 	var got bytes.Buffer
 	ok, err := MapSizePlot(&got, plotRecords(), ReportOptions{Tracks: testTracks})
 	if err != nil || !ok {
@@ -64,6 +65,7 @@ func TestMapSizePlotGolden(t *testing.T) {
 
 // The same records, in any order, give the same bytes.
 func TestMapSizePlotDeterministic(t *testing.T) {
+	t.Parallel()
 	var first bytes.Buffer
 	if _, err := MapSizePlot(&first, plotRecords(), ReportOptions{Tracks: testTracks}); err != nil {
 		t.Fatal(err)
@@ -83,6 +85,7 @@ func TestMapSizePlotDeterministic(t *testing.T) {
 // the report's order (reference agents first), with no tabletop record in
 // them.
 func TestMapSizeData(t *testing.T) {
+	t.Parallel()
 	sizes, series := mapSizeData(groupUnits(plotRecords(), nil))
 	if !slices.Equal(sizes, []int{10, 40, 120}) {
 		t.Errorf("sizes %v, want [10 40 120] (the tabletop record's 300 objects left out)", sizes)
@@ -107,6 +110,7 @@ func TestMapSizeData(t *testing.T) {
 // One map size is no series: nothing is written, as the report leaves the
 // map-size table out too.
 func TestMapSizePlotNeedsTwoSizes(t *testing.T) {
+	t.Parallel()
 	var recs []Record
 	for _, r := range plotRecords() {
 		if r.MapObjects == 40 || r.Track != "semmap" {
@@ -123,6 +127,7 @@ func TestMapSizePlotNeedsTwoSizes(t *testing.T) {
 // The report's map-size section links the plot when told where it is,
 // and says nothing of one otherwise.
 func TestReportLinksMapSizePlot(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		why, plot, want string
 	}{

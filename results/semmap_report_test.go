@@ -9,6 +9,7 @@ import (
 // OverReflection names why a reflection workflow lost a query the baseline
 // had right.
 func TestOverReflection(t *testing.T) {
+	t.Parallel()
 	base := Record{Suite: 1, Outcome: OutcomeScored, Answer: []string{"obj1", "obj2"}, Truth: []string{"obj1", "obj2"}}
 	for _, tc := range []struct {
 		why  string
@@ -78,6 +79,7 @@ func semmapRecords() []Record {
 // row, labelled as counting each pair twice, only when an agent ran in
 // both modes.
 func TestTopKTableRows(t *testing.T) {
+	t.Parallel()
 	recs := []Record{
 		{Schema: 1, Suite: 1, Outcome: OutcomeScored, Track: "semmap", Family: "negation", Perturbation: "certainty", Agent: "rules", Episode: 0, Dataset: "a", Difficulty: "easy", Top1: true, Top2: true, Top3: true, TopAny: true},
 		{Schema: 1, Suite: 1, Outcome: OutcomeScored, Track: "semmap", Family: "affordance", Perturbation: "certainty", Agent: "rules", Episode: 1, Dataset: "a", Difficulty: "difficult"},

@@ -5,6 +5,7 @@ import "testing"
 // SumTrials counts a game solved at trial t as a success at every k ≥ t,
 // and reflection's yield from the games failed at trial 1.
 func TestSumTrials(t *testing.T) {
+	t.Parallel()
 	recs := []Record{
 		{Trials: 1, SolvedTrial: 1, Success: true, Steps: 8, OptimalSteps: 6},                                                                  // solved at once: no reflection
 		{Trials: 3, SolvedTrial: 3, Success: true, Steps: 40, OptimalSteps: 7, Reflections: 2, RedundantReflections: 1, ReflectionTokens: 600}, // corrected by reflecting
@@ -36,6 +37,7 @@ func TestSumTrials(t *testing.T) {
 
 // A tabletop record (no trials) is solved at trial 1 when it succeeded.
 func TestSolvedBySingleTrial(t *testing.T) {
+	t.Parallel()
 	if !(Record{Suite: 1, Outcome: OutcomeScored, Success: true}).SolvedBy(1) || (Record{}).SolvedBy(5) || (Record{Suite: 1, Outcome: OutcomeScored, Trials: 2, SolvedTrial: 2, Success: true}).SolvedBy(1) {
 		t.Error("SolvedBy disagrees with the trial it was solved at")
 	}
@@ -43,6 +45,7 @@ func TestSolvedBySingleTrial(t *testing.T) {
 
 // TopK follows docs/metrics.md's definition row by row.
 func TestTopK(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		why  string
 		y, g []string

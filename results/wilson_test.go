@@ -16,6 +16,7 @@ import (
 // they exist: for k = 0, lo = 0 and hi = z²/(n+z²); for k = n, lo = n/(n+z²)
 // and hi = 1; for k = n/2 the interval is symmetric about 0.5.
 func TestWilson(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string // why the row exists
 		k, n   int
@@ -46,6 +47,7 @@ func TestWilson(t *testing.T) {
 }
 
 func TestWilsonZ(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string // why the row exists
 		z      float64
@@ -70,6 +72,7 @@ func TestWilsonZ(t *testing.T) {
 // satisfy: inside [0, 1], ordered, containing the point estimate, and
 // mirrored between k and n−k.
 func TestWilsonProperties(t *testing.T) {
+	t.Parallel()
 	for n := 1; n <= 200; n++ {
 		for k := 0; k <= n; k++ {
 			lo, hi := Wilson(k, n, Z95)

@@ -7,6 +7,7 @@ import (
 )
 
 func TestStructureIsADistribution(t *testing.T) {
+	t.Parallel()
 	for _, tr := range trials {
 		f := factorsOf(t, tr)
 		sum := 0.0
@@ -26,6 +27,7 @@ func TestStructureIsADistribution(t *testing.T) {
 }
 
 func TestStructureIgnoresInstanceNumbers(t *testing.T) {
+	t.Parallel()
 	graph := func(obj, rec string) *Graph {
 		return &Graph{
 			Nodes: []Node{{NodeGoal, "pick_and_place: egg → fridge"}, {NodeSubGoal, "find egg"}, {NodeObject, obj}, {NodeReceptacle, rec}, {NodeAction, "go to " + rec + " ×2"}},
@@ -42,6 +44,7 @@ func TestStructureIgnoresInstanceNumbers(t *testing.T) {
 }
 
 func TestLongestDependency(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		why   string
 		edges []Edge
@@ -61,6 +64,7 @@ func TestLongestDependency(t *testing.T) {
 }
 
 func TestInteractionAffordances(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		place string
 		want  float64
@@ -80,6 +84,7 @@ func TestInteractionAffordances(t *testing.T) {
 }
 
 func TestVector(t *testing.T) {
+	t.Parallel()
 	f := factorsOf(t, byName("pick_heat_then_place"))
 	v := f.Vector()
 	if len(v) != 3+StructureDims || len(VectorNames()) != len(v) {
@@ -94,6 +99,7 @@ func TestVector(t *testing.T) {
 }
 
 func TestFNVIsHashFNV(t *testing.T) {
+	t.Parallel()
 	for _, s := range []string{"", "a", "object\x00egg", "go to fridge 1 ×2"} {
 		h := fnv.New64a()
 		h.Write([]byte(s))

@@ -27,6 +27,7 @@ func countsOf(g *Graph) counts {
 }
 
 func TestBuildTaskTypes(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name string
 		why  string
@@ -75,6 +76,7 @@ func factorsOf(t *testing.T, tr trial) Factors {
 }
 
 func TestFactorsOrderTasks(t *testing.T) {
+	t.Parallel()
 	heat := byName("pick_heat_then_place")
 	plain := heat.with("put some egg in fridge.")
 	heated, placed := factorsOf(t, heat), factorsOf(t, plain)
@@ -103,6 +105,7 @@ func TestFactorsOrderTasks(t *testing.T) {
 }
 
 func TestBuildRepeatedCommand(t *testing.T) {
+	t.Parallel()
 	base := byName("pick_heat_then_place")
 	last := base.turns[len(base.turns)-1]
 	again := base.with("", housework.Turn{Command: last.Command, Observation: "Nothing happens."})
@@ -141,6 +144,7 @@ func TestBuildRepeatedCommand(t *testing.T) {
 }
 
 func TestBuildAsk(t *testing.T) {
+	t.Parallel()
 	place := byName("pick_and_place")
 	vague := place.with("put something on diningtable.")
 	vague.turns = append([]housework.Turn{{Tag: "underspecified", Question: "What should I put in the diningtable?", Answer: "I mean a plate."}}, place.turns...)
@@ -192,6 +196,7 @@ func TestBuildAsk(t *testing.T) {
 }
 
 func TestBuildInstructionField(t *testing.T) {
+	t.Parallel()
 	// Instruction, when set, overrides the opening's task line.
 	s := byName("pick_and_place").state()
 	s.Instruction = "put a vase in sidetable."
@@ -205,6 +210,7 @@ func TestBuildInstructionField(t *testing.T) {
 }
 
 func TestBuildErrors(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		why         string
 		instruction string
@@ -230,6 +236,7 @@ func TestBuildErrors(t *testing.T) {
 }
 
 func TestBuildDeterministic(t *testing.T) {
+	t.Parallel()
 	for _, tr := range trials {
 		g0, err := Build(tr.state())
 		if err != nil {
@@ -246,6 +253,7 @@ func TestBuildDeterministic(t *testing.T) {
 }
 
 func TestParseCommand(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		cmd, label string
 		names      []named
@@ -270,6 +278,7 @@ func TestParseCommand(t *testing.T) {
 }
 
 func TestBuildFoundByTaking(t *testing.T) {
+	t.Parallel()
 	// A model may take an object it has not seen; the take's observation
 	// is the first to say where it was. The egg does not fit a cabinet, so
 	// only the sighting can join them.
@@ -307,6 +316,7 @@ func TestBuildFoundByTaking(t *testing.T) {
 // one it carried out marks heat. The marks change the structure, not the
 // other factors.
 func TestAchievedSubGoals(t *testing.T) {
+	t.Parallel()
 	done := func(g *Graph) []string {
 		var out []string
 		for _, n := range g.Nodes {

@@ -9,6 +9,7 @@ import (
 )
 
 func TestSubsetNames(t *testing.T) {
+	t.Parallel()
 	want := map[Subset]string{0: "none", 1: "key_rules", 5: "key_rules+lesson", 10: "experience+ambiguity", 15: "key_rules+experience+lesson+ambiguity"}
 	for s := range Subset(Subsets) {
 		name := s.String()
@@ -37,6 +38,7 @@ func TestSubsetNames(t *testing.T) {
 }
 
 func TestParseSubsetErrors(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ in, want string }{
 		{"", "empty"},
 		{"plan", `unknown tool "plan"`},
@@ -106,6 +108,7 @@ func routerBytes(t testing.TB, r *Router) []byte {
 }
 
 func TestTrainSeparable(t *testing.T) {
+	t.Parallel()
 	r := trainedRouter(t)
 	if acc := r.Accuracy(separable(400, 1)); acc < 0.95 {
 		t.Errorf("training accuracy %.3f, want ≥ 0.95", acc)
@@ -131,6 +134,7 @@ func TestTrainSeparable(t *testing.T) {
 }
 
 func TestTrainDeterministic(t *testing.T) {
+	t.Parallel()
 	a := routerBytes(t, trainedRouter(t))
 	b := routerBytes(t, trainedRouter(t))
 	if !bytes.Equal(a, b) {
@@ -148,6 +152,7 @@ func TestTrainDeterministic(t *testing.T) {
 }
 
 func TestRouterRoundTrip(t *testing.T) {
+	t.Parallel()
 	r := trainedRouter(t)
 	data := routerBytes(t, r)
 	back, err := ReadRouter(bytes.NewReader(data), "router.json")
@@ -192,6 +197,7 @@ const tinyRouter = `{
 `
 
 func TestReadRouterMalformed(t *testing.T) {
+	t.Parallel()
 	if _, err := ReadRouter(strings.NewReader(tinyRouter), "router.json"); err != nil {
 		t.Fatalf("the table's base file does not read: %v", err)
 	}
@@ -233,6 +239,7 @@ func TestReadRouterMalformed(t *testing.T) {
 }
 
 func TestTrainErrors(t *testing.T) {
+	t.Parallel()
 	good := separable(10, 1)
 	ragged := append(separable(3, 1), Example{X: []float64{1, 2}})
 	nan := separable(3, 1)
@@ -270,6 +277,7 @@ func TestTrainErrors(t *testing.T) {
 }
 
 func TestRoutePanicsOnWidth(t *testing.T) {
+	t.Parallel()
 	r, err := ReadRouter(strings.NewReader(tinyRouter), "tiny")
 	if err != nil {
 		t.Fatal(err)
@@ -283,6 +291,7 @@ func TestRoutePanicsOnWidth(t *testing.T) {
 }
 
 func TestTinyRouterScores(t *testing.T) {
+	t.Parallel()
 	// The input standardises to (1, 1); the hidden unit is
 	// tanh(0.5 − 0.25) and logit k is (k+1)·tanh(0.25): the last subset
 	// has the highest score.
@@ -307,6 +316,7 @@ func TestTinyRouterScores(t *testing.T) {
 }
 
 func TestPseudoLabel(t *testing.T) {
+	t.Parallel()
 	flat := func(v float64) (a [Subsets]float64) {
 		for i := range a {
 			a[i] = v
@@ -368,6 +378,7 @@ const twoLabels = `{
 // the union of two equally likely labels when tokens are cheap, no
 // reflection when they are dear; without costs, the more probable label.
 func TestRouteByExpectedObjective(t *testing.T) {
+	t.Parallel()
 	var cost [Subsets]float64
 	for a := range Subsets {
 		cost[a] = 5000
@@ -435,6 +446,7 @@ func TestRouteByExpectedObjective(t *testing.T) {
 }
 
 func TestReadFactorRouter(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, why, data, wantErr string
 	}{
@@ -464,6 +476,7 @@ func TestReadFactorRouter(t *testing.T) {
 // tools are not the first of AllTools is refused, since its classes would
 // not be Subset numbers.
 func TestPaperToolsRouter(t *testing.T) {
+	t.Parallel()
 	ex := separable(400, 1)
 	for i := range ex {
 		ex[i].Label &= FirstTools(PaperTools)

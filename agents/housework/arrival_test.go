@@ -6,6 +6,7 @@ import "testing"
 // cut off, as the Reflexion authors' loop does (alfworld_trial.py, lines
 // 41-44): "go to R" answered by a sentence about R puts the agent at R.
 func TestObserveBareArrival(t *testing.T) {
+	t.Parallel()
 	const opening = "You are in the middle of a room. Looking quickly around you, you see a countertop 1, a drawer 1, and a fridge 1.\n\nYour task is to: put some apple in fridge."
 	for _, tc := range []struct {
 		why, command, obs string

@@ -31,6 +31,7 @@ var (
 )
 
 func TestDecide(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		why         string
 		instruction string
@@ -142,6 +143,7 @@ func TestDecide(t *testing.T) {
 }
 
 func TestDecideMultiplicityQuestionNamesTheOptions(t *testing.T) {
+	t.Parallel()
 	d := Decide(State{Instruction: "put that mug in sinkbasin.", Opening: room, Turns: []Turn{atCountertopApple, atShelfMug}})
 	if d.Kind != Ask || strings.Join(d.Options, ",") != "mug 1,mug 2" || !strings.Contains(d.Question, "mug 1, mug 2") {
 		t.Errorf("Decide = %+v; want a multiplicity question offering mug 1 and mug 2", d)
@@ -149,6 +151,7 @@ func TestDecideMultiplicityQuestionNamesTheOptions(t *testing.T) {
 }
 
 func TestDecideIsPure(t *testing.T) {
+	t.Parallel()
 	s := State{Instruction: "put a hot apple in fridge.", Opening: room, Turns: []Turn{atCountertopApple, takeApple}}
 	a, b := Decide(s), Decide(s)
 	if a.Command != b.Command || a.Why != b.Why || len(s.Turns) != 2 {

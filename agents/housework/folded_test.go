@@ -9,6 +9,7 @@ import (
 // different keys, and a state's key with its first k turns is the
 // longer state's key cut at ends[k]: recall reads a prefix's state there.
 func TestFoldKey(t *testing.T) {
+	t.Parallel()
 	turn := func(cmd, obs string) Turn { return Turn{Command: cmd, Observation: obs} }
 	for _, tc := range []struct {
 		why  string

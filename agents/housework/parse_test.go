@@ -7,6 +7,7 @@ import (
 )
 
 func TestParseInstruction(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		why, in string
 		want    Task
@@ -42,6 +43,7 @@ func TestParseInstruction(t *testing.T) {
 }
 
 func TestParseInstructionErrors(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ why, in, want string }{
 		{"nothing", "  ", "empty"},
 		{"no destination", "put a mug.", "no destination"},
@@ -58,6 +60,7 @@ func TestParseInstructionErrors(t *testing.T) {
 }
 
 func TestKindAnswer(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		why, in, not string
 		kind         string
@@ -81,6 +84,7 @@ func TestKindAnswer(t *testing.T) {
 }
 
 func TestWhichAnswer(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		why, in string
 		want    Which
@@ -103,6 +107,7 @@ func TestWhichAnswer(t *testing.T) {
 const opening = "You are in the middle of a room. Looking quickly around you, you see a cabinet 1, a countertop 1, a drawer 1, a fridge 1, a microwave 1, and a sinkbasin 1.\n\nYour task is to: put a hot apple in fridge."
 
 func TestBelief(t *testing.T) {
+	t.Parallel()
 	type step struct{ cmd, obs string }
 	for _, tc := range []struct {
 		why   string
@@ -179,6 +184,7 @@ func TestBelief(t *testing.T) {
 }
 
 func TestObserveEffect(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		why, cmd, obs string
 		want          Effect

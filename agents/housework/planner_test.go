@@ -19,6 +19,7 @@ import (
 // takes each step from the state it kept at the step before, decides as
 // folding the whole trial again does.
 func TestPlannerIsDecide(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		why  string
 		opts engine.Options

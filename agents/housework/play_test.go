@@ -67,6 +67,7 @@ func playWith(t testing.TB, g *household.Game, opts engine.Options, s housework.
 // TestPlayEvalGames plays every evaluation game, clear and under each
 // perturbation, and reports the success rate per perturbation.
 func TestPlayEvalGames(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("plays 600 games")
 	}
@@ -144,6 +145,7 @@ func playAll(t *testing.T, opts engine.Options, noPriors bool, want map[string]f
 // the diagnosis of each lost game names the slip, in words a reflection
 // reader can match.
 func TestDiagnoseSlips(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		why   string
 		typ   string
@@ -189,6 +191,7 @@ func TestDiagnoseSlips(t *testing.T) {
 }
 
 func TestDiagnoseLoopAndSteps(t *testing.T) {
+	t.Parallel()
 	g, err := household.EvalGames()[30].Build(tasks.LabelNone)
 	if err != nil {
 		t.Fatal(err)

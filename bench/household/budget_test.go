@@ -17,6 +17,7 @@ import (
 // admissible commands and asking the user cost none: the 49th act ends
 // the trial however many of those came between.
 func TestHouseholdStepBudget(t *testing.T) {
+	t.Parallel()
 	if hh.StepLimit != 49 {
 		t.Fatalf("StepLimit %d, want the authors' 49", hh.StepLimit)
 	}

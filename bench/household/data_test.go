@@ -12,6 +12,7 @@ import (
 // cells in the same order, each with its type's evaluation games; one
 // that breaks the layout is refused by the name of what breaks it.
 func TestGameDirectory(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if _, err := ExportGames(dir, "v0.3"); err != nil {
 		t.Fatal(err)

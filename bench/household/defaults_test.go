@@ -10,6 +10,7 @@ import (
 // and the arrival cut unless --keep-arrival (alfworld_trial.py, lines
 // 41-44), which run.json names only when set.
 func TestHouseholdDefaults(t *testing.T) {
+	t.Parallel()
 	tr := New()
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	tr.Flags(fs)

@@ -17,6 +17,7 @@ var updateCases = flag.Bool("update-cases", false, "rewrite agents/dyref_cases.j
 // makes them: two per task type, each reaching its goal. Rewrite them
 // with go test ./bench/household -run SolvedCases -update-cases.
 func TestSolvedCasesAreTheTrainingSplits(t *testing.T) {
+	t.Parallel()
 	want, err := SolvedCases("")
 	if err != nil {
 		t.Fatal(err)

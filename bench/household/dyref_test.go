@@ -17,6 +17,7 @@ import (
 // every clear game of the evaluation split on trial 1, so the router is
 // never asked and nothing is reflected.
 func TestDyRefWithPerfectModel(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip(singlePath)
 	}
@@ -41,6 +42,7 @@ func TestDyRefWithPerfectModel(t *testing.T) {
 // reflection ends in one plan call. (agents' tests check that dyref runs
 // the tools its route picks.)
 func TestToolkitAgentsWithSim(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip(singlePath)
 	}
@@ -89,6 +91,7 @@ func TestToolkitAgentsWithSim(t *testing.T) {
 // gives the same bytes; the split gives examples, and the router fits
 // them better than chance.
 func TestTrainRouterIsDeterministic(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip(singlePath)
 	}
@@ -123,6 +126,7 @@ func TestTrainRouterIsDeterministic(t *testing.T) {
 
 // The shipped routers read and take the factor vector dyref builds.
 func TestShippedRouter(t *testing.T) {
+	t.Parallel()
 	for _, open := range []func() (*dyref.Router, error){dyref.Default, dyref.DefaultAmbiguity} {
 		r, err := open()
 		if err != nil {
@@ -138,6 +142,7 @@ func TestShippedRouter(t *testing.T) {
 // concurrency: the router is shared and read only, and every draw of the
 // simulated model comes from the request.
 func TestHouseholdWorkflowsIndependentOfConcurrency(t *testing.T) {
+	t.Parallel()
 	m, err := models.Open("sim", nil)
 	if err != nil {
 		t.Fatal(err)

@@ -36,6 +36,7 @@ func runHousehold(t *testing.T, opts bench.Options) []results.Record {
 // ambiguous): the games, the engine, the goals, the perturbations' answers
 // and the simulated user agree.
 func TestHouseholdOracleIsOptimal(t *testing.T) {
+	t.Parallel()
 	recs := runHousehold(t, bench.Options{Agents: []string{"oracle"}})
 	games := map[string]int{}
 	for _, r := range recs {
@@ -52,6 +53,7 @@ func TestHouseholdOracleIsOptimal(t *testing.T) {
 
 // The same run gives the same records, whatever the concurrency.
 func TestHouseholdRecordsIndependentOfConcurrency(t *testing.T) {
+	t.Parallel()
 	opts := bench.Options{Agents: []string{"oracle", "rules", "random"}, Perturbations: []string{"none", "multiplicity"}, Episodes: 5}
 	opts.Concurrency = 1
 	a := runHousehold(t, opts)
@@ -72,6 +74,7 @@ func TestHouseholdRecordsIndependentOfConcurrency(t *testing.T) {
 // rules plays from the text alone and solves at least 90% of the clear
 // games.
 func TestHouseholdRules(t *testing.T) {
+	t.Parallel()
 	recs := runHousehold(t, bench.Options{Agents: []string{"rules"}, Perturbations: []string{"none"}})
 	won := 0
 	for _, r := range recs {

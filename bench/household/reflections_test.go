@@ -20,6 +20,7 @@ func (r reflector) Reflections() []agents.ReflectionRecord { return r }
 // DyRef's named tools one count per call, a free-text reflection one call
 // of "reflect", the tokens one entry per reflection in order.
 func TestHouseholdScoreReflections(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		why        string
 		solved     int // trial that solved the game, 0 if none
@@ -63,6 +64,7 @@ func TestHouseholdScoreReflections(t *testing.T) {
 }
 
 func TestHouseholdMetricUnit(t *testing.T) {
+	t.Parallel()
 	if got := metricUnit("key rules\t2"); got != "key_rules_2" {
 		t.Errorf("metricUnit = %q, want spaces replaced", got)
 	}

@@ -32,6 +32,7 @@ func runHouseholdModel(t *testing.T, agent, spec string, perturbations ...string
 // the model needs, one command per call reaches the world, and the
 // trajectory comes back in the next prompt.
 func TestHouseholdReactWithPerfectModel(t *testing.T) {
+	t.Parallel()
 	recs := runHouseholdModel(t, "react", "sim:perfect", "none")
 	if len(recs) != 134 {
 		t.Fatalf("%d games, want the 134 of the evaluation split", len(recs))
@@ -48,6 +49,7 @@ func TestHouseholdReactWithPerfectModel(t *testing.T) {
 // games by its last trial than by its first, and every reflection it
 // reports belongs to a trial that failed.
 func TestHouseholdReflexionImproves(t *testing.T) {
+	t.Parallel()
 	recs := runHouseholdModel(t, "reflexion", "sim", "none")
 	var byTrial [DefaultTrials + 1]int
 	reflections, redundant, tokens := 0, 0, 0

@@ -20,6 +20,7 @@ import (
 // floating point). It plays 19,200 and 38,400 two-trial games: a long
 // test (make test-long).
 func TestShippedRouterIsReproducible(t *testing.T) {
+	t.Parallel()
 	if runtime.GOARCH != "amd64" {
 		// Go may fuse multiply-adds elsewhere, which moves the last bits
 		// of the weights; the shipped files were trained on amd64.

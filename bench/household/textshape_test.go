@@ -8,6 +8,7 @@ import "testing"
 // questions — through "> " lines alone ("ask TAG: question" to ask), and
 // never lists the admissible commands, which its shape does not offer.
 func TestHouseholdTextShapeWithPerfectModel(t *testing.T) {
+	t.Parallel()
 	for _, pair := range [][2]string{{"react", "react-text"}, {"reflexion", "reflexion-text"}} {
 		tools := runHouseholdModel(t, pair[0], "sim:perfect", "none", "multiplicity")
 		text := runHouseholdModel(t, pair[1], "sim:perfect", "none", "multiplicity")

@@ -6,6 +6,7 @@ import (
 )
 
 func TestParseExamples(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		why, s string
 		want   [3]int

@@ -88,6 +88,7 @@ func semmapReport(recs []results.Record) string {
 // reading on (reflection has nothing to fix, the ensemble's answers
 // agree).
 func TestSemmapWorkflowsBuiltinPerfect(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs every semmap agent over the built-in dataset")
 	}
@@ -113,6 +114,7 @@ func TestSemmapWorkflowsBuiltinPerfect(t *testing.T) {
 // missing from the map, so the reflection workflows answer fewer
 // hallucinated ids than the baseline, whose answers hold some.
 func TestSemmapWorkflowsBuiltinSim(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs every semmap agent over the built-in dataset")
 	}
@@ -138,6 +140,7 @@ func TestSemmapWorkflowsBuiltinSim(t *testing.T) {
 // empty included (they used to score the empty list as a hit), and each
 // record says there was no readable answer.
 func TestSemmapMalformedIsAMissEverywhere(t *testing.T) {
+	t.Parallel()
 	p, err := simmodel.ParseProfile("malformed=1")
 	if err != nil {
 		t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 // scored once per key, every caller must get the same scores, and a second
 // key must be scored apart. Run with -race: the cache is shared state.
 func TestCalibrationConcurrentCallers(t *testing.T) {
+	t.Parallel()
 	calib := NewCalibration(1, 1)
 	var calls atomic.Int64
 	score := func(_ context.Context, env agents.Env) (float64, error) {
@@ -51,6 +52,7 @@ func TestCalibrationConcurrentCallers(t *testing.T) {
 // A failing score fails the split, and its error names the episode; no
 // episode after it is scored.
 func TestCalibrationErrorNamesEpisode(t *testing.T) {
+	t.Parallel()
 	boom := errors.New("boom")
 	var calls atomic.Int64
 	c := NewCalibration(1, 3)
@@ -72,6 +74,7 @@ func TestCalibrationErrorNamesEpisode(t *testing.T) {
 // episode's in the split's order, not the first to fail) are those of
 // one at a time.
 func TestCalibrationSameAtAnyConcurrency(t *testing.T) {
+	t.Parallel()
 	score := func(_ context.Context, env agents.Env) (float64, error) {
 		return float64(len(env.Instruction())), nil
 	}

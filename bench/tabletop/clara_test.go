@@ -17,6 +17,7 @@ var clearAndAmbiguous = []string{"none", "absence", "multiplicity", "underspecif
 // calibrated threshold separates them, the classifier gives the right tag,
 // and the tool loop carries out the plan after the answer.
 func TestCLARAWithPerfectModel(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip(singlePath)
 	}
@@ -31,6 +32,7 @@ func TestCLARAWithPerfectModel(t *testing.T) {
 // episodes ask for it at once, and its threshold separates the perfect
 // model's clear and ambiguous calibration episodes.
 func TestCalibrationSharedAndSeparating(t *testing.T) {
+	t.Parallel()
 	m, err := models.Open("sim:perfect", nil)
 	if err != nil {
 		t.Fatal(err)

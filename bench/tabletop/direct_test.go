@@ -58,6 +58,7 @@ func runWorkflowOn(t *testing.T, agent, spec string, episodes int, perturbations
 // prompt rendering, the reply parsing, the ask protocol and the tool loop,
 // one robot or two, all work.
 func TestDirectWithPerfectModel(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip(singlePath)
 	}
@@ -71,6 +72,7 @@ func TestDirectWithPerfectModel(t *testing.T) {
 // The default simulated model errs, and less than the weak one: in every
 // cell its ADA and SR fall strictly between sim:weak's and 1.
 func TestDirectSimBetweenWeakAndPerfect(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip(singlePath)
 	}
@@ -95,6 +97,7 @@ func TestDirectSimBetweenWeakAndPerfect(t *testing.T) {
 // retrieval loop finds what the instruction needs through retrieve_node
 // and retrieve_edge alone.
 func TestSGCoTWithPerfectModel(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip(singlePath)
 	}
@@ -110,6 +113,7 @@ func TestSGCoTWithPerfectModel(t *testing.T) {
 // and a spatial phrase ("the block left of the blue bowl") cannot be
 // grounded at all, by construction.
 func TestSGCoTAblationsWithPerfectModel(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip(singlePath)
 	}

@@ -35,6 +35,7 @@ func clearAll(objs []scenes.Object, class string, x, y float64) bool {
 // every density, with objects and spots on the cells' borders, on the
 // table's edges and off the table, where the grid clamps them.
 func TestClearanceGridIsTheScan(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(3, 4))
 	point := func() (float64, float64) {
 		switch rng.IntN(4) {
@@ -74,6 +75,7 @@ func TestClearanceGridIsTheScan(t *testing.T) {
 // does not test. Were either not so, distractors would land elsewhere
 // than rejection sampling over the plain tests puts them.
 func TestSpotCheckShortcutsRefuseWhatTheTestsRefuse(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(7, 8))
 	for i := range 20 {
 		ep, err := MakeEpisodeSized(1, "pick_place", "none", i, 12+rng.IntN(MaxSceneSize-11))

@@ -38,6 +38,7 @@ func callTool(t *testing.T, e agents.Env, name, args string) agents.Result {
 }
 
 func TestUserAnswersOnlyTheRightTag(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		why, perturbation, tag string
 		answered               bool
@@ -67,6 +68,7 @@ func TestUserAnswersOnlyTheRightTag(t *testing.T) {
 }
 
 func TestStepLimitEndsEpisode(t *testing.T) {
+	t.Parallel()
 	e, st := newTestEnv(t, "pick_place", "none", 2)
 	for i := range 2 {
 		if r := callTool(t, e, agents.ToolRetrieveNode, `{}`); r.Ended {
@@ -82,6 +84,7 @@ func TestStepLimitEndsEpisode(t *testing.T) {
 }
 
 func TestRefusedCallsNameTheProblem(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		why, tool, args, want string
 	}{
@@ -105,6 +108,7 @@ func TestRefusedCallsNameTheProblem(t *testing.T) {
 }
 
 func TestOnlyTheOracleSeesTheTruth(t *testing.T) {
+	t.Parallel()
 	e, st := newTestEnv(t, "pick_place", "absence", 40)
 	truth := truthOf(st.ep)
 	model, err := models.Open("sim:perfect", nil)
@@ -126,6 +130,7 @@ func TestOnlyTheOracleSeesTheTruth(t *testing.T) {
 
 // Two-robot episodes record the messages and which robot acted.
 func TestHandoverRecordsMessagesAndActors(t *testing.T) {
+	t.Parallel()
 	for _, agent := range []string{"oracle", "rules"} {
 		rec, err := runEpisode(context.Background(), bench.Job{Cell: bench.Cell{Family: "handover", Perturbation: "none"}, Agent: agent}, bench.Options{Seed: 1})
 		if err != nil {
@@ -149,6 +154,7 @@ func TestHandoverRecordsMessagesAndActors(t *testing.T) {
 // destination case with robot 1 putting it in the shared workspace and
 // robot 2 placing it. The record says which case it was.
 func TestPartialObservabilityCasesAreSolved(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		why, outOfView, actedBy string
 	}{
@@ -186,6 +192,7 @@ func TestPartialObservabilityCasesAreSolved(t *testing.T) {
 // user it is absent is a wrong tag and fails the episode, even if the
 // block is then put in the shared workspace.
 func TestDestinationOutOfViewIsNotAbsent(t *testing.T) {
+	t.Parallel()
 	var ep *tasks.Episode
 	for i := range 20 {
 		e, err := MakeEpisode(1, "pick_place", tasks.LabelPartialObservability, i)

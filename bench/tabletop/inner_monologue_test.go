@@ -11,6 +11,7 @@ import (
 // the model into retries until the turn limit), and the partner robot
 // answers through Respond.
 func TestInnerMonologueWithPerfectModel(t *testing.T) {
+	t.Parallel()
 	cells := runWorkflowOn(t, "inner-monologue", "sim:perfect", 30, clearAndAmbiguous)
 	if len(cells) < len(clearAndAmbiguous) {
 		t.Fatalf("%d cells, want one per family and perturbation", len(cells))
@@ -25,6 +26,7 @@ func TestInnerMonologueWithPerfectModel(t *testing.T) {
 // The default simulated model errs: clear episodes still mostly succeed,
 // but some cell falls short of perfect.
 func TestInnerMonologueDefaultSim(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip(singlePath)
 	}
@@ -48,6 +50,7 @@ func TestInnerMonologueDefaultSim(t *testing.T) {
 // declares done on a table that does not hold the goal. With the perfect
 // model the gap is execution alone.
 func TestInnerMonologueRecoversFromExecutionNoise(t *testing.T) {
+	t.Parallel()
 	noise := []string{"execution_noise"}
 	im := runWorkflowOn(t, "inner-monologue", "sim:perfect", 50, noise)
 	direct := runWorkflowOn(t, "direct", "sim:perfect", 50, noise)

@@ -16,6 +16,7 @@ import (
 )
 
 func TestNoisePerturbationsAreMarked(t *testing.T) {
+	t.Parallel()
 	for _, name := range perturb.Names() {
 		noisy := name == "scene_graph_noise" || name == "execution_noise"
 		if perturb.IsNoise(name) != noisy {
@@ -52,6 +53,7 @@ func noisyEnv(t *testing.T, family, perturbation string, index int) (*robotEnv, 
 // Under scene_graph_noise the oracle, which reads the truth, is perfect:
 // the table and the goal are untouched, and acting on true ids works.
 func TestOracleIgnoresSceneGraphNoise(t *testing.T) {
+	t.Parallel()
 	opts := bench.Options{Track: New(), Seed: 1, Agents: []string{"oracle"}, Perturbations: []string{"scene_graph_noise"}, Episodes: 50, Concurrency: 2}
 	recs, err := bench.Run(context.Background(), opts, nil, nil)
 	if err != nil {
@@ -68,6 +70,7 @@ func TestOracleIgnoresSceneGraphNoise(t *testing.T) {
 // same on every call: get_scene_graph twice, and retrieve_node and
 // retrieve_edge over the same graph.
 func TestNoisyGraphDiffersAndIsStable(t *testing.T) {
+	t.Parallel()
 	differs := 0
 	const episodes = 20
 	for i := range episodes {
@@ -106,6 +109,7 @@ func TestNoisyGraphDiffersAndIsStable(t *testing.T) {
 // it by that name moves the block itself, and a refusal speaks of it by
 // that name too.
 func TestPickingAMisreadBlock(t *testing.T) {
+	t.Parallel()
 	for i := range 200 {
 		e, st := noisyEnv(t, "pick_place", "scene_graph_noise", i)
 		seen, aliases := e.perceive()
@@ -174,6 +178,7 @@ func playPlan(t *testing.T, ep *tasks.Episode, retries int) (moves, missed int, 
 // goal check sees it; checking each move and trying it again recovers
 // nearly every episode. The same episode replays the same way.
 func TestExecutionNoiseMissesAndRetriesRecover(t *testing.T) {
+	t.Parallel()
 	var moves, missed, openOK, closedOK, n int
 	for _, f := range tasks.Names() {
 		for i := range 50 {
@@ -211,6 +216,7 @@ func TestExecutionNoiseMissesAndRetriesRecover(t *testing.T) {
 // The oracle, open-loop, loses episodes to execution noise, and its
 // records say so: the goal check fails, the label stays none.
 func TestOracleUnderExecutionNoise(t *testing.T) {
+	t.Parallel()
 	opts := bench.Options{Track: New(), Seed: 1, Agents: []string{"oracle"}, Perturbations: []string{"execution_noise"}, Episodes: 50, Concurrency: 2}
 	recs, err := bench.Run(context.Background(), opts, nil, nil)
 	if err != nil {

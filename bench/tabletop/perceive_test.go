@@ -24,6 +24,7 @@ import (
 // every workflow); the relations are another perceiver's draws. Rows: the
 // perturbations that change what a robot sees (two-robot views, noise).
 func TestDetectionsGiveTheTablesGraph(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ family, perturbation, why string }{
 		{"pick_place", "none", "a plain table"},
 		{"spatial", "none", "relations matter to the task"},
@@ -76,6 +77,7 @@ func TestDetectionsGiveTheTablesGraph(t *testing.T) {
 // detection and its reply (in either case of what robot 1 cannot see),
 // and direct's partner none of it.
 func TestSGCoTPartnerPerceivesAndRetrieves(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		agent      string
 		detections int

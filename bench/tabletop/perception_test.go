@@ -11,6 +11,7 @@ import (
 // …"); each renamed one must read by its perceived name, or the refusal
 // tells the robot what it misread. An id the robot itself wrote stays.
 func TestRefusalSpeaksOfEveryObjectAsSeen(t *testing.T) {
+	t.Parallel()
 	for i := range 200 {
 		e, _ := noisyEnv(t, "pick_place", "scene_graph_noise", i)
 		_, aliases := e.perceive()

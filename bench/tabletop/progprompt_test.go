@@ -18,6 +18,7 @@ func runProgPrompt(t *testing.T, spec string, episodes int) map[string]results.C
 // the re-prompt after each reply (the user's, or the other robot's) all
 // work.
 func TestProgPromptWithPerfectModel(t *testing.T) {
+	t.Parallel()
 	cells := runProgPrompt(t, "sim:perfect", 30)
 	if len(cells) == 0 {
 		t.Fatal("no cells ran")
@@ -33,6 +34,7 @@ func TestProgPromptWithPerfectModel(t *testing.T) {
 // cell, yet its programs still solve most clear episodes, so the errors are
 // the model's and not the workflow's.
 func TestProgPromptWithSim(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip(singlePath)
 	}

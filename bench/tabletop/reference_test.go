@@ -34,6 +34,7 @@ func grammarReads(family, perturbation string) bool {
 // cell), rules must clear 0.9 without the ground truth, and random must stay
 // near the floor.
 func TestReferenceAgents(t *testing.T) {
+	t.Parallel()
 	episodes := 100
 	if testing.Short() {
 		episodes = 25

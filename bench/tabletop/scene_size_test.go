@@ -18,6 +18,7 @@ import (
 )
 
 func TestCellsIterateSizes(t *testing.T) {
+	t.Parallel()
 	cells, err := Cells([]string{"pick_place"}, []string{"none", "absence"}, 0, 24)
 	if err != nil {
 		t.Fatal(err)
@@ -59,6 +60,7 @@ func TestCellsIterateSizes(t *testing.T) {
 // as on the bare table, no distractor shares a colour and class with what
 // a phrase names or the perturbation removed, and each keeps its clearance.
 func TestDistractorsKeepTheMeaning(t *testing.T) {
+	t.Parallel()
 	episodes := 5
 	if testing.Short() {
 		episodes = 2
@@ -146,6 +148,7 @@ func TestDistractorsKeepTheMeaning(t *testing.T) {
 // bare episode and the next smaller size (a redraw, when a table does not
 // fit, breaks that).
 func TestSizedEpisodesNest(t *testing.T) {
+	t.Parallel()
 	nested, draws := 0, 0
 	for _, c := range mustCells(t) {
 		for i := range 3 {
@@ -180,6 +183,7 @@ func TestSizedEpisodesNest(t *testing.T) {
 
 // pairView answers every query the planner makes as the whole graph does.
 func TestPairViewIsTheGraph(t *testing.T) {
+	t.Parallel()
 	for i := range 10 {
 		ep, err := MakeEpisodeSized(2, "spatial", "multiplicity", i, 24)
 		if err != nil {
@@ -224,6 +228,7 @@ func mustCells(t *testing.T) []bench.Cell {
 // table through the tools, grounds it as before, and the physics has room
 // to act.
 func TestReferenceAgentsOnSizedTables(t *testing.T) {
+	t.Parallel()
 	episodes := 4
 	if testing.Short() {
 		episodes = 2
@@ -249,6 +254,7 @@ func TestReferenceAgentsOnSizedTables(t *testing.T) {
 // no physics step. (With centres merely 4.5 cm apart, two blocks could meet
 // corner on, and the world stepped them apart before the episode began.)
 func TestSizedTablesStartAtRest(t *testing.T) {
+	t.Parallel()
 	moved, tables := 0, 0
 	for _, c := range mustCells(t) {
 		for i := range 2 {

@@ -7,6 +7,7 @@ import (
 )
 
 func TestParseSceneSizes(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		why, in string
 		want    []int

@@ -25,6 +25,7 @@ func runCLI(t *testing.T, args ...string) (string, string, error) {
 // its own flag, keeps that flag's setting in run.json, resumes, refuses
 // its flag on another track, and its records get its own report section.
 func TestToyTrackThroughTheCommand(t *testing.T) {
+	t.Parallel()
 	out, _, err := runCLI(t, "list")
 	if err != nil || !strings.Contains(out, "jars ") {
 		t.Fatalf("list: %v\n%s", err, out)
@@ -103,6 +104,7 @@ func TestToyTrackThroughTheCommand(t *testing.T) {
 
 // The same seed gives the same records at any concurrency.
 func TestToyTrackIsDeterministic(t *testing.T) {
+	t.Parallel()
 	var runs [][]results.Record
 	for _, conc := range []int{1, 3} {
 		recs, err := bench.Run(t.Context(), bench.Options{Track: &Track{Marbles: 5}, Seed: 4, Agents: []string{"counter"}, Episodes: 30, Concurrency: conc}, nil, nil)
@@ -129,6 +131,7 @@ func BenchmarkJars(b *testing.B) {
 }
 
 func TestToyTrackBenchmark(t *testing.T) {
+	t.Parallel()
 	r := testing.Benchmark(BenchmarkJars)
 	if r.N == 0 {
 		t.Fatal("the benchmark did not run")

@@ -42,6 +42,7 @@ func stackedKitchen() *scenes.House {
 // (alfred.pddl) say for these commands in this house, written out by hand
 // from them; the engine must say it byte for byte.
 func TestALFWorldTranscripts(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		why   string
 		opts  household.Options
@@ -97,6 +98,7 @@ func TestALFWorldTranscripts(t *testing.T) {
 // What is admissible at a shared place covers every receptacle there, and
 // never a go to the place itself or a put that canContain forbids.
 func TestAdmissibleAtSharedPlace(t *testing.T) {
+	t.Parallel()
 	g := newGame(t, stackedKitchen(), v03)
 	g.Step("go to cabinet 1")
 	got := strings.Join(g.Admissible(), "|")

@@ -26,6 +26,7 @@ var (
 )
 
 func TestReset(t *testing.T) {
+	t.Parallel()
 	g := newGame(t, tinyHouse(), v03)
 	want := "You are in the middle of a room. Looking quickly around you, you see a cabinet 1, a countertop 1, a desk 1, a fridge 1, a microwave 1, and a sinkbasin 1."
 	state := g.State()
@@ -54,6 +55,7 @@ func TestReset(t *testing.T) {
 // Every text the engine says, in ALFWorld's words; each row's setup runs
 // first and must succeed.
 func TestTexts(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		why   string
 		opts  household.Options
@@ -184,6 +186,7 @@ func TestTexts(t *testing.T) {
 // Only ALFWorld 0.4's grammar has help (alfred.twl2:420), and it says it
 // in that grammar's own words, byte for byte.
 func TestHelpMatchesGrammar(t *testing.T) {
+	t.Parallel()
 	if h := newGame(t, tinyHouse(), v03).Step("help"); h != household.NothingHappens {
 		t.Errorf("v0.3 help = %q, want %q: that grammar has no help", h, household.NothingHappens)
 	}
@@ -203,6 +206,7 @@ func TestHelpMatchesGrammar(t *testing.T) {
 }
 
 func TestNewErrors(t *testing.T) {
+	t.Parallel()
 	broken := tinyHouse()
 	broken.Items[1].In = 99
 	tests := []struct {
@@ -227,6 +231,7 @@ func TestNewErrors(t *testing.T) {
 }
 
 func TestNewCopiesTheHouse(t *testing.T) {
+	t.Parallel()
 	h := tinyHouse()
 	g := newGame(t, h, v03)
 	g.Step("go to countertop 1")
@@ -267,6 +272,7 @@ func allCommands(h *scenes.House, grammar string) []string {
 // generated houses, every command of the grammar succeeds if and only if
 // it is listed, and the list is sorted.
 func TestAdmissibleIsExactlyWhatSucceeds(t *testing.T) {
+	t.Parallel()
 	for seed := range uint64(4) {
 		for _, grammar := range []string{household.GrammarV03, household.GrammarV04} {
 			rng := newRNG(seed)
@@ -310,6 +316,7 @@ func TestAdmissibleIsExactlyWhatSucceeds(t *testing.T) {
 // grammars, Parse reads each as a command that Format writes back as the
 // same text.
 func TestAdmissibleSurvivesPrintAndParse(t *testing.T) {
+	t.Parallel()
 	checked := 0
 	for seed := range uint64(8) {
 		for _, grammar := range []string{household.GrammarV03, household.GrammarV04} {
@@ -350,6 +357,7 @@ func isSorted(s []string) bool {
 }
 
 func TestShortestPlan(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		why  string
 		goal func(*scenes.House) bool

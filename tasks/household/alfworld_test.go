@@ -10,6 +10,7 @@ import (
 // object and destination filled in and a final full stop; the form that
 // means one in particular says "that", which no template does.
 func TestPhrasingsAreALFWorlds(t *testing.T) {
+	t.Parallel()
 	templates := map[string][2]string{
 		TypePickAndPlace:       {"put a {o} in {d}", "put some {o} on {d}"},                    // goal_library.py:37–38
 		TypePickCleanThenPlace: {"put a clean {o} in {d}", "clean some {o} and put it in {d}"}, // :68–69
@@ -42,6 +43,7 @@ func TestPhrasingsAreALFWorlds(t *testing.T) {
 // The opening is ALFWorld's intro (alfred.twl2:5): the banner, the room,
 // the task, each a paragraph.
 func TestIntroIsALFWorlds(t *testing.T) {
+	t.Parallel()
 	g, err := EvalGames()[0].Build("")
 	if err != nil {
 		t.Fatal(err)

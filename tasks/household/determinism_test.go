@@ -47,6 +47,7 @@ func transcript(t testing.TB, g *household.Game, opts engine.Options) string {
 // under every perturbation and in both grammars, built twice afresh and
 // played twice through fresh engines.
 func TestSameSeedSameObservations(t *testing.T) {
+	t.Parallel()
 	for _, p := range household.Perturbations() {
 		for _, opts := range []engine.Options{{}, {Grammar: engine.GrammarV04, Feedback: engine.FeedbackExplain}} {
 			for _, s := range household.EvalGames() {
@@ -69,6 +70,7 @@ func TestSameSeedSameObservations(t *testing.T) {
 // process, machine or commit that changes any observation is noticed
 // (rewrite with -update when the change is meant).
 func TestEvalTranscriptsDigest(t *testing.T) {
+	t.Parallel()
 	h := sha256.New()
 	for _, p := range household.Perturbations() {
 		for _, opts := range []engine.Options{{}, {Grammar: engine.GrammarV04, Feedback: engine.FeedbackExplain}} {
@@ -84,6 +86,7 @@ func TestEvalTranscriptsDigest(t *testing.T) {
 
 // One game's whole transcript, to read and to see any change of wording.
 func TestTranscriptGolden(t *testing.T) {
+	t.Parallel()
 	s := household.EvalGames()[55] // a pick_heat_then_place game
 	var b strings.Builder
 	b.WriteString(transcript(t, build(t, s, ""), engine.Options{}))

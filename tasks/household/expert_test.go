@@ -12,6 +12,7 @@ import (
 // The planner writes commands in a grammar this package names by value,
 // since it may not import the engine.
 func TestGrammarNameAgreesWithEngine(t *testing.T) {
+	t.Parallel()
 	for _, grammar := range []string{engine.GrammarV03, engine.GrammarV04} {
 		g := build(t, household.EvalGames()[0], "")
 		plan, err := g.Expert(grammar)
@@ -79,6 +80,7 @@ func build(t testing.TB, s household.Spec, perturbation string) *household.Game 
 // every evaluation game under every perturbation and in both grammars,
 // within the step limit, each command admissible when it is given.
 func TestExpertSolvesEveryEvalGame(t *testing.T) {
+	t.Parallel()
 	for _, p := range household.Perturbations() {
 		for _, grammar := range []string{engine.GrammarV03, engine.GrammarV04} {
 			for _, s := range household.EvalGames() {
@@ -134,6 +136,7 @@ func keepRelevant(g *household.Game) func(string) bool {
 // On a sample of every type and perturbation, the expert's plan is as
 // short as breadth-first search over the engine finds.
 func TestExpertIsShortest(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("breadth-first search takes a few seconds")
 	}
@@ -173,6 +176,7 @@ func TestExpertIsShortest(t *testing.T) {
 // The expert starts from whatever state it is given: holding something
 // else, or already half done.
 func TestExpertFromMidGame(t *testing.T) {
+	t.Parallel()
 	for _, s := range household.EvalGames()[:40] {
 		g := build(t, s, tasks.LabelNone)
 		e, err := engine.New(g.House, engine.Options{})

@@ -20,6 +20,7 @@ import (
 // written and read back to the same value, in both grammars; written
 // again, it is the same bytes.
 func TestGameFileRoundTrip(t *testing.T) {
+	t.Parallel()
 	n := 0
 	for _, p := range perturb.ForHousehold() {
 		for _, s := range household.EvalGames() {
@@ -62,6 +63,7 @@ func TestGameFileRoundTrip(t *testing.T) {
 // agent at a receptacle, two receptacles at one place, an open one, a
 // lamp switched on.
 func TestGameFileHandMade(t *testing.T) {
+	t.Parallel()
 	b, err := os.ReadFile(filepath.Join("testdata", "game_look.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -92,6 +94,7 @@ func TestGameFileHandMade(t *testing.T) {
 
 // A malformed file names the file, the field and what was expected.
 func TestGameFileErrors(t *testing.T) {
+	t.Parallel()
 	b, err := os.ReadFile(filepath.Join("testdata", "game_look.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -152,6 +155,7 @@ func TestGameFileErrors(t *testing.T) {
 
 // ReadGameFile names the file it read.
 func TestReadGameFileNamesTheFile(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "eval-put-01.json")
 	if err := os.WriteFile(path, []byte(`{"version": 1, "grammar": "v0.3"}`), 0o644); err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 )
 
 func TestEvalSplit(t *testing.T) {
+	t.Parallel()
 	specs := household.EvalGames()
 	if len(specs) != 134 {
 		t.Fatalf("eval split has %d games, want 134", len(specs))
@@ -52,6 +53,7 @@ func TestEvalSplit(t *testing.T) {
 const pinnedSeed = 6073532706455731021
 
 func TestTrainSplitIsDisjoint(t *testing.T) {
+	t.Parallel()
 	eval := map[uint64]bool{}
 	for _, s := range household.EvalGames() {
 		eval[s.Seed] = true
@@ -87,6 +89,7 @@ func TestTrainSplitIsDisjoint(t *testing.T) {
 // instruction names the goal's kind and destination in ALFWorld's words,
 // its goal does not hold at the start, and there are enough objects.
 func TestEvalGamesAreWellFormed(t *testing.T) {
+	t.Parallel()
 	for _, s := range household.EvalGames() {
 		g := build(t, s, "")
 		if err := g.House.Validate(); err != nil {
@@ -127,6 +130,7 @@ func TestEvalGamesAreWellFormed(t *testing.T) {
 }
 
 func TestGenerateIsFixedBySeed(t *testing.T) {
+	t.Parallel()
 	for _, typ := range household.Types() {
 		a, err := household.Generate(typ, 7)
 		if err != nil {
@@ -147,6 +151,7 @@ func TestGenerateIsFixedBySeed(t *testing.T) {
 }
 
 func TestGoalHolds(t *testing.T) {
+	t.Parallel()
 	g := build(t, household.EvalGames()[0], "")
 	h := g.House.Clone()
 	d := h.ReceptaclesOf(g.Goal.Dest)[0]
@@ -184,6 +189,7 @@ func TestGoalHolds(t *testing.T) {
 // Each perturbation leaves the game in the state its name promises, with
 // a label and an answer a user could give.
 func TestPerturbations(t *testing.T) {
+	t.Parallel()
 	redrawn := 0
 	defer func() { t.Logf("%d perturbed eval games are redraws of their spec", redrawn) }()
 	for _, s := range household.EvalGames() {
@@ -269,6 +275,7 @@ func answerPicks(h *scenes.House, items []int, answer string) int {
 }
 
 func TestPerturbErrors(t *testing.T) {
+	t.Parallel()
 	two := household.EvalGames()[133]
 	if _, err := two.Build(tasks.LabelMultiplicity); err == nil || !strings.Contains(err.Error(), "does not apply") {
 		t.Errorf("multiplicity on pick-two: %v", err)
@@ -287,6 +294,7 @@ func TestPerturbErrors(t *testing.T) {
 }
 
 func TestExpertErrors(t *testing.T) {
+	t.Parallel()
 	g := build(t, household.EvalGames()[0], "")
 	goal := g.Goal
 	goal.Kind = "unicorn"
@@ -298,6 +306,7 @@ func TestExpertErrors(t *testing.T) {
 // EvalGame gives the spec EvalGames lists for every game of the split, and
 // nothing past either end of a type's games or for a type of none.
 func TestEvalGame(t *testing.T) {
+	t.Parallel()
 	for _, want := range household.EvalGames() {
 		if got, ok := household.EvalGame(want.Type, want.Index); !ok || !reflect.DeepEqual(got, want) {
 			t.Errorf("EvalGame(%q, %d) = %+v, %v; EvalGames lists %+v", want.Type, want.Index, got, ok, want)

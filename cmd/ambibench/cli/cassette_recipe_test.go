@@ -15,6 +15,7 @@ import (
 // compare; then a newer model of the provider that is worse, recorded
 // the same way, fails the gate.
 func TestCassetteRecipe(t *testing.T) {
+	// Not parallel: it sets the process's environment (t.Setenv), which the backends read.
 	repo := t.TempDir() // what the team commits
 	grid := []string{"--agents", "direct", "--tasks", "pick_place", "--perturbations", "none,absence,multiplicity", "--episodes", "60", "--quiet"}
 	record := func(provider, tapes, out string) {

@@ -45,6 +45,7 @@ func runCLI(t *testing.T, args ...string) (stdout, stderr string, err error) {
 }
 
 func TestGoldenOutputs(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -72,6 +73,7 @@ func TestGoldenOutputs(t *testing.T) {
 // new file) is left to TestListShowsTheRegistries, and the columns'
 // widths, which a longer new name moves, are not compared.
 func TestListGolden(t *testing.T) {
+	t.Parallel()
 	out, _, err := runCLI(t, "list")
 	if err != nil {
 		t.Fatal(err)
@@ -109,6 +111,7 @@ func TestListGolden(t *testing.T) {
 // Every registered track, task family, perturbation and agent is in the
 // list, with its description, read from the registries.
 func TestListShowsTheRegistries(t *testing.T) {
+	t.Parallel()
 	out, _, err := runCLI(t, "list")
 	if err != nil {
 		t.Fatal(err)
@@ -140,6 +143,7 @@ func TestListShowsTheRegistries(t *testing.T) {
 }
 
 func TestBadInvocations(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		why  string
 		args []string
@@ -182,6 +186,7 @@ func TestBadInvocations(t *testing.T) {
 // Every command's --help prints its usage to stdout and exits 0, as the
 // top-level help does; only a bad flag prints the usage to stderr.
 func TestHelpGoesToStdout(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		args []string
 		want string // in stdout
@@ -210,6 +215,7 @@ func TestHelpGoesToStdout(t *testing.T) {
 
 // run --help names every track in the help of --track.
 func TestRunHelpListsTheTracks(t *testing.T) {
+	t.Parallel()
 	out, _, err := runCLI(t, "run", "--help")
 	if err != nil {
 		t.Fatal(err)
@@ -229,6 +235,7 @@ func TestRunHelpListsTheTracks(t *testing.T) {
 // A good --model that no agent of the run uses is not opened, and the
 // run says so instead of passing over it.
 func TestRunWarnsOfAnUnusedModel(t *testing.T) {
+	t.Parallel()
 	_, errOut, err := runCLI(t, "run", "--agents", "oracle", "--episodes", "1", "--model", "gemini:gemini-2.5-flash")
 	if err != nil {
 		t.Fatalf("%v (a spec that is not opened needs no key)", err)
@@ -275,6 +282,7 @@ func canonical(t *testing.T, recs []results.Record) string {
 // The same run at concurrency 1 and 4 writes the same records, in the same
 // order, apart from wall times; and the same summary.
 func TestRunIdenticalAtAnyConcurrency(t *testing.T) {
+	t.Parallel()
 	var recs []string
 	var sums [][]byte
 	for _, conc := range []string{"1", "4"} {
@@ -304,6 +312,7 @@ func TestRunIdenticalAtAnyConcurrency(t *testing.T) {
 // keeps every whole record, runs only what is missing, and ends with the
 // same records as an uninterrupted run.
 func TestRunResumesAfterKill(t *testing.T) {
+	t.Parallel()
 	args := []string{"run", "--agents", "rules,random", "--tasks", "pick_place,handover", "--episodes", "4"}
 	full := t.TempDir()
 	if _, _, err := runCLI(t, append(args, "--out", full)...); err != nil {
@@ -350,6 +359,7 @@ func TestRunResumesAfterKill(t *testing.T) {
 // A broken records file is not overwritten: the error names the file and
 // line, and the file is left as it was.
 func TestRunRefusesBrokenRecords(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if _, _, err := runCLI(t, "run", "--episodes", "1", "--out", dir); err != nil {
 		t.Fatal(err)

@@ -17,6 +17,7 @@ import (
 // multiplicity, 30 episodes per cell (12 comparisons per trial). It plays
 // 200 small runs: a long test (make test-long).
 func TestCompareSaltsPass(t *testing.T) {
+	t.Parallel()
 	const trials = 100
 	pass := 0
 	root := t.TempDir()

@@ -59,6 +59,7 @@ func compareRecs(model string) []results.Record {
 var compareSettings = map[string]string{"suite": "1", "schema": "2", "track": "tabletop", "seed": "1", "step_limit": "40"}
 
 func TestCompareCmd(t *testing.T) {
+	t.Parallel()
 	base := writeRun(t, compareSettings, compareRecs("sim"), false)
 	// The README's power size, 0.26, dropped on sgcot's absence cell: 26
 	// of its 80 successes (SR and ADA) turned to failures.
@@ -127,6 +128,7 @@ func tail(s string) string {
 // TestCompareMarkdown is the golden file of --format markdown, a drop on
 // one cell: the table a pull-request comment shows.
 func TestCompareMarkdown(t *testing.T) {
+	t.Parallel()
 	recs := compareRecs("sim")
 	dropped := compareRecs("sim:salt=1")
 	for i := range dropped {
@@ -144,6 +146,7 @@ func TestCompareMarkdown(t *testing.T) {
 }
 
 func TestCompareHelp(t *testing.T) {
+	t.Parallel()
 	var stdout, stderr bytes.Buffer
 	if code := Main(&stdout, &stderr, []string{"compare", "--help"}); code != 0 || !strings.Contains(stdout.String(), "Usage: ambibench compare [flags] BASE NEW") {
 		t.Errorf("exit %d, stdout %q", code, stdout.String())

@@ -112,6 +112,7 @@ func faultModes(body errorBody, replyStart, replyEnd string) []faultMode {
 // recovers runs exactly the infra-error episodes and ends with the records
 // of a run that never failed.
 func TestFaultsOpenAI(t *testing.T) {
+	// Not parallel: it sets the process's environment (t.Setenv), which the backends read.
 	args := []string{"run", "--agents", "rules,direct", "--tasks", "pick_place", "--perturbations", "none,absence",
 		"--episodes", "2", "--model", "openai:sim?context=1", "--retries", "2", "--call-timeout", "1s", "--max-reply-bytes", "1048576", "--quiet"}
 	okHandler := serve.Handler(simmodel.New(simmodel.Default, "sim"))
@@ -162,6 +163,7 @@ func TestFaultsOpenAI(t *testing.T) {
 // answers of a model that never calls a tool: agent errors, the same in a
 // run that never failed, which is what the rerun must match.
 func TestFaultsGemini(t *testing.T) {
+	// Not parallel: it sets the process's environment (t.Setenv), which the backends read.
 	args := []string{"run", "--agents", "rules,direct", "--tasks", "pick_place", "--perturbations", "none,absence",
 		"--episodes", "2", "--model", "gemini:sim", "--retries", "2", "--call-timeout", "1s", "--max-reply-bytes", "1048576", "--quiet"}
 	okHandler := serve.Handler(simmodel.New(simmodel.Default, "sim"))

@@ -9,6 +9,7 @@ import (
 )
 
 func TestFloorLimit(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, why string
 		live      uint64
@@ -44,6 +45,7 @@ func gcSettings() (percent int, limit int64) {
 // TestHoldHeapFloor: the floor is set while a run holds it, given back by
 // the last run to let go, and never set over GOGC or GOMEMLIMIT.
 func TestHoldHeapFloor(t *testing.T) {
+	// Not parallel: it sets the process's collector and turns the heap floor on for every run.
 	floorOn(t)
 	before, beforeLimit := gcSettings()
 	env := func(vars map[string]string) func(string) string {
@@ -91,6 +93,7 @@ func TestHoldHeapFloor(t *testing.T) {
 // floor, the limit after a collection lets it double, so a large run does
 // not collect without end at the floor.
 func TestHeapFloorFollowsLiveHeap(t *testing.T) {
+	t.Parallel()
 	floorOn(t)
 	release := holdHeapFloor(func(string) string { return "" })
 	defer release()

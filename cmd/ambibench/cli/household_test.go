@@ -31,6 +31,7 @@ func playCLI(t *testing.T, script string, args ...string) (string, error) {
 // blank line, reaches the goal and has one command more, which is not
 // played.
 func TestHouseholdPlayGolden(t *testing.T) {
+	t.Parallel()
 	game := filepath.Join("testdata", "household", "heat.json")
 	script := filepath.Join("testdata", "household", "heat.commands")
 	for _, tc := range []struct {
@@ -73,6 +74,7 @@ func TestHouseholdPlayGolden(t *testing.T) {
 
 // play stops at the end of the input, and at the game's step limit.
 func TestHouseholdPlayEnds(t *testing.T) {
+	t.Parallel()
 	game := filepath.Join("testdata", "household", "heat.json")
 	dir := t.TempDir()
 	short := filepath.Join(dir, "short")
@@ -92,6 +94,7 @@ func TestHouseholdPlayEnds(t *testing.T) {
 // play and export refuse what they cannot do, and say which file, field
 // or flag is wrong.
 func TestHouseholdCommandErrors(t *testing.T) {
+	t.Parallel()
 	game := filepath.Join("testdata", "household", "heat.json")
 	bad := filepath.Join(t.TempDir(), "bad.json")
 	b, _ := os.ReadFile(game)
@@ -127,6 +130,7 @@ func TestHouseholdCommandErrors(t *testing.T) {
 // truth (oracle), the text (rules) and a model (react on sim). Only the
 // timings differ; run.json names the directory.
 func TestHouseholdExportThenRunData(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	games := filepath.Join(dir, "games")
 	out, _, err := runCLI(t, "household", "export", games)

@@ -19,6 +19,7 @@ import (
 // and chooser's together — so a member whose calls went uncounted would
 // show as a gap.
 func TestEnsembleModelsEndToEnd(t *testing.T) {
+	t.Parallel()
 	out := t.TempDir()
 	_, stderr, err := runCLI(t, "run", "--track", "semmap", "--agents", "ensemble", "--tasks", "negation",
 		"--episodes", "6", "--model", "sim", "--ensemble-models", "sim:perfect, sim:weak", "--transcripts", "--out", out)
@@ -80,6 +81,7 @@ func TestEnsembleModelsEndToEnd(t *testing.T) {
 }
 
 func TestEnsembleModelsBadInvocations(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		why  string
 		args []string
@@ -108,6 +110,7 @@ func TestEnsembleModelsBadInvocations(t *testing.T) {
 }
 
 func TestEnsembleModelsInHelp(t *testing.T) {
+	t.Parallel()
 	out, _, err := runCLI(t, "run", "--help")
 	if err != nil {
 		t.Fatal(err)
@@ -120,6 +123,7 @@ func TestEnsembleModelsInHelp(t *testing.T) {
 }
 
 func TestSplitModelSpecs(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		why, in string
 		want    []string

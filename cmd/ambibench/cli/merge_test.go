@@ -17,6 +17,7 @@ import (
 // TestMergeHelperProcess is the ambibench command when the test binary is
 // run by runProcess: its arguments follow "--".
 func TestMergeHelperProcess(t *testing.T) {
+	// Not parallel: it is the child process of the merge tests, and writes to the process's stdout.
 	if os.Getenv("AMBIBENCH_CLI_HELPER") != "1" {
 		t.Skip("the ambibench command, for the tests that run it as a process")
 	}
@@ -87,6 +88,7 @@ func runShards(t *testing.T, args []string, base string, n int) []string {
 // run: records byte for byte apart from timings, in the same order, and
 // the same run.json, on each of the three tracks.
 func TestFourShardsMergedEqualUnsharded(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		track string
 		args  []string
@@ -162,6 +164,7 @@ func copyDir(t *testing.T, from, to string) {
 
 // merge refuses shards that do not make one run, naming why.
 func TestMergeRefuses(t *testing.T) {
+	t.Parallel()
 	dirs := shardDirs(t, 4)
 	tmp := t.TempDir()
 	again := filepath.Join(tmp, "again")
@@ -225,6 +228,7 @@ func TestMergeRefuses(t *testing.T) {
 
 // A shard's directory resumes as that shard only.
 func TestShardDirResumesAsItsShard(t *testing.T) {
+	t.Parallel()
 	dirs := shardDirs(t, 4)
 	tmp := t.TempDir()
 	whole := filepath.Join(tmp, "whole")
@@ -258,6 +262,7 @@ func TestShardDirResumesAsItsShard(t *testing.T) {
 // An infra-error record in a shard stays one in the merged directory, and
 // the unsharded command on that directory plays just it again.
 func TestMergeKeepsInfraErrors(t *testing.T) {
+	t.Parallel()
 	dirs := shardDirs(t, 2)
 	path := filepath.Join(dirs[1], recordsFileName)
 	f, err := os.Open(path)

@@ -76,6 +76,7 @@ func runInto(t *testing.T, dir string, args ...string) []results.Record {
 // model writes; and the key in the environment reaches no file the run
 // writes.
 func TestOpenAIAgainstServeSim(t *testing.T) {
+	// Not parallel: it sets the process's environment (t.Setenv), which the backends read.
 	const secret = "sk-test-SECRET-4242"
 	t.Setenv("OPENAI_API_KEY", secret)
 	t.Setenv("OPENAI_BASE_URL", startServeSim(t, "sim"))
@@ -98,6 +99,7 @@ func TestOpenAIAgainstServeSim(t *testing.T) {
 // answered with the simulated model's reply to a request without one,
 // and the workflow records the failure. The key reaches no file.
 func TestPlainClientsAgainstServeSim(t *testing.T) {
+	// Not parallel: it sets the process's environment (t.Setenv), which the backends read.
 	const secret = "AIza-test-SECRET-777"
 	t.Setenv("GEMINI_API_KEY", secret)
 	t.Setenv("OPENAI_API_KEY", secret)
@@ -124,6 +126,7 @@ func TestPlainClientsAgainstServeSim(t *testing.T) {
 // A run recorded with record: replays with replay: to the same records,
 // and a request the cassette lacks fails, naming its hash.
 func TestRecordThenReplay(t *testing.T) {
+	t.Parallel()
 	tapes := t.TempDir()
 	recorded := runInto(t, t.TempDir(), "--model", "record:"+tapes+"=sim")
 	replayed := runInto(t, t.TempDir(), "--model", "replay:"+tapes)
@@ -145,6 +148,7 @@ func TestRecordThenReplay(t *testing.T) {
 }
 
 func TestBadModelSpec(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ why, spec, want string }{
 		{"unknown kind lists the forms", "claude:x", "valid forms"},
 		{"bad sim rate", "sim:tag=2", "want a number in [0, 1]"},
@@ -190,6 +194,7 @@ func assertNoSecret(t *testing.T, dir, secret string) {
 // model's draws are the same on both sides. (CLARA samples at temperature
 // 0.8, whose Sample the wire carries only as a seed, so it is not here.)
 func TestWorkflowsAgainstServeSim(t *testing.T) {
+	// Not parallel: it sets the process's environment (t.Setenv), which the backends read.
 	t.Setenv("OPENAI_BASE_URL", startServeSim(t, "sim:weak"))
 	for _, args := range [][]string{
 		{"--agents", "sgcot,progprompt,inner-monologue", "--perturbations", "none,multiplicity,partial_observability"},

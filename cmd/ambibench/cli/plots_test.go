@@ -15,6 +15,7 @@ import (
 // the report links it from there; a report on stdout only and a run
 // without semmap records write none.
 func TestReportWritesMapSizePlot(t *testing.T) {
+	t.Parallel()
 	run := t.TempDir()
 	// Twenty negation queries are the first two maps' ten each: two map
 	// sizes, the least that makes a series.
@@ -79,6 +80,7 @@ func TestReportWritesMapSizePlot(t *testing.T) {
 }
 
 func TestReportWritesNoPlotForTabletop(t *testing.T) {
+	t.Parallel()
 	dir := copyFixture(t, nil)
 	if _, stderr, err := runCLI(t, "report", dir); err != nil {
 		t.Fatalf("%v\n%s", err, stderr)
@@ -93,6 +95,7 @@ func TestReportWritesNoPlotForTabletop(t *testing.T) {
 // other tracks and those with nothing to show are neither written nor
 // linked.
 func TestReportWritesTrackPlots(t *testing.T) {
+	t.Parallel()
 	sized := t.TempDir()
 	if _, stderr, err := runCLI(t, "run", "--track", "tabletop", "--agents", "rules,direct", "--model", "sim", "--tasks", "pick_place",
 		"--perturbations", "none", "--scene-sizes", "6,12", "--episodes", "2", "--out", sized); err != nil {

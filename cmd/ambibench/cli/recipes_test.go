@@ -155,6 +155,7 @@ func k8sCommands(text string) ([][]string, error) {
 // end with merge, report and compare; a recipe that skips or repeats a
 // shard fails the check.
 func TestRecipesShardArithmetic(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS == "windows" {
 		t.Skip("the recipes' commands are sh")
 	}

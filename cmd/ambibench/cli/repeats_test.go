@@ -43,6 +43,7 @@ func repeatRun(t *testing.T, dir string, extra ...string) {
 // the concurrency; two such runs compare repeat with repeat; and the
 // report shows the Repeats section, which a run without repeats lacks.
 func TestRunRepeats(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	once, rep, rep1, rep2 := filepath.Join(root, "once"), filepath.Join(root, "rep"), filepath.Join(root, "rep1"), filepath.Join(root, "rep2")
 	repeatRun(t, once, "--concurrency", "2")
@@ -121,6 +122,7 @@ func TestRunRepeats(t *testing.T) {
 }
 
 func TestRunRepeatsFlag(t *testing.T) {
+	t.Parallel()
 	_, _, err := runCLI(t, "run", "--repeats", "0", "--episodes", "1", "--agents", "random", "--out", t.TempDir())
 	if err == nil || !strings.Contains(err.Error(), "--repeats 0: must be at least 1") {
 		t.Fatalf("--repeats 0: %v", err)
@@ -129,6 +131,7 @@ func TestRunRepeatsFlag(t *testing.T) {
 
 // Shards of a --repeats run merge into the whole run, record for record.
 func TestRunRepeatsShards(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	whole := filepath.Join(root, "whole")
 	repeatRun(t, whole, "--repeats", "2")

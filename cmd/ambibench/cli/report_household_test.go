@@ -42,6 +42,7 @@ func householdFixture(t *testing.T) string {
 // default, --baseline still picks another agent, and the reflection
 // section lists each tool.
 func TestReportHousehold(t *testing.T) {
+	t.Parallel()
 	dir := householdFixture(t)
 	def, errOut, err := runCLI(t, "report", "--out", "-", dir)
 	if err != nil {
@@ -71,6 +72,7 @@ func TestReportHousehold(t *testing.T) {
 // --cut dyref adds DyRef's cut to the household report; an unknown cut
 // is refused.
 func TestReportCutDyRef(t *testing.T) {
+	t.Parallel()
 	dir := householdFixture(t)
 	out, errOut, err := runCLI(t, "report", "--out", "-", "--cut", "dyref", dir)
 	if err != nil {

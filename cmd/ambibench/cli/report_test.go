@@ -18,6 +18,7 @@ import (
 //
 // Its report must not change unless the report does.
 func TestReportGolden(t *testing.T) {
+	t.Parallel()
 	out, errOut, err := runCLI(t, "report", "--out", "-", filepath.Join("testdata", "report"))
 	if err != nil {
 		t.Fatalf("%v\n%s", err, errOut)
@@ -46,6 +47,7 @@ func copyFixture(t *testing.T, data []byte) string {
 }
 
 func TestReportWritesWhereTold(t *testing.T) {
+	t.Parallel()
 	dir := copyFixture(t, nil)
 	out, _, err := runCLI(t, "report", dir)
 	if err != nil {
@@ -77,6 +79,7 @@ func TestReportWritesWhereTold(t *testing.T) {
 
 // The flags change the paired comparisons, and only them.
 func TestReportPairsFlags(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join("testdata", "report")
 	def, _, err := runCLI(t, "report", "--out", "-", dir)
 	if err != nil {
@@ -103,6 +106,7 @@ func TestReportPairsFlags(t *testing.T) {
 }
 
 func TestReportBadInvocations(t *testing.T) {
+	t.Parallel()
 	empty := t.TempDir()
 	fixture := filepath.Join("testdata", "report")
 	broken := copyFixture(t, []byte("{\"schema\":2,\"suite\":1,\"outcome\":\"scored\",\"track\":\"tabletop\",\"family\":\"pick_place\",\"perturbation\":\"none\",\"agent\":\"oracle\",\"episode\":0}\n{\"schema\":2,\"episode\":\"seven\"}\n"))
@@ -141,6 +145,7 @@ func TestReportBadInvocations(t *testing.T) {
 // A run killed mid-write still gets a report of its whole records, with a
 // warning that says what was dropped.
 func TestReportOfKilledRun(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile(filepath.Join("testdata", "report", "records.jsonl"))
 	if err != nil {
 		t.Fatal(err)
@@ -161,6 +166,7 @@ func TestReportOfKilledRun(t *testing.T) {
 }
 
 func TestReportHelpIsNotAnError(t *testing.T) {
+	t.Parallel()
 	out, _, err := runCLI(t, "report", "--help")
 	if err != nil || !strings.Contains(out, "-baseline") || !strings.Contains(out, "DIR/records.jsonl") {
 		t.Errorf("err %v, stdout %q", err, out)

@@ -13,6 +13,7 @@ import (
 // holds a run, is refused, naming the setting with its old and new value;
 // the records stay as they were.
 func TestRunRefusesChangedSettings(t *testing.T) {
+	t.Parallel()
 	tabletop := []string{"run", "--agents", "rules", "--tasks", "pick_place", "--perturbations", "none", "--episodes", "2"}
 	household := []string{"run", "--track", "household", "--agents", "rules", "--tasks", "pick_and_place", "--perturbations", "none", "--episodes", "1"}
 	semmapDir := t.TempDir()
@@ -62,6 +63,7 @@ func TestRunRefusesChangedSettings(t *testing.T) {
 // A dataset edited between two runs is another dataset, even in the same
 // folder.
 func TestRunRefusesEditedDataset(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	if _, _, err := runCLI(t, "semmap", "export", data); err != nil {
 		t.Fatal(err)
@@ -85,6 +87,7 @@ func TestRunRefusesEditedDataset(t *testing.T) {
 
 // Growing the grid runs only what is new, and run.json covers the union.
 func TestRunGrowsTheGrid(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	base := []string{"run", "--tasks", "pick_place", "--perturbations", "none", "--out", dir}
 	if _, _, err := runCLI(t, append(base, "--agents", "rules", "--episodes", "2")...); err != nil {
@@ -117,6 +120,7 @@ func TestRunGrowsTheGrid(t *testing.T) {
 // Two runs on one directory at once: the second is refused, and its
 // refusal says who holds the directory.
 func TestRunRefusesABusyDirectory(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	release, err := lockDir(dir)
 	if err != nil {
@@ -138,6 +142,7 @@ func TestRunRefusesABusyDirectory(t *testing.T) {
 // Records with no run.json (from a version without it, or copied in) are
 // not silently mixed with a new run's.
 func TestRunRefusesRecordsWithoutRunFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if _, _, err := runCLI(t, "run", "--episodes", "1", "--out", dir); err != nil {
 		t.Fatal(err)
@@ -154,6 +159,7 @@ func TestRunRefusesRecordsWithoutRunFile(t *testing.T) {
 // model spec that does not open) holds nothing to keep apart from: the
 // next run's settings replace it.
 func TestRunFileWithoutRecordsIsReplaced(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if _, _, err := runCLI(t, "run", "--agents", "direct", "--model", "openai:", "--out", dir); err == nil {
 		t.Fatal("a model spec without a model name was accepted")

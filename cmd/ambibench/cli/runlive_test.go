@@ -17,6 +17,7 @@ import (
 // show prints an episode's record and, from the transcripts, every call
 // with the tool results the model saw; each call shows only what is new.
 func TestShowEpisode(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if _, _, err := runCLI(t, "run", "--agents", "direct", "--tasks", "pick_place", "--perturbations", "absence", "--episodes", "1", "--out", dir, "--transcripts", "--quiet"); err != nil {
 		t.Fatal(err)
@@ -49,6 +50,7 @@ func TestShowEpisode(t *testing.T) {
 // --dry-run runs nothing and writes nothing; it lists the grid and the
 // calls the same grid makes on the simulated model.
 func TestDryRun(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "out")
 	out, _, err := runCLI(t, "run", "--agents", "rules,direct", "--tasks", "pick_place", "--perturbations", "none,absence", "--episodes", "3", "--dry-run", "--out", dir)
 	if err != nil {
@@ -72,6 +74,7 @@ func TestDryRun(t *testing.T) {
 // of a run that never stopped (in another order: a stopped run leaves
 // gaps), at any concurrency.
 func TestMaxTokensTotal(t *testing.T) {
+	t.Parallel()
 	base := []string{"run", "--agents", "direct", "--tasks", "pick_place", "--perturbations", "none", "--episodes", "12", "--quiet"}
 	full := t.TempDir()
 	if _, _, err := runCLI(t, append(base, "--out", full)...); err != nil {
@@ -124,6 +127,7 @@ func TestMaxTokensTotal(t *testing.T) {
 // Progress on a stream that is not a terminal is plain lines, one per
 // period, with counts per agent, rate, ETA and errors.
 func TestProgressLines(t *testing.T) {
+	// Not parallel: it steps the package's clock.
 	var b bytes.Buffer
 	jobs := []bench.Job{{Agent: "a"}, {Agent: "a"}, {Agent: "b"}}
 	p := newProgress(&b, jobs)
@@ -148,6 +152,7 @@ func TestProgressLines(t *testing.T) {
 
 // --quiet prints no progress; without it a run prints some.
 func TestQuiet(t *testing.T) {
+	t.Parallel()
 	args := []string{"run", "--agents", "rules", "--tasks", "pick_place", "--perturbations", "none", "--episodes", "2"}
 	_, loud, err := runCLI(t, args...)
 	if err != nil {

@@ -17,6 +17,7 @@ import (
 // a queries.yaml without types (so ids set them), and a query whose truth
 // is empty. Every semmap agent runs on it through --data.
 func TestSemmapRunsOnAPublicLayoutDataset(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write := func(name, body string) {
 		t.Helper()
@@ -98,6 +99,7 @@ func writeFiles(t *testing.T, dir string, files map[string]string) {
 // its map lacks) are printed to stderr and kept in the summary, so that a
 // table made from a flawed dataset says so where it is read.
 func TestSemmapDatasetWarningsAreReported(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
 		"semantic_maps/flat.json": `{"instances": {
@@ -136,6 +138,7 @@ func TestSemmapDatasetWarningsAreReported(t *testing.T) {
 // fewer, and then the summary and stderr say how many of how many; the
 // summary's table has a block of rows per input mode (golden file).
 func TestSemmapEpisodesNeverDropPairsSilently(t *testing.T) {
+	t.Parallel()
 	all := t.TempDir()
 	if _, stderr, err := runCLI(t, "run", "--track", "semmap", "--agents", "rules", "--out", all); err != nil {
 		t.Fatalf("run: %v\n%s", err, stderr)

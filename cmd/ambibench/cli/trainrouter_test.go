@@ -14,6 +14,7 @@ import (
 // concurrency, says what the games gave, and run --router plays dyref
 // with them.
 func TestTrainRouter(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip(singlePath)
 	}
@@ -69,6 +70,7 @@ func TestTrainRouter(t *testing.T) {
 }
 
 func TestTrainRouterErrors(t *testing.T) {
+	t.Parallel()
 	bad := filepath.Join(t.TempDir(), "bad.json")
 	if err := os.WriteFile(bad, []byte(`{"format": "dyref-router", "version": 7}`), 0o644); err != nil {
 		t.Fatal(err)
