@@ -61,7 +61,7 @@ test-long:
 	$(GO) test $(TESTFLAGS) -race -short $(RACE_LONG)
 
 # The stored reference runs of the default suite on the simulated model
-# (the runs of make bench), which make test holds every record to:
+# (the runs of make bench), which make test-long holds every record to:
 # regenerate them after a change that is meant to move a record, and say
 # in the commit what moved and why.
 baselines:
