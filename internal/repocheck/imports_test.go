@@ -25,6 +25,7 @@ type importRule struct {
 // The rules, most specific first.
 var importRules = []importRule{
 	{"scenes", nil, "scenes imports no package of the project"},
+	{"scenes/camera", []string{"scenes"}, "scenes/camera imports scenes only"},
 	{"sim", nil, "sim imports nothing"},
 	{"sim/tabletop", []string{"scenes"}, "sim/tabletop and sim/household import scenes only"},
 	{"sim/household", []string{"scenes"}, "sim/tabletop and sim/household import scenes only"},

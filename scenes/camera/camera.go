@@ -1,0 +1,66 @@
+package camera
+
+import (
+	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
+)
+
+// camera projects table coordinates to pixels.
+type camera struct {
+	m     mgl64.Mat4 // projection × view
+	eye   mgl64.Vec3
+	fwd   mgl64.Vec3 // unit vector from the eye to the target
+	ortho bool
+	w, h  float64
+}
+
+// newCamera builds the camera of resolved, valid options.
+func newCamera(o Options) camera {
+	eye, target := mgl64.Vec3(o.Eye), mgl64.Vec3(o.Target)
+	fwd := target.Sub(eye).Normalize()
+	up := mgl64.Vec3{0, 0, 1}
+	if o.View == TopDown || fwd.Cross(up).Len() < 1e-6 {
+		up = mgl64.Vec3{0, 1, 0}
+		if fwd.Cross(up).Len() < 1e-6 {
+			up = mgl64.Vec3{0, 0, 1}
+		}
+	}
+	view := mgl64.LookAtV(eye, target, up)
+	aspect := float64(o.Width) / float64(o.Height)
+	dist := target.Sub(eye).Len()
+	var proj mgl64.Mat4
+	if o.View == TopDown {
+		hh := o.OrthoHeight / 2
+		proj = mgl64.Ortho(-hh*aspect, hh*aspect, -hh, hh, 0.01, dist*4+1)
+	} else {
+		proj = mgl64.Perspective(mgl64.DegToRad(o.FovY), aspect, 0.01, dist*4+1)
+	}
+	return camera{m: proj.Mul4(view), eye: eye, fwd: fwd, ortho: o.View == TopDown,
+		w: float64(o.Width), h: float64(o.Height)}
+}
+
+// project returns the pixel position of a point: x to the right, y down.
+func (c *camera) project(p mgl64.Vec3) pt {
+	// c.m × (p, 1), rows 0, 1 and 3 only; mgl64 is column-major.
+	m := &c.m
+	x := m[0]*p[0] + m[4]*p[1] + m[8]*p[2] + m[12]
+	y := m[1]*p[0] + m[5]*p[1] + m[9]*p[2] + m[13]
+	w := m[3]*p[0] + m[7]*p[1] + m[11]*p[2] + m[15]
+	if math.Abs(w) < 1e-12 {
+		w = 1e-12
+	}
+	return pt{(x/w + 1) * 0.5 * c.w, (1 - y/w) * 0.5 * c.h}
+}
+
+// depth is a point's distance from the eye along the camera's axis.
+func (c *camera) depth(p mgl64.Vec3) float64 { return c.fwd.Dot(p.Sub(c.eye)) }
+
+// facing reports whether a face with outward normal n through point p
+// faces the camera.
+func (c *camera) facing(n, p mgl64.Vec3) bool {
+	if c.ortho {
+		return n.Dot(c.fwd) < -1e-9
+	}
+	return n.Dot(c.eye.Sub(p)) > 1e-9
+}

@@ -1,0 +1,189 @@
+package camera
+
+import (
+	"cmp"
+	"math"
+	"slices"
+)
+
+// pt is a point in pixels.
+type pt struct{ X, Y float64 }
+
+// poly is a convex polygon, counter-clockwise in (x, y) (positive signed
+// area).
+type poly []pt
+
+// area returns the signed area of p (shoelace formula).
+func area(p []pt) float64 {
+	var s float64
+	for i := range p {
+		j := i + 1
+		if j == len(p) {
+			j = 0
+		}
+		s += p[i].X*p[j].Y - p[j].X*p[i].Y
+	}
+	return s / 2
+}
+
+// perimeter returns the length of p's outline.
+func perimeter(p []pt) float64 {
+	var s float64
+	for i := range p {
+		j := i + 1
+		if j == len(p) {
+			j = 0
+		}
+		s += math.Hypot(p[j].X-p[i].X, p[j].Y-p[i].Y)
+	}
+	return s
+}
+
+func cross(o, a, b pt) float64 { return (a.X-o.X)*(b.Y-o.Y) - (a.Y-o.Y)*(b.X-o.X) }
+
+// hull returns the convex hull of pts, counter-clockwise, by Andrew's
+// monotone chain. It sorts pts in place.
+func hull(pts []pt) poly { return hullTo(pts, nil) }
+
+// hullTo is hull appending to dst; the result is capped at its length so
+// that later appends to dst leave it alone.
+func hullTo(pts, dst []pt) poly {
+	slices.SortFunc(pts, func(a, b pt) int {
+		if c := cmp.Compare(a.X, b.X); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Y, b.Y)
+	})
+	start := len(dst)
+	if len(pts) < 3 {
+		dst = append(dst, pts...)
+		return dst[start:len(dst):len(dst)]
+	}
+	h := dst
+	for _, p := range pts { // lower chain
+		for len(h)-start >= 2 && cross(h[len(h)-2], h[len(h)-1], p) <= 0 {
+			h = h[:len(h)-1]
+		}
+		h = append(h, p)
+	}
+	lo := len(h) - start + 1
+	for i := len(pts) - 2; i >= 0; i-- { // upper chain
+		p := pts[i]
+		for len(h)-start >= lo && cross(h[len(h)-2], h[len(h)-1], p) <= 0 {
+			h = h[:len(h)-1]
+		}
+		h = append(h, p)
+	}
+	h = h[:len(h)-1]
+	return h[start:len(h):len(h)]
+}
+
+// box is an axis-aligned bounding box in pixels.
+type box struct{ minX, minY, maxX, maxY float64 }
+
+func bounds(p []pt) box {
+	b := box{math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)}
+	for _, q := range p {
+		b.minX, b.maxX = min(b.minX, q.X), max(b.maxX, q.X)
+		b.minY, b.maxY = min(b.minY, q.Y), max(b.maxY, q.Y)
+	}
+	return b
+}
+
+func (a box) overlaps(b box) bool {
+	return a.minX < b.maxX && b.minX < a.maxX && a.minY < b.maxY && b.minY < a.maxY
+}
+
+// side appends to dst the part of convex p on one side of the line
+// through a and b: the left (inside a counter-clockwise polygon whose edge
+// is a→b) if left is true, else the right. Points on the line belong to
+// both sides.
+func side(p []pt, a, b pt, left bool, dst []pt) []pt {
+	n := len(p)
+	for i := 0; i < n; i++ {
+		c, d := p[i], p[(i+1)%n]
+		dc, dd := cross(a, b, c), cross(a, b, d)
+		if !left {
+			dc, dd = -dc, -dd
+		}
+		if dc >= 0 {
+			dst = append(dst, c)
+		}
+		if (dc > 0 && dd < 0) || (dc < 0 && dd > 0) {
+			t := dc / (dc - dd)
+			dst = append(dst, pt{c.X + t*(d.X-c.X), c.Y + t*(d.Y-c.Y)})
+		}
+	}
+	return dst
+}
+
+// minPieceArea drops slivers left by floating point along shared edges.
+const minPieceArea = 1e-9
+
+// arena holds the points of the pieces of one subtraction, so that
+// splitting allocates only when it outgrows its buffer. A piece is a
+// sub-slice capped at its length; growing the buffer leaves earlier
+// pieces in the old array, still valid.
+type arena struct {
+	pts    []pt
+	pa, pb []poly
+}
+
+// cut appends the part of p on one side of a→b as a new piece.
+func (ar *arena) cut(p []pt, a, b pt, left bool) poly {
+	start := len(ar.pts)
+	ar.pts = side(p, a, b, left, ar.pts)
+	return ar.pts[start:len(ar.pts):len(ar.pts)]
+}
+
+// clip returns the part of convex p inside convex q.
+func (ar *arena) clip(p, q poly) poly {
+	cur := p
+	for i := range q {
+		cur = ar.cut(cur, q[i], q[(i+1)%len(q)], true)
+		if len(cur) < 3 {
+			return nil
+		}
+	}
+	return cur
+}
+
+// subtract returns pieces minus convex q, as convex pieces: each piece that
+// meets q is split along q's edges, keeping the parts outside each edge and
+// dropping what is left, the part inside q. An edge that leaves the piece
+// whole on its inside is passed over; one with the piece whole on its
+// outside ends the work on that piece, which misses q. The result is
+// appended to out, which must not share storage with pieces.
+func (ar *arena) subtract(pieces []poly, q poly, qb box, out []poly) []poly {
+	for _, p := range pieces {
+		if !bounds(p).overlaps(qb) {
+			out = append(out, p)
+			continue
+		}
+		cur := p
+		for i := range q {
+			a, b := q[i], q[(i+1)%len(q)]
+			inside, outside := true, true
+			for _, c := range cur {
+				d := cross(a, b, c)
+				inside = inside && d >= 0
+				outside = outside && d <= 0
+			}
+			if inside {
+				continue
+			}
+			if outside {
+				out = append(out, cur)
+				break
+			}
+			if o := ar.cut(cur, a, b, false); len(o) >= 3 && area(o) > minPieceArea {
+				out = append(out, o)
+			}
+			cur = ar.cut(cur, a, b, true)
+			if len(cur) < 3 || area(cur) <= minPieceArea {
+				break
+			}
+		}
+	}
+	return out
+}

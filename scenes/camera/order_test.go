@@ -1,0 +1,42 @@
+package camera
+
+import (
+	"testing"
+
+	"github.com/ambibench/ambibench/scenes"
+)
+
+// TestPainterOrder checks the occlusions painter's order must produce.
+func TestPainterOrder(t *testing.T) {
+	top := DefaultOptions()
+	top.View = TopDown
+	for _, tc := range []struct {
+		why      string
+		objs     []scenes.Object
+		opt      Options
+		id       string
+		min, max float64
+	}{
+		{"the top of a stack is in full view", stack(), DefaultOptions(), "yellow block 1", 0.999, 1},
+		{"the bottom of a stack is partly hidden by the block on it", stack(), DefaultOptions(), "red block 1", 0.2, 0.9},
+		{"seen from above, a stack shows only its top", stack(), top, "red block 1", 0, 0.001},
+		{"a nested block is in full view", nested(), DefaultOptions(), "red block 1", 0.999, 1},
+		{"a bowl is partly hidden by the block in it", nested(), DefaultOptions(), "blue bowl 1", 0.5, 0.95},
+		{"a block behind a bowl is partly hidden", []scenes.Object{
+			scenes.NewBlock("red block 1", "red", 0, -0.4), scenes.NewBowl("blue bowl 1", "blue", 0, -0.46),
+		}, DefaultOptions(), "red block 1", 0, 0.5},
+		{"a block in front of a bowl is in full view", []scenes.Object{
+			scenes.NewBlock("red block 1", "red", 0, -0.6), scenes.NewBowl("blue bowl 1", "blue", 0, -0.52),
+		}, DefaultOptions(), "red block 1", 0.999, 1},
+	} {
+		vis, err := Visibility(tc.objs, tc.opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range vis {
+			if v.ID == tc.id && (v.Fraction < tc.min || v.Fraction > tc.max) {
+				t.Errorf("%s: %s visible %.3f, want [%g, %g]", tc.why, v.ID, v.Fraction, tc.min, tc.max)
+			}
+		}
+	}
+}

@@ -1,0 +1,127 @@
+package camera
+
+import (
+	"cmp"
+	"math"
+	"slices"
+
+	"github.com/ambibench/ambibench/scenes"
+	"github.com/go-gl/mathgl/mgl64"
+)
+
+// bowlSegments is how many sides the polygons of a bowl's circles have.
+const bowlSegments = 32
+
+// bowlBase is the radius of a bowl's foot relative to its rim.
+const bowlBase = 0.6
+
+// item is an object as drawn: its place in the input, its depth, and its
+// silhouette in pixels.
+type item struct {
+	idx   int
+	obj   *scenes.Object
+	depth float64
+	sil   poly
+	sb    box
+}
+
+// scene is what drawing and visibility share: the camera, the drawn
+// objects in painter's order, and the occluder.
+type scene struct {
+	opt    Options
+	objs   []scenes.Object
+	cam    camera
+	items  []item
+	hidden []bool // by input index
+	occ    poly   // the occluder's polygon, if any
+	occB   box
+	arena  arena // scratch of visibility
+}
+
+// newScene lays out objs under resolved, valid options.
+func newScene(objs []scenes.Object, o Options) *scene {
+	sc := &scene{opt: o, objs: objs, cam: newCamera(o), hidden: make([]bool, len(objs))}
+	sc.items = make([]item, 0, len(objs))
+	var buf []pt
+	slab := make([]pt, 0, 16*len(objs)) // the silhouettes
+	for i := range objs {
+		ob := &objs[i]
+		if o.hidden(ob.Pose.X(), ob.Pose.Y()) {
+			sc.hidden[i] = true
+			continue
+		}
+		buf = sc.outline(ob, buf[:0])
+		if cap(slab)-len(slab) < 2*len(buf)+1 { // the hull's room
+			slab = make([]pt, 0, max(16*len(objs), 4*len(buf)+2))
+		}
+		sil := hullTo(buf, slab)
+		slab = slab[:len(slab)+len(sil)]
+		sc.items = append(sc.items, item{idx: i, obj: ob, depth: sc.cam.depth(ob.Pose), sil: sil, sb: bounds(sil)})
+	}
+	// Far to near; a stacked or nested object, higher, is nearer.
+	slices.SortStableFunc(sc.items, func(a, b item) int { return cmp.Compare(b.depth, a.depth) })
+	if r, ok := o.hiddenRegion(); ok {
+		sc.occ = sc.rect(r, 0)
+		sc.occB = bounds(sc.occ)
+	}
+	return sc
+}
+
+// rect projects a rectangle of the table at height z, as a convex polygon.
+func (sc *scene) rect(r scenes.Rect, z float64) poly {
+	pts := []pt{
+		sc.cam.project(mgl64.Vec3{r.MinX, r.MinY, z}),
+		sc.cam.project(mgl64.Vec3{r.MaxX, r.MinY, z}),
+		sc.cam.project(mgl64.Vec3{r.MaxX, r.MaxY, z}),
+		sc.cam.project(mgl64.Vec3{r.MinX, r.MaxY, z}),
+	}
+	return hull(pts)
+}
+
+// outline appends the projected points whose hull is the object's
+// silhouette: a bowl's rim and foot circles, any other object's box
+// corners.
+func (sc *scene) outline(o *scenes.Object, dst []pt) []pt {
+	if o.Class == scenes.ClassBowl {
+		top, bottom := o.Pose.Z()+o.Extent.Z()/2, o.Pose.Z()-o.Extent.Z()/2
+		dst = sc.circle(o, 1, top, dst)
+		return sc.circle(o, bowlBase, bottom, dst)
+	}
+	for _, c := range corners(o) {
+		dst = append(dst, sc.cam.project(c))
+	}
+	return dst
+}
+
+// circle appends the projection of a horizontal circle around o's axis at
+// height z, of radius scale times o's half extent.
+func (sc *scene) circle(o *scenes.Object, scale, z float64, dst []pt) []pt {
+	rx, ry := scale*o.Extent.X()/2, scale*o.Extent.Y()/2
+	for k := 0; k < bowlSegments; k++ {
+		a := 2 * math.Pi * float64(k) / bowlSegments
+		s, c := math.Sincos(a)
+		dst = append(dst, sc.cam.project(mgl64.Vec3{o.Pose.X() + rx*c, o.Pose.Y() + ry*s, z}))
+	}
+	return dst
+}
+
+// corners returns the eight corners of o's box: bit 0 of the index picks
+// max x, bit 1 max y, bit 2 max z.
+func corners(o *scenes.Object) [8]mgl64.Vec3 {
+	var cs [8]mgl64.Vec3
+	h := o.Extent.Mul(0.5)
+	for i := range cs {
+		d := mgl64.Vec3{-h[0], -h[1], -h[2]}
+		if i&1 != 0 {
+			d[0] = h[0]
+		}
+		if i&2 != 0 {
+			d[1] = h[1]
+		}
+		if i&4 != 0 {
+			d[2] = h[2]
+		}
+		cs[i] = o.Pose.Add(d)
+	}
+	return cs
+}
