@@ -102,9 +102,17 @@ var testExceptions = []testException{
 // built-in tracks, the backends' HTTP bodies, the command that replays the
 // baselines), and the examples' tests run a user's package through the
 // command and the track it extends.
-var testTreeExceptions = []testException{
+var testTreeExceptions = []treeException{
 	{"bench", []string{"..."}, "bench's tests play the built-in tracks through every layer"},
 	{"examples/...", []string{"..."}, "an example's tests run it through the command and the track it extends, as a user's package would"},
+}
+
+// treeException lets the test files of the packages pkgs matches import
+// what may matches.
+type treeException struct {
+	pkgs string
+	may  []string
+	why  string
 }
 
 // match reports whether the package path p matches pattern: a path, a path
@@ -177,15 +185,12 @@ func excepted(file, pkgPath, imp string) bool {
 		}
 	}
 	for _, e := range testTreeExceptions {
-		if match(e.pkgs(), pkgPath) && matchAny(e.may, imp) {
+		if match(e.pkgs, pkgPath) && matchAny(e.may, imp) {
 			return true
 		}
 	}
 	return false
 }
-
-// pkgs is a tree exception's package pattern, kept in the file field.
-func (e testException) pkgs() string { return e.file }
 
 func name(p string) string {
 	if p == "" {

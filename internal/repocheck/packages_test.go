@@ -3,6 +3,7 @@ package repocheck
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -77,7 +78,7 @@ func load() ([]pkg, error) {
 	cmd.Stderr = &stderr
 	out, err = cmd.Output()
 	if err != nil {
-		return nil, &listError{err, stderr.String()}
+		return nil, fmt.Errorf("go list: %v\n%s", err, stderr.String())
 	}
 	var pkgs []pkg
 	dec := json.NewDecoder(bytes.NewReader(out))
@@ -122,13 +123,6 @@ func load() ([]pkg, error) {
 	}
 	return pkgs, nil
 }
-
-type listError struct {
-	err    error
-	stderr string
-}
-
-func (e *listError) Error() string { return "go list: " + e.err.Error() + "\n" + e.stderr }
 
 // projectImports returns the file's imports of the module's own packages,
 // relative to the module.

@@ -45,17 +45,16 @@ func readRaceList(path string) ([]raceEntry, error) {
 
 // startsGoroutines returns where a file starts a goroutine: a go statement,
 // or a call of a method named Go (errgroup.Group's, sync.WaitGroup's), as
-// "line" positions; nil if nowhere.
+// "file:line: what" positions; nil if nowhere.
 func startsGoroutines(f sourceFile) []string {
 	var at []string
-	fset := fileSet
 	ast.Inspect(f.file, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.GoStmt:
-			at = append(at, fmt.Sprintf("%s:%d: go statement", f.path, fset.Position(n.Pos()).Line))
+			at = append(at, fmt.Sprintf("%s:%d: go statement", f.path, fileSet.Position(n.Pos()).Line))
 		case *ast.CallExpr:
 			if sel, ok := n.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Go" {
-				at = append(at, fmt.Sprintf("%s:%d: a call of Go", f.path, fset.Position(n.Pos()).Line))
+				at = append(at, fmt.Sprintf("%s:%d: a call of Go", f.path, fileSet.Position(n.Pos()).Line))
 			}
 		}
 		return true

@@ -26,19 +26,6 @@ func area(p []pt) float64 {
 	return s / 2
 }
 
-// perimeter returns the length of p's outline.
-func perimeter(p []pt) float64 {
-	var s float64
-	for i := range p {
-		j := i + 1
-		if j == len(p) {
-			j = 0
-		}
-		s += math.Hypot(p[j].X-p[i].X, p[j].Y-p[i].Y)
-	}
-	return s
-}
-
 func cross(o, a, b pt) float64 { return (a.X-o.X)*(b.Y-o.Y) - (a.Y-o.Y)*(b.X-o.X) }
 
 // hull returns the convex hull of pts, counter-clockwise, by Andrew's

@@ -5,6 +5,7 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -181,4 +182,14 @@ func TestSubtract(t *testing.T) {
 			t.Errorf("%s: area %g, want %g", tc.why, got, tc.want)
 		}
 	}
+}
+
+// perimeter returns the length of p's outline: the pixels its edges cross,
+// where thresholding may round either way.
+func perimeter(p []pt) float64 {
+	var s float64
+	for i := range p {
+		s += math.Hypot(p[(i+1)%len(p)].X-p[i].X, p[(i+1)%len(p)].Y-p[i].Y)
+	}
+	return s
 }
