@@ -1,7 +1,6 @@
 package camera
 
 import (
-	"cmp"
 	"math"
 	"slices"
 )
@@ -32,15 +31,83 @@ func cross(o, a, b pt) float64 { return (a.X-o.X)*(b.Y-o.Y) - (a.Y-o.Y)*(b.X-o.X
 // monotone chain. It sorts pts in place.
 func hull(pts []pt) poly { return hullTo(pts, nil) }
 
+// before orders points by x, then y. Plain comparisons: cmp.Compare's care
+// for NaN was a tenth of the visibility's time, and a NaN coordinate has no
+// meaningful hull.
+func before(a, b pt) bool { return a.X < b.X || a.X == b.X && a.Y < b.Y }
+
 // hullTo is hull appending to dst; the result is capped at its length so
 // that later appends to dst leave it alone.
 func hullTo(pts, dst []pt) poly {
 	slices.SortFunc(pts, func(a, b pt) int {
-		if c := cmp.Compare(a.X, b.X); c != 0 {
-			return c
+		switch {
+		case before(a, b):
+			return -1
+		case before(b, a):
+			return 1
 		}
-		return cmp.Compare(a.Y, b.Y)
+		return 0
 	})
+	return chainHull(pts, dst)
+}
+
+// ringsHullTo is hullTo for points that form convex rings in cyclic
+// order, as a bowl's two projected circles do: each ring is read in x
+// order by walking both ways from its leftmost point, the rings are
+// merged, and an insertion pass mends what rounding left out of order,
+// so that the points come out exactly as sorting them would put them, in
+// linear time. The sorted points are written to scratch.
+func ringsHullTo(a, b, scratch, dst []pt) poly {
+	scratch = ringOrder(a, scratch[:0])
+	scratch = ringOrder(b, scratch)
+	n := len(a)
+	merged := scratch[len(scratch):len(scratch)]
+	x, y := scratch[:n], scratch[n:]
+	for len(x) > 0 || len(y) > 0 {
+		if len(y) == 0 || len(x) > 0 && !before(y[0], x[0]) {
+			merged, x = append(merged, x[0]), x[1:]
+		} else {
+			merged, y = append(merged, y[0]), y[1:]
+		}
+	}
+	for i := 1; i < len(merged); i++ {
+		for j := i; j > 0 && before(merged[j], merged[j-1]); j-- {
+			merged[j], merged[j-1] = merged[j-1], merged[j]
+		}
+	}
+	return chainHull(merged, dst)
+}
+
+// ringOrder appends the points of ring, a convex polygon in cyclic order,
+// nearly sorted by before: from its first point in that order, the two
+// chains walking away from it both ways are merged.
+func ringOrder(ring, dst []pt) []pt {
+	n := len(ring)
+	if n == 0 {
+		return dst
+	}
+	lo := 0
+	for i := 1; i < n; i++ {
+		if before(ring[i], ring[lo]) {
+			lo = i
+		}
+	}
+	dst = append(dst, ring[lo])
+	f, b := (lo+1)%n, (lo-1+n)%n
+	for k := 1; k < n; k++ {
+		if before(ring[b], ring[f]) {
+			dst = append(dst, ring[b])
+			b = (b - 1 + n) % n
+		} else {
+			dst = append(dst, ring[f])
+			f = (f + 1) % n
+		}
+	}
+	return dst
+}
+
+// chainHull is the monotone chain over points sorted by before.
+func chainHull(pts, dst []pt) poly {
 	start := len(dst)
 	if len(pts) < 3 {
 		dst = append(dst, pts...)
@@ -81,15 +148,20 @@ func (a box) overlaps(b box) bool {
 	return a.minX < b.maxX && b.minX < a.maxX && a.minY < b.maxY && b.minY < a.maxY
 }
 
-// side appends to dst the part of convex p on one side of the line
-// through a and b: the left (inside a counter-clockwise polygon whose edge
-// is a→b) if left is true, else the right. Points on the line belong to
-// both sides.
-func side(p []pt, a, b pt, left bool, dst []pt) []pt {
+// sideOf appends to dst the part of convex p on one side of a line, given
+// ds[i], the cross product of the line's direction with p[i] (positive to
+// the left): the left side (inside a counter-clockwise polygon whose edge
+// the line is) if left is true, else the right. Points on the line belong
+// to both sides. The caller computes ds once for both sides.
+func sideOf(p []pt, ds []float64, left bool, dst []pt) []pt {
 	n := len(p)
 	for i := 0; i < n; i++ {
-		c, d := p[i], p[(i+1)%n]
-		dc, dd := cross(a, b, c), cross(a, b, d)
+		j := i + 1
+		if j == n {
+			j = 0
+		}
+		c, d := p[i], p[j]
+		dc, dd := ds[i], ds[j]
 		if !left {
 			dc, dd = -dc, -dd
 		}
@@ -114,12 +186,22 @@ const minPieceArea = 1e-9
 type arena struct {
 	pts    []pt
 	pa, pb []poly
+	ds     []float64 // a piece's points' cross products with one edge
 }
 
 // cut appends the part of p on one side of a→b as a new piece.
 func (ar *arena) cut(p []pt, a, b pt, left bool) poly {
+	ar.ds = ar.ds[:0]
+	for _, c := range p {
+		ar.ds = append(ar.ds, cross(a, b, c))
+	}
+	return ar.cutBy(p, left)
+}
+
+// cutBy is cut given the points' cross products with the line (ar.ds).
+func (ar *arena) cutBy(p []pt, left bool) poly {
 	start := len(ar.pts)
-	ar.pts = side(p, a, b, left, ar.pts)
+	ar.pts = sideOf(p, ar.ds, left, ar.pts)
 	return ar.pts[start:len(ar.pts):len(ar.pts)]
 }
 
@@ -151,8 +233,10 @@ func (ar *arena) subtract(pieces []poly, q poly, qb box, out []poly) []poly {
 		for i := range q {
 			a, b := q[i], q[(i+1)%len(q)]
 			inside, outside := true, true
+			ar.ds = ar.ds[:0]
 			for _, c := range cur {
 				d := cross(a, b, c)
+				ar.ds = append(ar.ds, d)
 				inside = inside && d >= 0
 				outside = outside && d <= 0
 			}
@@ -163,10 +247,10 @@ func (ar *arena) subtract(pieces []poly, q poly, qb box, out []poly) []poly {
 				out = append(out, cur)
 				break
 			}
-			if o := ar.cut(cur, a, b, false); len(o) >= 3 && area(o) > minPieceArea {
+			if o := ar.cutBy(cur, false); len(o) >= 3 && area(o) > minPieceArea {
 				out = append(out, o)
 			}
-			cur = ar.cut(cur, a, b, true)
+			cur = ar.cutBy(cur, true)
 			if len(cur) < 3 || area(cur) <= minPieceArea {
 				break
 			}

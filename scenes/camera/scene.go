@@ -42,7 +42,7 @@ type scene struct {
 func newScene(objs []scenes.Object, o Options) *scene {
 	sc := &scene{opt: o, objs: objs, cam: newCamera(o), hidden: make([]bool, len(objs))}
 	sc.items = make([]item, 0, len(objs))
-	var buf []pt
+	var buf, sorted []pt
 	slab := make([]pt, 0, 16*len(objs)) // the silhouettes
 	for i := range objs {
 		ob := &objs[i]
@@ -54,7 +54,14 @@ func newScene(objs []scenes.Object, o Options) *scene {
 		if cap(slab)-len(slab) < 2*len(buf)+1 { // the hull's room
 			slab = make([]pt, 0, max(16*len(objs), 4*len(buf)+2))
 		}
-		sil := hullTo(buf, slab)
+		var sil poly
+		if ob.Class == scenes.ClassBowl {
+			// The rim and the foot, each a convex ring in order.
+			sorted = slices.Grow(sorted[:0], 2*len(buf))
+			sil = ringsHullTo(buf[:bowlSegments], buf[bowlSegments:], sorted, slab)
+		} else {
+			sil = hullTo(buf, slab)
+		}
 		slab = slab[:len(slab)+len(sil)]
 		sc.items = append(sc.items, item{idx: i, obj: ob, depth: sc.cam.depth(ob.Pose), sil: sil, sb: bounds(sil)})
 	}
@@ -97,13 +104,20 @@ func (sc *scene) outline(o *scenes.Object, dst []pt) []pt {
 // height z, of radius scale times o's half extent.
 func (sc *scene) circle(o *scenes.Object, scale, z float64, dst []pt) []pt {
 	rx, ry := scale*o.Extent.X()/2, scale*o.Extent.Y()/2
-	for k := 0; k < bowlSegments; k++ {
-		a := 2 * math.Pi * float64(k) / bowlSegments
-		s, c := math.Sincos(a)
-		dst = append(dst, sc.cam.project(mgl64.Vec3{o.Pose.X() + rx*c, o.Pose.Y() + ry*s, z}))
+	for _, u := range unitCircle {
+		dst = append(dst, sc.cam.project(mgl64.Vec3{o.Pose.X() + rx*u[1], o.Pose.Y() + ry*u[0], z}))
 	}
 	return dst
 }
+
+// unitCircle holds the sine and cosine of each of a bowl circle's corners,
+// computed once: math.Sincos was a twentieth of the visibility's time.
+var unitCircle = func() (u [bowlSegments][2]float64) {
+	for k := range u {
+		u[k][0], u[k][1] = math.Sincos(2 * math.Pi * float64(k) / bowlSegments)
+	}
+	return u
+}()
 
 // corners returns the eight corners of o's box: bit 0 of the index picks
 // max x, bit 1 max y, bit 2 max z.
