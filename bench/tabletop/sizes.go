@@ -7,10 +7,10 @@ import (
 	"strings"
 )
 
-// parseSceneSizes reads --scene-sizes: comma-separated object counts, 0
+// ParseSceneSizes reads --scene-sizes: comma-separated object counts, 0
 // for the family's own size, each at most MaxSceneSize and none
 // twice. Empty means the family's own size only (nil).
-func parseSceneSizes(s string) ([]int, error) {
+func ParseSceneSizes(s string) ([]int, error) {
 	if strings.TrimSpace(s) == "" {
 		return nil, nil
 	}

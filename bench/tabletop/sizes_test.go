@@ -22,7 +22,7 @@ func TestParseSceneSizes(t *testing.T) {
 		{"negative", "-1", nil, "-1 is out of range"},
 		{"a repeat would run the same episodes twice", "12,12", nil, "12 is given twice"},
 	} {
-		got, err := parseSceneSizes(tc.in)
+		got, err := ParseSceneSizes(tc.in)
 		if tc.err != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.err) {
 				t.Errorf("%s: %q: error %v, want %q", tc.why, tc.in, err, tc.err)
@@ -40,7 +40,7 @@ func FuzzParseSceneSizes(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		sizes, err := parseSceneSizes(s)
+		sizes, err := ParseSceneSizes(s)
 		if err != nil {
 			return
 		}

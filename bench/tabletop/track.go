@@ -52,7 +52,7 @@ func (t *Track) Prepare(io.Writer) error {
 		return fmt.Errorf("--step-limit %d: must be at least 1", t.StepLimit)
 	}
 	if t.sizesFlag != "" {
-		sizes, err := parseSceneSizes(t.sizesFlag)
+		sizes, err := ParseSceneSizes(t.sizesFlag)
 		if err != nil {
 			return fmt.Errorf("--scene-sizes %q: %w", t.sizesFlag, err)
 		}

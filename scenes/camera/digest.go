@@ -17,6 +17,35 @@ import (
 // out; nothing computed is hashed, so the digest is the same on every
 // architecture.
 func Digest(objs []scenes.Object, opt Options) string {
+	d := newDigester(opt)
+	d.int(int64(len(objs)))
+	for i := range objs {
+		ob := &objs[i]
+		d.str(ob.ID)
+		d.str(ob.Class)
+		d.str(ob.Color())
+		d.floats(ob.Pose[:])
+		d.floats(ob.Extent[:])
+	}
+	return hex.EncodeToString(d.h.Sum(nil))
+}
+
+// SceneDigest is Digest for a scene named by what made it rather than by
+// its objects: a table drawn by a generator or settled by a physics
+// engine has poses that are themselves computed, and so may differ in
+// their last bits between architectures, while what drew them (a suite
+// version, a seed, a cell, an episode index) does not. The name must fix
+// the objects; the digest is over Version, the options and the name.
+func SceneDigest(scene string, opt Options) string {
+	d := newDigester(opt)
+	d.str("scene")
+	d.str(scene)
+	return hex.EncodeToString(d.h.Sum(nil))
+}
+
+// newDigester starts a digest with Version and the options, defaults
+// filled in.
+func newDigester(opt Options) digester {
 	o := opt.resolved()
 	d := digester{h: sha256.New()}
 	d.str("ambibench/scenes/camera")
@@ -30,16 +59,7 @@ func Digest(objs []scenes.Object, opt Options) string {
 	d.bool(o.TwoRobots)
 	d.str(o.Robot)
 	d.bool(o.Partial)
-	d.int(int64(len(objs)))
-	for i := range objs {
-		ob := &objs[i]
-		d.str(ob.ID)
-		d.str(ob.Class)
-		d.str(ob.Color())
-		d.floats(ob.Pose[:])
-		d.floats(ob.Extent[:])
-	}
-	return hex.EncodeToString(d.h.Sum(nil))
+	return d
 }
 
 // digester writes values unambiguously: strings with their length first.

@@ -72,3 +72,24 @@ func TestDigest(t *testing.T) {
 		t.Errorf("digest %q is not hex SHA-256", d0)
 	}
 }
+
+func TestSceneDigest(t *testing.T) {
+	t.Parallel()
+	opt := DefaultOptions()
+	base := SceneDigest("tabletop seed 1 pick_place/none 0", opt)
+	if again := SceneDigest("tabletop seed 1 pick_place/none 0", Options{}); again != base {
+		t.Errorf("zero options (the defaults) changed the scene digest")
+	}
+	top := opt
+	top.View = TopDown
+	for why, d := range map[string]string{
+		"another scene":                   SceneDigest("tabletop seed 1 pick_place/none 1", opt),
+		"another view":                    SceneDigest("tabletop seed 1 pick_place/none 0", top),
+		"a table of no objects by Digest": Digest(nil, opt),
+		"an empty scene name":             SceneDigest("", opt),
+	} {
+		if d == base {
+			t.Errorf("%s gives the same digest", why)
+		}
+	}
+}

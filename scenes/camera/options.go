@@ -62,11 +62,11 @@ type Options struct {
 	// OrthoHeight is the top-down view's vertical extent in metres.
 	OrthoHeight float64 `json:"ortho_height"`
 	// TwoRobots marks the three strips of a two-robot table.
-	TwoRobots bool `json:"two_robots"`
+	TwoRobots bool `json:"two_robots,omitempty"`
 	// Robot is whose view this is: scenes.Robot1 or scenes.Robot2.
-	Robot string `json:"robot"`
+	Robot string `json:"robot,omitempty"`
 	// Partial covers the strip the robot does not observe (two robots only).
-	Partial bool `json:"partial"`
+	Partial bool `json:"partial,omitempty"`
 }
 
 // DefaultOptions are a 640×480 perspective view of a one-robot table, from
@@ -74,6 +74,10 @@ type Options struct {
 func DefaultOptions() Options {
 	return Options{Width: DefaultWidth, Height: DefaultHeight, View: Perspective, Robot: scenes.Robot1}
 }
+
+// Resolved returns o with every zero field set to its default: the
+// options as a run's settings record them.
+func (o Options) Resolved() Options { return o.resolved() }
 
 // resolved returns o with every zero field set to its default.
 func (o Options) resolved() Options {

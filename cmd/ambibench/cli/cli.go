@@ -23,15 +23,14 @@ Usage:
   ambibench household export DIR  write the household grid's games as game files (JSON), one a game
   ambibench household play FILE   play one game file in the terminal, one command a line from stdin
   ambibench show DIR KEY   print one recorded episode: instruction, outcome, every model call
+  ambibench render --out DIR  write each robot's camera image of a tabletop grid's episodes
   ambibench compare BASE NEW  compare two runs on the same episodes; exit 1 on a significant regression
   ambibench list           list tracks, task families, perturbations and agents
   ambibench serve-sim      serve the simulated model as an OpenAI-compatible endpoint
   ambibench train-router   train dyref's routing policy for a model (household track)
   ambibench help           show this help
 
-Run "ambibench run --help", "ambibench report --help", "ambibench compare --help",
-"ambibench household --help", "ambibench serve-sim --help" or
-"ambibench train-router --help" for their flags.
+Run "ambibench COMMAND --help" for a command's flags.
 Models are picked with --model (or AMBIBENCH_MODEL for go test -bench):
 sim, sim:perfect, sim:weak, gemini:MODEL, openai:MODEL, record:DIR=SPEC,
 replay:DIR.
@@ -43,6 +42,38 @@ Lists the tracks, the tabletop's task families and perturbations, the
 household's task types and perturbations, and the agents with the tracks
 they play. It takes no flags.
 `
+
+// command is a subcommand: its name and what runs it.
+type command struct {
+	name string
+	run  func(stdout, stderr io.Writer, args []string) error
+}
+
+// commands are the subcommands that parse flags of their own; list and
+// help are Run's.
+var commands = []command{
+	{"run", runCmd},
+	{"merge", mergeCmd},
+	{"report", reportCmd},
+	{"semmap", semmapCmd},
+	{"household", func(stdout, stderr io.Writer, args []string) error {
+		return householdCmd(os.Stdin, stdout, stderr, args)
+	}},
+	{"show", showCmd},
+	{"render", renderCmd},
+	{"compare", compareCmd},
+	{"serve-sim", serveSimCmd},
+	{"train-router", trainRouterCmd},
+}
+
+func commandNamed(name string) (command, bool) {
+	for _, c := range commands {
+		if c.name == name {
+			return c, true
+		}
+	}
+	return command{}, false
+}
 
 // isHelp reports whether an argument asks for help, as the flag package
 // reads -h, -help and --help, or as "help" does at the top level.
@@ -93,25 +124,10 @@ func Run(stdout, stderr io.Writer, args []string) error {
 		fmt.Fprint(stderr, usage)
 		return errUsage
 	}
+	if cmd, ok := commandNamed(args[0]); ok {
+		return cmd.run(stdout, stderr, args[1:])
+	}
 	switch args[0] {
-	case "run":
-		return runCmd(stdout, stderr, args[1:])
-	case "merge":
-		return mergeCmd(stdout, stderr, args[1:])
-	case "report":
-		return reportCmd(stdout, stderr, args[1:])
-	case "semmap":
-		return semmapCmd(stdout, stderr, args[1:])
-	case "household":
-		return householdCmd(os.Stdin, stdout, stderr, args[1:])
-	case "show":
-		return showCmd(stdout, stderr, args[1:])
-	case "compare":
-		return compareCmd(stdout, stderr, args[1:])
-	case "serve-sim":
-		return serveSimCmd(stdout, stderr, args[1:])
-	case "train-router":
-		return trainRouterCmd(stdout, stderr, args[1:])
 	case "list":
 		if len(args) == 2 && isHelp(args[1]) {
 			fmt.Fprint(stdout, listUsage)

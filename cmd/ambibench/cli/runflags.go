@@ -54,7 +54,14 @@ func bindTrackFlags(fs *flag.FlagSet) trackFlags {
 // fanOut is a flag that several tracks declare: setting it sets each.
 type fanOut []flag.Value
 
-func (f fanOut) String() string { return f[0].String() }
+// String is the first track's value. The flag package also calls it on
+// a zero fanOut, to learn whether a default is zero, so that has one too.
+func (f fanOut) String() string {
+	if len(f) == 0 {
+		return ""
+	}
+	return f[0].String()
+}
 func (f fanOut) Set(s string) error {
 	for _, v := range f {
 		if err := v.Set(s); err != nil {
