@@ -199,7 +199,7 @@ func TestHelpGoesToStdout(t *testing.T) {
 		{[]string{"list", "--help"}, "Usage: ambibench list"},
 		{[]string{"semmap", "--help"}, "Usage: ambibench semmap export"},
 		{[]string{"semmap", "export", "--help"}, "Usage: ambibench semmap export"},
-		{[]string{"show", "--help"}, "Usage: ambibench show DIR KEY"},
+		{[]string{"show", "--help"}, "Usage: ambibench show [--images OUT] DIR KEY"},
 	} {
 		var o, e bytes.Buffer
 		code := Main(&o, &e, tc.args)

@@ -143,3 +143,52 @@ func TestRenderRefusesBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestShowImagesAreRendersImages plays a two-robot cell, asks show for an
+// episode's images and wants render's bytes for the same episode; on a
+// track without a camera it wants a refusal that says so.
+func TestShowImagesAreRendersImages(t *testing.T) {
+	t.Parallel()
+	run, rendered, shown := t.TempDir(), filepath.Join(t.TempDir(), "r"), filepath.Join(t.TempDir(), "s")
+	grid := []string{"--tasks", "handover", "--perturbations", "partial_observability", "--episodes", "2", "--seed", "3"}
+	if _, _, err := runCLI(t, append([]string{"run", "--agents", "rules", "--quiet", "--out", run}, grid...)...); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := runCLI(t, append([]string{"render", "--out", rendered}, grid...)...); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := runCLI(t, "show", "--images", shown, run, "tabletop/handover/partial_observability/rules//3/1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, robot := range []string{"robot1", "robot2"} {
+		got, err := os.ReadFile(filepath.Join(shown, "handover-partial_observability-e1-"+robot+".png"))
+		if err != nil {
+			t.Fatalf("%v\nshow said:\n%s", err, out)
+		}
+		want, err := os.ReadFile(filepath.Join(rendered, "handover", "partial_observability", "e1-"+robot+".png"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("show's %s image differs from render's", robot)
+		}
+		if !strings.Contains(out, robot+"'s camera at the start") {
+			t.Errorf("show does not say where %s's image went:\n%s", robot, out)
+		}
+	}
+
+	house := t.TempDir()
+	if _, _, err := runCLI(t, "run", "--track", "household", "--agents", "oracle", "--episodes", "1", "--quiet", "--out", house); err != nil {
+		t.Fatal(err)
+	}
+	keys, _, err := runCLI(t, "show", house)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, _, _ := strings.Cut(keys, "\t")
+	_, _, err = runCLI(t, "show", "--images", t.TempDir(), house, key)
+	if err == nil || !strings.Contains(err.Error(), "has no camera") {
+		t.Errorf("show --images on a household episode: %v, want a refusal naming the missing camera", err)
+	}
+}

@@ -15,10 +15,12 @@ import (
 
 	"github.com/ambibench/ambibench/agents/llm"
 	"github.com/ambibench/ambibench/agents/llm/middleware"
+	"github.com/ambibench/ambibench/bench/tabletop"
 	"github.com/ambibench/ambibench/results"
+	"github.com/ambibench/ambibench/scenes/camera"
 )
 
-const showUsage = `Usage: ambibench show DIR KEY
+const showUsage = `Usage: ambibench show [--images OUT] DIR KEY
 
 Prints one episode of the run in DIR: its instruction, its outcome and
 scores, and, when the run kept transcripts (run --transcripts), every model
@@ -29,11 +31,16 @@ KEY names the episode as a record's key does, with or without its quotes:
   "tabletop"/"pick_place"/"absence"/"direct"/"sim"/1/7
 (track, task family, perturbation, agent, model, seed, episode index, and
 /n=SIZE for a scene size). Run "ambibench show DIR" for the keys in DIR.
+
+With --images OUT, a tabletop episode's opening table is written to the
+directory OUT as each robot's camera saw it (ambibench render's images:
+KEY's cell, seed and index fix the table), one PNG a robot.
 `
 
 // showCmd prints one recorded episode and its model calls.
 func showCmd(stdout, stderr io.Writer, args []string) error {
 	flags := flag.NewFlagSet("ambibench show", flag.ContinueOnError)
+	images := flags.String("images", "", "")
 	flags.Usage = func() { fmt.Fprint(flags.Output(), showUsage) }
 	if done, err := parseFlags(flags, stdout, stderr, func() error { return flags.Parse(args) }); done {
 		return err
@@ -67,6 +74,11 @@ func showCmd(stdout, stderr io.Writer, args []string) error {
 	r := recs[i]
 	var b strings.Builder
 	writeEpisode(&b, r)
+	if *images != "" {
+		if err := writeEpisodeImages(&b, *images, r); err != nil {
+			return fmt.Errorf("show: --images: %w", err)
+		}
+	}
 	calls, err := transcriptOf(filepath.Join(dir, "transcripts.jsonl"), r.Key())
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -189,4 +201,31 @@ func writeMessage(b *strings.Builder, m llm.Message) {
 	for _, tc := range m.ToolCalls {
 		fmt.Fprintf(b, "[%s calls %s] %s\n", m.Role, tc.Name, tc.Args)
 	}
+}
+
+// writeEpisodeImages writes the robots' camera images of r's opening table
+// to dir and says where in b.
+func writeEpisodeImages(b *strings.Builder, dir string, r results.Record) error {
+	if r.Track != tabletop.Name {
+		return fmt.Errorf("%s is an episode of the %s track, which has no camera (only the tabletop's has)", r.PlainKey(), r.Track)
+	}
+	views, err := tabletop.Views(nil, r.Seed, r.Family, r.Perturbation, r.Episode, r.SceneSize, camera.DefaultOptions())
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	name := fmt.Sprintf("%s-%s-e%d", r.Family, r.Perturbation, r.Episode)
+	if r.SceneSize != 0 {
+		name += fmt.Sprintf("-n%d", r.SceneSize)
+	}
+	for _, v := range views {
+		path := filepath.Join(dir, name+"-"+v.Robot+".png")
+		if err := os.WriteFile(path, v.PNG, 0o644); err != nil {
+			return err
+		}
+		fmt.Fprintf(b, "%s's camera at the start: %s (digest %.12s)\n", v.Robot, path, v.Digest)
+	}
+	return nil
 }
