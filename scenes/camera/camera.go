@@ -3,8 +3,13 @@ package camera
 import (
 	"math"
 
+	"github.com/ambibench/ambibench/scenes"
 	"github.com/go-gl/mathgl/mgl64"
 )
+
+// nearPlane is the distance from the eye, along its axis, below which
+// nothing is drawn.
+const nearPlane = 0.01
 
 // camera projects table coordinates to pixels.
 type camera struct {
@@ -32,9 +37,9 @@ func newCamera(o Options) camera {
 	var proj mgl64.Mat4
 	if o.View == TopDown {
 		hh := o.OrthoHeight / 2
-		proj = mgl64.Ortho(-hh*aspect, hh*aspect, -hh, hh, 0.01, dist*4+1)
+		proj = mgl64.Ortho(-hh*aspect, hh*aspect, -hh, hh, nearPlane, dist*4+1)
 	} else {
-		proj = mgl64.Perspective(mgl64.DegToRad(o.FovY), aspect, 0.01, dist*4+1)
+		proj = mgl64.Perspective(mgl64.DegToRad(o.FovY), aspect, nearPlane, dist*4+1)
 	}
 	return camera{m: proj.Mul4(view), eye: eye, fwd: fwd, ortho: o.View == TopDown,
 		w: float64(o.Width), h: float64(o.Height)}
@@ -63,4 +68,16 @@ func (c *camera) facing(n, p mgl64.Vec3) bool {
 		return n.Dot(c.fwd) < -1e-9
 	}
 	return n.Dot(c.eye.Sub(p)) > 1e-9
+}
+
+// inFront reports whether all of o's box lies beyond the near plane; an
+// object that does not (only a camera placed among the objects meets one)
+// is not drawn, since its points behind the eye would project mirrored.
+func (c *camera) inFront(o *scenes.Object) bool {
+	for _, p := range corners(o) {
+		if c.depth(p) < nearPlane {
+			return false
+		}
+	}
+	return true
 }

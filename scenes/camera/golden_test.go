@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/ambibench/ambibench/scenes"
+	"github.com/go-gl/mathgl/mgl64"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden PNGs under testdata/")
@@ -164,11 +165,23 @@ func TestValidate(t *testing.T) {
 		{"an unknown robot", Options{Robot: "robot3"}, false},
 		{"a negative width", Options{Width: -1}, false},
 		{"a field of view of 180°", Options{FovY: 180}, false},
-		{"eye at the target", Options{Eye: [3]float64{0, -0.5, 0}, Target: [3]float64{0, -0.5, 0}}, false},
+		{"eye at the target", Options{Eye: [3]float64{0, -0.5, 0.3}, Target: [3]float64{0, -0.5, 0.3}}, false},
+		{"an eye under the table", Options{Eye: [3]float64{0, -1, -0.2}}, false},
+		{"an eye over the table's middle looking at its far edge leaves the near edge behind", Options{Eye: [3]float64{0, -0.5, 0.2}, Target: [3]float64{0, 0, 0.2}}, false},
+		{"the top-down view", Options{View: TopDown}, true},
+		{"a camera from the side", Options{Eye: [3]float64{1.2, -0.5, 0.6}}, true},
 	} {
 		if err := tc.opt.Validate(); (err == nil) != tc.ok {
 			t.Errorf("%s: Validate() = %v", tc.why, err)
 		}
+	}
+	// An object between the eye and the near plane (a camera placed among
+	// the objects) is neither drawn nor counted visible.
+	objs := []scenes.Object{scenes.NewBlock("red block 1", "red", 0, -0.5)}
+	objs[0].Pose = mgl64.Vec3(defaultEye)
+	vis, err := Visibility(objs, DefaultOptions())
+	if err != nil || vis[0].Fraction != 0 || !vis[0].Box.Empty() || vis[0].Hidden {
+		t.Errorf("an object at the eye: %+v, %v; want nothing visible, not hidden", vis, err)
 	}
 	if _, err := Draw(nil, Options{View: "x"}); err == nil {
 		t.Error("Draw accepted an unknown view")

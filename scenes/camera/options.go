@@ -3,6 +3,8 @@ package camera
 import (
 	"fmt"
 
+	"github.com/go-gl/mathgl/mgl64"
+
 	"github.com/ambibench/ambibench/scenes"
 )
 
@@ -128,6 +130,17 @@ func (o Options) Validate() error {
 		return fmt.Errorf("camera: eye and target are the same point")
 	case r.Robot != scenes.Robot1 && r.Robot != scenes.Robot2:
 		return fmt.Errorf("camera: unknown robot %q", r.Robot)
+	case r.Eye[2] <= 0:
+		return fmt.Errorf("camera: eye %v is not above the table (its z must be positive)", r.Eye)
+	}
+	// A point behind a perspective camera projects mirrored: the whole
+	// table must lie in front of it.
+	c := newCamera(r)
+	t := scenes.Table
+	for _, p := range [][2]float64{{t.MinX, t.MinY}, {t.MaxX, t.MinY}, {t.MinX, t.MaxY}, {t.MaxX, t.MaxY}} {
+		if c.depth(mgl64.Vec3{p[0], p[1], 0}) < nearPlane {
+			return fmt.Errorf("camera: eye %v looking at %v has the table's corner (%g, %g) behind it; move the eye back or aim lower", r.Eye, r.Target, p[0], p[1])
+		}
 	}
 	return nil
 }

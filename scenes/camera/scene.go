@@ -33,6 +33,7 @@ type scene struct {
 	cam    camera
 	items  []item
 	hidden []bool // by input index
+	behind []int  // objects not drawn, being too near the eye or behind it
 	occ    poly   // the occluder's polygon, if any
 	occB   box
 	arena  arena // scratch of visibility
@@ -48,6 +49,10 @@ func newScene(objs []scenes.Object, o Options) *scene {
 		ob := &objs[i]
 		if o.hidden(ob.Pose.X(), ob.Pose.Y()) {
 			sc.hidden[i] = true
+			continue
+		}
+		if !sc.cam.inFront(ob) {
+			sc.behind = append(sc.behind, i)
 			continue
 		}
 		buf = sc.outline(ob, buf[:0])

@@ -39,6 +39,9 @@ func (sc *scene) visibility() []Visible {
 			out[i] = Visible{ID: sc.objs[i].ID, Hidden: true}
 		}
 	}
+	for _, i := range sc.behind {
+		out[i] = Visible{ID: sc.objs[i].ID}
+	}
 	W, H := float64(sc.opt.Width), float64(sc.opt.Height)
 	frame := poly{{0, 0}, {W, 0}, {W, H}, {0, H}}
 	imgRect := image.Rect(0, 0, sc.opt.Width, sc.opt.Height)
