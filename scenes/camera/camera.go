@@ -74,10 +74,8 @@ func (c *camera) facing(n, p mgl64.Vec3) bool {
 // object that does not (only a camera placed among the objects meets one)
 // is not drawn, since its points behind the eye would project mirrored.
 func (c *camera) inFront(o *scenes.Object) bool {
-	for _, p := range corners(o) {
-		if c.depth(p) < nearPlane {
-			return false
-		}
-	}
-	return true
+	// The box's nearest corner, by the axis's components: depth is linear.
+	h := o.Extent.Mul(0.5)
+	reach := math.Abs(c.fwd[0])*h[0] + math.Abs(c.fwd[1])*h[1] + math.Abs(c.fwd[2])*h[2]
+	return c.depth(o.Pose)-reach >= nearPlane
 }

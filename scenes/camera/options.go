@@ -137,7 +137,7 @@ func (o Options) Validate() error {
 	// table must lie in front of it.
 	c := newCamera(r)
 	t := scenes.Table
-	for _, p := range [][2]float64{{t.MinX, t.MinY}, {t.MaxX, t.MinY}, {t.MinX, t.MaxY}, {t.MaxX, t.MaxY}} {
+	for _, p := range [...][2]float64{{t.MinX, t.MinY}, {t.MaxX, t.MinY}, {t.MinX, t.MaxY}, {t.MaxX, t.MaxY}} {
 		if c.depth(mgl64.Vec3{p[0], p[1], 0}) < nearPlane {
 			return fmt.Errorf("camera: eye %v looking at %v has the table's corner (%g, %g) behind it; move the eye back or aim lower", r.Eye, r.Target, p[0], p[1])
 		}

@@ -42,8 +42,10 @@ type scene struct {
 // newScene lays out objs under resolved, valid options.
 func newScene(objs []scenes.Object, o Options) *scene {
 	sc := &scene{opt: o, objs: objs, cam: newCamera(o), hidden: make([]bool, len(objs))}
+	sc.arena.ds = make([]float64, 0, 4*bowlSegments)
 	sc.items = make([]item, 0, len(objs))
-	var buf, sorted []pt
+	var buf []pt
+	sorted := make([]pt, 0, 4*bowlSegments)
 	slab := make([]pt, 0, 16*len(objs)) // the silhouettes
 	for i := range objs {
 		ob := &objs[i]
@@ -62,7 +64,6 @@ func newScene(objs []scenes.Object, o Options) *scene {
 		var sil poly
 		if ob.Class == scenes.ClassBowl {
 			// The rim and the foot, each a convex ring in order.
-			sorted = slices.Grow(sorted[:0], 2*len(buf))
 			sil = ringsHullTo(buf[:bowlSegments], buf[bowlSegments:], sorted, slab)
 		} else {
 			sil = hullTo(buf, slab)
