@@ -31,7 +31,15 @@ func Hash(model string, req Request) string {
 	hw.str("ambibench-request-v1")
 	hw.str(model)
 	hw.str(req.System)
-	hw.num(uint64(len(req.Messages)))
+	// Images count, by their digest, type and size, only in a request
+	// that has some, so that every request without them hashes as it did
+	// before they existed; a flag bit in the count of messages says so.
+	images := req.HasImages()
+	nm := uint64(len(req.Messages))
+	if images {
+		nm |= withImages
+	}
+	hw.num(nm)
 	for _, m := range req.Messages {
 		hw.str(string(m.Role))
 		hw.str(m.Text)
@@ -58,6 +66,15 @@ func Hash(model string, req Request) string {
 		}
 		hw.str(m.ToolCallID)
 		hw.str(m.Name)
+		if images {
+			hw.num(uint64(len(m.Images)))
+			for _, im := range m.Images {
+				hw.str(im.Digest)
+				hw.str(im.MIME)
+				hw.num(uint64(int64(im.Width)))
+				hw.num(uint64(int64(im.Height)))
+			}
+		}
 	}
 	hw.num(uint64(len(req.Tools)))
 	for _, t := range req.Tools {
@@ -126,6 +143,10 @@ func (hw *hasher) raw(raw json.RawMessage) {
 	}
 	hw.bytes(normalized(raw))
 }
+
+// withImages flags, in the count of a request's messages, that each
+// message's images follow its other fields.
+const withImages = 1 << 63
 
 // signedCalls flags, in the count of a turn's tool calls, that the calls'
 // signatures follow their arguments.

@@ -49,6 +49,9 @@ func TestHashPinned(t *testing.T) {
 			"6765654cf71db428f58fd113f113f4f7"},
 	}
 	for _, tc := range tests {
+		if tc.req.HasImages() {
+			t.Fatalf("%s: TestHashPinned's requests are those made before images existed", tc.name)
+		}
 		if got := llm.Hash(tc.model, tc.req); got != tc.want {
 			t.Errorf("%s (%s): hash %s, want %s", tc.name, tc.why, got, tc.want)
 		}
@@ -97,5 +100,54 @@ func BenchmarkHash(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		llm.Hash("sim", req)
+	}
+}
+
+// TestHashImages: an image counts by its digest, type and size, never by
+// its bytes (which are not made), and where it sits; the request without
+// it hashes as before.
+func TestHashImages(t *testing.T) {
+	t.Parallel()
+	made := 0
+	img := func(digest string) llm.Image {
+		return llm.Image{Digest: digest, MIME: llm.ImagePNG, Width: 640, Height: 480,
+			Data: func() ([]byte, error) { made++; return []byte("png"), nil }}
+	}
+	base := llm.Request{System: "You plan.", Messages: []llm.Message{{Role: llm.RoleUser, Text: "put the red block in the bowl"}}, Temperature: 0.7, Seed: 42}
+	plain := llm.Hash("sim:weak", base)
+	if plain != "de8b9d747e5cab7da36bfdbe84ded3d7" {
+		t.Fatalf("the request without images hashes %s, not its pinned hash", plain)
+	}
+	with := func(edit func(*llm.Request)) string {
+		r := base
+		r.Messages = []llm.Message{base.Messages[0]}
+		r.Messages[0].Images = []llm.Image{img("00112233445566778899aabbccddeeff")}
+		edit(&r)
+		return llm.Hash("sim:weak", r)
+	}
+	one := with(func(*llm.Request) {})
+	seen := map[string]string{plain: "no image", one: "one image"}
+	for why, edit := range map[string]func(*llm.Request){
+		"another digest": func(r *llm.Request) { r.Messages[0].Images[0].Digest = "ffeeddccbbaa99887766554433221100" },
+		"another type":   func(r *llm.Request) { r.Messages[0].Images[0].MIME = llm.ImageJPEG },
+		"another width":  func(r *llm.Request) { r.Messages[0].Images[0].Width = 320 },
+		"another height": func(r *llm.Request) { r.Messages[0].Images[0].Height = 240 },
+		"a second image": func(r *llm.Request) { r.Messages[0].Images = append(r.Messages[0].Images, img("0123456789abcdef")) },
+		"the image a turn later": func(r *llm.Request) {
+			r.Messages = append(r.Messages, llm.Message{Role: llm.RoleUser, Text: "", Images: r.Messages[0].Images})
+			r.Messages[0].Images = nil
+		},
+	} {
+		h := with(edit)
+		if prev, ok := seen[h]; ok {
+			t.Errorf("%s hashes as %s", why, prev)
+		}
+		seen[h] = why
+	}
+	if again := with(func(r *llm.Request) { r.Messages[0].Images[0].Data = nil }); again != one {
+		t.Error("the image's bytes (or their maker) changed the hash")
+	}
+	if made != 0 {
+		t.Errorf("hashing made the image's bytes %d times", made)
 	}
 }

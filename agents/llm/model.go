@@ -25,6 +25,9 @@ type Message struct {
 	// ToolCallID and Name identify the call a tool turn answers.
 	ToolCallID string `json:"tool_call_id,omitempty"`
 	Name       string `json:"name,omitempty"`
+	// Images are shown after Text, in order (a user turn's, as every
+	// provider takes them).
+	Images []Image `json:"images,omitempty"`
 }
 
 // ToolCall is a call the model asks for.
