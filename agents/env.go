@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/ambibench/ambibench/agents/llm"
 	"github.com/ambibench/ambibench/scenes"
 )
 
@@ -46,6 +47,13 @@ type Result struct {
 	// Ended is set once the episode is over: done was called, a question
 	// carried the wrong tag, or the step limit was reached.
 	Ended bool `json:"ended,omitempty"`
+}
+
+// Camera is implemented by the Env of a robot with a camera (the
+// tabletop's): Image is what the camera shows now, named by what
+// determines it, its bytes made only when a backend sends them.
+type Camera interface {
+	Image() (llm.Image, error)
 }
 
 // Truth is the ground truth of an episode, which only the oracle reads.

@@ -61,6 +61,12 @@ type Info struct {
 	// UsesRouter is set for agents that route with Config.Router when the
 	// run gives one; their records name it (RouterModelName).
 	UsesRouter bool
+	// ShowsImages is set for agents that show the model images (through
+	// the Env's Camera); a run refuses such an agent with a model whose
+	// spec says it takes none. WithoutImages names the agent's option
+	// that runs it on text alone, "" when it has none.
+	ShowsImages   bool
+	WithoutImages string
 }
 
 // RouterModelName is the model name the records of an agent that routes
@@ -148,6 +154,12 @@ func SetUsesMembers(name string) { update(name, func(i *Info) { i.UsesMembers = 
 // SetUsesRouter marks the registered agent name as one that routes with
 // Config.Router (Info.UsesRouter).
 func SetUsesRouter(name string) { update(name, func(i *Info) { i.UsesRouter = true }) }
+
+// SetShowsImages marks a registered agent as showing the model images;
+// without names its option that runs it without them ("" for none).
+func SetShowsImages(name, without string) {
+	update(name, func(i *Info) { i.ShowsImages, i.WithoutImages = true, without })
+}
 
 // RegisterWorkflow adds an agent driven by a language model that plays
 // the tabletop track.

@@ -10,6 +10,8 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/ambibench/ambibench/agents"
+	"github.com/ambibench/ambibench/agents/llm"
+	"github.com/ambibench/ambibench/agents/llm/models"
 	"github.com/ambibench/ambibench/results"
 )
 
@@ -39,6 +41,9 @@ func Jobs(opts Options) ([]Job, error) {
 		}
 		if !info.Plays(track) {
 			return nil, fmt.Errorf("agent %q does not play the %s track (agents that do: %v)", a, track, agents.NamesFor(track))
+		}
+		if err := checkImages(info, opts); err != nil {
+			return nil, err
 		}
 	}
 	if opts.Repeats < 0 {
@@ -223,5 +228,38 @@ func (o *inOrder) done(i int) error {
 	}
 	o.flushing = false
 	o.mu.Unlock()
+	return nil
+}
+
+// checkImages refuses an agent that shows the model images when the
+// run's model (or a member) says it takes none, before any episode runs.
+func checkImages(info agents.Info, opts Options) error {
+	var specs []string
+	for _, m := range append([]llm.Model{opts.Model}, opts.Members...) {
+		if m != nil {
+			specs = append(specs, m.Name())
+		}
+	}
+	return CheckImages(info, specs)
+}
+
+// CheckImages refuses an agent that shows the model images when one of
+// the model specs says the model takes none (images=0), naming both and
+// the agent's option that runs it without images. The command calls it
+// before opening a model; Jobs calls it with the run's models.
+func CheckImages(info agents.Info, specs []string) error {
+	if !info.ShowsImages {
+		return nil
+	}
+	for _, spec := range specs {
+		if models.TakesImages(spec) {
+			continue
+		}
+		without := "it has no option to run without images"
+		if info.WithoutImages != "" {
+			without = fmt.Sprintf("run it as %s:%s to give it text alone", info.Name, info.WithoutImages)
+		}
+		return fmt.Errorf("agent %q shows the model images, and model %q takes none (images=0): %s, or pick a model that takes images", info.Name, spec, without)
+	}
 	return nil
 }

@@ -33,6 +33,12 @@ type episodeState struct {
 	// views keeps each robot's perceived graph while the table is
 	// unchanged (see perceive).
 	views map[string]*view
+	// The episode's name and the moves made on its table, which name a
+	// camera image of it (sceneName).
+	seed                 uint64
+	family, perturbation string
+	index, size          int
+	moves                []string
 }
 
 // robotEnv is one robot's view of an episode.
@@ -115,6 +121,7 @@ func (e *robotEnv) Call(ctx context.Context, call agents.ToolCall) (agents.Resul
 		}
 		st.changed()
 		st.actedBy = append(st.actedBy, e.robot)
+		st.moves = append(st.moves, e.robot+" "+pick+" > "+place)
 		return agents.Result{Text: fmt.Sprintf("%s put %s at %s.", e.robot, a.Pick, a.Place)}, nil
 	case *agents.AskArgs:
 		if e.responding {

@@ -32,7 +32,8 @@ func (t *Track) RunEpisode(ctx context.Context, job bench.Job, opts bench.Option
 	if err != nil {
 		return results.Record{}, fmt.Errorf("%s/%s episode %d: %w", job.Family, job.Perturbation, job.Index, err)
 	}
-	st := &episodeState{ep: ep, world: world, limit: t.stepLimit(), toolCalls: map[string]int{}}
+	st := &episodeState{ep: ep, world: world, limit: t.stepLimit(), toolCalls: map[string]int{},
+		seed: opts.Seed, family: job.Family, perturbation: job.Perturbation, index: job.Index, size: job.Size}
 	truth := truthOf(ep)
 	agentSeed := func(robot string) uint64 {
 		return bench.AgentSeed(job, opts, Name, job.Family, job.Perturbation, job.Index, job.Agent, robot)

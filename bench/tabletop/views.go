@@ -1,7 +1,12 @@
 package tabletop
 
 import (
+	"bytes"
 	"fmt"
+	"strings"
+
+	"github.com/ambibench/ambibench/agents/llm"
+	"github.com/ambibench/ambibench/tasks"
 
 	"github.com/ambibench/ambibench/bench"
 	"github.com/ambibench/ambibench/scenes"
@@ -41,13 +46,10 @@ func Views(r *camera.Renderer, seed uint64, family, perturbation string, index, 
 	if r == nil {
 		r = new(camera.Renderer)
 	}
-	// The poses are the physics' output: the image is named by what drew
-	// the table instead (camera.SceneDigest).
-	scene := fmt.Sprintf("%s suite %d seed %d %s/%s episode %d size %d opening", Name, bench.SuiteVersion, seed, family, perturbation, index, size)
+	scene := sceneName(seed, family, perturbation, index, size, nil)
 	out := make([]View, 0, len(robots))
 	for _, robot := range robots {
-		o := opt
-		o.TwoRobots, o.Robot, o.Partial = ep.TwoRobots, robot, ep.TwoRobots && ep.PartialView
+		o := robotCamera(opt, ep, robot)
 		png, vis, err := r.Render(objs, o)
 		if err != nil {
 			return nil, err
@@ -55,4 +57,46 @@ func Views(r *camera.Renderer, seed uint64, family, perturbation string, index, 
 		out = append(out, View{Robot: robot, Options: o, Digest: camera.SceneDigest(scene, o), PNG: png, Visible: vis})
 	}
 	return out, nil
+}
+
+// sceneName names a table by what made it, for camera.SceneDigest: the
+// poses are the physics' output, which may differ in their last bits
+// between machines, while the suite version, the seed, the episode and
+// the moves made on it since it was drawn do not.
+func sceneName(seed uint64, family, perturbation string, index, size int, moves []string) string {
+	name := fmt.Sprintf("%s suite %d seed %d %s/%s episode %d size %d", Name, bench.SuiteVersion, seed, family, perturbation, index, size)
+	if len(moves) == 0 {
+		return name + " opening"
+	}
+	return name + " after " + strings.Join(moves, "; ")
+}
+
+// robotCamera is opt as robot's camera on ep's table: how many robots
+// stand there, whose view it is and whether the other's strip is hidden.
+func robotCamera(opt camera.Options, ep *tasks.Episode, robot string) camera.Options {
+	opt.TwoRobots, opt.Robot, opt.Partial = ep.TwoRobots, robot, ep.TwoRobots && ep.PartialView
+	return opt
+}
+
+// Image is the robot's camera view of the table as it is now (the
+// default camera), named by the episode and the moves made so far; its
+// bytes are rendered, from a copy of the table taken now, only when a
+// backend sends them.
+func (e *robotEnv) Image() (llm.Image, error) {
+	st := e.st
+	opt := robotCamera(camera.DefaultOptions(), st.ep, e.robot).Resolved()
+	objs := st.world.Objects()
+	name := sceneName(st.seed, st.family, st.perturbation, st.index, st.size, st.moves)
+	return llm.Image{
+		Digest: camera.SceneDigest(name, opt), MIME: llm.ImagePNG, Width: opt.Width, Height: opt.Height,
+		Data: func() ([]byte, error) {
+			img, err := camera.Draw(objs, opt)
+			if err != nil {
+				return nil, err
+			}
+			var buf bytes.Buffer
+			err = camera.EncodePNG(&buf, img)
+			return buf.Bytes(), err
+		},
+	}, nil
 }

@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 
 	"github.com/ambibench/ambibench/agents/llm"
+	"github.com/ambibench/ambibench/agents/llm/imagefile"
 )
 
 // Counts says how the calls of a Recorder or a Player went.
@@ -59,6 +60,9 @@ func key(model string, req llm.Request) (string, error) {
 		return "", fmt.Errorf("cassette: request has temperature %v, which JSON cannot hold", req.Temperature)
 	}
 	if err := badUTF8Request(req); err != nil {
+		return "", fmt.Errorf("cassette: %w", err)
+	}
+	if err := badImages(req); err != nil {
 		return "", fmt.Errorf("cassette: %w", err)
 	}
 	return llm.Hash(model, req), nil
@@ -109,6 +113,9 @@ func (r *Recorder) Generate(ctx context.Context, req llm.Request) (llm.Reply, er
 		return llm.Reply{}, fail(err)
 	}
 	reply, ok, err := load(r.dir, model, k)
+	if err == nil && ok {
+		err = checkImages(r.dir, req)
+	}
 	if err != nil {
 		return llm.Reply{}, fail(err)
 	}
@@ -125,6 +132,9 @@ func (r *Recorder) Generate(ctx context.Context, req llm.Request) (llm.Reply, er
 		return llm.Reply{}, fmt.Errorf("recording the reply to request %s: %w", k, err)
 	}
 	data, err := encode(model, k, req, reply)
+	if err == nil {
+		err = storeImages(r.dir, req)
+	}
 	if err == nil {
 		err = store(r.dir, k, data)
 	}
@@ -216,6 +226,9 @@ func (p *Player) Generate(ctx context.Context, req llm.Request) (llm.Reply, erro
 		return llm.Reply{}, fail(err)
 	}
 	reply, ok, err := load(p.dir, p.model, k)
+	if err == nil && ok {
+		err = checkImages(p.dir, req)
+	}
 	if err != nil {
 		return llm.Reply{}, fail(err)
 	}
@@ -225,4 +238,43 @@ func (p *Player) Generate(ctx context.Context, req llm.Request) (llm.Reply, erro
 	}
 	p.hits.Add(1)
 	return reply, nil
+}
+
+// storeImages keeps each image of req once under dir, before the file
+// that names them is written, so that no recording names an image the
+// directory lacks.
+func storeImages(dir string, req llm.Request) error {
+	for i, m := range req.Messages {
+		for j, im := range m.Images {
+			if err := imagefile.Store(dir, im); err != nil {
+				return fmt.Errorf("message %d, image %d: %w", i, j, err)
+			}
+		}
+	}
+	return nil
+}
+
+// checkImages refuses to serve a recording whose images are missing or
+// damaged: what the model was shown is part of the record.
+func checkImages(dir string, req llm.Request) error {
+	for i, m := range req.Messages {
+		for j, im := range m.Images {
+			if err := imagefile.Check(dir, im); err != nil {
+				return fmt.Errorf("message %d, image %d: %w", i, j, err)
+			}
+		}
+	}
+	return nil
+}
+
+// badImages reports an image whose name cannot be a file's.
+func badImages(req llm.Request) error {
+	for i, m := range req.Messages {
+		for j, im := range m.Images {
+			if err := im.Check(); err != nil {
+				return fmt.Errorf("message %d, image %d: %w", i, j, err)
+			}
+		}
+	}
+	return nil
 }

@@ -21,6 +21,13 @@
 // JSON API delivers, would not be kept); raw JSON in the request that is not valid is
 // stored quoted as a string, as [llm.Hash] reads it.
 //
+// A request's images are named in its file by digest, type and size
+// (llm.Image), and their bytes are kept once each under DIR/images, by
+// package imagefile, before the first file that names them is written. A
+// recording whose images are missing, unreadable, or of another type or
+// size is not served: the call fails as the cassette's (an infrastructure
+// error) and the error names the image file.
+//
 // [Record] wraps a live model: a request already on file is served from
 // it, so an interrupted run resumes without paying twice; any other goes to
 // the model and its successful reply is written atomically (a temporary

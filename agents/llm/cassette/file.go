@@ -116,6 +116,9 @@ func decode(name string, data []byte, model, key string) (llm.Reply, error) {
 	case model != "" && f.Model != model:
 		return fail("was recorded from model %q, want %q", f.Model, model)
 	}
+	if err := badImages(f.Request); err != nil {
+		return fail("request: %v", err)
+	}
 	if h := llm.Hash(f.Model, f.Request); h != f.Hash {
 		return fail("its request hashes to %s, not to its hash %s (edited by hand?)", h, f.Hash)
 	}

@@ -30,6 +30,13 @@ func FuzzDecode(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(good)
+	withImage := req
+	withImage.Messages = []llm.Message{{Role: llm.RoleUser, Text: "look", Images: []llm.Image{{Digest: "00112233445566778899aabbccddeeff", MIME: llm.ImagePNG, Width: 640, Height: 480}}}}
+	if good, err := encode("m", llm.Hash("m", withImage), withImage, llm.Reply{Text: "a bowl"}); err == nil {
+		f.Add(good)
+	}
+	f.Add([]byte(`{"model":"m","hash":"x","request":{"messages":[{"role":"user","images":[{"digest":"../../x","mime":"image/png","width":1,"height":1}]}]},"reply":{}}`))
+	f.Add([]byte(`{"model":"m","hash":"x","request":{"messages":[{"role":"user","images":[{"digest":"00112233445566778899","mime":"image/gif","width":-1}]}]},"reply":{}}`))
 	f.Add([]byte(``))
 	f.Add([]byte(`{}`))
 	f.Add([]byte(`null`))

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ambibench/ambibench/agents/llm"
+	"github.com/ambibench/ambibench/agents/llm/imagefile"
 )
 
 // TranscriptEntry is one line of a transcript: one call, as [Transcript]
@@ -58,10 +59,36 @@ func Transcript(next llm.Model, w io.Writer) llm.Model {
 	return &transcript{wrapper: wrapper{next}, w: w}
 }
 
+// TranscriptImages is Transcript that also keeps the bytes of every image
+// a request shows, each distinct image once, under dir/images (package
+// imagefile), before the line that names it is written. The line names an
+// image by its digest, type and size.
+func TranscriptImages(next llm.Model, w io.Writer, dir string) llm.Model {
+	return &transcript{wrapper: wrapper{next}, w: w, imageDir: dir}
+}
+
 type transcript struct {
 	wrapper
-	mu sync.Mutex
-	w  io.Writer
+	mu       sync.Mutex
+	w        io.Writer
+	imageDir string
+	stored   sync.Map // digests of the images already kept
+}
+
+// keepImages stores the images of req not stored yet.
+func (t *transcript) keepImages(req llm.Request) error {
+	for i, m := range req.Messages {
+		for j, im := range m.Images {
+			if _, done := t.stored.Load(im.Digest + im.Ext()); done {
+				continue
+			}
+			if err := imagefile.Store(t.imageDir, im); err != nil {
+				return fmt.Errorf("message %d, image %d: %w", i, j, err)
+			}
+			t.stored.Store(im.Digest+im.Ext(), true)
+		}
+	}
+	return nil
 }
 
 // linePool keeps the buffers transcript lines are encoded into; lines of
@@ -110,11 +137,17 @@ func (t *transcript) Generate(ctx context.Context, req llm.Request) (llm.Reply, 
 			e.Latency = reply.Latency
 		}
 	}
+	var merr error
+	if t.imageDir != "" {
+		merr = t.keepImages(req)
+	}
 	buf := linePool.Get().(*bytes.Buffer)
 	buf.Reset()
 	enc := json.NewEncoder(buf)
 	enc.SetEscapeHTML(false) // prompts are full of < and >; escaping them costs and helps no reader
-	merr := enc.Encode(e)    // one line, newline included
+	if merr == nil {
+		merr = enc.Encode(e) // one line, newline included
+	}
 	if merr == nil {
 		t.mu.Lock()
 		_, merr = t.w.Write(buf.Bytes())

@@ -81,8 +81,11 @@ var genKeys = []string{"temperature", "seed", "schema", "max_tokens"}
 // own and are left in opts for it to read. spec is the whole spec, for
 // errors.
 func liveOptions(spec, rest string, extra ...string) (model string, gen llm.GenParams, opts specOptions, err error) {
-	model, opts, err = cutOptions(spec, rest, append(slices.Clone(genKeys), extra...)...)
+	model, opts, err = cutOptions(spec, rest, append(append(slices.Clone(genKeys), optImages), extra...)...)
 	if err != nil {
+		return "", gen, opts, err
+	}
+	if _, err := opts.boolean(optImages); err != nil {
 		return "", gen, opts, err
 	}
 	for _, key := range slices.Sorted(maps.Keys(opts.values)) {

@@ -12,6 +12,9 @@
 //	openai:MODEL?temperature=&seed=7&schema=1&max_tokens=N
 //	                             generation settings, for gemini: too (see genparams.go)
 //	openai:MODEL?context=1       the same, sending each call's context for ambibench serve-sim
+//	openai:MODEL?detail=low      the detail (low, high, auto) of every image sent; default none
+//	gemini:MODEL?media_resolution=low
+//	                             the media resolution (low, medium, high) of every call; default none
 //	record:DIR=SPEC              SPEC, with every call stored in DIR (and served from it when stored)
 //	replay:DIR                   only what DIR holds; never calls out
 //
@@ -49,6 +52,10 @@ type Options struct {
 	// Transcript, if set, receives one JSON line per call: the episode,
 	// the request, the reply or error, usage and latency.
 	Transcript io.Writer
+	// TranscriptImages, if set with Transcript, is the directory whose
+	// images/ keeps the bytes of the images the transcript's requests
+	// show, each once (the run directory).
+	TranscriptImages string
 	// MaxAttempts caps the attempts at one call to a live model, the
 	// first included (0: middleware.DefaultMaxAttempts; 1: no retries).
 	MaxAttempts int
@@ -95,7 +102,11 @@ func OpenWith(spec string, getenv func(string) string, opts Options) (llm.Model,
 	}
 	m = middleware.RateLimitNotify(m, opts.RequestsPerMinute, opts.TokensPerMinute, onWait)
 	if opts.Transcript != nil {
-		m = middleware.Transcript(m, opts.Transcript)
+		if opts.TranscriptImages != "" {
+			m = middleware.TranscriptImages(m, opts.Transcript, opts.TranscriptImages)
+		} else {
+			m = middleware.Transcript(m, opts.Transcript)
+		}
 	}
 	return middleware.Account(m), nil
 }

@@ -330,3 +330,29 @@ func TestHandsOffAnUnseenDestination(t *testing.T) {
 		t.Errorf("partner's reply %q", a.Text)
 	}
 }
+
+// TestImageTokens: an image costs llm.ImageTokens of its size, whatever
+// its bytes, which are never made; the text around it counts as before.
+func TestImageTokens(t *testing.T) {
+	t.Parallel()
+	text := llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: "what is on the table?"}}}
+	withImage := llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: "what is on the table?",
+		Images: []llm.Image{{Digest: "00112233445566778899", MIME: llm.ImagePNG, Width: 640, Height: 480,
+			Data: func() ([]byte, error) { t.Error("the image's bytes were made"); return nil, nil }}}}}}
+	if got, want := CountTokens(withImage)-CountTokens(text), 410; got != want {
+		t.Errorf("a 640×480 image counts %d tokens, want %d", got, want)
+	}
+	for _, tc := range []struct {
+		w, h, want int
+		why        string
+	}{
+		{640, 480, 410, "the camera's default: 307,200 px / 750, rounded up"},
+		{1, 1, 1, "the smallest image is a token"},
+		{4000, 3000, 1600, "a large image is capped, as providers scale it down"},
+		{0, 480, 0, "an image without a size costs nothing (Check refuses it before any call)"},
+	} {
+		if got := llm.ImageTokens(tc.w, tc.h); got != tc.want {
+			t.Errorf("%s: ImageTokens(%d, %d) = %d, want %d", tc.why, tc.w, tc.h, got, tc.want)
+		}
+	}
+}

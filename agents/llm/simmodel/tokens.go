@@ -7,7 +7,8 @@ import (
 )
 
 // CountTokens estimates a request's input tokens as a quarter of its
-// characters, the usual rule of thumb for English text and JSON. It is what
+// characters, the usual rule of thumb for English text and JSON, and each
+// image as llm.ImageTokens of its size (410 at 640×480). It is what
 // the simulated model reports as input tokens; its errors grow with these
 // and the context's tokens (readTokens).
 func CountTokens(req llm.Request) int {
@@ -21,7 +22,13 @@ func CountTokens(req llm.Request) int {
 	for _, t := range req.Tools {
 		n += len(t.Name) + len(t.Description) + len(t.Schema)
 	}
-	return (n + 3) / 4
+	images := 0
+	for _, m := range req.Messages {
+		for _, im := range m.Images {
+			images += llm.ImageTokens(im.Width, im.Height)
+		}
+	}
+	return (n+3)/4 + images
 }
 
 // readTokens is the size, in tokens, of a call context written out as

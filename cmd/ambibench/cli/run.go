@@ -144,6 +144,15 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 	if err != nil {
 		return fmt.Errorf("run: %w", err)
 	}
+	// Before any model is opened: an agent that shows images and a model
+	// that takes none.
+	for _, name := range opts.Agents {
+		if info, ok := agents.Lookup(name); ok {
+			if err := bench.CheckImages(info, append([]string{*modelSpec}, splitModelSpecs(*members)...)); err != nil {
+				return fmt.Errorf("run: %w", err)
+			}
+		}
+	}
 	opts.Shard = shard
 	jobs := shard.Of(grid)
 	if len(splitModelSpecs(*members)) > 0 && !membersPlayed(jobs) {
@@ -209,7 +218,7 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 				return fmt.Errorf("run: %w", err)
 			}
 			defer f.Close()
-			mopts.Transcript = f
+			mopts.Transcript, mopts.TranscriptImages = f, *out
 		}
 		m, ms, err := openModels(*modelSpec, *members, os.Getenv, mopts)
 		if err != nil {
