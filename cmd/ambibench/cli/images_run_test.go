@@ -85,6 +85,36 @@ func TestImagesRecordedAndReplayed(t *testing.T) {
 		t.Errorf("the transcripts name %d images, want 8", n)
 	}
 
+	// show prints where each call showed an image and writes it out: the
+	// image the model was shown is the robot's opening view.
+	keys, _, err := runCLI(t, "show", recorded)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, _, _ := strings.Cut(keys, "\t")
+	shown := filepath.Join(t.TempDir(), "shown")
+	out, _, err := runCLI(t, "show", "--images", shown, recorded, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "[user shows an image] image/png, 640×480") || !strings.Contains(out, "Image shown at call 1") {
+		t.Errorf("show does not show the call's image:\n%s", out)
+	}
+	files, _ := os.ReadDir(shown)
+	var opening, sent []byte
+	for _, f := range files {
+		data := readFile(t, filepath.Join(shown, f.Name()))
+		switch {
+		case strings.HasPrefix(f.Name(), "call1-"):
+			sent = data
+		case strings.HasSuffix(f.Name(), "-robot1.png"):
+			opening = data
+		}
+	}
+	if sent == nil || !bytes.Equal(sent, opening) {
+		t.Errorf("the image shown at call 1 (%d bytes) is not the opening view (%d bytes); files %v", len(sent), len(opening), files)
+	}
+
 	// Damage one image: its episode is an infrastructure error that names
 	// the file, and the rest replay.
 	entries, err := os.ReadDir(filepath.Join(tapes, imagefile.Dir))

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/ambibench/ambibench/agents/llm"
+	"github.com/ambibench/ambibench/agents/llm/imagefile"
 	"github.com/ambibench/ambibench/agents/llm/middleware"
 	"github.com/ambibench/ambibench/bench/tabletop"
 	"github.com/ambibench/ambibench/results"
@@ -34,7 +35,9 @@ KEY names the episode as a record's key does, with or without its quotes:
 
 With --images OUT, a tabletop episode's opening table is written to the
 directory OUT as each robot's camera saw it (ambibench render's images:
-KEY's cell, seed and index fix the table), one PNG a robot.
+KEY's cell, seed and index fix the table), one PNG a robot; and when the
+run kept transcripts, every image its calls showed the model, as kept
+under DIR/images.
 `
 
 // showCmd prints one recorded episode and its model calls.
@@ -89,6 +92,11 @@ func showCmd(stdout, stderr io.Writer, args []string) error {
 		b.WriteString("\nThe transcripts hold no call of this episode.\n")
 	default:
 		writeCalls(&b, calls)
+		if *images != "" {
+			if err := writeShownImages(&b, dir, *images, calls); err != nil {
+				return fmt.Errorf("show: --images: %w", err)
+			}
+		}
 	}
 	_, err = io.WriteString(stdout, b.String())
 	return err
@@ -201,6 +209,43 @@ func writeMessage(b *strings.Builder, m llm.Message) {
 	for _, tc := range m.ToolCalls {
 		fmt.Fprintf(b, "[%s calls %s] %s\n", m.Role, tc.Name, tc.Args)
 	}
+	for _, im := range m.Images {
+		fmt.Fprintf(b, "[%s shows an image] %s, %d×%d, %s\n", m.Role, im.MIME, im.Width, im.Height, im.Digest)
+	}
+}
+
+// writeShownImages copies the images an episode's calls showed the model
+// from the run directory (where the transcripts keep them) to out, one
+// file each, and says where in b.
+func writeShownImages(b *strings.Builder, runDir, out string, calls []middleware.TranscriptEntry) error {
+	seen := map[string]bool{}
+	for i, c := range calls {
+		for _, m := range c.Request.Messages {
+			for _, im := range m.Images {
+				if seen[im.Digest] {
+					continue
+				}
+				seen[im.Digest] = true
+				stored, err := imagefile.Open(runDir, im)
+				if err != nil {
+					return err
+				}
+				data, err := stored.Bytes()
+				if err != nil {
+					return err
+				}
+				if err := os.MkdirAll(out, 0o755); err != nil {
+					return err
+				}
+				path := filepath.Join(out, fmt.Sprintf("call%d-%.12s%s", i+1, im.Digest, im.Ext()))
+				if err := os.WriteFile(path, data, 0o644); err != nil {
+					return err
+				}
+				fmt.Fprintf(b, "Image shown at call %d: %s\n", i+1, path)
+			}
+		}
+	}
+	return nil
 }
 
 // writeEpisodeImages writes the robots' camera images of r's opening table
