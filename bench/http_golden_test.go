@@ -5,6 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"image"
+	"image/color"
+	"image/png"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -186,5 +189,57 @@ func TestHTTPRequestBodiesGolden(t *testing.T) {
 	}
 	if bytes.Count(body, []byte(llm.ContextField)) != 1 {
 		t.Errorf("the field %s is not there once", llm.ContextField)
+	}
+}
+
+// goldenPNG is a fixed 4×3 PNG, encoded without compression so that its
+// bytes do not move with the compressor's.
+func goldenPNG(t *testing.T) []byte {
+	t.Helper()
+	img := image.NewNRGBA(image.Rect(0, 0, 4, 3))
+	for y := range 3 {
+		for x := range 4 {
+			img.Set(x, y, color.NRGBA{uint8(60 * x), uint8(100 * y), 200, 255})
+		}
+	}
+	var buf bytes.Buffer
+	if err := (&png.Encoder{CompressionLevel: png.NoCompression}).Encode(&buf, img); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// A request that shows an image, as each real backend puts it on the
+// wire (OpenAI: a text part, then an image_url part with a data URL;
+// Gemini: a text part, then an inlineData part), kept under
+// testdata/http/ as the workflows' bodies are. serve-sim, behind the
+// capture, reads the image back.
+func TestHTTPImageBodiesGolden(t *testing.T) {
+	t.Parallel()
+	srv := newCaptured(t)
+	oa, err := openai.New("gpt-4o", openai.Options{APIKey: "sk-test", BaseURL: srv.srv.URL + "/v1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gm, err := gemini.New("gemini-2.5-flash", gemini.Options{APIKey: "AIza-test", BaseURL: srv.srv.URL + "/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pic := goldenPNG(t)
+	req := llm.Request{
+		System: "You plan for a tabletop robot.",
+		Messages: []llm.Message{{Role: llm.RoleUser, Text: "Which bowl is nearer the red block?", Images: []llm.Image{{
+			Digest: "0123456789abcdef0123456789abcdef", MIME: llm.ImagePNG, Width: 4, Height: 3,
+			Data: func() ([]byte, error) { return pic, nil },
+		}}}},
+	}
+	for _, b := range []struct {
+		dir string
+		m   llm.Model
+	}{{"openai", oa}, {"gemini", gm}} {
+		if _, err := b.m.Generate(context.Background(), req); err != nil {
+			t.Fatalf("%s: %v", b.dir, err)
+		}
+		goldenHTTP(t, b.dir+"/image_png.json", srv.last(t))
 	}
 }

@@ -7,7 +7,19 @@
 // How an llm.Request is sent (generateContent):
 //
 //   - System becomes the system instruction.
-//   - User turns are "user" contents; assistant turns are "model" contents
+//   - User turns are "user" contents: a text part, then, for a turn that
+//     shows images, one inlineData part per image, in order, with the
+//     image's MIME type and bytes (made then, by llm.Image.Data); a turn
+//     of images alone has no text part. An image whose bytes cannot be
+//     made, or whose type or size llm.Image.Check refuses, fails the
+//     request (llm.KindBadRequest) naming the message, the image and its
+//     digest. Only user turns may show images: an assistant or tool turn
+//     with images is refused likewise, naming the message and its role.
+//   - Options.MediaResolution ("gemini:MODEL?media_resolution=low|medium|
+//     high"), when set, goes out as generationConfig's mediaResolution
+//     (MEDIA_RESOLUTION_LOW, _MEDIUM, _HIGH) on every call, whether or
+//     not it shows images; by default none is sent.
+//   - Assistant turns are "model" contents
 //     holding their text and one functionCall part per tool call. Thought
 //     signatures (Gemini 3) go back exactly as they came, on the calls
 //     that had one (llm.ToolCall.Signature). A model turn none of whose
@@ -37,7 +49,10 @@
 //
 // In a reply, thought parts are skipped, text parts are joined, and each
 // functionCall becomes a tool call with the API's id or, when it gives none,
-// "call_0", "call_1", … in order. Output tokens count the candidates' and
+// "call_0", "call_1", … in order. Input tokens are the prompt's
+// promptTokenCount, which counts every modality: the image tokens that
+// Gemini reports apart (promptTokensDetails, by modality) are a breakdown
+// of that total, not added to it. Output tokens count the candidates' and
 // the thinking tokens, as both are billed as output. STOP becomes
 // FinishToolCalls when the reply calls tools, MAX_TOKENS FinishLength, and
 // any other reason (safety, recitation, a malformed function call, a

@@ -27,6 +27,21 @@ const DefaultBaseURL = "https://generativelanguage.googleapis.com/"
 // PlaceholderKey is sent when a BaseURL is set but no key is given.
 const PlaceholderKey = "unused"
 
+// Media resolutions (Options.MediaResolution): how many tokens Gemini
+// spends on an image, and so how closely it looks.
+const (
+	MediaLow    = "low"
+	MediaMedium = "medium"
+	MediaHigh   = "high"
+)
+
+// mediaResolutions maps Options.MediaResolution to the API's values.
+var mediaResolutions = map[string]genai.MediaResolution{
+	MediaLow:    genai.MediaResolutionLow,
+	MediaMedium: genai.MediaResolutionMedium,
+	MediaHigh:   genai.MediaResolutionHigh,
+}
+
 // Options configure a Model. The caller reads them from the environment.
 // For the Gemini API the backend sets key and endpoint itself, so the SDK's
 // own environment variables have no effect; for Vertex AI the SDK may fill
@@ -53,6 +68,11 @@ type Options struct {
 	// Name, if set, is what Name returns: the whole model spec, options
 	// included. Empty means "gemini:" and the model name.
 	Name string
+	// MediaResolution, if set, is sent as the generation config's
+	// mediaResolution on every call: MediaLow, MediaMedium or MediaHigh.
+	// Empty sends none, so that the model's default applies. The model
+	// spec "gemini:MODEL?media_resolution=low" sets it.
+	MediaResolution string
 }
 
 // Model is a Gemini model. It is safe for concurrent use.
@@ -61,6 +81,7 @@ type Model struct {
 	name   string
 	key    string
 	gen    llm.GenParams
+	media  genai.MediaResolution
 	client *genai.Client
 	// noIDs is set once the model has refused function-call ids (some
 	// Vertex AI models do); from then on this Model sends none. It is per
@@ -74,6 +95,13 @@ var _ llm.Model = (*Model)(nil)
 func New(model string, opts Options) (*Model, error) {
 	if model == "" {
 		return nil, errors.New("gemini: no model name")
+	}
+	var media genai.MediaResolution
+	if opts.MediaResolution != "" {
+		var ok bool
+		if media, ok = mediaResolutions[opts.MediaResolution]; !ok {
+			return nil, fmt.Errorf("gemini: media resolution %q: want %s, %s or %s (or nothing, to send none)", opts.MediaResolution, MediaLow, MediaMedium, MediaHigh)
+		}
 	}
 	cfg := &genai.ClientConfig{
 		APIKey: opts.APIKey,
@@ -128,7 +156,7 @@ func New(model string, opts Options) (*Model, error) {
 	if name == "" {
 		name = "gemini:" + model
 	}
-	m := &Model{model: model, name: name, key: cfg.APIKey, gen: opts.GenParams}
+	m := &Model{model: model, name: name, key: cfg.APIKey, gen: opts.GenParams, media: media}
 	client, err := genai.NewClient(context.Background(), cfg)
 	if err != nil {
 		// The SDK's messages may print the whole config, key included.
@@ -145,7 +173,7 @@ func (m *Model) Name() string { return m.name }
 // refuses function-call ids, which it is then never sent again.
 func (m *Model) Generate(ctx context.Context, req llm.Request) (llm.Reply, error) {
 	noIDs := m.noIDs.Load()
-	contents, config, err := buildRequest(req, m.gen, noIDs)
+	contents, config, err := buildRequest(req, m.gen, m.media, noIDs)
 	if err != nil {
 		return llm.Reply{}, &llm.Error{Kind: llm.KindBadRequest, Err: fmt.Errorf("gemini: %w", err)}
 	}
@@ -156,7 +184,7 @@ func (m *Model) Generate(ctx context.Context, req llm.Request) (llm.Reply, error
 		// Not a retry of a failure that may pass but the same request in
 		// the form this model takes, so it is made here, at once.
 		m.noIDs.Store(true)
-		if contents, config, err = buildRequest(req, m.gen, true); err == nil {
+		if contents, config, err = buildRequest(req, m.gen, m.media, true); err == nil {
 			p = &probe{}
 			resp, err = m.call(withProbe(ctx, p), contents, config)
 		}

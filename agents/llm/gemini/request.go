@@ -19,13 +19,15 @@ const SkipSignature = "skip_thought_signature_validator"
 const RawArgsKey = "_raw"
 
 // buildRequest maps an llm.Request to the contents and config of a
-// generateContent call, with the generation settings gen. With noIDs the
-// function calls and responses go without their ids, for the Vertex AI
-// models that refuse them.
-func buildRequest(req llm.Request, gen llm.GenParams, noIDs bool) ([]*genai.Content, *genai.GenerateContentConfig, error) {
+// generateContent call, with the generation settings gen and the media
+// resolution media ("" for none). With noIDs the function calls and
+// responses go without their ids, for the Vertex AI models that refuse
+// them.
+func buildRequest(req llm.Request, gen llm.GenParams, media genai.MediaResolution, noIDs bool) ([]*genai.Content, *genai.GenerateContentConfig, error) {
 	cfg := &genai.GenerateContentConfig{
 		// One request per call: no follow-up requests for long replies.
 		AutomaticContinuation: genai.Ptr(false),
+		MediaResolution:       media,
 	}
 	if t, ok := gen.TemperatureFor(req); ok {
 		cfg.Temperature = genai.Ptr(float32(t))
@@ -69,9 +71,24 @@ func buildRequest(req llm.Request, gen llm.GenParams, noIDs bool) ([]*genai.Cont
 		if m.Role != llm.RoleAssistant && len(m.ToolCalls) > 0 {
 			return nil, nil, fmt.Errorf("message %d: role %q carries tool calls; only assistant turns may", i, m.Role)
 		}
+		if m.Role != llm.RoleUser && len(m.Images) > 0 {
+			return nil, nil, fmt.Errorf("message %d: role %q carries %d image(s); only user turns may", i, m.Role, len(m.Images))
+		}
 		switch m.Role {
 		case llm.RoleUser:
-			contents = append(contents, &genai.Content{Role: genai.RoleUser, Parts: []*genai.Part{{Text: m.Text}}})
+			c := &genai.Content{Role: genai.RoleUser}
+			// A turn of images alone has no empty text part before them.
+			if m.Text != "" || len(m.Images) == 0 {
+				c.Parts = append(c.Parts, &genai.Part{Text: m.Text})
+			}
+			for j, im := range m.Images {
+				part, err := imagePart(im)
+				if err != nil {
+					return nil, nil, fmt.Errorf("message %d: image %d: %w", i, j, err)
+				}
+				c.Parts = append(c.Parts, part)
+			}
+			contents = append(contents, c)
 		case llm.RoleAssistant:
 			c := &genai.Content{Role: genai.RoleModel}
 			if m.Text != "" || len(m.ToolCalls) == 0 {
@@ -126,6 +143,25 @@ func buildRequest(req llm.Request, gen llm.GenParams, noIDs bool) ([]*genai.Cont
 		}
 	}
 	return contents, cfg, nil
+}
+
+// imagePart is an image as an inline data part of its type; its bytes
+// are made here, when the request is built.
+func imagePart(im llm.Image) (*genai.Part, error) {
+	if err := im.Check(); err != nil {
+		return nil, err
+	}
+	if im.Data == nil {
+		return nil, fmt.Errorf("digest %s: no bytes to send: the image was read back by its digest alone", im.Digest)
+	}
+	b, err := im.Data()
+	if err != nil {
+		return nil, fmt.Errorf("digest %s: making its bytes: %w", im.Digest, err)
+	}
+	if len(b) == 0 {
+		return nil, fmt.Errorf("digest %s: its bytes are empty", im.Digest)
+	}
+	return &genai.Part{InlineData: &genai.Blob{MIMEType: im.MIME, Data: b}}, nil
 }
 
 func isToolResults(c *genai.Content) bool {

@@ -28,7 +28,9 @@ func Check(spec string) error {
 	case "openai", "gemini":
 		var extra []string
 		if kind == "openai" {
-			extra = append(extra, optContext)
+			extra = append(extra, optContext, optDetail)
+		} else {
+			extra = append(extra, optMediaResolution)
 		}
 		model, _, opts, err := liveOptions(spec, rest, extra...)
 		if err != nil {
@@ -40,6 +42,21 @@ func Check(spec string) error {
 		if _, err := opts.boolean(optContext); err != nil {
 			return err
 		}
+		if _, err := imageDetail(opts); err != nil {
+			return err
+		}
+		if _, err := mediaResolution(opts); err != nil {
+			return err
+		}
+	case "anthropic":
+		model, _, opts, err := liveOptions(spec, rest)
+		if err != nil {
+			return err
+		}
+		if model == "" {
+			return bad(anthropicNoName)
+		}
+		return anthropicSettings(opts)
 	case "record":
 		dir, inner, ok := strings.Cut(rest, "=")
 		if !ok || dir == "" || inner == "" {

@@ -76,3 +76,13 @@ func (o specOptions) boolean(key string) (bool, error) {
 	}
 	return false, fmt.Errorf("model spec %q: option %s=%q: want 1 or 0 (or true, false, yes, no)", o.spec, key, v)
 }
+
+// oneOf reads an option that takes one of the values in valid; absent is
+// "".
+func (o specOptions) oneOf(key string, valid ...string) (string, error) {
+	v, ok := o.values[key]
+	if !ok || slices.Contains(valid, v) {
+		return v, nil
+	}
+	return "", fmt.Errorf("model spec %q: option %s=%q: want %s", o.spec, key, v, strings.Join(valid, ", "))
+}

@@ -92,9 +92,9 @@ func TestOpenWithOptions(t *testing.T) {
 	}
 	for spec, want := range map[string]string{
 		"openai:sim?context=2":   "want 1 or 0",
-		"openai:sim?sed=1":       `unknown option "sed" (valid options: temperature, seed, schema, max_tokens, context)`,
+		"openai:sim?sed=1":       `unknown option "sed" (valid options: temperature, seed, schema, max_tokens, images, context, detail)`,
 		"openai:?context=1":      "openai needs a model name",
-		"gemini:flash?context=1": `unknown option "context" (valid options: temperature, seed, schema, max_tokens)`,
+		"gemini:flash?context=1": `unknown option "context" (valid options: temperature, seed, schema, max_tokens, images, media_resolution)`,
 	} {
 		if _, err := Open(spec, env); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want %q", spec, err, want)

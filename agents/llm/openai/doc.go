@@ -10,6 +10,18 @@
 //   - User and assistant turns carry their text and, if set, their Name as the
 //     message's "name". An assistant turn's tool calls go out as function tool
 //     calls whose arguments are the call's raw Args, byte for byte.
+//   - A user turn that shows images is sent as content parts: a text part
+//     when its text is not empty, then one image_url part per image, in
+//     order, whose URL is a data URL, data:<MIME>;base64,<bytes> (the form
+//     OpenAI, vLLM, llama.cpp's server and Ollama all take). The bytes are
+//     made then, by llm.Image.Data; an image whose bytes cannot be made,
+//     or whose type or size llm.Image.Check refuses, fails the request
+//     (llm.KindBadRequest) naming the message, the image and its digest.
+//     Only user turns may show images: an assistant or tool turn with
+//     images is refused likewise. Options.ImageDetail, when set ("openai:
+//     MODEL?detail=low|high|auto"), goes out as every image's "detail";
+//     by default none is sent. A turn without images keeps its plain
+//     string content.
 //   - A tool turn is a "tool" message with its tool_call_id, and with "name"
 //     when Message.Name is set (the field OpenAI's own function-calling
 //     examples send; servers that do not know it ignore it).

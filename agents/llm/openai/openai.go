@@ -22,6 +22,14 @@ const DefaultBaseURL = "https://api.openai.com/v1/"
 // servers such as Ollama need none, but the header must hold something.
 const PlaceholderKey = "unused"
 
+// Image detail levels (Options.ImageDetail): how closely an OpenAI vision
+// model looks at an image, and so what it costs.
+const (
+	DetailLow  = "low"
+	DetailHigh = "high"
+	DetailAuto = "auto"
+)
+
 // Options configure a Model. The caller reads them from the environment
 // (OPENAI_API_KEY, OPENAI_BASE_URL); the backend sets key and base URL
 // itself, so the SDK's own reading of those two variables has no effect.
@@ -51,6 +59,11 @@ type Options struct {
 	// prompt), would bill or refuse the unknown field, and must never see
 	// it, so it is off unless the model spec says "?context=1".
 	SendContext bool
+	// ImageDetail, if set, is sent as the "detail" of every image:
+	// DetailLow, DetailHigh or DetailAuto. Empty sends none, so that the
+	// server's default applies (OpenAI's is auto). The model spec
+	// "openai:MODEL?detail=low" sets it.
+	ImageDetail string
 }
 
 // Model is an OpenAI chat completions model. It is safe for concurrent use.
@@ -64,6 +77,7 @@ type Model struct {
 	// "max_completion_tokens" (see the package comment).
 	legacyMaxTokens bool
 	sendContext     bool
+	imageDetail     string
 }
 
 var _ llm.Model = (*Model)(nil)
@@ -80,6 +94,11 @@ func New(model string, opts Options) (*Model, error) {
 	u, err := url.Parse(base)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("openai: base URL %q: want an http or https URL such as %q", base, DefaultBaseURL)
+	}
+	switch opts.ImageDetail {
+	case "", DetailLow, DetailHigh, DetailAuto:
+	default:
+		return nil, fmt.Errorf("openai: image detail %q: want %s, %s or %s (or nothing, to send none)", opts.ImageDetail, DetailLow, DetailHigh, DetailAuto)
 	}
 	key := opts.APIKey
 	if key == "" {
@@ -114,6 +133,7 @@ func New(model string, opts Options) (*Model, error) {
 		client:          oa.NewClient(copts...),
 		legacyMaxTokens: u.Hostname() != "api.openai.com",
 		sendContext:     opts.SendContext,
+		imageDetail:     opts.ImageDetail,
 	}, nil
 }
 
@@ -122,7 +142,7 @@ func (m *Model) Name() string { return m.name }
 
 // Generate sends req as one chat completion.
 func (m *Model) Generate(ctx context.Context, req llm.Request) (llm.Reply, error) {
-	params, err := buildParams(ctx, m.model, req, m.gen, m.legacyMaxTokens, m.sendContext)
+	params, err := buildParams(ctx, m.model, req, m.gen, m.legacyMaxTokens, m.sendContext, m.imageDetail)
 	if err != nil {
 		return llm.Reply{}, &llm.Error{Kind: llm.KindBadRequest, Err: fmt.Errorf("openai: %w", err)}
 	}

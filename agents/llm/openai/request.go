@@ -3,6 +3,7 @@ package openai
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 
@@ -18,8 +19,9 @@ const ResponseFormatName = "response"
 
 // buildParams maps an llm.Request to chat completion parameters, as the
 // package comment describes; ctx gives the call context's play, when the
-// context is sent.
-func buildParams(ctx context.Context, model string, req llm.Request, gen llm.GenParams, legacyMaxTokens, sendContext bool) (oa.ChatCompletionNewParams, error) {
+// context is sent, and detail is the image detail sent with each image
+// ("" for none).
+func buildParams(ctx context.Context, model string, req llm.Request, gen llm.GenParams, legacyMaxTokens, sendContext bool, detail string) (oa.ChatCompletionNewParams, error) {
 	p := oa.ChatCompletionNewParams{Model: shared.ChatModel(model)}
 	if t, ok := gen.TemperatureFor(req); ok {
 		p.Temperature = param.NewOpt(t)
@@ -38,7 +40,7 @@ func buildParams(ctx context.Context, model string, req llm.Request, gen llm.Gen
 		p.Messages = append(p.Messages, oa.SystemMessage(req.System))
 	}
 	for i, m := range req.Messages {
-		msg, err := message(m)
+		msg, err := message(m, detail)
 		if err != nil {
 			return p, fmt.Errorf("message %d: %w", i, err)
 		}
@@ -79,14 +81,25 @@ func buildParams(ctx context.Context, model string, req llm.Request, gen llm.Gen
 	return p, nil
 }
 
-func message(m llm.Message) (oa.ChatCompletionMessageParamUnion, error) {
+func message(m llm.Message, detail string) (oa.ChatCompletionMessageParamUnion, error) {
 	if m.Role != llm.RoleAssistant && len(m.ToolCalls) > 0 {
 		return oa.ChatCompletionMessageParamUnion{}, fmt.Errorf("role %q carries tool calls; only assistant turns may", m.Role)
+	}
+	if m.Role != llm.RoleUser && len(m.Images) > 0 {
+		return oa.ChatCompletionMessageParamUnion{}, fmt.Errorf("role %q carries %d image(s); only user turns may", m.Role, len(m.Images))
 	}
 	switch m.Role {
 	case llm.RoleUser:
 		var u oa.ChatCompletionUserMessageParam
-		u.Content.OfString = param.NewOpt(m.Text)
+		if len(m.Images) == 0 {
+			u.Content.OfString = param.NewOpt(m.Text)
+		} else {
+			parts, err := userParts(m, detail)
+			if err != nil {
+				return oa.ChatCompletionMessageParamUnion{}, err
+			}
+			u.Content.OfArrayOfContentParts = parts
+		}
 		if m.Name != "" {
 			u.Name = param.NewOpt(m.Name)
 		}
@@ -120,6 +133,44 @@ func message(m llm.Message) (oa.ChatCompletionMessageParamUnion, error) {
 		return msg, nil
 	}
 	return oa.ChatCompletionMessageParamUnion{}, fmt.Errorf("unknown role %q (want %q, %q or %q)", m.Role, llm.RoleUser, llm.RoleAssistant, llm.RoleTool)
+}
+
+// userParts is the content of a user turn that shows images: a text part
+// when the turn has text, then one image_url part per image, in order,
+// each a data URL of the image's bytes.
+func userParts(m llm.Message, detail string) ([]oa.ChatCompletionContentPartUnionParam, error) {
+	parts := make([]oa.ChatCompletionContentPartUnionParam, 0, 1+len(m.Images))
+	if m.Text != "" {
+		parts = append(parts, oa.TextContentPart(m.Text))
+	}
+	for j, im := range m.Images {
+		u, err := dataURL(im)
+		if err != nil {
+			return nil, fmt.Errorf("image %d: %w", j, err)
+		}
+		parts = append(parts, oa.ImageContentPart(oa.ChatCompletionContentPartImageImageURLParam{URL: u, Detail: detail}))
+	}
+	return parts, nil
+}
+
+// dataURL is the image as a data URL, data:<MIME>;base64,<bytes>, the
+// form that OpenAI and the compatible servers (vLLM, llama.cpp's server,
+// Ollama) all take. Its bytes are made here, when the request is built.
+func dataURL(im llm.Image) (string, error) {
+	if err := im.Check(); err != nil {
+		return "", err
+	}
+	if im.Data == nil {
+		return "", fmt.Errorf("digest %s: no bytes to send: the image was read back by its digest alone", im.Digest)
+	}
+	b, err := im.Data()
+	if err != nil {
+		return "", fmt.Errorf("digest %s: making its bytes: %w", im.Digest, err)
+	}
+	if len(b) == 0 {
+		return "", fmt.Errorf("digest %s: its bytes are empty", im.Digest)
+	}
+	return "data:" + im.MIME + ";base64," + base64.StdEncoding.EncodeToString(b), nil
 }
 
 // functionJSON is a function definition as the API takes it; it is encoded

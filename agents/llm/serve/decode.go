@@ -67,8 +67,20 @@ type chatToolCall struct {
 }
 
 type contentPart struct {
-	Type string `json:"type"`
-	Text string `json:"text"`
+	Type     string `json:"type"`
+	Text     string `json:"text"`
+	ImageURL *struct {
+		URL string `json:"url"`
+		// Detail (low, high, auto) has no place in the model layer.
+		Detail string `json:"detail"`
+	} `json:"image_url"`
+}
+
+// segment is a run of a message's content: its text, then the images
+// shown after it.
+type segment struct {
+	text   string
+	images []llm.Image
 }
 
 type chatTool struct {
@@ -130,10 +142,12 @@ func DecodeRequest(data []byte) (llm.Request, error) {
 		if err := decode(raw, &cm, path); err != nil {
 			return llm.Request{}, err
 		}
-		text, err := content(cm.Content, path+".content")
+		segs, err := content(cm.Content, path+".content", cm.Role)
 		if err != nil {
 			return llm.Request{}, err
 		}
+		// Only a user message has images, and so more than one segment.
+		text := segs[0].text
 		if cm.Role != "assistant" && len(cm.ToolCalls) > 0 {
 			return llm.Request{}, fieldErr(path+".tool_calls", "only assistant messages carry tool calls, this one has role %q", cm.Role)
 		}
@@ -141,7 +155,9 @@ func DecodeRequest(data []byte) (llm.Request, error) {
 		case "system", "developer":
 			system = append(system, text)
 		case "user":
-			req.Messages = append(req.Messages, llm.Message{Role: llm.RoleUser, Text: text, Name: cm.Name})
+			for _, seg := range segs {
+				req.Messages = append(req.Messages, llm.Message{Role: llm.RoleUser, Text: seg.text, Images: seg.images, Name: cm.Name})
+			}
 		case "assistant":
 			msg := llm.Message{Role: llm.RoleAssistant, Text: text, Name: cm.Name}
 			for j, rawCall := range cm.ToolCalls {
@@ -236,39 +252,65 @@ func decodeContext(raw json.RawMessage) (*llm.CallContext, error) {
 }
 
 // content reads a message's content: absent or null, a string, or an
-// array of text parts (joined).
-func content(raw json.RawMessage, path string) (string, error) {
+// array of parts. Text parts are joined; a user message's image_url parts,
+// whose URLs must be base64 data URLs of PNG or JPEG images, are shown
+// after the text before them. A text part after an image begins another
+// segment, so that the order of text and images is kept: one segment per
+// user message. Content without images is one segment.
+func content(raw json.RawMessage, path, role string) ([]segment, error) {
 	raw = nonNull(raw)
 	if raw == nil {
-		return "", nil
+		return []segment{{}}, nil
 	}
 	switch raw[0] {
 	case '"':
 		var s string
 		if err := decode(raw, &s, path); err != nil {
-			return "", err
+			return nil, err
 		}
-		return s, nil
+		return []segment{{text: s}}, nil
 	case '[':
 		var parts []json.RawMessage
 		if err := decode(raw, &parts, path); err != nil {
-			return "", err
+			return nil, err
 		}
+		segs := []segment{{}}
 		var b strings.Builder
 		for j, rawPart := range parts {
 			ppath := fmt.Sprintf("%s[%d]", path, j)
 			var p contentPart
 			if err := decode(rawPart, &p, ppath); err != nil {
-				return "", err
+				return nil, err
 			}
-			if p.Type != "text" {
-				return "", fieldErr(ppath+".type", "only text parts are supported, got %q", p.Type)
+			last := &segs[len(segs)-1]
+			switch p.Type {
+			case "text":
+				if len(last.images) > 0 {
+					last.text = b.String()
+					b.Reset()
+					segs = append(segs, segment{})
+				}
+				b.WriteString(p.Text)
+			case "image_url":
+				if role != "user" {
+					return nil, fieldErr(ppath, "only user messages carry images; this one has role %q", role)
+				}
+				if p.ImageURL == nil {
+					return nil, fieldErr(ppath+".image_url", "required: an object with the image's data URL")
+				}
+				im, err := dataURLImage(p.ImageURL.URL, ppath+".image_url.url")
+				if err != nil {
+					return nil, err
+				}
+				last.images = append(last.images, im)
+			default:
+				return nil, fieldErr(ppath+".type", "only text and image_url parts are supported, got %q", p.Type)
 			}
-			b.WriteString(p.Text)
 		}
-		return b.String(), nil
+		segs[len(segs)-1].text = b.String()
+		return segs, nil
 	}
-	return "", fieldErr(path, "expected a string or an array of text parts")
+	return nil, fieldErr(path, "expected a string or an array of text and image_url parts")
 }
 
 // nonNull returns raw, or nil if it is empty or JSON null.

@@ -25,6 +25,23 @@
 // serves one model whatever the client names. Fields the model layer has no
 // place for (tool_choice, top_p, stop, user, …) are ignored.
 //
+// Images: a user message's image_url parts become the message's Images,
+// shown after the text parts before them (a text part after an image
+// starts another user message, so that their order is kept). The URL must
+// be a base64 data URL, data:image/png;base64,… or data:image/jpeg;base64,…
+// (what agents/llm/openai sends); its "detail" is ignored. An image is
+// read back as an llm.Image whose MIME is the data URL's, whose Data
+// returns the decoded bytes, whose Width and Height are read from the
+// image's header with image.DecodeConfig (PNG and JPEG; the pixels are not
+// decoded), and whose Digest, for want of any other name on the server
+// (the client's digest does not travel), is the first DigestDigits hex
+// digits of the SHA-256 of its bytes. The server never fetches anything:
+// an http(s) URL is a 400, as are a malformed data URL, a payload that is
+// not base64, bytes that are no PNG or JPEG image (or not of the type
+// stated), another image type, and an image in a message that is not the
+// user's; each names the message and the part, such as
+// "messages[1].content[2].image_url.url", and says what is wrong.
+//
 // One extension field is read: "ambibench_context" (llm.ContextField), the
 // call context that ambibench's openai backend adds when its spec says
 // "?context=1", decoded into Request.Context so that the simulated model

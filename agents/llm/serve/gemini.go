@@ -34,6 +34,18 @@ const (
 //     each functionResponse part a tool message with its id and name; the
 //     response {"output": text} gives the text, any other response object
 //     its JSON;
+//   - an inlineData part of a "user" content is an image of that user
+//     message, shown after the text before it (a text part after an image
+//     starts another user message). Its mimeType must be image/png or
+//     image/jpeg, and its data base64 (standard or URL-safe, padded or
+//     not, as protobuf's JSON takes bytes). It becomes an llm.Image as
+//     the package comment says for OpenAI's image_url parts: the bytes
+//     kept, the size read from the header, the digest the first
+//     DigestDigits hex digits of the bytes' SHA-256. Another type, data
+//     that is not base64, bytes that are no image of the type stated, and
+//     an image in a "model" content or in the system instruction are a
+//     400 naming the content and the part, such as
+//     "contents[1].parts[2].inlineData.data";
 //   - a "model" content becomes one assistant message: its text parts
 //     joined, each functionCall a tool call with its id, name and args.
 //     Args {"_raw": text}, package gemini's wrapping of arguments that are
@@ -50,9 +62,10 @@ const (
 // Raw JSON that is kept (schemas, args, other function responses) is
 // compacted, with Go's escapes of <, > and & undone; member order and
 // number text are kept. Fields the model layer has no place for
-// (safetySettings, toolConfig, topP, stopSequences, thinkingConfig, …) are
-// ignored; parts of other kinds (inline data, files, code execution) and
-// tools other than function declarations are refused.
+// (safetySettings, toolConfig, topP, stopSequences, thinkingConfig,
+// mediaResolution, …) are ignored; parts of other kinds (files, which this server never fetches,
+// and code execution) and tools other than function declarations are
+// refused.
 //
 // What does not survive a trip through package gemini and this handler:
 // Request.Sample (never sent); a seed beyond 32 bits (folded by the
@@ -60,8 +73,10 @@ const (
 // float32's shortest decimal, so 0.7 stays 0.7); the Name of user and
 // assistant messages (not sent), while a tool message without Name arrives
 // with the name of its call; args and schemas, which the SDK re-encodes
-// with sorted keys and numbers through float64 (1.0 becomes 1); and empty
-// or whitespace-only args, which arrive as {}.
+// with sorted keys and numbers through float64 (1.0 becomes 1); empty
+// or whitespace-only args, which arrive as {}; and an image's Digest,
+// which arrives as the digest of its bytes (its type, size and bytes are
+// kept).
 //
 // A reply is a GenerateContentResponse with one candidate: role "model", a
 // text part if there is text, then a functionCall part per tool call with

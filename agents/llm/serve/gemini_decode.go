@@ -44,11 +44,19 @@ type geminiPart struct {
 	Thought          bool            `json:"thought"`
 	FunctionCall     json.RawMessage `json:"functionCall"`
 	FunctionResponse json.RawMessage `json:"functionResponse"`
+	// InlineData is an image of a user turn.
+	InlineData json.RawMessage `json:"inlineData"`
 	// Kinds of part the model layer has no place for.
-	InlineData          json.RawMessage `json:"inlineData"`
 	FileData            json.RawMessage `json:"fileData"`
 	ExecutableCode      json.RawMessage `json:"executableCode"`
 	CodeExecutionResult json.RawMessage `json:"codeExecutionResult"`
+}
+
+// geminiBlob is an inline data part's data. Data is a pointer so that a
+// part without data is told from one whose data is empty.
+type geminiBlob struct {
+	MIMEType string  `json:"mimeType"`
+	Data     *string `json:"data"`
 }
 
 type geminiFunctionCall struct {
@@ -174,7 +182,7 @@ func decodeSystem(raw json.RawMessage) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		if p.FunctionCall != nil || p.FunctionResponse != nil {
+		if p.FunctionCall != nil || p.FunctionResponse != nil || p.InlineData != nil {
 			return "", fieldErr(ppath, "the system instruction holds text parts only")
 		}
 		if p.Text != nil && !p.Thought {
@@ -185,8 +193,10 @@ func decodeSystem(raw json.RawMessage) (string, error) {
 }
 
 // decodeContent reads one content: a model turn is one assistant message;
-// a user turn is a user message for each run of text parts and a tool
-// message for each functionResponse part.
+// a user turn is a user message for each run of text parts and the
+// inlineData images after them (a text part after an image begins another
+// message, so that the order is kept), and a tool message for each
+// functionResponse part.
 func decodeContent(raw json.RawMessage, path string) ([]llm.Message, error) {
 	if nonNull(raw) == nil {
 		return nil, fieldErr(path, "expected an object, got null")
@@ -211,6 +221,14 @@ func decodeContent(raw json.RawMessage, path string) ([]llm.Message, error) {
 	var msgs []llm.Message
 	var text strings.Builder
 	inText := false // the last message of msgs is a user message being written
+	// endText ends the user message being written, giving it its text.
+	endText := func() {
+		if inText {
+			msgs[len(msgs)-1].Text = text.String()
+			text.Reset()
+			inText = false
+		}
+	}
 	for j, rawPart := range c.Parts {
 		ppath := fmt.Sprintf("%s.parts[%d]", path, j)
 		p, err := decodePart(rawPart, ppath)
@@ -236,18 +254,31 @@ func decodeContent(raw json.RawMessage, path string) ([]llm.Message, error) {
 			if model {
 				return nil, fieldErr(ppath+".functionResponse", "only user turns carry function responses; this one has role \"model\"")
 			}
-			if inText {
-				msgs[len(msgs)-1].Text = text.String()
-				text.Reset()
-				inText = false
-			}
+			endText()
 			msg, err := decodeFunctionResponse(p.FunctionResponse, ppath+".functionResponse")
 			if err != nil {
 				return nil, err
 			}
 			msgs = append(msgs, msg)
+		case p.InlineData != nil:
+			if model {
+				return nil, fieldErr(ppath+".inlineData", "only user turns carry images; this one has role \"model\"")
+			}
+			im, err := decodeInlineImage(p.InlineData, ppath+".inlineData")
+			if err != nil {
+				return nil, err
+			}
+			if !inText {
+				msgs = append(msgs, llm.Message{Role: llm.RoleUser})
+				inText = true
+			}
+			msgs[len(msgs)-1].Images = append(msgs[len(msgs)-1].Images, im)
 		default:
 			// A text part; a part with nothing in it is empty text.
+			if !model && inText && len(msgs[len(msgs)-1].Images) > 0 {
+				// Text after an image: a message of its own.
+				endText()
+			}
 			if p.Text != nil {
 				text.WriteString(*p.Text)
 			}
@@ -286,28 +317,57 @@ func decodePart(raw json.RawMessage, path string) (geminiPart, error) {
 	if err := decode(raw, &p, path); err != nil {
 		return geminiPart{}, err
 	}
-	p.FunctionCall, p.FunctionResponse = nonNull(p.FunctionCall), nonNull(p.FunctionResponse)
+	p.FunctionCall, p.FunctionResponse, p.InlineData = nonNull(p.FunctionCall), nonNull(p.FunctionResponse), nonNull(p.InlineData)
 	for _, other := range []struct {
 		name string
 		raw  json.RawMessage
 	}{
-		{"inlineData", p.InlineData}, {"fileData", p.FileData},
+		{"fileData", p.FileData},
 		{"executableCode", p.ExecutableCode}, {"codeExecutionResult", p.CodeExecutionResult},
 	} {
 		if nonNull(other.raw) != nil {
-			return geminiPart{}, fieldErr(path+"."+other.name, "only text, functionCall and functionResponse parts are supported")
+			hint := ""
+			if other.name == "fileData" {
+				hint = "; this server never fetches files: send an image as inlineData"
+			}
+			return geminiPart{}, fieldErr(path+"."+other.name, "only text, inlineData, functionCall and functionResponse parts are supported%s", hint)
 		}
 	}
 	n := 0
-	for _, held := range []bool{p.Text != nil, p.FunctionCall != nil, p.FunctionResponse != nil} {
+	for _, held := range []bool{p.Text != nil, p.FunctionCall != nil, p.FunctionResponse != nil, p.InlineData != nil} {
 		if held {
 			n++
 		}
 	}
 	if n > 1 {
-		return geminiPart{}, fieldErr(path, "a part holds one of text, functionCall or functionResponse, not several")
+		return geminiPart{}, fieldErr(path, "a part holds one of text, inlineData, functionCall or functionResponse, not several")
 	}
 	return p, nil
+}
+
+// decodeInlineImage reads an inline data part into an image: its
+// mimeType must be image/png or image/jpeg, and its data the image's
+// bytes in base64 (see geminiBytes).
+func decodeInlineImage(raw json.RawMessage, path string) (llm.Image, error) {
+	var b geminiBlob
+	if err := decode(raw, &b, path); err != nil {
+		return llm.Image{}, err
+	}
+	mime := strings.ToLower(b.MIMEType)
+	if mime == "" {
+		return llm.Image{}, fieldErr(path+".mimeType", "required: %s or %s", llm.ImagePNG, llm.ImageJPEG)
+	}
+	if _, ok := imageFormats[mime]; !ok {
+		return llm.Image{}, fieldErr(path+".mimeType", "unsupported image type %q (want %s or %s)", b.MIMEType, llm.ImagePNG, llm.ImageJPEG)
+	}
+	if b.Data == nil {
+		return llm.Image{}, fieldErr(path+".data", "required: the image's bytes in base64")
+	}
+	data, err := geminiBytes(*b.Data)
+	if err != nil {
+		return llm.Image{}, fieldErr(path+".data", "not base64: %v", err)
+	}
+	return decodeImage(mime, data, path+".data")
 }
 
 // decodeFunctionCall reads a function call of the history. Arguments that

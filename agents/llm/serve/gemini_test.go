@@ -387,7 +387,7 @@ func TestGeminiBadRequests(t *testing.T) {
 		{"no parts", "a content needs a part", `{"contents":[{"role":"user"}]}`, "contents[0].parts", "required"},
 		{"part type", "parts are objects", `{"contents":[{"parts":["hi"]}]}`, "contents[0].parts[0]", "expected an object"},
 		{"text type", "text is a string", `{"contents":[{"parts":[{"text":5}]}]}`, "contents[0].parts[0].text", "expected a string"},
-		{"inline data", "only text and function parts", `{"contents":[{"parts":[{"inlineData":{"mimeType":"image/png","data":""}}]}]}`, "contents[0].parts[0].inlineData", "only text, functionCall and functionResponse"},
+		{"file data", "only text, image and function parts: serve-sim fetches no file", `{"contents":[{"parts":[{"fileData":{"mimeType":"image/png","fileUri":"gs://b/x.png"}}]}]}`, "contents[0].parts[0].fileData", "only text, inlineData, functionCall and functionResponse"},
 		{"two things", "a part holds one thing", `{"contents":[{"role":"model","parts":[{"text":"a","functionCall":{"name":"f"}}]}]}`, "contents[0].parts[0]", "not several"},
 		{"user calls", "only model turns call functions", `{"contents":[{"role":"user","parts":[{"functionCall":{"name":"f"}}]}]}`, "contents[0].parts[0].functionCall", "only model turns"},
 		{"model responses", "only user turns answer calls", `{"contents":[{"role":"model","parts":[{"functionResponse":{"name":"f"}}]}]}`, "contents[0].parts[0].functionResponse", "only user turns"},
@@ -559,7 +559,7 @@ func TestGeminiEndpoints(t *testing.T) {
 
 // FuzzGeminiHandler: whatever the body, the Gemini handler answers 200 or
 // 400 with a JSON body, 200 exactly when DecodeGeminiRequest takes the
-// body, and never panics.
+// body, and never panics; images are checked as in FuzzHandler.
 func FuzzGeminiHandler(f *testing.F) {
 	for _, s := range []string{
 		`{"contents":[{"role":"user","parts":[{"text":"hi"}]}]}`,
@@ -568,6 +568,10 @@ func FuzzGeminiHandler(f *testing.F) {
 		`{"contents":[null],"tools":[null]}`, `{"contents":[{"parts":[null]}]}`, `{"tools":[{"functionDeclarations":[null]}]}`,
 		`{"contents":[{"parts":[{"text":"\u003c"}]}],"generationConfig":{"seed":1e99}}`, `[]`, `null`, `"x"`, `{`, ``,
 	} {
+		f.Add([]byte(s))
+	}
+	_, gem := imageFuzzSeeds()
+	for _, s := range gem {
 		f.Add([]byte(s))
 	}
 	h := serve.GeminiHandler(&fake{reply: llm.Reply{Text: "ok\xff", ToolCalls: []llm.ToolCall{{ID: "a", Name: "f", Args: raw("{\xff")}, {Name: "g", Args: raw(`{"x":1}`)}}, FinishReason: llm.FinishToolCalls}})
@@ -579,9 +583,12 @@ func FuzzGeminiHandler(f *testing.F) {
 		if !json.Valid(rec.Body.Bytes()) {
 			t.Errorf("body is not JSON: %q", rec.Body)
 		}
-		_, err := serve.DecodeGeminiRequest(body)
+		req, err := serve.DecodeGeminiRequest(body)
 		if (rec.Code == 200) != (err == nil) {
 			t.Errorf("status %d, but DecodeGeminiRequest says %v", rec.Code, err)
+		}
+		if err == nil {
+			checkImages(t, req)
 		}
 		if err != nil {
 			var fe *serve.FieldError

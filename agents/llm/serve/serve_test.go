@@ -85,7 +85,7 @@ func TestBadRequests(t *testing.T) {
 		{"missing role", "a message without a role", `{"messages":[{"content":"x"}]}`, 400, "messages[0].role", "required"},
 		{"message not object", "each message must be an object", `{"messages":["hi"]}`, 400, "messages[0]", "expected an object"},
 		{"content type", "content must be a string or parts", `{"messages":[{"role":"user","content":7}]}`, 400, "messages[0].content", "string or an array"},
-		{"image part", "only text parts are supported", `{"messages":[{"role":"user","content":[{"type":"text","text":"a"},{"type":"image_url","image_url":{"url":"x"}}]}]}`, 400, "messages[0].content[1].type", "only text parts"},
+		{"audio part", "only text and image parts are supported", `{"messages":[{"role":"user","content":[{"type":"text","text":"a"},{"type":"input_audio","input_audio":{"data":"","format":"wav"}}]}]}`, 400, "messages[0].content[1].type", "only text and image_url parts"},
 		{"user tool calls", "only assistants call tools", `{"messages":[{"role":"user","content":"x","tool_calls":[{"id":"a","type":"function","function":{"name":"f","arguments":"{}"}}]}]}`, 400, "messages[0].tool_calls", "only assistant messages"},
 		{"custom tool call", "only function calls are supported", `{"messages":[{"role":"assistant","tool_calls":[{"id":"a","type":"custom","custom":{"name":"f","input":"x"}}]}]}`, 400, "messages[0].tool_calls[0].type", "only \"function\""},
 		{"arguments object", "arguments are a string in the API", `{"messages":[{"role":"assistant","tool_calls":[{"id":"a","type":"function","function":{"name":"f","arguments":{"x":1}}}]}]}`, 400, "messages[0].tool_calls[0].function.arguments", "expected a string"},
@@ -308,7 +308,8 @@ func TestEndpoints(t *testing.T) {
 }
 
 // FuzzHandler: whatever the body, the handler answers 200 or 400 with a
-// JSON body, and never panics.
+// JSON body, and never panics; every image of a request it takes is
+// valid, and its bytes are an image of its size that hash to its digest.
 func FuzzHandler(f *testing.F) {
 	for _, s := range []string{
 		`{"model":"m","messages":[{"role":"user","content":"hi"}]}`,
@@ -317,6 +318,10 @@ func FuzzHandler(f *testing.F) {
 		`{"stream":true}`, `{"messages":null,"tools":[null]}`, `{"response_format":null,"messages":[{"role":"user"}]}`,
 		`{"messages":[{"role":"user","content":{}}],"seed":1e99}`, `[]`, `null`, `"x"`, `{`, ``,
 	} {
+		f.Add([]byte(s))
+	}
+	chat, _ := imageFuzzSeeds()
+	for _, s := range chat {
 		f.Add([]byte(s))
 	}
 	h := serve.Handler(&fake{reply: llm.Reply{Text: "ok", ToolCalls: []llm.ToolCall{{ID: "a", Name: "f", Args: json.RawMessage("{\xff")}}, FinishReason: llm.FinishToolCalls}})
@@ -329,9 +334,11 @@ func FuzzHandler(f *testing.F) {
 			t.Errorf("body is not JSON: %q", rec.Body)
 		}
 		if rec.Code == 200 {
-			if _, err := serve.DecodeRequest(body); err != nil {
+			req, err := serve.DecodeRequest(body)
+			if err != nil {
 				t.Errorf("answered 200 to a request DecodeRequest refuses: %v", err)
 			}
+			checkImages(t, req)
 		}
 	})
 }
