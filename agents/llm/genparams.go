@@ -4,9 +4,10 @@ package llm
 // call, over what each request asks: reasoning models (OpenAI's o-series
 // and gpt-5) refuse any temperature but their default, Gemini 3 is meant
 // to run at 1.0, and structured output is a choice of protocol. Backends
-// that call out (openai, gemini) take them in their Options; the zero
-// value sends what the request says, a seed included, and no response
-// schema.
+// that call out (openai, gemini, anthropic) take them in their Options;
+// the zero value sends what the request says, a seed included, and no
+// response schema. (The anthropic backend has no temperature or seed to
+// send, and uses only MaxTokens and ResponseSchema.)
 type GenParams struct {
 	// Temperature, if set, is sent instead of the request's.
 	Temperature *float64

@@ -36,9 +36,11 @@ type ToolCall struct {
 	Name string          `json:"name"`
 	Args json.RawMessage `json:"args"`
 	// Signature is an opaque token the provider attached to the call
-	// (Gemini's thought signature), sent back with the call, byte for
-	// byte, when the conversation goes on: Gemini 3 refuses a history
-	// whose calls lack theirs. It is never part of any prompt text, and
+	// (Gemini's thought signature; on the first call of an Anthropic
+	// reply, the thinking blocks the calls came with), sent back with the
+	// call, byte for byte, when the conversation goes on: Gemini 3
+	// refuses a history whose calls lack theirs, and Claude one whose
+	// tool results come without the turn's thinking. It is never part of any prompt text, and
 	// counts in [Hash] only when set.
 	Signature []byte `json:"signature,omitempty"`
 }

@@ -12,7 +12,8 @@ import (
 )
 
 // Generation settings in a model spec: openai:MODEL?key=value&key=value
-// (likewise gemini:). The keys:
+// (likewise gemini:, and anthropic:, which refuses a temperature or a
+// seed: see anthropic.go). The keys:
 //
 //	temperature=      send no temperature: the provider's default (o4-mini, gpt-5)
 //	temperature=1.0   send this temperature on every call, whatever the workflow asks

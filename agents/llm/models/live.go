@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ambibench/ambibench/agents/llm"
+	"github.com/ambibench/ambibench/agents/llm/anthropic"
 	"github.com/ambibench/ambibench/agents/llm/cassette"
 	"github.com/ambibench/ambibench/agents/llm/gemini"
 	"github.com/ambibench/ambibench/agents/llm/middleware"
@@ -16,6 +17,27 @@ import (
 // serve-sim: "openai:sim?context=1".
 const optContext = "context"
 
+// optDetail is the openai option that sets the detail of every image sent,
+// "openai:gpt-4o?detail=low" (openai.Options.ImageDetail).
+const optDetail = "detail"
+
+// optMediaResolution is the gemini option that sets the media resolution
+// of every call, "gemini:MODEL?media_resolution=low"
+// (gemini.Options.MediaResolution).
+const optMediaResolution = "media_resolution"
+
+// imageDetail reads the openai option detail: low, high or auto; absent
+// sends none.
+func imageDetail(spo specOptions) (string, error) {
+	return spo.oneOf(optDetail, openai.DetailLow, openai.DetailHigh, openai.DetailAuto)
+}
+
+// mediaResolution reads the gemini option media_resolution: low, medium
+// or high; absent sends none.
+func mediaResolution(spo specOptions) (string, error) {
+	return spo.oneOf(optMediaResolution, gemini.MediaLow, gemini.MediaMedium, gemini.MediaHigh)
+}
+
 // CallTimeout bounds one call to a live model, each attempt counted apart.
 const CallTimeout = 2 * time.Minute
 
@@ -23,7 +45,7 @@ const CallTimeout = 2 * time.Minute
 func openLive(kind, rest, spec string, getenv func(string) string, bad func(string) error, opts Options) (llm.Model, error) {
 	switch kind {
 	case "openai":
-		model, gen, spo, err := liveOptions(spec, rest, optContext)
+		model, gen, spo, err := liveOptions(spec, rest, optContext, optDetail)
 		if err != nil {
 			return nil, err
 		}
@@ -36,21 +58,43 @@ func openLive(kind, rest, spec string, getenv func(string) string, bad func(stri
 		if err != nil {
 			return nil, err
 		}
+		detail, err := imageDetail(spo)
+		if err != nil {
+			return nil, err
+		}
 		m, err := openai.New(model, openai.Options{APIKey: getenv("OPENAI_API_KEY"), BaseURL: getenv("OPENAI_BASE_URL"),
-			GenParams: gen, MaxReplyBytes: opts.MaxReplyBytes, Name: specName(kind, model, rest), SendContext: sendContext})
+			GenParams: gen, MaxReplyBytes: opts.MaxReplyBytes, Name: specName(kind, model, rest), SendContext: sendContext,
+			ImageDetail: detail})
 		if err != nil {
 			return nil, err
 		}
 		return live(m, opts), nil
 	case "gemini":
-		model, gen, _, err := liveOptions(spec, rest)
+		model, gen, spo, err := liveOptions(spec, rest, optMediaResolution)
 		if err != nil {
 			return nil, err
 		}
 		if model == "" {
 			return nil, bad("gemini needs a model name, as in gemini:gemini-2.5-flash")
 		}
-		return openGemini(model, getenv, gemini.Options{GenParams: gen, MaxReplyBytes: opts.MaxReplyBytes, Name: specName(kind, model, rest)}, opts)
+		media, err := mediaResolution(spo)
+		if err != nil {
+			return nil, err
+		}
+		return openGemini(model, getenv, gemini.Options{GenParams: gen, MaxReplyBytes: opts.MaxReplyBytes, Name: specName(kind, model, rest),
+			MediaResolution: media}, opts)
+	case "anthropic":
+		model, gen, spo, err := liveOptions(spec, rest)
+		if err != nil {
+			return nil, err
+		}
+		if model == "" {
+			return nil, bad(anthropicNoName)
+		}
+		if err := anthropicSettings(spo); err != nil {
+			return nil, err
+		}
+		return openAnthropic(model, getenv, anthropic.Options{GenParams: gen, MaxReplyBytes: opts.MaxReplyBytes, Name: specName(kind, model, rest)}, opts)
 	case "record":
 		dir, inner, ok := strings.Cut(rest, "=")
 		if !ok || dir == "" || inner == "" {

@@ -15,6 +15,9 @@
 //	openai:MODEL?detail=low      the detail (low, high, auto) of every image sent; default none
 //	gemini:MODEL?media_resolution=low
 //	                             the media resolution (low, medium, high) of every call; default none
+//	anthropic:MODEL              Claude over Anthropic's Messages API (ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL
+//	                             for a proxy); of the generation settings it takes schema= and max_tokens=,
+//	                             and refuses a temperature or a seed, which the API cannot take (see anthropic.go)
 //	record:DIR=SPEC              SPEC, with every call stored in DIR (and served from it when stored)
 //	replay:DIR                   only what DIR holds; never calls out
 //
@@ -36,7 +39,7 @@ import (
 )
 
 // Forms lists the valid spec forms, for error messages and help.
-const Forms = "sim, sim:perfect, sim:weak, sim:NAME=RATE,… (rates: hallucinate, multiplicity, absence, vague, negation, tag, malformed, skip, loop, growth), any sim spec with a stream salt salt=N (sim:salt=2, sim:weak,salt=3), gemini:MODEL, openai:MODEL, openai:MODEL?context=1 (for serve-sim), record:DIR=SPEC, replay:DIR"
+const Forms = "sim, sim:perfect, sim:weak, sim:NAME=RATE,… (rates: hallucinate, multiplicity, absence, vague, negation, tag, malformed, skip, loop, growth), any sim spec with a stream salt salt=N (sim:salt=2, sim:weak,salt=3), gemini:MODEL, openai:MODEL, anthropic:MODEL, openai:MODEL?context=1 (for serve-sim), record:DIR=SPEC, replay:DIR"
 
 // Default is the spec used when none is given.
 const Default = "sim"

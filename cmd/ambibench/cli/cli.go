@@ -32,8 +32,8 @@ Usage:
 
 Run "ambibench COMMAND --help" for a command's flags.
 Models are picked with --model (or AMBIBENCH_MODEL for go test -bench):
-sim, sim:perfect, sim:weak, gemini:MODEL, openai:MODEL, record:DIR=SPEC,
-replay:DIR.
+sim, sim:perfect, sim:weak, gemini:MODEL, openai:MODEL, anthropic:MODEL,
+record:DIR=SPEC, replay:DIR.
 `
 
 const listUsage = `Usage: ambibench list
