@@ -55,6 +55,15 @@ type (
 	PickAndPlaceArgs struct {
 		Pick  string `json:"pick"`
 		Place string `json:"place"`
+		// PickAt and PlaceAt, when given, say where in the robot's camera
+		// image the pick and the place were seen, as [y, x] in
+		// 0–llm.BoxScale (the centre of a detection's box): the table then
+		// acts on what is there (grounding by geometry), whatever the
+		// names say. A workflow that perceives through the image sends
+		// them; the tool's declared schema leaves them out, so no other
+		// prompt changes.
+		PickAt  *[2]int `json:"pick_at,omitempty"`
+		PlaceAt *[2]int `json:"place_at,omitempty"`
 	}
 	AskArgs struct {
 		Tag      string `json:"tag"`
@@ -87,6 +96,26 @@ func Tools(withPartner bool) []Tool {
 	}
 	return out
 }
+
+// SeeingArgs are the arguments only ToolsSeeing declares.
+var SeeingArgs = []string{"pick_at", "place_at"}
+
+// ToolsSeeing is Tools for a workflow that perceives through the robot's
+// camera image: pick_and_place also takes where in the image the pick and
+// the place were seen, and the table acts on what is there.
+func ToolsSeeing(withPartner bool) []Tool {
+	out := Tools(withPartner)
+	for i, t := range out {
+		if t.Name == ToolPickAndPlace {
+			out[i] = pickAndPlaceSeeing
+		}
+	}
+	return out
+}
+
+var pickAndPlaceSeeing = Tool{ToolPickAndPlace,
+	"Pick up a block and put it at place. pick and place name them as you listed them; pick_at and place_at say where you saw them in the image, as [y, x] from 0 to 1000 (the centre of the object's box), and the robot acts on what is there. place may also be a named place (e.g. \"top left corner\", \"middle\") or \"shared workspace\", without place_at.",
+	json.RawMessage(`{"type":"object","properties":{"pick":{"type":"string"},"place":{"type":"string"},"pick_at":{"type":"array","items":{"type":"integer"},"minItems":2,"maxItems":2},"place_at":{"type":"array","items":{"type":"integer"},"minItems":2,"maxItems":2}},"required":["pick","place"],"additionalProperties":false}`)}
 
 // ErrUnknownTool is returned for a call to a tool that does not exist.
 var ErrUnknownTool = errors.New("unknown tool")

@@ -92,6 +92,11 @@ type CallContext struct {
 	// centre on the table plane in metres (Detection.TableXY), so their
 	// contexts hold only those, the centre to the whole millimetre.
 	Detections []Detection `json:"detections,omitempty"`
+	// Seen and ImageSize are the camera image the request shows, as the
+	// renderer drew it (see Seen), for calls that show the robot's image
+	// (CallDetect, and CallPerceive with an image).
+	Seen      []Seen `json:"seen,omitempty"`
+	ImageSize [2]int `json:"image_size,omitempty"`
 	// Message is what the other robot asked, for CallAnswer.
 	Message string `json:"message,omitempty"`
 	// Exchanges and Done are the episode so far, for workflows that write
