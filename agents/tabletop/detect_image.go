@@ -1,0 +1,129 @@
+package tabletop
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/ambibench/ambibench/agents/llm"
+	"github.com/ambibench/ambibench/scenes"
+)
+
+// Perception through the camera image (perception=image): the robot's
+// image goes to the model with the detection prompt (detect_image.tmpl),
+// whose reply lists the objects with boxes as llm.ImageObjects. The reply
+// is read strictly: one JSON object, every object with a name, a colour,
+// a type and a box in the asked convention. The boxes' centres are where
+// the table acts (pick_and_place's pick_at and place_at).
+
+// seenNode is a node of a graph perceived from the image, with where its
+// box's centre lies in the image ([y, x] in 0–llm.BoxScale).
+type seenNode struct {
+	scenes.Node
+	At  [2]int
+	Box [4]int
+}
+
+// otherBoxKeys are the box keys of other conventions a model may answer
+// with out of habit, and what they are, for the error that refuses them.
+var otherBoxKeys = map[string]string{
+	"bbox_2d": "Qwen-VL's box in pixels, [x1, y1, x2, y2]",
+	"bbox":    "a box in another convention",
+	"box":     "a box in another convention",
+	"boxes":   "a box in another convention",
+	"point":   "a point, not a box",
+}
+
+// parseImageObjects reads a detection reply. A fenced ```json block is
+// unwrapped; anything else but the one JSON object the prompt asks for is
+// an error that says what was wrong, so that the agent's failure is
+// recorded with its reason.
+func parseImageObjects(text string) ([]llm.ImageObject, error) {
+	body := strings.TrimSpace(text)
+	if rest, ok := strings.CutPrefix(body, "```"); ok {
+		rest = strings.TrimPrefix(rest, "json")
+		inner, _, closed := strings.Cut(rest, "```")
+		if !closed {
+			return nil, errors.New("detection reply: a ``` fence is not closed")
+		}
+		body = strings.TrimSpace(inner)
+	}
+	if body == "" {
+		return nil, errors.New("detection reply: empty; want {\"objects\": [...]}")
+	}
+	// First as loose objects, to name a wrong key before the strict read.
+	var loose struct {
+		Objects []map[string]json.RawMessage `json:"objects"`
+	}
+	if err := json.Unmarshal([]byte(body), &loose); err != nil {
+		return nil, fmt.Errorf("detection reply: not the JSON object asked for: %v", err)
+	}
+	for i, o := range loose.Objects {
+		if _, ok := o["box_2d"]; ok {
+			continue
+		}
+		for key, what := range otherBoxKeys {
+			if _, ok := o[key]; ok {
+				return nil, fmt.Errorf("detection reply: object %d gives %q (%s); this call asks for \"box_2d\" as [ymin, xmin, ymax, xmax] from 0 to %d", i, key, what, llm.BoxScale)
+			}
+		}
+		return nil, fmt.Errorf("detection reply: object %d has no \"box_2d\"", i)
+	}
+	dec := json.NewDecoder(strings.NewReader(body))
+	dec.DisallowUnknownFields()
+	var reply llm.ImageObjects
+	if err := dec.Decode(&reply); err != nil {
+		return nil, fmt.Errorf("detection reply: %v", err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, errors.New("detection reply: text after the JSON object")
+	}
+	if !bytes.Contains([]byte(body), []byte(`"objects"`)) {
+		return nil, errors.New("detection reply: no \"objects\" list")
+	}
+	for i, o := range reply.Objects {
+		if err := checkImageObject(o); err != nil {
+			return nil, fmt.Errorf("detection reply: object %d (%q): %w", i, o.Name, err)
+		}
+	}
+	return reply.Objects, nil
+}
+
+func checkImageObject(o llm.ImageObject) error {
+	b := o.Box
+	switch {
+	case strings.TrimSpace(o.Color) == "" || strings.TrimSpace(o.Type) == "":
+		return errors.New("no colour or no type")
+	case o.Type != scenes.ClassBlock && o.Type != scenes.ClassBowl:
+		return fmt.Errorf("type %q: want %q or %q", o.Type, scenes.ClassBlock, scenes.ClassBowl)
+	}
+	for _, v := range b {
+		if v < 0 || v > llm.BoxScale {
+			return fmt.Errorf("box_2d %v: every value must lie from 0 to %d (the image's edges)", b, llm.BoxScale)
+		}
+	}
+	if b[0] >= b[2] || b[1] >= b[3] {
+		return fmt.Errorf("box_2d %v: want [ymin, xmin, ymax, xmax] with ymin < ymax and xmin < xmax", b)
+	}
+	return nil
+}
+
+// seenNodes names the detected objects as a scene graph names its
+// nodes, "red block 1", numbering each colour and type in reply order.
+func seenNodes(objs []llm.ImageObject) []seenNode {
+	count := map[string]int{}
+	out := make([]seenNode, len(objs))
+	for i, o := range objs {
+		color, typ := strings.ToLower(strings.TrimSpace(o.Color)), o.Type
+		count[color+" "+typ]++
+		id := scenes.ObjectID(color, typ, count[color+" "+typ])
+		out[i] = seenNode{
+			Node: scenes.Node{ID: id, Attributes: map[string]string{scenes.AttrType: typ, scenes.AttrColor: color}},
+			At:   llm.BoxCentre(o.Box), Box: o.Box,
+		}
+	}
+	return out
+}
