@@ -50,10 +50,13 @@ type Result struct {
 }
 
 // Camera is implemented by the Env of a robot with a camera (the
-// tabletop's): Image is what the camera shows now, named by what
-// determines it, its bytes made only when a backend sends them.
+// tabletop's). View is what the camera shows now: the image, named by
+// what determines it, its bytes made only when a backend sends them; and
+// each object the robot observes as the renderer drew it (its box and
+// visible fraction), which a workflow puts in its call's context for the
+// simulated model, that reads no pixels.
 type Camera interface {
-	Image() (llm.Image, error)
+	View() (llm.Image, []llm.Seen, error)
 }
 
 // Truth is the ground truth of an episode, which only the oracle reads.

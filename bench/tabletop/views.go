@@ -78,16 +78,30 @@ func robotCamera(opt camera.Options, ep *tasks.Episode, robot string) camera.Opt
 	return opt
 }
 
-// Image is the robot's camera view of the table as it is now (the
-// default camera), named by the episode and the moves made so far; its
-// bytes are rendered, from a copy of the table taken now, only when a
-// backend sends them.
-func (e *robotEnv) Image() (llm.Image, error) {
+// View is the robot's camera view of the table as it is now (the default
+// camera), named by the episode and the moves made so far, with what it
+// shows of each object the robot observes; the image's bytes are
+// rendered, from a copy of the table taken now, only when a backend sends
+// them.
+func (e *robotEnv) View() (llm.Image, []llm.Seen, error) {
 	st := e.st
 	opt := robotCamera(camera.DefaultOptions(), st.ep, e.robot).Resolved()
 	objs := st.world.Objects()
+	vis, err := camera.Visibility(objs, opt)
+	if err != nil {
+		return llm.Image{}, nil, err
+	}
+	var seen []llm.Seen
+	for i, v := range vis {
+		if v.Hidden {
+			continue
+		}
+		b := v.Box
+		seen = append(seen, llm.Seen{ID: objs[i].ID, Attributes: objs[i].Attributes,
+			Box: [4]int{b.Min.X, b.Min.Y, b.Max.X, b.Max.Y}, Fraction: v.Fraction})
+	}
 	name := sceneName(st.seed, st.family, st.perturbation, st.index, st.size, st.moves)
-	return llm.Image{
+	img := llm.Image{
 		Digest: camera.SceneDigest(name, opt), MIME: llm.ImagePNG, Width: opt.Width, Height: opt.Height,
 		Data: func() ([]byte, error) {
 			img, err := camera.Draw(objs, opt)
@@ -98,5 +112,6 @@ func (e *robotEnv) Image() (llm.Image, error) {
 			err = camera.EncodePNG(&buf, img)
 			return buf.Bytes(), err
 		},
-	}, nil
+	}
+	return img, seen, nil
 }

@@ -25,13 +25,21 @@ func TestCameraImageIsTheOpeningView(t *testing.T) {
 	st := &episodeState{ep: ep, world: w, limit: 40, toolCalls: map[string]int{}, seed: 1, family: family, perturbation: perturbation, index: index}
 	env := &robotEnv{st: st, robot: "robot1", instruction: ep.Instruction(), tools: agents.Tools(false)}
 	var cam agents.Camera = env
-	start, err := cam.Image()
+	start, seen, err := cam.View()
 	if err != nil {
 		t.Fatal(err)
 	}
 	views, err := Views(nil, 1, family, perturbation, index, 0, camera.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
+	}
+	if len(seen) != len(ep.Objects) {
+		t.Errorf("the camera shows %d objects, the table has %d", len(seen), len(ep.Objects))
+	}
+	for i, s := range seen {
+		if s.Box != [4]int{views[0].Visible[i].Box.Min.X, views[0].Visible[i].Box.Min.Y, views[0].Visible[i].Box.Max.X, views[0].Visible[i].Box.Max.Y} || s.Fraction != views[0].Visible[i].Fraction {
+			t.Errorf("object %s: seen %v %.3f, the view's visibility %v %.3f", s.ID, s.Box, s.Fraction, views[0].Visible[i].Box, views[0].Visible[i].Fraction)
+		}
 	}
 	if start.Digest != views[0].Digest {
 		t.Errorf("the camera's digest %s is not the opening view's %s", start.Digest, views[0].Digest)
@@ -45,7 +53,7 @@ func TestCameraImageIsTheOpeningView(t *testing.T) {
 		t.Fatalf("episode %d has no move in its plan", index)
 	}
 	callTool(t, env, agents.ToolPickAndPlace, `{"pick":"`+plan[0].Pick+`","place":"`+plan[0].Place+`"}`)
-	after, err := cam.Image()
+	after, _, err := cam.View()
 	if err != nil {
 		t.Fatal(err)
 	}

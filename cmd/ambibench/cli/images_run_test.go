@@ -34,7 +34,7 @@ func (a *lookAgent) Run(ctx context.Context, env agents.Env) error {
 	if !ok {
 		return nil
 	}
-	img, err := cam.Image()
+	img, _, err := cam.View()
 	if err != nil {
 		return err
 	}
