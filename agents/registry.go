@@ -39,7 +39,18 @@ type Config struct {
 	// answers from, in turn (--ensemble-models); nil means Model alone.
 	// Model still makes the agent's other calls.
 	Members []llm.Model
+	// Perception is how a tabletop workflow that builds its own view
+	// perceives the table: PerceptionDetector ("" too) from the object
+	// detector's list, or PerceptionImage from the robot's camera image,
+	// which the model reads (SG-CoT as its paper ran it).
+	Perception string
 }
+
+// Perception settings (Config.Perception, the tabletop's --perception).
+const (
+	PerceptionDetector = "detector"
+	PerceptionImage    = "image"
+)
 
 // Factory builds an agent for one episode.
 type Factory func(cfg Config) (Agent, error)
@@ -62,9 +73,11 @@ type Info struct {
 	// run gives one; their records name it (RouterModelName).
 	UsesRouter bool
 	// ShowsImages is set for agents that show the model images (through
-	// the Env's Camera); a run refuses such an agent with a model whose
-	// spec says it takes none. WithoutImages names the agent's option
-	// that runs it on text alone, "" when it has none.
+	// the Env's Camera) when the track perceives through images (the
+	// tabletop's --perception image); a run then refuses such an agent
+	// with a model whose spec says it takes none. WithoutImages says what
+	// runs the agent on text alone ("--perception detector"), "" when
+	// nothing does.
 	ShowsImages   bool
 	WithoutImages string
 }
@@ -156,7 +169,7 @@ func SetUsesMembers(name string) { update(name, func(i *Info) { i.UsesMembers = 
 func SetUsesRouter(name string) { update(name, func(i *Info) { i.UsesRouter = true }) }
 
 // SetShowsImages marks a registered agent as showing the model images;
-// without names its option that runs it without them ("" for none).
+// without says what runs it without them ("" for nothing).
 func SetShowsImages(name, without string) {
 	update(name, func(i *Info) { i.ShowsImages, i.WithoutImages = true, without })
 }

@@ -42,8 +42,10 @@ func Jobs(opts Options) ([]Job, error) {
 		if !info.Plays(track) {
 			return nil, fmt.Errorf("agent %q does not play the %s track (agents that do: %v)", a, track, agents.NamesFor(track))
 		}
-		if err := checkImages(info, opts); err != nil {
-			return nil, err
+		if it, ok := t.(ImageTrack); ok && it.Images() {
+			if err := checkImages(info, opts); err != nil {
+				return nil, err
+			}
 		}
 	}
 	if opts.Repeats < 0 {
@@ -243,6 +245,13 @@ func checkImages(info agents.Info, opts Options) error {
 	return CheckImages(info, specs)
 }
 
+// ImageTrack is a track whose workflows may show the model images: when
+// Images is true (the tabletop's --perception image), a run refuses an
+// agent that shows images with a model that takes none.
+type ImageTrack interface {
+	Images() bool
+}
+
 // CheckImages refuses an agent that shows the model images when one of
 // the model specs says the model takes none (images=0), naming both and
 // the agent's option that runs it without images. The command calls it
@@ -257,7 +266,7 @@ func CheckImages(info agents.Info, specs []string) error {
 		}
 		without := "it has no option to run without images"
 		if info.WithoutImages != "" {
-			without = fmt.Sprintf("run it as %s:%s to give it text alone", info.Name, info.WithoutImages)
+			without = info.WithoutImages + " gives it text alone"
 		}
 		return fmt.Errorf("agent %q shows the model images, and model %q takes none (images=0): %s, or pick a model that takes images", info.Name, spec, without)
 	}

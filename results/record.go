@@ -45,6 +45,7 @@ type Record struct {
 	SceneSize    int            `json:"scene_size,omitempty"`  // objects asked for on the table, distractors included; 0: the family's own size
 	Repeat       int            `json:"repeat,omitempty"`      // which of a --repeats run's plays of the episode, from 0; 0 also when the run had one
 	Objects      int            `json:"objects,omitempty"`     // objects on the table at the start
+	Perception   string         `json:"perception,omitempty"`  // "image" when the agent perceived the table from its camera image (--perception image); empty: the detector
 	Instruction  string         `json:"instruction"`           // instruction the agent was given
 	Asked        bool           `json:"asked"`                 // asked for clarification (user question, or ask_robot under partial observability)
 	Tag          string         `json:"tag,omitempty"`         // tag of the first question

@@ -19,6 +19,10 @@ type Detection struct {
 	Attributes map[string]string `json:"attributes"`
 	Pos        [3]float64        `json:"pos"`
 	Size       [3]float64        `json:"size"`
+	// Box is where a detection read from a camera image lies in it:
+	// [ymin, xmin, ymax, xmax] in 0–BoxScale (see ImageObject); zero for
+	// the object detector's detections, which have Pos and Size instead.
+	Box [4]int `json:"box_2d,omitzero"`
 }
 
 // DetectionOf is the detection of an object: its attributes, with its

@@ -164,11 +164,14 @@ func parsePerception(text string, ds []llm.Detection, edges bool) (*scenes.Graph
 	if g, ok := fastPerception(text, ds, edges); ok {
 		return g, nil
 	}
-	return perceptionJSON(text, ds, edges)
+	return perceptionJSON(text, ds, edges, false)
 }
 
-// perceptionJSON is parsePerception through encoding/json.
-func perceptionJSON(text string, ds []llm.Detection, edges bool) (*scenes.Graph, error) {
+// perceptionJSON is parsePerception through encoding/json. With open,
+// relation names are the model's own (an open vocabulary, as the graph
+// perceived from the image has them): any name but an empty one is kept,
+// trimmed and in lower case, after the table's relations in the order.
+func perceptionJSON(text string, ds []llm.Detection, edges, open bool) (*scenes.Graph, error) {
 	start, end := strings.IndexByte(text, '{'), strings.LastIndexByte(text, '}')
 	if start < 0 || end < start {
 		return nil, fmt.Errorf("no JSON object in the reply %.80q", text)
@@ -222,6 +225,7 @@ func perceptionJSON(text string, ds []llm.Detection, edges bool) (*scenes.Graph,
 	}
 	type edge struct{ src, dst, rel int }
 	var es []edge
+	names := slices.Clone(scenes.Relations) // open names are appended
 	for _, key := range slices.Sorted(maps.Keys(p.Edges)) {
 		src, err := index("edges", key)
 		if err != nil {
@@ -231,7 +235,16 @@ func perceptionJSON(text string, ds []llm.Detection, edges bool) (*scenes.Graph,
 		// the retry prompt shows) names the same one on every run.
 		for _, rel := range slices.Sorted(maps.Keys(p.Edges[key])) {
 			targets := p.Edges[key][rel]
-			r := slices.Index(scenes.Relations, rel)
+			if open {
+				rel = strings.ToLower(strings.TrimSpace(rel))
+				if rel == "" {
+					return nil, fmt.Errorf("edges[%q]: a relation with no name", key)
+				}
+				if !slices.Contains(names, rel) {
+					names = append(names, rel)
+				}
+			}
+			r := slices.Index(names, rel)
 			if r < 0 {
 				return nil, fmt.Errorf("edges[%q]: unknown relation %q (want one of %s)", key, rel, strings.Join(scenes.Relations, ", "))
 			}
@@ -253,6 +266,9 @@ func perceptionJSON(text string, ds []llm.Detection, edges bool) (*scenes.Graph,
 		if a.dst != b.dst {
 			return a.dst - b.dst
 		}
+		if a.rel != b.rel && a.rel >= len(scenes.Relations) && b.rel >= len(scenes.Relations) {
+			return strings.Compare(names[a.rel], names[b.rel])
+		}
 		return a.rel - b.rel
 	})
 	es = slices.Compact(es)
@@ -260,7 +276,7 @@ func perceptionJSON(text string, ds []llm.Detection, edges bool) (*scenes.Graph,
 		g.Edges = make([]scenes.Edge, len(es))
 	}
 	for i, e := range es {
-		g.Edges[i] = scenes.Edge{Source: g.Nodes[e.src].ID, Target: g.Nodes[e.dst].ID, Relation: scenes.Relations[e.rel]}
+		g.Edges[i] = scenes.Edge{Source: g.Nodes[e.src].ID, Target: g.Nodes[e.dst].ID, Relation: names[e.rel]}
 	}
 	return g, nil
 }

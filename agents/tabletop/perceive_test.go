@@ -149,7 +149,7 @@ func FuzzParsePerception(f *testing.F) {
 		g, err := parsePerception(reply, ds, edges)
 		// The fast path reads a reply only as encoding/json would.
 		if fast, ok := fastPerception(reply, ds, edges); ok {
-			slow, serr := perceptionJSON(reply, ds, edges)
+			slow, serr := perceptionJSON(reply, ds, edges, false)
 			if serr != nil || !reflect.DeepEqual(fast, slow) {
 				t.Fatalf("the fast path read %v, encoding/json %v (%v)", fast, slow, serr)
 			}

@@ -21,6 +21,11 @@ func init() {
 		sgcotFactory("sgcot-single-retrieval", sgcotSingleRetrieval))
 	agents.RegisterWorkflow("sgcot-no-edges", "SG-CoT ablation: the perceive call writes the nodes only; retrieval over a graph without edges (no relations)",
 		sgcotFactory("sgcot-no-edges", sgcotNoEdges))
+	// Under --perception image each shows the model the robot's camera
+	// image; --perception detector gives it the detector's list instead.
+	for _, name := range []string{"sgcot", "sgcot-full-graph", "sgcot-single-retrieval", "sgcot-no-edges"} {
+		agents.SetShowsImages(name, "--perception detector")
+	}
 }
 
 // SG-CoT variants: the method, and the ablations of section 4.2.
@@ -35,7 +40,7 @@ const (
 
 func sgcotFactory(name string, mode sgcotMode) agents.Factory {
 	return func(cfg agents.Config) (agents.Agent, error) {
-		return &sgcot{model: cfg.Model, maxTurns: sgcotMaxTurns, mode: mode}, nil
+		return &sgcot{model: cfg.Model, maxTurns: sgcotMaxTurns, mode: mode, image: cfg.Perception == agents.PerceptionImage}, nil
 	}
 }
 
@@ -52,6 +57,7 @@ type sgcot struct {
 	model    llm.Model
 	maxTurns int
 	mode     sgcotMode
+	image    bool // perception=image: the model reads the camera image
 }
 
 const sgcotMaxTurns = 14
@@ -63,11 +69,21 @@ type sgcotPrompt struct {
 }
 
 func (a *sgcot) Run(ctx context.Context, env agents.Env) error {
-	g, err := perceiveScene(ctx, a.model, env, a.mode != sgcotNoEdges)
+	var g *scenes.Graph
+	var at map[string][2]int
+	var err error
+	if a.image {
+		g, at, err = perceiveFromImage(ctx, a.model, env, a.mode != sgcotNoEdges)
+	} else {
+		g, err = perceiveScene(ctx, a.model, env, a.mode != sgcotNoEdges)
+	}
 	if err != nil {
 		return agents.Finish(err)
 	}
 	env = perceivedEnv{env, g}
+	if a.image {
+		env = seeingEnv{env, at}
+	}
 	objects, keys, rels := outline(g)
 	if a.mode == sgcotNoEdges {
 		rels = nil

@@ -43,7 +43,7 @@ func (t *Track) RunEpisode(ctx context.Context, job bench.Job, opts bench.Option
 		return envFor(a, e, truth)
 	}
 	calib := t.calibration(opts.Seed, opts.Concurrency)
-	lead, err := bench.NewAgent(job, opts, agents.Config{Seed: agentSeed(scenes.Robot1), Calibration: calib})
+	lead, err := bench.NewAgent(job, opts, agents.Config{Seed: agentSeed(scenes.Robot1), Calibration: calib, Perception: t.perception()})
 	if err != nil {
 		return results.Record{}, err
 	}
@@ -73,6 +73,9 @@ func (t *Track) RunEpisode(ctx context.Context, job bench.Job, opts bench.Option
 	}
 	rec := score(job, opts, ep, st, runErr, time.Since(start))
 	rec.SceneSize, rec.Objects = job.Size, objects
+	if t.perception() == agents.PerceptionImage && perceivesImage(job.Agent) {
+		rec.Perception = agents.PerceptionImage
+	}
 	bench.FinishRecord(&rec, runErr, tally)
 	return rec, nil
 }
@@ -130,4 +133,11 @@ func score(job bench.Job, opts bench.Options, ep *tasks.Episode, st *episodeStat
 		rec.Error = "partner: " + st.partnerErr.Error()
 	}
 	return rec
+}
+
+// perceivesImage reports whether an agent shows the model the robot's
+// camera image when the run perceives through it.
+func perceivesImage(agent string) bool {
+	info, ok := agents.Lookup(agent)
+	return ok && info.ShowsImages
 }

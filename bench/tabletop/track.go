@@ -26,6 +26,9 @@ type Track struct {
 	// SceneSizes are the table sizes to run each cell at, in objects
 	// (distractors added); empty: the family's own size only.
 	SceneSizes []int
+	// Perception is how SG-CoT and its ablations perceive the table:
+	// agents.PerceptionDetector ("" too) or agents.PerceptionImage.
+	Perception string
 	// Calibration is the calibration split agents fit thresholds on; nil
 	// makes one per suite seed, shared by every episode of that seed
 	// played on this value.
@@ -44,12 +47,18 @@ func (*Track) Summary() string { return "physics table of blocks and bowls, one 
 
 func (t *Track) Flags(fs *flag.FlagSet) {
 	fs.IntVar(&t.StepLimit, "step-limit", DefaultStepLimit, "tool calls per episode, both robots together, before it ends")
+	fs.StringVar(&t.Perception, "perception", agents.PerceptionDetector, "how sgcot and its ablations perceive the table: `detector` (the object detector's list, with boxes in millimetres) or image (the robot's camera image, read by the model: it must take images)")
 	fs.StringVar(&t.sizesFlag, "scene-sizes", "", fmt.Sprintf("comma-separated table `sizes`, in objects with distractors added, each a grid dimension (0: the family's own size; at most %d; default: own size only)", MaxSceneSize))
 }
 
 func (t *Track) Prepare(io.Writer) error {
 	if t.StepLimit < 1 {
 		return fmt.Errorf("--step-limit %d: must be at least 1", t.StepLimit)
+	}
+	switch t.Perception {
+	case "", agents.PerceptionDetector, agents.PerceptionImage:
+	default:
+		return fmt.Errorf("--perception %q: want %s or %s", t.Perception, agents.PerceptionDetector, agents.PerceptionImage)
 	}
 	if t.sizesFlag != "" {
 		sizes, err := ParseSceneSizes(t.sizesFlag)
@@ -91,7 +100,24 @@ func (t *Track) calibration(seed uint64, workers int) *Calibration {
 }
 
 func (t *Track) Settings() (map[string]string, error) {
-	return map[string]string{"step_limit": strconv.Itoa(t.stepLimit())}, nil
+	s := map[string]string{"step_limit": strconv.Itoa(t.stepLimit())}
+	// Recorded when it is not the detector, so that the run.json of every
+	// run made before the option existed still reads as its settings.
+	if t.perception() == agents.PerceptionImage {
+		s["perception"] = agents.PerceptionImage
+	}
+	return s, nil
+}
+
+// Images reports whether the run perceives through the camera image
+// (bench.ImageTrack).
+func (t *Track) Images() bool { return t.perception() == agents.PerceptionImage }
+
+func (t *Track) perception() string {
+	if t.Perception == "" {
+		return agents.PerceptionDetector
+	}
+	return t.Perception
 }
 
 func (t *Track) SummaryNote() string { return fmt.Sprintf(", step limit %d", t.stepLimit()) }

@@ -55,7 +55,7 @@ func (a *lookAgent) Run(ctx context.Context, env agents.Env) error {
 func TestImagesRecordedAndReplayed(t *testing.T) {
 	// Not parallel: it sets the process's environment (t.Setenv), which the backends read.
 	tapes := filepath.Join(t.TempDir(), "cassettes")
-	grid := []string{"--agents", lookTest, "--tasks", "pick_place", "--perturbations", "none,multiplicity", "--episodes", "4", "--quiet"}
+	grid := []string{"--agents", lookTest, "--perception", "image", "--tasks", "pick_place", "--perturbations", "none,multiplicity", "--episodes", "4", "--quiet"}
 	t.Setenv("OPENAI_API_KEY", "sk-images-test")
 	t.Setenv("OPENAI_BASE_URL", startServeSim(t, "sim"))
 	recorded := filepath.Join(t.TempDir(), "recorded")
@@ -141,7 +141,7 @@ func TestImagesRecordedAndReplayed(t *testing.T) {
 // before any episode, with a model whose spec says images=0, naming both.
 func TestImagesRefusedByATextModel(t *testing.T) {
 	t.Parallel()
-	_, _, err := runCLI(t, "run", "--agents", lookTest, "--model", "openai:text-only?images=0", "--episodes", "1", "--quiet")
+	_, _, err := runCLI(t, "run", "--agents", lookTest, "--perception", "image", "--model", "openai:text-only?images=0", "--episodes", "1", "--quiet")
 	if err == nil || !strings.Contains(err.Error(), lookTest) || !strings.Contains(err.Error(), "openai:text-only?images=0") || !strings.Contains(err.Error(), "takes none") {
 		t.Errorf("run of an image agent on a text model: %v, want a refusal naming both", err)
 	}

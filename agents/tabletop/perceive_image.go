@@ -1,0 +1,158 @@
+package tabletop
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/ambibench/ambibench/agents"
+	"github.com/ambibench/ambibench/agents/llm"
+	"github.com/ambibench/ambibench/scenes"
+)
+
+// SG-CoT as its paper ran it (perception=image): the robot's camera image
+// goes to the model twice. First a detection call lists the objects with
+// their boxes (detect_image.go); then the scene-graph call gets the image
+// and that list and writes the graph: corrected nodes, and edges whose
+// relation names are the model's own. SG-CoT plans over that graph, and
+// its pick_and_place calls carry where each object was seen, so the table
+// acts on what is there (seeingEnv).
+
+// perceiveFromImage is perceiveScene for perception=image. It returns the
+// graph and where each of its nodes was seen.
+func perceiveFromImage(ctx context.Context, model llm.Model, env agents.Env, edges bool) (*scenes.Graph, map[string][2]int, error) {
+	cam, ok := env.(agents.Camera)
+	if !ok {
+		return nil, nil, fmt.Errorf("perception=image: %s has no camera on this table", env.Robot())
+	}
+	img, seen, err := cam.View()
+	if err != nil {
+		return nil, nil, err
+	}
+	size := [2]int{img.Width, img.Height}
+	nodes, err := detectInImage(ctx, model, env.Robot(), img, seen, size)
+	if err != nil {
+		return nil, nil, err
+	}
+	at := make(map[string][2]int, len(nodes))
+	g := &scenes.Graph{Nodes: make([]scenes.Node, len(nodes))}
+	ds := make([]llm.Detection, len(nodes))
+	for i, n := range nodes {
+		g.Nodes[i] = n.Node
+		ds[i] = llm.Detection{ID: n.ID, Attributes: n.Attributes, Box: n.Box}
+	}
+	if len(nodes) == 0 {
+		return g, at, nil
+	}
+	data := perceivePrompt{Robot: env.Robot(), Objects: boxLines(nodes), Edges: edges}
+	user, err := render("perceive_image.tmpl", data)
+	if err != nil {
+		return nil, nil, err
+	}
+	cc := &llm.CallContext{Role: llm.CallPerceive, Track: agents.TrackTabletop, Robot: env.Robot(), Detections: ds,
+		Seen: seen, ImageSize: size, Format: llm.FormatJSON}
+	if !edges {
+		cc.Mode = llm.ModeNodesOnly
+	}
+	req := llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: user, Images: []llm.Image{img}}}, Context: cc}
+	var last error
+	for range perceiveAttempts {
+		reply, err := model.Generate(ctx, req)
+		if err != nil {
+			return nil, nil, fmt.Errorf("model %s: %w", model.Name(), err)
+		}
+		g, err := perceptionJSON(reply.Text, ds, edges, true)
+		if err == nil {
+			// A node the reply renamed is still where it was seen.
+			for i, n := range g.Nodes {
+				at[n.ID] = nodes[i].At
+			}
+			return g, at, nil
+		}
+		last = err
+		retry, rerr := render("perceive_retry.tmpl", struct{ Problem string }{err.Error()})
+		if rerr != nil {
+			return nil, nil, rerr
+		}
+		req.Messages = append(req.Messages, llm.Message{Role: llm.RoleAssistant, Text: reply.Text}, llm.Message{Role: llm.RoleUser, Text: retry})
+	}
+	return nil, nil, fmt.Errorf("perceive: %d replies that could not be read as the scene graph; last: %w", perceiveAttempts, last)
+}
+
+// detectInImage is the detection call: the image and the detection
+// prompt; a reply that cannot be read is asked for again once, with why.
+func detectInImage(ctx context.Context, model llm.Model, robot string, img llm.Image, seen []llm.Seen, size [2]int) ([]seenNode, error) {
+	user, err := render("detect_image.tmpl", struct{ Robot string }{robot})
+	if err != nil {
+		return nil, err
+	}
+	cc := &llm.CallContext{Role: llm.CallDetect, Track: agents.TrackTabletop, Robot: robot, Seen: seen, ImageSize: size, Format: llm.FormatJSON}
+	req := llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: user, Images: []llm.Image{img}}}, Context: cc}
+	var last error
+	for range perceiveAttempts {
+		reply, err := model.Generate(ctx, req)
+		if err != nil {
+			return nil, fmt.Errorf("model %s: %w", model.Name(), err)
+		}
+		objs, err := parseImageObjects(reply.Text)
+		if err == nil {
+			return seenNodes(objs), nil
+		}
+		last = err
+		retry, rerr := render("perceive_retry.tmpl", struct{ Problem string }{err.Error()})
+		if rerr != nil {
+			return nil, rerr
+		}
+		req.Messages = append(req.Messages, llm.Message{Role: llm.RoleAssistant, Text: reply.Text}, llm.Message{Role: llm.RoleUser, Text: retry})
+	}
+	return nil, fmt.Errorf("detect: %d replies that could not be read as the objects in the image; last: %w", perceiveAttempts, last)
+}
+
+// boxLines lists the detected objects as the scene-graph prompt shows
+// them: index, id, attributes, box.
+func boxLines(nodes []seenNode) string {
+	var b strings.Builder
+	for i, n := range nodes {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(strconv.Itoa(i))
+		b.WriteString(": ")
+		b.WriteString(n.ID)
+		fmt.Fprintf(&b, " (color %s, type %s); box [%d, %d, %d, %d]", n.Attributes[scenes.AttrColor], n.Attributes[scenes.AttrType], n.Box[0], n.Box[1], n.Box[2], n.Box[3])
+	}
+	return b.String()
+}
+
+// seeingEnv passes SG-CoT's pick_and_place calls to the table with where
+// their objects were seen: the table acts on what is there (grounding by
+// geometry), and a name the graph does not hold goes as it is. A named
+// place ("middle") has no point.
+type seeingEnv struct {
+	agents.Env
+	at map[string][2]int
+}
+
+func (e seeingEnv) Call(ctx context.Context, c agents.ToolCall) (agents.Result, error) {
+	if c.Name != agents.ToolPickAndPlace {
+		return e.Env.Call(ctx, c)
+	}
+	args, err := agents.DecodeArgs(c)
+	if err != nil {
+		return e.Env.Call(ctx, c)
+	}
+	a := args.(*agents.PickAndPlaceArgs)
+	if p, ok := e.at[a.Pick]; ok && a.PickAt == nil {
+		a.PickAt = &p
+	}
+	if p, ok := e.at[a.Place]; ok && a.PlaceAt == nil {
+		a.PlaceAt = &p
+	}
+	raw, err := json.Marshal(a)
+	if err != nil {
+		return agents.Result{}, err
+	}
+	return e.Env.Call(ctx, agents.ToolCall{Name: c.Name, Args: raw})
+}
