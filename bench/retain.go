@@ -70,7 +70,7 @@ func (t *table[T]) number(key []byte, v T) uint32 {
 type packedRecord struct {
 	Schema, Suite                                            int
 	Outcome, ErrorKind, Track, Family, Perturbation, Label   uint32
-	OutOfView, Agent, Model                                  uint32
+	OutOfView, Agent, Model, Perception                      uint32
 	Seed                                                     uint64
 	Episode, SceneSize, Repeat, Objects                      int
 	Instruction                                              uint32
@@ -110,7 +110,7 @@ func (k *retained) keep(i int, r *results.Record) {
 		Schema: r.Schema, Suite: r.Suite,
 		Outcome: k.str(r.Outcome), ErrorKind: k.str(r.ErrorKind), Track: k.str(r.Track),
 		Family: k.str(r.Family), Perturbation: k.str(r.Perturbation), Label: k.str(r.Label),
-		OutOfView: k.str(r.OutOfView), Agent: k.str(r.Agent), Model: k.str(r.Model),
+		OutOfView: k.str(r.OutOfView), Agent: k.str(r.Agent), Model: k.str(r.Model), Perception: k.str(r.Perception),
 		Seed:    r.Seed,
 		Episode: r.Episode, SceneSize: r.SceneSize, Repeat: r.Repeat, Objects: r.Objects,
 		Instruction: k.str(r.Instruction),
@@ -143,7 +143,7 @@ func (k *retained) unpack(p *packedRecord) results.Record {
 		Schema: p.Schema, Suite: p.Suite,
 		Outcome: k.strs.vals[p.Outcome], ErrorKind: k.strs.vals[p.ErrorKind], Track: k.strs.vals[p.Track],
 		Family: k.strs.vals[p.Family], Perturbation: k.strs.vals[p.Perturbation], Label: k.strs.vals[p.Label],
-		OutOfView: k.strs.vals[p.OutOfView], Agent: k.strs.vals[p.Agent], Model: k.strs.vals[p.Model],
+		OutOfView: k.strs.vals[p.OutOfView], Agent: k.strs.vals[p.Agent], Model: k.strs.vals[p.Model], Perception: k.strs.vals[p.Perception],
 		Seed:    p.Seed,
 		Episode: p.Episode, SceneSize: p.SceneSize, Repeat: p.Repeat, Objects: p.Objects,
 		Instruction: k.strs.vals[p.Instruction],

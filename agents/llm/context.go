@@ -96,7 +96,7 @@ type CallContext struct {
 	// renderer drew it (see Seen), for calls that show the robot's image
 	// (CallDetect, and CallPerceive with an image).
 	Seen      []Seen `json:"seen,omitempty"`
-	ImageSize [2]int `json:"image_size,omitempty"`
+	ImageSize [2]int `json:"image_size,omitzero"`
 	// Message is what the other robot asked, for CallAnswer.
 	Message string `json:"message,omitempty"`
 	// Exchanges and Done are the episode so far, for workflows that write
