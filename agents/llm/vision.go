@@ -1,5 +1,7 @@
 package llm
 
+import "github.com/go-gl/mathgl/mgl64"
+
 // Perception through a camera image (SG-CoT as its paper ran it): the
 // workflow shows the model the robot's image and asks it to list the
 // objects with their boxes (a CallDetect call), then to write the scene
@@ -21,6 +23,12 @@ type Seen struct {
 	Attributes map[string]string `json:"attributes"`
 	Box        [4]int            `json:"box"`
 	Fraction   float64           `json:"fraction"`
+	// Pos and Size are the object's centre and size on the table, in
+	// millimetres (as llm.Detection has them): what the image shows in
+	// perspective, which the simulated model reads in place of judging
+	// depth when it writes the relations between the objects it saw.
+	Pos  mgl64.Vec3 `json:"pos"`
+	Size mgl64.Vec3 `json:"size"`
 }
 
 // BoxScale is what a detection's box coordinates are normalised to: a

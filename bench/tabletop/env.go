@@ -111,6 +111,9 @@ func (e *robotEnv) Call(ctx context.Context, call agents.ToolCall) (agents.Resul
 		}
 		return agents.Result{Text: jsonList(items), Items: items, Edges: edges}, nil
 	case *agents.PickAndPlaceArgs:
+		if a.PickAt != nil || a.PlaceAt != nil {
+			return e.pickAndPlaceAt(a)
+		}
 		pick, place := e.actual(a.Pick), e.actual(a.Place)
 		if _, err := st.world.PickAndPlace(e.robot, pick, place); err != nil {
 			var ae *tabletop.ActionError

@@ -85,7 +85,7 @@ func robotCamera(opt camera.Options, ep *tasks.Episode, robot string) camera.Opt
 // them.
 func (e *robotEnv) View() (llm.Image, []llm.Seen, error) {
 	st := e.st
-	opt := robotCamera(camera.DefaultOptions(), st.ep, e.robot).Resolved()
+	opt := e.cameraOptions()
 	objs := st.world.Objects()
 	vis, err := camera.Visibility(objs, opt)
 	if err != nil {
@@ -97,8 +97,9 @@ func (e *robotEnv) View() (llm.Image, []llm.Seen, error) {
 			continue
 		}
 		b := v.Box
+		d := llm.DetectionOf(objs[i])
 		seen = append(seen, llm.Seen{ID: objs[i].ID, Attributes: objs[i].Attributes,
-			Box: [4]int{b.Min.X, b.Min.Y, b.Max.X, b.Max.Y}, Fraction: v.Fraction})
+			Box: [4]int{b.Min.X, b.Min.Y, b.Max.X, b.Max.Y}, Fraction: v.Fraction, Pos: d.Pos, Size: d.Size})
 	}
 	name := sceneName(st.seed, st.family, st.perturbation, st.index, st.size, st.moves)
 	img := llm.Image{

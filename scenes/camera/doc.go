@@ -49,6 +49,30 @@
 // the convex polygon taken away; it is exact up to floating point and
 // rasterises nothing.
 //
+// # Picking
+//
+// [Pick] answers the converse question: what does the image show at a
+// point? The point is [y, x], each normalised to 0–[PointScale] (1000)
+// across the image as a detection's box is, so that the centre of a box
+// is a point. Pick inverts the drawing's own projection at that point
+// (unprojecting it on the near and the far plane) to get the line of
+// sight, which passes through the eye for [Perspective] and runs along
+// the camera's axis, straight down by default, for [TopDown]. It casts
+// the line against every object the image draws, with heights: a block
+// as its box; a bowl as it is drawn, a frustum whose rim is the top of
+// its box and whose foot is 0.6 times as wide, made of a wall and a floor
+// and open at the top. A solid cylinder or box would take the points
+// beside the foot, where the image shows table, and would hide the block
+// in a bowl; an open frustum lets the line through the opening to the
+// block, the inside wall or the floor. The object met first is picked,
+// so a point on a stack picks the block on top and a point on a block in
+// a bowl picks the block. If the line meets nothing, the point where it
+// meets the table plane picks the object whose centre is nearest,
+// within [PickTolerance] (3 cm, a block's half side and a centimetre of
+// slack); else nothing. Objects hidden by partial observability are never
+// picked. [Hit] is Pick without the tolerance, and [TablePoint] is where
+// the line meets the table plane, for a place on empty table.
+//
 // # Digest
 //
 // [Digest] is a SHA-256 over what fixes the image: [Version], the options,

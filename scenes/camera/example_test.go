@@ -32,3 +32,34 @@ func Example() {
 	// blue bowl 1: hidden false, visible 100%
 	// green block 1: hidden true, visible 0%
 }
+
+// The centre of each object's projected box, as a detection writes it
+// (normalised to 0–1000, [y, x]), picks what the image shows there: the
+// bowl's box is centred over the block in it, so its centre picks the
+// block. A point on empty table picks nothing, and meets the table.
+func ExamplePick() {
+	bowl := scenes.NewBowl("blue bowl 1", "blue", 0, -0.5)
+	block := scenes.NewBlock("red block 1", "red", 0, -0.5)
+	block.Pose[2] = 0.02 // in the bowl, on its floor
+	objs := []scenes.Object{bowl, block, scenes.NewBlock("green block 1", "green", 0.1, -0.5)}
+	opt := camera.DefaultOptions()
+	vis, err := camera.Visibility(objs, opt)
+	if err != nil {
+		panic(err)
+	}
+	for _, v := range vis {
+		y := float64(v.Box.Min.Y+v.Box.Max.Y) / 2 / camera.DefaultHeight * camera.PointScale
+		x := float64(v.Box.Min.X+v.Box.Max.X) / 2 / camera.DefaultWidth * camera.PointScale
+		if i, ok := camera.Pick(objs, opt, y, x); ok {
+			fmt.Printf("the centre of %s's box picks %s\n", v.ID, objs[i].ID)
+		}
+	}
+	_, ok := camera.Pick(objs, opt, 850, 250)
+	px, py, _ := camera.TablePoint(opt, 850, 250)
+	fmt.Printf("[850, 250] picks something: %v; it is the table at (%.3f, %.3f)\n", ok, px, py)
+	// Output:
+	// the centre of blue bowl 1's box picks red block 1
+	// the centre of red block 1's box picks red block 1
+	// the centre of green block 1's box picks green block 1
+	// [850, 250] picks something: false; it is the table at (-0.200, -0.755)
+}

@@ -14,6 +14,8 @@
 // lowers and releases it, and steps the space until every body has settled.
 // Whether the block ends in the bowl, at the place, or pushed elsewhere is
 // what the physics says, judged on the settled state.
+// [World.PickAndPlaceAt] takes the place as a point of the table instead
+// of a name, for a robot that acts where its camera saw something.
 //
 // A settled world sleeps: bodies at rest are not integrated or collided
 // with each other, so a step costs only what moves, and a body touched by

@@ -46,21 +46,9 @@ func (w *World) PickAndPlace(robot, pick, place string) (Outcome, error) {
 			Reason: fmt.Sprintf(format, args...),
 		}
 	}
-	if robot != scenes.Robot1 && !(w.cfg.TwoRobots && robot == scenes.Robot2) {
-		return refuse("no robot %q at this table", robot)
-	}
-	it := w.find(pick)
-	if it == nil || !w.visible(robot, it) {
-		return refuse("no object %q in view", pick)
-	}
-	if it.obj.Class != scenes.ClassBlock {
-		return refuse("%s is a %s; only blocks can be picked up", pick, it.obj.Class)
-	}
-	if top := w.onTopOf(it); top != nil {
-		return refuse("%s is under %s", pick, top.obj.ID)
-	}
-	if region := w.regionOf(it); !scenes.Reaches(robot, region) {
-		return refuse("%s is out of %s's reach (it is in the %s workspace)", pick, robot, region)
+	it, reason := w.pickable(robot, pick)
+	if reason != "" {
+		return refuse("%s", reason)
 	}
 	tgt, reason := w.resolvePlace(robot, it, place)
 	if reason != "" {
@@ -70,6 +58,54 @@ func (w *World) PickAndPlace(robot, pick, place string) (Outcome, error) {
 		return refuse("%s is out of %s's reach (it is in the %s workspace)", place, robot, region)
 	}
 	return w.execute(it, tgt), nil
+}
+
+// PickAndPlaceAt is [World.PickAndPlace] with the place a point (x, y) of
+// the table top, in metres: the block is carried there and lowered onto
+// the table, where it collides with whatever stands there, as at a named
+// place. A point off the table top ([scenes.Table]) or out of the robot's
+// reach is refused.
+func (w *World) PickAndPlaceAt(robot, pick string, x, y float64) (Outcome, error) {
+	refuse := func(format string, args ...any) (Outcome, error) {
+		return Outcome{}, &ActionError{
+			Action: fmt.Sprintf("pick_and_place(%q, (%.3f, %.3f))", pick, x, y),
+			Reason: fmt.Sprintf(format, args...),
+		}
+	}
+	it, reason := w.pickable(robot, pick)
+	if reason != "" {
+		return refuse("%s", reason)
+	}
+	if !scenes.Table.Contains(x, y) { // false for NaN too
+		return refuse("(%.3f, %.3f) is off the table (x from %g to %g, y from %g to %g)",
+			x, y, scenes.TableMinX, scenes.TableMaxX, scenes.TableMinY, scenes.TableMaxY)
+	}
+	if region := scenes.RegionAt(w.cfg.TwoRobots, x, y); !scenes.Reaches(robot, region) {
+		return refuse("(%.3f, %.3f) is out of %s's reach (it is in the %s workspace)", x, y, robot, region)
+	}
+	return w.execute(it, target{point: mgl64.Vec2{x, y}}), nil
+}
+
+// pickable returns the block robot would pick up by the id pick, or why
+// it cannot.
+func (w *World) pickable(robot, pick string) (*item, string) {
+	if robot != scenes.Robot1 && !(w.cfg.TwoRobots && robot == scenes.Robot2) {
+		return nil, fmt.Sprintf("no robot %q at this table", robot)
+	}
+	it := w.find(pick)
+	if it == nil || !w.visible(robot, it) {
+		return nil, fmt.Sprintf("no object %q in view", pick)
+	}
+	if it.obj.Class != scenes.ClassBlock {
+		return nil, fmt.Sprintf("%s is a %s; only blocks can be picked up", pick, it.obj.Class)
+	}
+	if top := w.onTopOf(it); top != nil {
+		return nil, fmt.Sprintf("%s is under %s", pick, top.obj.ID)
+	}
+	if region := w.regionOf(it); !scenes.Reaches(robot, region) {
+		return nil, fmt.Sprintf("%s is out of %s's reach (it is in the %s workspace)", pick, robot, region)
+	}
+	return it, ""
 }
 
 func (w *World) visible(robot string, it *item) bool {
