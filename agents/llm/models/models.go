@@ -39,7 +39,7 @@ import (
 )
 
 // Forms lists the valid spec forms, for error messages and help.
-const Forms = "sim, sim:perfect, sim:weak, sim:NAME=RATE,… (rates: hallucinate, multiplicity, absence, vague, negation, tag, malformed, skip, loop, growth), any sim spec with a stream salt salt=N (sim:salt=2, sim:weak,salt=3), gemini:MODEL, openai:MODEL, anthropic:MODEL, openai:MODEL?context=1 (for serve-sim), record:DIR=SPEC, replay:DIR"
+const Forms = "sim, sim:perfect, sim:weak, sim:NAME=RATE,… (rates: hallucinate, multiplicity, absence, vague, negation, tag, malformed, skip, loop, overreflect, coord, miss, colorswap, duplicate, phantom, growth), any sim spec with a stream salt salt=N (sim:salt=2, sim:weak,salt=3), gemini:MODEL, openai:MODEL, anthropic:MODEL, openai:MODEL?context=1 (for serve-sim), record:DIR=SPEC, replay:DIR"
 
 // Default is the spec used when none is given.
 const Default = "sim"

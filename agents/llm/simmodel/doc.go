@@ -34,8 +34,61 @@
 //     deviation in metres; the relations it then works out from the
 //     positions (the baselines' prompts show no relation graph) go wrong
 //     only near a tie (coords.go);
-//   - growth: every rate grows by this fraction per 1,000 prompt tokens
-//     (and the coord spread with them).
+//   - growth: every rate above grows by this fraction per 1,000 prompt
+//     tokens (and the coord spread with them).
+//
+// # What it sees
+//
+// A detection call (llm.CallDetect) shows the robot's camera image; sim
+// reads, in place of the pixels, the context's Seen (each visible
+// object's id, attributes, pixel box and visible fraction) and
+// ImageSize. It replies with llm.ImageObjects as JSON: each object it
+// sees named by its colour and type ("red block"), its box
+// llm.NormBox of the pixel box clipped to the image, listed by box, top
+// to bottom, then left to right (never by id, which a real model does
+// not know). An object of which less than DetectFloor (0.1) is visible
+// is never listed; "sim:perfect" lists every other object of Seen
+// exactly, with no error. An image with a side of 0 pixels or less (or
+// above 2^20) shows nothing, not even a phantom. The other profiles err
+// at visual rates of their own:
+//
+//   - miss: a visible object is left out;
+//   - colorswap: an object's colour is named as a close one (closeColors:
+//     blue–cyan, blue–purple, red–orange, red–pink, red–brown,
+//     orange–yellow, orange–brown, green–cyan, purple–pink, brown–gray);
+//   - duplicate: an object is listed twice, the second box shifted by a
+//     quarter to a half of its size along each axis;
+//   - phantom: an object that is not there is listed, of a type in view
+//     (a block when none is) and a colour that no object of that type in
+//     view has.
+//
+// The rates grow with the number n of objects in view (at or above the
+// floor) and, per object, with its occlusion h = max(0, (0.5 − f)/0.5)
+// for a visible fraction f (0 for an object at least half visible, 0.8
+// at the floor) and its smallness s = max(0, (12 − side)/12) for the
+// shorter side of its box in pixels (0 from 12 px up). With crowd
+// c = 1 + n/24, the probabilities, each at most 1, are
+//
+//	miss       = miss·c·(1 + 8h + 8s)
+//	colorswap  = colorswap·c·(1 + 2h + 2s)
+//	duplicate  = duplicate·c·(1 + 2h)   (occlusion splits an outline in two)
+//	phantom    = phantom·c              (per image: at most one phantom)
+//
+// growth does not scale them: they follow the image, not the prompt's
+// length. The defaults, miss 0.03, colorswap 0.03, duplicate 0.02 and
+// phantom 0.02 (weak: 0.10, 0.10, 0.06, 0.08), and the formula's
+// weights, knees and thresholds were chosen as plausible small rates
+// for a capable vision-language model on an uncluttered table of plain
+// coloured blocks and bowls, not tuned to any paper's table; benchmarks
+// of object hallucination and grounding (POPE, CHAIR, RefCOCO) measure
+// other images and tasks, and no number here is taken from them.
+//
+// A detection is malformed at the malformed rate, as every call is. The
+// draws of a detection are hashed, like the misreadings above, from
+// the situation and what each concerns (an object's id; the phantom),
+// not from the order of calls: while the same objects are in view, an
+// object missed at one look is missed at the next as long as it stays as
+// hidden, and found once it shows more of itself.
 //
 // Each error is drawn from a random stream keyed by the profile, the hash of
 // the request and its sample index, so the same request always gets the

@@ -137,8 +137,12 @@ func (c *call) situation() []byte {
 		for _, o := range b.Detections {
 			ids = append(ids, o.ID)
 		}
-	} else {
+	} else if len(b.Objects) > 0 {
 		ids = slices.Clone(b.Objects)
+	} else {
+		// A call that shows only an image (a detection): the objects in
+		// it. A context without Seen hashes as it always has.
+		ids = seenIDs(b.Seen)
 	}
 	if b.SemanticMap != nil {
 		for _, in := range b.SemanticMap.Instances {
@@ -222,6 +226,9 @@ func malformed() llm.Reply {
 }
 
 func (c *call) respond() llm.Reply {
+	if c.cc.Role == llm.CallDetect {
+		return c.detect()
+	}
 	if c.cc.Track == "household" {
 		return c.household()
 	}
@@ -245,6 +252,9 @@ func (c *call) respond() llm.Reply {
 		}
 		return c.answer()
 	case llm.CallPerceive:
+		if len(c.cc.Seen) > 0 {
+			return c.perceiveImage()
+		}
 		return c.perceive()
 	}
 	return llm.Reply{Text: fmt.Sprintf("I do not handle calls of role %q yet.", c.cc.Role), FinishReason: llm.FinishStop}

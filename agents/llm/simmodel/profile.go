@@ -29,6 +29,16 @@ type Profile struct {
 	// object list (see coords.go). A relation it works out from the
 	// positions is misread only when the true offsets are close to a tie.
 	Coord float64
+	// The visual errors of a detection call (llm.CallDetect), each a base
+	// rate that the number of objects in view and each object's
+	// occlusion and size scale (doc.go states how): Miss leaves a
+	// visible object out, ColorSwap names its colour as a close one,
+	// Duplicate lists it twice, the second box shifted, and Phantom adds
+	// an object that is not there. Growth does not scale them.
+	Miss      float64
+	ColorSwap float64
+	Duplicate float64
+	Phantom   float64
 	// Growth is the relative increase of every rate per 1,000 prompt
 	// tokens: a rate r becomes r·(1 + Growth·tokens/1000), at most 1,
 	// tokens being those the request sends and those of its context as
@@ -47,13 +57,15 @@ type Profile struct {
 var (
 	Perfect = Profile{Name: "perfect"}
 	Default = Profile{Name: "default", Hallucinate: 0.03, Multiplicity: 0.15, Absence: 0.10, Vague: 0.08,
-		Negation: 0.10, Tag: 0.05, Malformed: 0.02, Skip: 0.10, Loop: 0.01, OverReflect: 0.10, Coord: 0.01, Growth: 0.10}
+		Negation: 0.10, Tag: 0.05, Malformed: 0.02, Skip: 0.10, Loop: 0.01, OverReflect: 0.10, Coord: 0.01, Growth: 0.10,
+		Miss: 0.03, ColorSwap: 0.03, Duplicate: 0.02, Phantom: 0.02}
 	Weak = Profile{Name: "weak", Hallucinate: 0.10, Multiplicity: 0.45, Absence: 0.35, Vague: 0.30,
-		Negation: 0.35, Tag: 0.15, Malformed: 0.08, Skip: 0.30, Loop: 0.03, OverReflect: 0.25, Coord: 0.03, Growth: 0.25}
+		Negation: 0.35, Tag: 0.15, Malformed: 0.08, Skip: 0.30, Loop: 0.03, OverReflect: 0.25, Coord: 0.03, Growth: 0.25,
+		Miss: 0.10, ColorSwap: 0.10, Duplicate: 0.06, Phantom: 0.08}
 )
 
 // rateNames are the keys of an explicit profile, in a fixed order.
-var rateNames = []string{"hallucinate", "multiplicity", "absence", "vague", "negation", "tag", "malformed", "skip", "loop", "overreflect", "coord", "growth"}
+var rateNames = []string{"hallucinate", "multiplicity", "absence", "vague", "negation", "tag", "malformed", "skip", "loop", "overreflect", "coord", "miss", "colorswap", "duplicate", "phantom", "growth"}
 
 func (p *Profile) rate(name string) *float64 {
 	switch name {
@@ -79,6 +91,14 @@ func (p *Profile) rate(name string) *float64 {
 		return &p.OverReflect
 	case "coord":
 		return &p.Coord
+	case "miss":
+		return &p.Miss
+	case "colorswap":
+		return &p.ColorSwap
+	case "duplicate":
+		return &p.Duplicate
+	case "phantom":
+		return &p.Phantom
 	case "growth":
 		return &p.Growth
 	}
