@@ -30,9 +30,11 @@ func recordCalls(t *testing.T, opts bench.Options) []llm.Request {
 	t.Helper()
 	rec := &llmtest.Recorder{Model: simmodel.New(simmodel.Default, "sim")}
 	opts.Model, opts.Seed = rec, 1
-	for _, a := range agents.NamesFor(opts.Track.Name()) {
-		if info, _ := agents.Lookup(a); info.UsesModel {
-			opts.Agents = append(opts.Agents, a)
+	if opts.Agents == nil {
+		for _, a := range agents.NamesFor(opts.Track.Name()) {
+			if info, _ := agents.Lookup(a); info.UsesModel {
+				opts.Agents = append(opts.Agents, a)
+			}
 		}
 	}
 	jobs, err := bench.Jobs(opts)
@@ -62,6 +64,10 @@ func workflowCalls(t *testing.T) []llm.Request {
 		// since would otherwise move.
 		calls = append(calls, recordCalls(t, bench.Options{Track: tabletop.New(), Episodes: 2,
 			Perturbations: []string{"none", "absence", "multiplicity", "underspecified", "partial_observability", "scene_graph_noise", "execution_noise"}})...)
+		// SG-CoT perceiving through the camera image: its detection call,
+		// and its scene-graph call with the image.
+		calls = append(calls, recordCalls(t, bench.Options{Track: &tabletop.Track{StepLimit: tabletop.DefaultStepLimit, Perception: agents.PerceptionImage},
+			Episodes: 2, Agents: []string{"sgcot", "sgcot-no-edges"}, Perturbations: []string{"none", "multiplicity", "partial_observability"}})...)
 		calls = append(calls, recordCalls(t, bench.Options{Track: &household.Track{Trials: 3, Grammar: "v0.3"}, Episodes: 2,
 			Perturbations: []string{"none", "absence", "multiplicity", "underspecified", "partial_observability"}})...)
 		calls = append(calls, recordCalls(t, bench.Options{Track: &semmap.Track{Dataset: tsm.Builtin(1), Modes: semmap.Modes}, Episodes: 3})...)
@@ -103,13 +109,16 @@ func callKind(cc *llm.CallContext) string {
 	if cc.Mode != "" {
 		k += "/" + cc.Mode
 	}
+	if cc.ImageSize != ([2]int{}) {
+		k += "/image"
+	}
 	return k
 }
 
 // labels are the context's fields that say what kind of call it is; they
 // are checked against the known values, not looked for in the prompt.
 var labels = map[string][]string{
-	"Role":   {llm.CallPlan, llm.CallReflect, llm.CallRefine, llm.CallChoose, llm.CallClassify, llm.CallAnswer, llm.CallPerceive},
+	"Role":   {llm.CallPlan, llm.CallReflect, llm.CallRefine, llm.CallChoose, llm.CallClassify, llm.CallAnswer, llm.CallPerceive, llm.CallDetect},
 	"Track":  {agents.TrackTabletop, agents.TrackHousehold, agents.TrackSemmap},
 	"Format": {llm.FormatToolCalls, llm.FormatJSON, llm.FormatText, llm.FormatProgram},
 	"Tool":   append([]string{""}, append(slices.Clone(agents.ReflectionTools), agents.ReflectPlan)...),
@@ -184,8 +193,15 @@ func missing(cc *llm.CallContext, text string) []string {
 				}
 				return
 			}
+			if _, ok := v.Interface().(llm.Seen); ok {
+				// What the image shows: the request sends it as pixels.
+				return
+			}
 			for i := range v.NumField() {
 				f := v.Type().Field(i)
+				if v.Type() == reflect.TypeFor[llm.CallContext]() && f.Name == "ImageSize" {
+					continue // the image's own size, sent with it
+				}
 				if f.IsExported() && !(v.Type() == reflect.TypeFor[llm.HouseStep]() && f.Name == "Tool") {
 					// A step's tool (act or ask) is how the prompt writes
 					// the step, not a word in it.

@@ -1,0 +1,67 @@
+package simmodel
+
+import (
+	"github.com/ambibench/ambibench/agents/llm"
+	"github.com/ambibench/ambibench/scenes"
+)
+
+// perceiveImage plays the scene-graph call of perception through the
+// image: the model was shown the robot's camera image and the objects it
+// listed at the detection call, each with a box. The simulated model reads
+// no pixels: it finds the object under each listed box among what the
+// image shows (Seen, by the largest overlap of boxes) and writes the
+// relations the table's geometry gives between the objects found, as the
+// perceive call over the detector's list does (scenes.BuildGraph, with
+// the relation part of the episode's perception noise). A listed object
+// with nothing under it (a phantom) stands in no relation; two listed
+// over one object are both that object. The nodes are written as listed.
+func (c *call) perceiveImage() llm.Reply {
+	ds := c.cc.Detections
+	g := &scenes.Graph{Nodes: make([]scenes.Node, len(ds))}
+	for i, d := range ds {
+		g.Nodes[i] = scenes.Node{ID: d.ID, Attributes: d.Attributes}
+	}
+	if c.cc.Mode == llm.ModeNodesOnly {
+		return llm.Reply{Text: perceptionJSON(g, ds, false), FinishReason: llm.FinishStop}
+	}
+	var objs []scenes.Object
+	for _, d := range ds {
+		s, ok := underBox(d.Box, c.cc.Seen, c.cc.ImageSize)
+		if !ok {
+			continue
+		}
+		objs = append(objs, scenes.Object{ID: d.ID, Class: d.Attributes[scenes.AttrType], Attributes: d.Attributes,
+			Pose: s.Pos.Mul(0.001), Extent: s.Size.Mul(0.001)})
+	}
+	built := scenes.BuildGraph(objs)
+	rel := scenes.GraphNoise{Drop: c.noise.Drop, Spurious: c.noise.Spurious, Seed: c.noise.Seed}
+	if !rel.IsZero() {
+		built, _ = built.WithNoise(rel)
+	}
+	g.Edges = built.Edges
+	return llm.Reply{Text: perceptionJSON(g, ds, true), FinishReason: llm.FinishStop}
+}
+
+// underBox is the object of seen whose box (in pixels of an image of
+// size w×h) overlaps the normalised box b the most, if any does.
+func underBox(b [4]int, seen []llm.Seen, size [2]int) (llm.Seen, bool) {
+	if size[0] < 1 || size[1] < 1 || size[0] > maxImageSide || size[1] > maxImageSide {
+		return llm.Seen{}, false
+	}
+	best, bestArea := -1, 0
+	for i, s := range seen {
+		n := llm.NormBox(s.Box, size[0], size[1])
+		y0, x0 := max(b[0], n[0]), max(b[1], n[1])
+		y1, x1 := min(b[2], n[2]), min(b[3], n[3])
+		if y1 <= y0 || x1 <= x0 {
+			continue
+		}
+		if a := (y1 - y0) * (x1 - x0); a > bestArea {
+			best, bestArea = i, a
+		}
+	}
+	if best < 0 {
+		return llm.Seen{}, false
+	}
+	return seen[best], true
+}
