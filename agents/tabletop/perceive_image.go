@@ -129,13 +129,23 @@ func boxLines(nodes []seenNode) string {
 // seeingEnv passes SG-CoT's pick_and_place calls to the table with where
 // their objects were seen: the table acts on what is there (grounding by
 // geometry), and a name the graph does not hold goes as it is. A named
-// place ("middle") has no point.
+// place ("middle") has no point. Once the other robot has answered an
+// ask_robot (it may have moved things), the robot looks again: one more
+// detection call on a new image, whose boxes replace the old.
 type seeingEnv struct {
 	agents.Env
-	at map[string][2]int
+	at    map[string][2]int
+	model llm.Model
 }
 
 func (e seeingEnv) Call(ctx context.Context, c agents.ToolCall) (agents.Result, error) {
+	if c.Name == agents.ToolAskRobot {
+		r, err := e.Env.Call(ctx, c)
+		if err != nil || r.Error != "" || r.Ended {
+			return r, err
+		}
+		return r, e.lookAgain(ctx)
+	}
 	if c.Name != agents.ToolPickAndPlace {
 		return e.Env.Call(ctx, c)
 	}
@@ -155,4 +165,34 @@ func (e seeingEnv) Call(ctx context.Context, c agents.ToolCall) (agents.Result, 
 		return agents.Result{}, err
 	}
 	return e.Env.Call(ctx, agents.ToolCall{Name: c.Name, Args: raw})
+}
+
+// lookAgain detects the objects in a new image and moves each node the
+// graph holds to where an object of its name is now seen.
+func (e seeingEnv) lookAgain(ctx context.Context) error {
+	cam, ok := e.Env.(agents.Camera)
+	if !ok {
+		return nil
+	}
+	img, seen, err := cam.View()
+	if err != nil {
+		return err
+	}
+	nodes, err := detectInImage(ctx, e.model, e.Robot(), img, seen, [2]int{img.Width, img.Height})
+	if err != nil {
+		return err
+	}
+	for _, n := range nodes {
+		e.at[n.ID] = n.At
+	}
+	return nil
+}
+
+// Tally passes the count of a call the workflow answers itself (a
+// retrieval over its graph) to the table.
+func (e seeingEnv) Tally(c agents.ToolCall) (agents.Result, bool) {
+	if t, ok := e.Env.(tallier); ok {
+		return t.Tally(c)
+	}
+	return agents.Result{}, true
 }

@@ -80,10 +80,10 @@ func (a *sgcot) Run(ctx context.Context, env agents.Env) error {
 	if err != nil {
 		return agents.Finish(err)
 	}
-	env = perceivedEnv{env, g}
 	if a.image {
-		env = seeingEnv{env, at}
+		env = seeingEnv{env, at, a.model}
 	}
+	env = perceivedEnv{env, g}
 	objects, keys, rels := outline(g)
 	if a.mode == sgcotNoEdges {
 		rels = nil

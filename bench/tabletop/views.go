@@ -97,8 +97,10 @@ func (e *robotEnv) View() (llm.Image, []llm.Seen, error) {
 			continue
 		}
 		b := v.Box
+		// The attributes as the detector gives them, the workspace
+		// included: the image shows the strips the objects stand in.
 		d := llm.DetectionOf(objs[i])
-		seen = append(seen, llm.Seen{ID: objs[i].ID, Attributes: objs[i].Attributes,
+		seen = append(seen, llm.Seen{ID: objs[i].ID, Attributes: d.Attributes,
 			Box: [4]int{b.Min.X, b.Min.Y, b.Max.X, b.Max.Y}, Fraction: v.Fraction, Pos: d.Pos, Size: d.Size})
 	}
 	name := sceneName(st.seed, st.family, st.perturbation, st.index, st.size, st.moves)

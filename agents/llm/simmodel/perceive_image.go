@@ -1,6 +1,8 @@
 package simmodel
 
 import (
+	"maps"
+
 	"github.com/ambibench/ambibench/agents/llm"
 	"github.com/ambibench/ambibench/scenes"
 )
@@ -21,17 +23,24 @@ func (c *call) perceiveImage() llm.Reply {
 	for i, d := range ds {
 		g.Nodes[i] = scenes.Node{ID: d.ID, Attributes: d.Attributes}
 	}
-	if c.cc.Mode == llm.ModeNodesOnly {
-		return llm.Reply{Text: perceptionJSON(g, ds, false), FinishReason: llm.FinishStop}
-	}
 	var objs []scenes.Object
-	for _, d := range ds {
+	for i, d := range ds {
 		s, ok := underBox(d.Box, c.cc.Seen, c.cc.ImageSize)
 		if !ok {
 			continue
 		}
+		// The workspace an object stands in shows in the image (its
+		// strip's tint): the node gains it.
+		if w, ok := s.Attributes[scenes.AttrWorkspace]; ok && d.Attributes[scenes.AttrWorkspace] != w {
+			attrs := maps.Clone(d.Attributes)
+			attrs[scenes.AttrWorkspace] = w
+			g.Nodes[i].Attributes = attrs
+		}
 		objs = append(objs, scenes.Object{ID: d.ID, Class: d.Attributes[scenes.AttrType], Attributes: d.Attributes,
 			Pose: s.Pos.Mul(0.001), Extent: s.Size.Mul(0.001)})
+	}
+	if c.cc.Mode == llm.ModeNodesOnly {
+		return llm.Reply{Text: perceptionJSON(g, ds, false), FinishReason: llm.FinishStop}
 	}
 	built := scenes.BuildGraph(objs)
 	rel := scenes.GraphNoise{Drop: c.noise.Drop, Spurious: c.noise.Spurious, Seed: c.noise.Seed}

@@ -1,0 +1,67 @@
+package tabletop
+
+import (
+	"context"
+	"testing"
+
+	"github.com/ambibench/ambibench/agents"
+	"github.com/ambibench/ambibench/agents/llm/models"
+	"github.com/ambibench/ambibench/bench"
+	"github.com/ambibench/ambibench/results"
+)
+
+// TestSGCoTSeeingMatchesTheDetector plays SG-CoT and its ablations on
+// sim:perfect through the camera image and through the detector's list,
+// on the cells where the user is never asked which of two objects is
+// meant, and wants the same ADA and SR in every cell (1.0 for sgcot, as
+// with the detector): the detection call, the scene-graph call with the
+// image, grounding by geometry and looking again after the other robot
+// acts lose nothing. Left out, as issue 29 says: multiplicity and
+// underspecified cells, where the simulated user answers by the table's
+// ids ("I mean blue block 2"), which a robot that names what it sees does
+// not share; and the handover family, where the other robot may put the
+// block where robot 1's camera barely sees it (handover/none episode 11:
+// missed at the second look), which the placement does not yet avoid.
+func TestSGCoTSeeingMatchesTheDetector(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip(singlePath)
+	}
+	play := func(perception string) map[string]results.Cell {
+		m, err := models.Open("sim:perfect", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		track := New()
+		track.Perception = perception
+		opts := bench.Options{Track: track, Seed: 1, Model: m, Agents: []string{"sgcot", "sgcot-full-graph", "sgcot-single-retrieval", "sgcot-no-edges"},
+			Families: []string{"pick_place", "long_horizon", "spatial"}, Perturbations: []string{"none", "absence", "partial_observability"}, Episodes: 12, Concurrency: 2}
+		recs, err := bench.Run(context.Background(), opts, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range recs {
+			if want := map[string]string{agents.PerceptionImage: agents.PerceptionImage}[perception]; r.Perception != want {
+				t.Fatalf("%s: record's perception %q, want %q", r.Agent, r.Perception, want)
+			}
+		}
+		out := map[string]results.Cell{}
+		for _, c := range results.Aggregate(recs, results.AggregateOptions{ByFamily: true}) {
+			out[c.Agent+" "+c.Family+"/"+c.Perturbation] = c
+		}
+		return out
+	}
+	seeing, listed := play(agents.PerceptionImage), play(agents.PerceptionDetector)
+	if len(seeing) == 0 || len(seeing) != len(listed) {
+		t.Fatalf("%d cells seeing, %d with the detector", len(seeing), len(listed))
+	}
+	for key, s := range seeing {
+		d := listed[key]
+		if s.ADA.Value() != d.ADA.Value() || s.SR.Value() != d.SR.Value() || s.Errors != 0 {
+			t.Errorf("%s: seeing ADA %.2f SR %.2f (errors %d), with the detector ADA %.2f SR %.2f", key, s.ADA.Value(), s.SR.Value(), s.Errors, d.ADA.Value(), d.SR.Value())
+		}
+		if s.Agent == "sgcot" && s.SR.Value() != 1 {
+			t.Errorf("%s: sgcot seeing SR %.2f, want 1", key, s.SR.Value())
+		}
+	}
+}
