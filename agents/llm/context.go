@@ -97,6 +97,11 @@ type CallContext struct {
 	// (CallDetect, and CallPerceive with an image).
 	Seen      []Seen `json:"seen,omitempty"`
 	ImageSize [2]int `json:"image_size,omitzero"`
+	// Images are the digests of the request's images, in order: set only
+	// on the copy the openai backend sends to serve-sim (context=1), where
+	// the images arrive as bytes, so that the server names them as the
+	// client did and its simulated model draws as it does in process.
+	Images []string `json:"images,omitempty"`
 	// Message is what the other robot asked, for CallAnswer.
 	Message string `json:"message,omitempty"`
 	// Exchanges and Done are the episode so far, for workflows that write

@@ -76,6 +76,11 @@ func buildParams(ctx context.Context, model string, req llm.Request, gen llm.Gen
 		cc := *req.Context
 		cc.Version = llm.ContextVersion
 		cc.Play = llm.PlayFrom(ctx)
+		for _, m := range req.Messages {
+			for _, im := range m.Images {
+				cc.Images = append(cc.Images, im.Digest)
+			}
+		}
 		p.SetExtraFields(map[string]any{llm.ContextField: cc})
 	}
 	return p, nil

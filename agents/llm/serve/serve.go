@@ -3,6 +3,7 @@ package serve
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"net/http"
@@ -107,6 +108,10 @@ func (h *handler) chat(w http.ResponseWriter, r *http.Request) {
 		cc.Play = nil
 		req.Context = &cc
 	}
+	if err := clientDigests(&req); err != nil {
+		writeError(w, http.StatusBadRequest, llm.ContextField+".images", err.Error())
+		return
+	}
 	reply, err := h.m.Generate(ctx, req)
 	if err != nil {
 		writeModelError(w, err)
@@ -207,4 +212,41 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Length", strconv.Itoa(len(data)+1))
 	w.WriteHeader(status)
 	w.Write(append(data, '\n'))
+}
+
+// clientDigests names the request's images as the client did, when its
+// call context lists their digests (the openai backend sends them with
+// context=1), and takes the list out of the context: the digests the
+// bytes were received under (DigestDigits of their SHA-256) are the
+// server's own, while the client's, which name what made each image, are
+// what the client's request hash and its simulated model read. A list
+// that does not match the images one for one is refused.
+func clientDigests(req *llm.Request) error {
+	if req.Context == nil || req.Context.Images == nil {
+		return nil
+	}
+	digests := req.Context.Images
+	n := 0
+	for _, m := range req.Messages {
+		n += len(m.Images)
+	}
+	if len(digests) != n {
+		return fmt.Errorf("the call context names %d image digests for the %d images the messages show", len(digests), n)
+	}
+	k := 0
+	for i := range req.Messages {
+		for j := range req.Messages[i].Images {
+			im := req.Messages[i].Images[j]
+			im.Digest = digests[k]
+			if err := im.Check(); err != nil {
+				return fmt.Errorf("image %d: %w", k, err)
+			}
+			req.Messages[i].Images[j] = im
+			k++
+		}
+	}
+	cc := *req.Context
+	cc.Images = nil
+	req.Context = &cc
+	return nil
 }

@@ -155,3 +155,28 @@ func readFile(t *testing.T, path string) []byte {
 	}
 	return b
 }
+
+// TestSeeingAgainstServeSim plays SG-CoT perceiving through the camera
+// image over real HTTP (the images in the request bodies as data URLs)
+// against serve-sim, and in process: the records are the same.
+func TestSeeingAgainstServeSim(t *testing.T) {
+	// Not parallel: it sets the process's environment (t.Setenv), which the backends read.
+	t.Setenv("OPENAI_API_KEY", "sk-seeing-test")
+	t.Setenv("OPENAI_BASE_URL", startServeSim(t, "sim"))
+	grid := []string{"--agents", "sgcot,sgcot-no-edges", "--perception", "image", "--tasks", "pick_place,handover",
+		"--perturbations", "none,multiplicity,partial_observability,scene_graph_noise", "--episodes", "3", "--quiet"}
+	remoteDir, localDir := t.TempDir(), t.TempDir()
+	if _, errOut, err := runCLI(t, append([]string{"run", "--model", "openai:sim?context=1", "--out", remoteDir}, grid...)...); err != nil {
+		t.Fatalf("%v\n%s", err, errOut)
+	}
+	if _, errOut, err := runCLI(t, append([]string{"run", "--model", "sim", "--out", localDir}, grid...)...); err != nil {
+		t.Fatalf("%v\n%s", err, errOut)
+	}
+	remote, local := readRecords(t, remoteDir), readRecords(t, localDir)
+	for _, r := range remote {
+		if r.Perception != "image" || r.Calls < 2 {
+			t.Fatalf("%s: perception %q, %d calls; want image and the detection and scene-graph calls", r.PlainKey(), r.Perception, r.Calls)
+		}
+	}
+	sameUpToModel(t, remote, local)
+}
