@@ -56,6 +56,11 @@ func (multiplicity) Apply(rng *rand.Rand, ep *tasks.Episode) error {
 	}
 	ep.Label = tasks.LabelMultiplicity
 	ep.Answer = "I mean " + ref.ID + "."
+	other := orig.ID
+	if ref.ID == orig.ID {
+		other = twin.ID
+	}
+	ep.AnswerSeen = seenAnswer(ep, ref.ID, other)
 	return nil
 }
 

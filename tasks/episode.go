@@ -39,6 +39,11 @@ type Episode struct {
 	// Answer is what the simulated user says to a question whose tag
 	// matches Label.
 	Answer string
+	// AnswerSeen, when set, is Answer for a robot that names what it sees
+	// in its camera image rather than the table's objects by id: it says
+	// which object is meant by where it stands ("I mean the blue block to
+	// the left of the red bowl"), since that robot's names are its own.
+	AnswerSeen string
 	// Difficulty grows with the number of moves and relations to resolve.
 	Difficulty int
 	// ViewNoise misreads every scene graph a robot is shown; the table

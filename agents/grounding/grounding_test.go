@@ -57,6 +57,10 @@ func TestParseRef(t *testing.T) {
 			rel("the block above the pink bowl", scenes.RelAbove, obj("the pink bowl", "pink", "bowl"))},
 		{"below a numbered anchor", "the block below blue bowl 2",
 			rel("the block below blue bowl 2", scenes.RelBelow, Ref{Phrase: "blue bowl 2", Color: "blue", Class: "bowl", ID: "blue bowl 2"})},
+		{"a coloured block by where it stands (a user's answer to a robot that names what it sees)", "the blue block to the left of the pink block",
+			Ref{Phrase: "the blue block to the left of the pink block", Color: "blue", Class: scenes.ClassBlock, Relation: scenes.RelLeftOf, Anchor: ptr(obj("the pink block", "pink", "block"))}},
+		{"a coloured bowl by where it stands", "the gray bowl above the red block",
+			Ref{Phrase: "the gray bowl above the red block", Color: "gray", Class: scenes.ClassBowl, Relation: scenes.RelAbove, Anchor: ptr(obj("the red block", "red", "block"))}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -92,7 +96,8 @@ func TestParseRefErrors(t *testing.T) {
 		{"relational with a vague anchor", "the block to the left of something", "must name an object plainly"},
 		{"relational with a relational anchor", "the block left of block right of the red bowl", "must name an object plainly"},
 		{"relational with an unknown anchor", "the block above the magenta bowl", "anchor of"},
-		{"relational with a bowl", "the bowl to the left of the red block", "cannot read"},
+		{"relational with a bowl and no colour", "the bowl to the left of the red block", "cannot read"},
+		{"relational with an unknown colour", "the magenta block to the left of the red bowl", "cannot read"},
 		{"an id too large to be a number", "red block 99999999999999999999", "red block 99999999999999999999"},
 	}
 	for _, tt := range tests {
@@ -416,3 +421,5 @@ func TestParseInstructionKept(t *testing.T) {
 		}
 	}
 }
+
+func ptr[T any](v T) *T { return &v }

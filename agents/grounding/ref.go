@@ -19,7 +19,7 @@ type Ref struct {
 	Place    string // a named place or the shared workspace
 	Class    string // block or bowl
 	Color    string
-	Relation string // for "the block to the left of X": left_of
+	Relation string // for "the (red) block to the left of X": left_of
 	Anchor   *Ref   // X
 }
 
@@ -49,7 +49,7 @@ var relationWords = []struct{ words, rel string }{
 
 var (
 	colorClass = regexp.MustCompile(`^(?:the |a |an )?([a-z]+) (block|bowl)(?: (\d+))?$`)
-	relational = regexp.MustCompile(`^(?:the |a )?block (to the left of|to the right of|left of|right of|above|below) (.+)$`)
+	relational = regexp.MustCompile(`^(?:the |a )?(?:([a-z]+) )?(block|bowl) (to the left of|to the right of|left of|right of|above|below) (.+)$`)
 )
 
 // ParseRef reads one referring phrase.
@@ -72,8 +72,8 @@ func ParseRef(phrase string) (Ref, error) {
 		r.Place = bare
 		return r, nil
 	}
-	if m := relational.FindStringSubmatch(p); m != nil {
-		anchor, err := ParseRef(m[2])
+	if m := relational.FindStringSubmatch(p); m != nil && (m[1] == "" || slices.Contains(scenes.Colors, m[1])) && (m[1] != "" || m[2] == scenes.ClassBlock) {
+		anchor, err := ParseRef(m[4])
 		if err != nil {
 			return r, fmt.Errorf("anchor of %q: %w", p, err)
 		}
@@ -81,11 +81,14 @@ func ParseRef(phrase string) (Ref, error) {
 			return r, fmt.Errorf("anchor of %q must name an object plainly", p)
 		}
 		for _, rw := range relationWords {
-			if rw.words == m[1] {
+			if rw.words == m[3] {
 				r.Relation = rw.rel
 			}
 		}
-		r.Class, r.Anchor = scenes.ClassBlock, &anchor
+		// "the block left of X" (a spatial task's phrase), or with a
+		// colour, a bowl too ("the blue bowl left of X": a user's answer
+		// to a robot that names what it sees).
+		r.Color, r.Class, r.Anchor = m[1], m[2], &anchor
 		return r, nil
 	}
 	if m := colorClass.FindStringSubmatch(p); m != nil && slices.Contains(scenes.Colors, m[1]) {

@@ -68,7 +68,13 @@ func Resolve(v View, ref Ref) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	ofClass, err := v.Nodes(scenes.NodeQuery{Attrs: map[string]string{scenes.AttrType: ref.Class}})
+	q := scenes.NodeQuery{Attrs: map[string]string{scenes.AttrType: ref.Class}}
+	if ref.Color != "" {
+		// By name, as a plain phrase is resolved: a view answers one
+		// attribute a query.
+		q = scenes.NodeQuery{Name: ref.Color + " " + ref.Class}
+	}
+	ofClass, err := v.Nodes(q)
 	if err != nil {
 		return nil, err
 	}
