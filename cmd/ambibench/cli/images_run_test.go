@@ -2,52 +2,18 @@ package cli
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/ambibench/ambibench/agents"
-	"github.com/ambibench/ambibench/agents/llm"
 	"github.com/ambibench/ambibench/agents/llm/imagefile"
 )
 
-// lookTest is an agent of these tests alone: it shows the model its
-// robot's camera image with the instruction, once, and ends the episode.
-// The workflows that see the table arrive with issue 29; until then it is
-// what carries an image through a run.
-const lookTest = "look-test"
-
-func init() {
-	agents.RegisterWorkflow(lookTest, "shows the model its camera image once (tests only)", func(cfg agents.Config) (agents.Agent, error) {
-		return &lookAgent{model: cfg.Model}, nil
-	})
-	agents.SetShowsImages(lookTest, "")
-}
-
-type lookAgent struct{ model llm.Model }
-
-func (a *lookAgent) Run(ctx context.Context, env agents.Env) error {
-	cam, ok := env.(agents.Camera)
-	if !ok {
-		return nil
-	}
-	img, _, err := cam.View()
-	if err != nil {
-		return err
-	}
-	req := llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: env.Instruction(), Images: []llm.Image{img}}}}
-	if _, err := a.model.Generate(ctx, req); err != nil {
-		return err
-	}
-	_, err = env.Call(ctx, agents.ToolCall{Name: agents.ToolDone})
-	return err
-}
-
 // TestImagesRecordedAndReplayed records a run whose requests carry the
-// robot's image through serve-sim into cassettes, with transcripts, and
+// robot's image (SG-CoT perceiving through it) through serve-sim into
+// cassettes, with transcripts, and
 // replays it with no key and no server: the records are the same bytes
 // (timings aside), the cassette directory and the run directory hold each
 // distinct image once, and a damaged image stops the replay's episode as
@@ -55,7 +21,7 @@ func (a *lookAgent) Run(ctx context.Context, env agents.Env) error {
 func TestImagesRecordedAndReplayed(t *testing.T) {
 	// Not parallel: it sets the process's environment (t.Setenv), which the backends read.
 	tapes := filepath.Join(t.TempDir(), "cassettes")
-	grid := []string{"--agents", lookTest, "--perception", "image", "--tasks", "pick_place", "--perturbations", "none,multiplicity", "--episodes", "4", "--quiet"}
+	grid := []string{"--agents", "sgcot", "--perception", "image", "--tasks", "pick_place", "--perturbations", "none,multiplicity", "--episodes", "4", "--quiet"}
 	t.Setenv("OPENAI_API_KEY", "sk-images-test")
 	t.Setenv("OPENAI_BASE_URL", startServeSim(t, "sim"))
 	recorded := filepath.Join(t.TempDir(), "recorded")
@@ -72,17 +38,18 @@ func TestImagesRecordedAndReplayed(t *testing.T) {
 	if !bytes.Equal(a, b) {
 		t.Errorf("replayed records differ from the recorded ones:\n%s\n---\n%s", a, b)
 	}
-	if !strings.Contains(string(a), `"calls":1`) || strings.Contains(string(a), `"outcome":"infra`) {
-		t.Fatalf("the records do not show one scored call an episode:\n%s", a)
+	if !strings.Contains(string(a), `"perception":"image"`) || strings.Contains(string(a), `"outcome":"infra`) {
+		t.Fatalf("the records are not of scored episodes perceived through the image:\n%s", a)
 	}
-	// 2 cells × 4 episodes, one image each, all distinct tables.
+	// 2 cells × 4 episodes, one table each, shown at the detection call
+	// and again at the scene-graph call: 16 images sent, 8 kept.
 	for _, dir := range []string{tapes, recorded} {
 		if n := countFiles(t, filepath.Join(dir, imagefile.Dir)); n != 8 {
 			t.Errorf("%s holds %d images, want 8 (one a distinct table)", dir, n)
 		}
 	}
-	if n := strings.Count(string(readFile(t, filepath.Join(recorded, "transcripts.jsonl"))), `"digest":`); n != 8 {
-		t.Errorf("the transcripts name %d images, want 8", n)
+	if n := strings.Count(string(readFile(t, filepath.Join(recorded, "transcripts.jsonl"))), `"digest":`); n < 16 {
+		t.Errorf("the transcripts name %d images, want at least 16 (two calls an episode show the table)", n)
 	}
 
 	// show prints where each call showed an image and writes it out: the
@@ -138,12 +105,21 @@ func TestImagesRecordedAndReplayed(t *testing.T) {
 }
 
 // TestImagesRefusedByATextModel: an agent that shows images is refused,
-// before any episode, with a model whose spec says images=0, naming both.
+// before any episode, with a model whose spec says images=0, naming both
+// and what runs it without images.
 func TestImagesRefusedByATextModel(t *testing.T) {
 	t.Parallel()
-	_, _, err := runCLI(t, "run", "--agents", lookTest, "--perception", "image", "--model", "openai:text-only?images=0", "--episodes", "1", "--quiet")
-	if err == nil || !strings.Contains(err.Error(), lookTest) || !strings.Contains(err.Error(), "openai:text-only?images=0") || !strings.Contains(err.Error(), "takes none") {
-		t.Errorf("run of an image agent on a text model: %v, want a refusal naming both", err)
+	_, _, err := runCLI(t, "run", "--agents", "sgcot", "--perception", "image", "--model", "openai:text-only?images=0", "--episodes", "1", "--quiet")
+	for _, want := range []string{`"sgcot"`, "openai:text-only?images=0", "takes none", "--perception detector"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("run of sgcot seeing on a text model: %v, want a refusal naming %s", err, want)
+		}
+	}
+	// With the detector's list the same model is fine: nothing is refused
+	// before the model is opened (which then wants a key).
+	_, _, err = runCLI(t, "run", "--agents", "sgcot", "--model", "openai:text-only?images=0", "--episodes", "1", "--quiet")
+	if err == nil || strings.Contains(err.Error(), "takes none") {
+		t.Errorf("run of sgcot with the detector on a text model: %v, want no refusal for images", err)
 	}
 }
 

@@ -29,5 +29,18 @@ func listCmd(stdout io.Writer) error {
 		}
 		fmt.Fprintf(tw, "  %s\t%s\t%s\n", a.Name, tracks, a.Description)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	var seeing []string
+	for _, a := range agents.All() {
+		if a.ShowsImages {
+			seeing = append(seeing, a.Name)
+		}
+	}
+	if len(seeing) > 0 {
+		_, err := fmt.Fprintf(stdout, "\nUnder --perception image (tabletop) these show the model the robot's camera image:\n  %s\nEvery other agent perceives as with --perception detector: the workflows read the\ndetector's list, and oracle, rules and random, which call no model, the table itself.\n", strings.Join(seeing, ", "))
+		return err
+	}
+	return nil
 }
