@@ -59,6 +59,20 @@ type Camera interface {
 	View() (llm.Image, []llm.Seen, error)
 }
 
+// PerceptionReporter is implemented by the Env of a table that records
+// what an agent's own perception made of it (the tabletop's): a workflow
+// that builds its scene graph itself (SG-CoT) reports the graph it will
+// plan over as soon as it has it, before it acts, and the table compares
+// it with what is there (docs/metrics.md, "Tabletop: perception
+// errors"). at holds where each node was seen, as [y, x] in the camera
+// image (0 to 1000), for a graph perceived from the image; it is nil for
+// one built on the detector's list, whose nodes are known by their ids.
+// The table reads g and at during the call only. An error is the
+// table's, not the agent's.
+type PerceptionReporter interface {
+	ReportPerception(g *scenes.Graph, at map[string][2]int) error
+}
+
 // Truth is the ground truth of an episode, which only the oracle reads.
 type Truth struct {
 	Label string

@@ -84,6 +84,8 @@ type packedRecord struct {
 	WallMS                                                   float64
 	Calls, InputTokens, OutputTokens                         int
 	LatencyP50MS, LatencyP95MS                               float64
+	PhantomNodes, MissedObjects                              int
+	WrongRelations, UnmappedRelations                        int
 	Trials, SolvedTrial, OptimalSteps, Reflections           int
 	RedundantReflections, ReflectionTokens                   int
 	ReflectionTools, ReflectionTokenCounts, ReflectionTrials uint32
@@ -124,6 +126,8 @@ func (k *retained) keep(i int, r *results.Record) {
 		WallMS:   r.WallMS,
 		Calls:    r.Calls, InputTokens: r.InputTokens, OutputTokens: r.OutputTokens,
 		LatencyP50MS: r.LatencyP50MS, LatencyP95MS: r.LatencyP95MS,
+		PhantomNodes: r.PhantomNodes, MissedObjects: r.MissedObjects,
+		WrongRelations: r.WrongRelations, UnmappedRelations: r.UnmappedRelations,
 		Trials: r.Trials, SolvedTrial: r.SolvedTrial, OptimalSteps: r.OptimalSteps, Reflections: r.Reflections,
 		RedundantReflections: r.RedundantReflections, ReflectionTokens: r.ReflectionTokens,
 		ReflectionTools: k.count(r.ReflectionTools), ReflectionTokenCounts: k.intList(r.ReflectionTokenCounts), ReflectionTrials: k.intList(r.ReflectionTrials),
@@ -157,6 +161,8 @@ func (k *retained) unpack(p *packedRecord) results.Record {
 		WallMS:   p.WallMS,
 		Calls:    p.Calls, InputTokens: p.InputTokens, OutputTokens: p.OutputTokens,
 		LatencyP50MS: p.LatencyP50MS, LatencyP95MS: p.LatencyP95MS,
+		PhantomNodes: p.PhantomNodes, MissedObjects: p.MissedObjects,
+		WrongRelations: p.WrongRelations, UnmappedRelations: p.UnmappedRelations,
 		Trials: p.Trials, SolvedTrial: p.SolvedTrial, OptimalSteps: p.OptimalSteps, Reflections: p.Reflections,
 		RedundantReflections: p.RedundantReflections, ReflectionTokens: p.ReflectionTokens,
 		ReflectionTools: k.counts.vals[p.ReflectionTools], ReflectionTokenCounts: k.ints.vals[p.ReflectionTokenCounts], ReflectionTrials: k.ints.vals[p.ReflectionTrials],

@@ -66,6 +66,13 @@ type Record struct {
 	OutputTokens int     `json:"output_tokens,omitempty"`  // reply tokens, all calls
 	LatencyP50MS float64 `json:"latency_p50_ms,omitempty"` // median latency per call, ms
 	LatencyP95MS float64 `json:"latency_p95_ms,omitempty"` // 95th percentile latency per call, ms
+	// Perception errors, for an agent that builds its scene graph itself
+	// (SG-CoT and its ablations): what its perception got wrong against
+	// the table, as docs/metrics.md defines them (zero otherwise).
+	PhantomNodes      int `json:"phantom_nodes,omitempty"`      // perceived nodes with no object under them
+	MissedObjects     int `json:"missed_objects,omitempty"`     // objects the robot observes that no node stands for
+	WrongRelations    int `json:"wrong_relations,omitempty"`    // relations written that the table's geometry does not hold
+	UnmappedRelations int `json:"unmapped_relations,omitempty"` // relations written under names the mapping cannot read
 	// Trials, for tracks that may play a game more than once (household).
 	Trials               int `json:"trials,omitempty"`                // trials played
 	SolvedTrial          int `json:"solved_trial,omitempty"`          // the trial that reached the goal, from 1; 0 if none did
@@ -281,6 +288,10 @@ func (r Record) Validate() error {
 		{"attempts", r.Attempts},
 		{"input_tokens", r.InputTokens},
 		{"output_tokens", r.OutputTokens},
+		{"phantom_nodes", r.PhantomNodes},
+		{"missed_objects", r.MissedObjects},
+		{"wrong_relations", r.WrongRelations},
+		{"unmapped_relations", r.UnmappedRelations},
 		{"trials", r.Trials},
 		{"solved_trial", r.SolvedTrial},
 		{"optimal_steps", r.OptimalSteps},

@@ -80,6 +80,13 @@ func (a *sgcot) Run(ctx context.Context, env agents.Env) error {
 	if err != nil {
 		return agents.Finish(err)
 	}
+	// The table records what this perception got wrong; asked of the
+	// table's own Env, before the wrappers below hide it.
+	if r, ok := env.(agents.PerceptionReporter); ok {
+		if err := r.ReportPerception(g, at); err != nil {
+			return fmt.Errorf("sgcot: reporting its perception to the table: %w", err)
+		}
+	}
 	if a.image {
 		env = seeingEnv{env, at, a.model}
 	}

@@ -30,6 +30,9 @@ type episodeState struct {
 	messages   []results.Message
 	actedBy    []string
 	partnerErr error
+	// misperceived is what the lead robot's own perception got wrong, as
+	// its workflow reported it (ReportPerception, perception_errors.go).
+	misperceived perceptionErrors
 	// views keeps each robot's perceived graph while the table is
 	// unchanged (see perceive).
 	views map[string]*view
@@ -39,6 +42,10 @@ type episodeState struct {
 	family, perturbation string
 	index, size          int
 	moves                []string
+	// seeing is set when the lead robot's workflow names what it sees in
+	// its camera image: the user then says which object is meant by where
+	// it stands (tasks.Episode.AnswerSeen).
+	seeing bool
 }
 
 // robotEnv is one robot's view of an episode.
@@ -159,7 +166,11 @@ func (e *robotEnv) Tally(call agents.ToolCall) (r agents.Result, ok bool) {
 // ask puts a question to the simulated user; a wrong tag ends the
 // episode.
 func (st *episodeState) ask(a *agents.AskArgs) agents.Result {
-	r := st.Answer(a.Tag, st.ep.Label, st.ep.Answer)
+	answer := st.ep.Answer
+	if st.seeing && st.ep.AnswerSeen != "" {
+		answer = st.ep.AnswerSeen
+	}
+	r := st.Answer(a.Tag, st.ep.Label, answer)
 	st.ended = st.ended || r.Ended
 	return r
 }

@@ -33,7 +33,8 @@ func (t *Track) RunEpisode(ctx context.Context, job bench.Job, opts bench.Option
 		return results.Record{}, fmt.Errorf("%s/%s episode %d: %w", job.Family, job.Perturbation, job.Index, err)
 	}
 	st := &episodeState{ep: ep, world: world, limit: t.stepLimit(), toolCalls: map[string]int{},
-		seed: opts.Seed, family: job.Family, perturbation: job.Perturbation, index: job.Index, size: job.Size}
+		seed: opts.Seed, family: job.Family, perturbation: job.Perturbation, index: job.Index, size: job.Size,
+		seeing: t.perception() == agents.PerceptionImage && perceivesImage(job.Agent)}
 	truth := truthOf(ep)
 	agentSeed := func(robot string) uint64 {
 		return bench.AgentSeed(job, opts, Name, job.Family, job.Perturbation, job.Index, job.Agent, robot)
@@ -126,6 +127,7 @@ func score(job bench.Job, opts bench.Options, ep *tasks.Episode, st *episodeStat
 	rec.Messages = st.messages
 	rec.ActedBy = st.actedBy
 	rec.WallMS = float64(wall.Microseconds()) / 1000
+	st.misperceived.put(&rec) // zeros unless the lead's workflow reported its perception
 	switch {
 	case runErr != nil:
 		rec.Error = runErr.Error()

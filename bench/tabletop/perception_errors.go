@@ -1,0 +1,149 @@
+package tabletop
+
+import (
+	"fmt"
+
+	"github.com/ambibench/ambibench/agents/llm/simmodel"
+	"github.com/ambibench/ambibench/results"
+	"github.com/ambibench/ambibench/scenes"
+	"github.com/ambibench/ambibench/scenes/camera"
+)
+
+// perceptionErrors are what an agent's own perception got wrong against
+// the table, for the record (docs/metrics.md, "Tabletop: perception errors").
+type perceptionErrors struct {
+	phantoms, missed, wrong, unmapped int
+}
+
+// put writes the counts on a record; an agent that reported nothing
+// leaves it as it was (zeros, which its JSON omits).
+func (p perceptionErrors) put(rec *results.Record) {
+	rec.PhantomNodes, rec.MissedObjects, rec.WrongRelations, rec.UnmappedRelations = p.phantoms, p.missed, p.wrong, p.unmapped
+}
+
+// ReportPerception implements agents.PerceptionReporter: it compares the
+// graph a workflow perceived with the table as it is now, the table the
+// workflow perceived, and keeps the counts for the record. Only the lead
+// robot's perception is recorded (robot 1, given the instruction, not
+// while it answers its partner); a later report replaces an earlier one.
+//
+// Which object stands under a node depends on how the graph was made. A
+// graph perceived from the camera image (at given) has each node where
+// it was seen: the object under it is the one camera.Pick takes at that
+// point of the robot's view, as a pick_and_place at it would grasp; the
+// objects the robot should have detected are those it observes with at
+// least simmodel.DetectFloor of their silhouette visible, the least any
+// simulated profile detects. A graph built on the detector's list (at
+// nil) has each node by its id: the object under it is the observed
+// object of that id, and every observed object should have been
+// detected; a node the detector or the model renamed (a misread colour
+// under scene_graph_noise) stands for nothing, and the object it hides
+// is missed.
+func (e *robotEnv) ReportPerception(g *scenes.Graph, at map[string][2]int) error {
+	if e.robot != scenes.Robot1 || e.responding || g == nil {
+		return nil
+	}
+	var (
+		objs     []scenes.Object
+		observed []int
+		under    func(scenes.Node) (int, bool)
+	)
+	if at != nil {
+		opt := e.cameraOptions()
+		objs = e.st.world.Objects()
+		vis, err := camera.Visibility(objs, opt)
+		if err != nil {
+			return fmt.Errorf("perception errors of %s: the camera's view: %w", e.robot, err)
+		}
+		for i, v := range vis {
+			if !v.Hidden && v.Fraction >= simmodel.DetectFloor {
+				observed = append(observed, i)
+			}
+		}
+		under = func(n scenes.Node) (int, bool) {
+			p, ok := at[n.ID]
+			if !ok {
+				return -1, false // seen nowhere: nothing to stand on
+			}
+			return camera.Pick(objs, opt, float64(p[0]), float64(p[1]))
+		}
+	} else {
+		objs = e.st.world.Observe(e.robot)
+		byID := make(map[string]int, len(objs))
+		for i, o := range objs {
+			byID[o.ID] = i
+			observed = append(observed, i)
+		}
+		under = func(n scenes.Node) (int, bool) {
+			i, ok := byID[n.ID]
+			return i, ok
+		}
+	}
+	e.st.misperceived = countPerceptionErrors(g, objs, observed, under)
+	return nil
+}
+
+// countPerceptionErrors compares a perceived graph g with the table's
+// objects objs. under gives the object (an index of objs) that stands
+// under a node, if any; observed are the objects (indexes of objs) the
+// robot should have detected.
+//
+//   - A phantom is a node with no object under it.
+//   - A missed object is an observed object under no node.
+//   - An unmapped relation is an edge whose name scenes.ReadRelation
+//     cannot read.
+//   - A wrong relation is an edge whose name it reads, between two nodes
+//     each with an object under it, that does not hold between those
+//     objects as the table's graph (scenes.BuildGraph, whose relations
+//     are those of each pair: scenes.AppendPairEdges) has them. Two nodes
+//     over one object hold no relation to each other. An edge with a
+//     phantom at either end is not judged: its phantom is counted.
+func countPerceptionErrors(g *scenes.Graph, objs []scenes.Object, observed []int, under func(scenes.Node) (int, bool)) perceptionErrors {
+	var p perceptionErrors
+	at := make(map[string]int, len(g.Nodes))
+	found := make([]bool, len(objs))
+	for _, n := range g.Nodes {
+		i, ok := under(n)
+		if !ok {
+			p.phantoms++
+			continue
+		}
+		at[n.ID] = i
+		found[i] = true
+	}
+	for _, i := range observed {
+		if !found[i] {
+			p.missed++
+		}
+	}
+	var pair []scenes.Edge
+	for _, e := range g.Edges {
+		r, ok := scenes.ReadRelation(e.Relation)
+		if !ok {
+			p.unmapped++
+			continue
+		}
+		src, ok1 := at[e.Source]
+		dst, ok2 := at[e.Target]
+		if !ok1 || !ok2 {
+			continue
+		}
+		if r.Reversed {
+			src, dst = dst, src
+		}
+		holds := false
+		if src != dst {
+			pair = scenes.AppendPairEdges(pair[:0], &objs[src], &objs[dst])
+			for _, t := range pair {
+				if t.Source == objs[src].ID && t.Relation == r.Relation {
+					holds = true
+					break
+				}
+			}
+		}
+		if !holds {
+			p.wrong++
+		}
+	}
+	return p
+}
