@@ -65,3 +65,31 @@ func TestSGCoTSeeingMatchesTheDetector(t *testing.T) {
 		}
 	}
 }
+
+// TestPerceptionSettings: a run that sees records its perception and its
+// camera in run.json's settings; a run with the detector records neither,
+// so its run.json reads as every run's before the option existed.
+func TestPerceptionSettings(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		perception string
+		want       map[string]string
+	}{
+		{agents.PerceptionDetector, map[string]string{"perception": "", "camera": ""}},
+		{"", map[string]string{"perception": "", "camera": ""}},
+		{agents.PerceptionImage, map[string]string{"perception": "image",
+			"camera": `{"width":640,"height":480,"view":"perspective","eye":[0,-1.05,0.8],"target":[0,-0.5,0],"fov_y":40,"ortho_height":0.7}`}},
+	} {
+		track := New()
+		track.Perception = tc.perception
+		s, err := track.Settings()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, v := range tc.want {
+			if s[k] != v {
+				t.Errorf("perception %q: setting %s = %q, want %q", tc.perception, k, s[k], v)
+			}
+		}
+	}
+}

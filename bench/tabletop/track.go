@@ -2,6 +2,7 @@ package tabletop
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -12,6 +13,7 @@ import (
 	"github.com/ambibench/ambibench/bench"
 	"github.com/ambibench/ambibench/perturb"
 	"github.com/ambibench/ambibench/results"
+	"github.com/ambibench/ambibench/scenes/camera"
 	"github.com/ambibench/ambibench/tasks"
 )
 
@@ -105,6 +107,15 @@ func (t *Track) Settings() (map[string]string, error) {
 	// run made before the option existed still reads as its settings.
 	if t.perception() == agents.PerceptionImage {
 		s["perception"] = agents.PerceptionImage
+		// The camera the robots see through (each robot's own view of
+		// it), so that runs with another camera never mix.
+		opt := camera.DefaultOptions().Resolved()
+		opt.Robot = ""
+		cam, err := json.Marshal(opt)
+		if err != nil {
+			return nil, err
+		}
+		s["camera"] = string(cam)
 	}
 	return s, nil
 }
