@@ -59,9 +59,8 @@ type (
 		// image the pick and the place were seen, as [y, x] in
 		// 0–llm.BoxScale (the centre of a detection's box): the table then
 		// acts on what is there (grounding by geometry), whatever the
-		// names say. A workflow that perceives through the image sends
-		// them; the tool's declared schema leaves them out, so no other
-		// prompt changes.
+		// names say. A workflow that perceives through the image fills
+		// them in; no schema declares them (UndeclaredArgs).
 		PickAt  *[2]int `json:"pick_at,omitempty"`
 		PlaceAt *[2]int `json:"place_at,omitempty"`
 	}
@@ -97,25 +96,11 @@ func Tools(withPartner bool) []Tool {
 	return out
 }
 
-// SeeingArgs are the arguments only ToolsSeeing declares.
-var SeeingArgs = []string{"pick_at", "place_at"}
-
-// ToolsSeeing is Tools for a workflow that perceives through the robot's
-// camera image: pick_and_place also takes where in the image the pick and
-// the place were seen, and the table acts on what is there.
-func ToolsSeeing(withPartner bool) []Tool {
-	out := Tools(withPartner)
-	for i, t := range out {
-		if t.Name == ToolPickAndPlace {
-			out[i] = pickAndPlaceSeeing
-		}
-	}
-	return out
-}
-
-var pickAndPlaceSeeing = Tool{ToolPickAndPlace,
-	"Pick up a block and put it at place. pick and place name them as you listed them; pick_at and place_at say where you saw them in the image, as [y, x] from 0 to 1000 (the centre of the object's box), and the robot acts on what is there. place may also be a named place (e.g. \"top left corner\", \"middle\") or \"shared workspace\", without place_at.",
-	json.RawMessage(`{"type":"object","properties":{"pick":{"type":"string"},"place":{"type":"string"},"pick_at":{"type":"array","items":{"type":"integer"},"minItems":2,"maxItems":2},"place_at":{"type":"array","items":{"type":"integer"},"minItems":2,"maxItems":2}},"required":["pick","place"],"additionalProperties":false}`)}
+// UndeclaredArgs are arguments no tool schema declares: a workflow that
+// perceives through the camera image fills them in itself (pick_at and
+// place_at, from where it saw each object), so the model is never asked
+// for coordinates and no prompt changes.
+var UndeclaredArgs = []string{"pick_at", "place_at"}
 
 // ErrUnknownTool is returned for a call to a tool that does not exist.
 var ErrUnknownTool = errors.New("unknown tool")

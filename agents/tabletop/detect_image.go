@@ -1,11 +1,9 @@
 package tabletop
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/ambibench/ambibench/agents/llm"
@@ -28,13 +26,15 @@ type seenNode struct {
 }
 
 // otherBoxKeys are the box keys of other conventions a model may answer
-// with out of habit, and what they are, for the error that refuses them.
-var otherBoxKeys = map[string]string{
-	"bbox_2d": "Qwen-VL's box in pixels, [x1, y1, x2, y2]",
-	"bbox":    "a box in another convention",
-	"box":     "a box in another convention",
-	"boxes":   "a box in another convention",
-	"point":   "a point, not a box",
+// with out of habit, and what they are, for the error that refuses them;
+// in a fixed order, so that the error (which a retry prompt repeats, and a
+// request hash reads) is the same on every run.
+var otherBoxKeys = []struct{ key, what string }{
+	{"bbox_2d", "Qwen-VL's box in pixels, [x1, y1, x2, y2]"},
+	{"bbox", "a box in another convention"},
+	{"box", "a box in another convention"},
+	{"boxes", "a box in another convention"},
+	{"point", "a point, not a box"},
 }
 
 // parseImageObjects reads a detection reply. A fenced ```json block is
@@ -61,13 +61,22 @@ func parseImageObjects(text string) ([]llm.ImageObject, error) {
 	if err := json.Unmarshal([]byte(body), &loose); err != nil {
 		return nil, fmt.Errorf("detection reply: not the JSON object asked for: %v", err)
 	}
+	if loose.Objects == nil {
+		return nil, errors.New("detection reply: no \"objects\" list")
+	}
 	for i, o := range loose.Objects {
-		if _, ok := o["box_2d"]; ok {
+		if raw, ok := o["box_2d"]; ok {
+			// encoding/json fills a short array with zeros and drops the
+			// rest of a long one: count the values first.
+			var vals []json.RawMessage
+			if err := json.Unmarshal(raw, &vals); err != nil || len(vals) != 4 {
+				return nil, fmt.Errorf("detection reply: object %d: box_2d %.40s: want 4 whole numbers [ymin, xmin, ymax, xmax]", i, raw)
+			}
 			continue
 		}
-		for key, what := range otherBoxKeys {
-			if _, ok := o[key]; ok {
-				return nil, fmt.Errorf("detection reply: object %d gives %q (%s); this call asks for \"box_2d\" as [ymin, xmin, ymax, xmax] from 0 to %d", i, key, what, llm.BoxScale)
+		for _, other := range otherBoxKeys {
+			if _, ok := o[other.key]; ok {
+				return nil, fmt.Errorf("detection reply: object %d gives %q (%s); this call asks for \"box_2d\" as [ymin, xmin, ymax, xmax] from 0 to %d", i, other.key, other.what, llm.BoxScale)
 			}
 		}
 		return nil, fmt.Errorf("detection reply: object %d has no \"box_2d\"", i)
@@ -77,12 +86,6 @@ func parseImageObjects(text string) ([]llm.ImageObject, error) {
 	var reply llm.ImageObjects
 	if err := dec.Decode(&reply); err != nil {
 		return nil, fmt.Errorf("detection reply: %v", err)
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, errors.New("detection reply: text after the JSON object")
-	}
-	if !bytes.Contains([]byte(body), []byte(`"objects"`)) {
-		return nil, errors.New("detection reply: no \"objects\" list")
 	}
 	for i, o := range reply.Objects {
 		if err := checkImageObject(o); err != nil {
@@ -95,8 +98,10 @@ func parseImageObjects(text string) ([]llm.ImageObject, error) {
 func checkImageObject(o llm.ImageObject) error {
 	b := o.Box
 	switch {
-	case strings.TrimSpace(o.Color) == "" || strings.TrimSpace(o.Type) == "":
-		return errors.New("no colour or no type")
+	case strings.TrimSpace(o.Color) == "":
+		return errors.New("no colour")
+	case strings.TrimSpace(o.Type) == "":
+		return errors.New("no type")
 	case o.Type != scenes.ClassBlock && o.Type != scenes.ClassBowl:
 		return fmt.Errorf("type %q: want %q or %q", o.Type, scenes.ClassBlock, scenes.ClassBowl)
 	}

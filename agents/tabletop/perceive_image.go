@@ -29,7 +29,7 @@ func perceiveFromImage(ctx context.Context, model llm.Model, env agents.Env, edg
 	}
 	img, seen, err := cam.View()
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, fmt.Errorf("perception=image: %s's camera: %w", env.Robot(), err)
 	}
 	size := [2]int{img.Width, img.Height}
 	nodes, err := detectInImage(ctx, model, env.Robot(), img, seen, size)
@@ -129,13 +129,18 @@ func boxLines(nodes []seenNode) string {
 // seeingEnv passes SG-CoT's pick_and_place calls to the table with where
 // their objects were seen: the table acts on what is there (grounding by
 // geometry), and a name the graph does not hold goes as it is. A named
-// place ("middle") has no point. Once the other robot has answered an
+// place ("middle") has no point. After a move the block is where it was
+// put: at the point of the object it was put on or in, or, put at a named
+// place, nowhere the robot has seen. Once the other robot has answered an
 // ask_robot (it may have moved things), the robot looks again: one more
-// detection call on a new image, whose boxes replace the old.
+// detection call on a new image, and each node moves to the nearest
+// object of its colour and type seen there. One goroutine plays the
+// robot, so the points need no lock.
 type seeingEnv struct {
 	agents.Env
 	at    map[string][2]int
 	model llm.Model
+	graph *scenes.Graph
 }
 
 func (e seeingEnv) Call(ctx context.Context, c agents.ToolCall) (agents.Result, error) {
@@ -144,7 +149,10 @@ func (e seeingEnv) Call(ctx context.Context, c agents.ToolCall) (agents.Result, 
 		if err != nil || r.Error != "" || r.Ended {
 			return r, err
 		}
-		return r, e.lookAgain(ctx)
+		if err := e.lookAgain(ctx); err != nil {
+			return r, fmt.Errorf("looking again after ask_robot: %w", err)
+		}
+		return r, nil
 	}
 	if c.Name != agents.ToolPickAndPlace {
 		return e.Env.Call(ctx, c)
@@ -164,11 +172,21 @@ func (e seeingEnv) Call(ctx context.Context, c agents.ToolCall) (agents.Result, 
 	if err != nil {
 		return agents.Result{}, err
 	}
-	return e.Env.Call(ctx, agents.ToolCall{Name: c.Name, Args: raw})
+	r, err := e.Env.Call(ctx, agents.ToolCall{Name: c.Name, Args: raw})
+	if err == nil && r.Error == "" {
+		if a.PlaceAt != nil {
+			e.at[a.Pick] = *a.PlaceAt
+		} else {
+			delete(e.at, a.Pick)
+		}
+	}
+	return r, err
 }
 
-// lookAgain detects the objects in a new image and moves each node the
-// graph holds to where an object of its name is now seen.
+// lookAgain detects the objects in a new image and moves each node of the
+// graph to the nearest object of its colour and type seen there, one node
+// to an object; a node with none left is forgotten (its name then goes to
+// the table as it is).
 func (e seeingEnv) lookAgain(ctx context.Context) error {
 	cam, ok := e.Env.(agents.Camera)
 	if !ok {
@@ -176,14 +194,35 @@ func (e seeingEnv) lookAgain(ctx context.Context) error {
 	}
 	img, seen, err := cam.View()
 	if err != nil {
-		return err
+		return fmt.Errorf("%s's camera: %w", e.Robot(), err)
 	}
-	nodes, err := detectInImage(ctx, e.model, e.Robot(), img, seen, [2]int{img.Width, img.Height})
+	found, err := detectInImage(ctx, e.model, e.Robot(), img, seen, [2]int{img.Width, img.Height})
 	if err != nil {
 		return err
 	}
-	for _, n := range nodes {
-		e.at[n.ID] = n.At
+	taken := make([]bool, len(found))
+	for _, n := range e.graph.Nodes {
+		old, had := e.at[n.ID]
+		best, bestD := -1, 0
+		for i, f := range found {
+			if taken[i] || f.Attributes[scenes.AttrColor] != n.Attributes[scenes.AttrColor] || f.Attributes[scenes.AttrType] != n.Attributes[scenes.AttrType] {
+				continue
+			}
+			d := 0
+			if had {
+				dy, dx := f.At[0]-old[0], f.At[1]-old[1]
+				d = dy*dy + dx*dx
+			}
+			if best < 0 || d < bestD {
+				best, bestD = i, d
+			}
+		}
+		if best < 0 {
+			delete(e.at, n.ID)
+			continue
+		}
+		taken[best] = true
+		e.at[n.ID] = found[best].At
 	}
 	return nil
 }

@@ -88,7 +88,7 @@ func (a *sgcot) Run(ctx context.Context, env agents.Env) error {
 		}
 	}
 	if a.image {
-		env = seeingEnv{env, at, a.model}
+		env = seeingEnv{env, at, a.model, g}
 	}
 	env = perceivedEnv{env, g}
 	objects, keys, rels := outline(g)

@@ -44,8 +44,9 @@ type episodeState struct {
 	moves                []string
 	// seeing is set when the lead robot's workflow names what it sees in
 	// its camera image: the user then says which object is meant by where
-	// it stands (tasks.Episode.AnswerSeen).
-	seeing bool
+	// it stands (answerSeen), when that still names it alone on the table.
+	seeing     bool
+	answerSeen string
 }
 
 // robotEnv is one robot's view of an episode.
@@ -167,8 +168,8 @@ func (e *robotEnv) Tally(call agents.ToolCall) (r agents.Result, ok bool) {
 // episode.
 func (st *episodeState) ask(a *agents.AskArgs) agents.Result {
 	answer := st.ep.Answer
-	if st.seeing && st.ep.AnswerSeen != "" {
-		answer = st.ep.AnswerSeen
+	if st.seeing && st.answerSeen != "" {
+		answer = st.answerSeen
 	}
 	r := st.Answer(a.Tag, st.ep.Label, answer)
 	st.ended = st.ended || r.Ended

@@ -6,6 +6,7 @@ import (
 
 	"github.com/ambibench/ambibench/agents"
 	"github.com/ambibench/ambibench/bench"
+	"github.com/ambibench/ambibench/scenes"
 	"github.com/ambibench/ambibench/scenes/camera"
 	"github.com/ambibench/ambibench/sim/tabletop"
 )
@@ -62,8 +63,16 @@ func (e *robotEnv) pickAndPlaceAt(a *agents.PickAndPlaceArgs) (agents.Result, er
 		if r, ok := inImage("place_at", y, x); !ok {
 			return r, nil
 		}
-		if i, ok := camera.Hit(objs, opt, float64(y), float64(x)); ok {
-			place, moveTo = objs[i].ID, objs[i].ID
+		// The block being carried is not where it is put: a line of sight
+		// through it (it may stand in front of the bowl meant) goes on.
+		others := make([]scenes.Object, 0, len(objs))
+		for _, o := range objs {
+			if o.ID != pick {
+				others = append(others, o)
+			}
+		}
+		if i, ok := camera.Hit(others, opt, float64(y), float64(x)); ok {
+			place, moveTo = others[i].ID, others[i].ID
 			rename = append(rename, place, fmt.Sprintf("the object at [%d, %d]", y, x))
 		} else if px, py, onTable = camera.TablePoint(opt, float64(y), float64(x)); onTable {
 			moveTo = fmt.Sprintf("the table at [%d, %d]", y, x)

@@ -3,6 +3,8 @@ package tabletop
 import (
 	"context"
 	"fmt"
+	"github.com/ambibench/ambibench/agents/grounding"
+	"strings"
 	"time"
 
 	"github.com/ambibench/ambibench/agents"
@@ -35,6 +37,9 @@ func (t *Track) RunEpisode(ctx context.Context, job bench.Job, opts bench.Option
 	st := &episodeState{ep: ep, world: world, limit: t.stepLimit(), toolCalls: map[string]int{},
 		seed: opts.Seed, family: job.Family, perturbation: job.Perturbation, index: job.Index, size: job.Size,
 		seeing: t.perception() == agents.PerceptionImage && perceivesImage(job.Agent)}
+	if st.seeing {
+		st.answerSeen = answerByPlace(ep, world.Objects())
+	}
 	truth := truthOf(ep)
 	agentSeed := func(robot string) uint64 {
 		return bench.AgentSeed(job, opts, Name, job.Family, job.Perturbation, job.Index, job.Agent, robot)
@@ -142,4 +147,26 @@ func score(job bench.Job, opts bench.Options, ep *tasks.Episode, st *episodeStat
 func perceivesImage(agent string) bool {
 	info, ok := agents.Lookup(agent)
 	return ok && info.ShowsImages
+}
+
+// answerByPlace is the episode's answer by place (tasks.Episode.AnswerSeen)
+// if, on the table as built, it still names the object the answer by id
+// names and no other: distractors added for a scene size may take its
+// anchor's colour or stand in its direction. Otherwise "": the user then
+// answers by id.
+func answerByPlace(ep *tasks.Episode, objs []scenes.Object) string {
+	phrase, ok := strings.CutPrefix(strings.TrimSuffix(ep.AnswerSeen, "."), "I mean ")
+	meant, ok2 := strings.CutPrefix(strings.TrimSuffix(ep.Answer, "."), "I mean ")
+	if !ok || !ok2 {
+		return ""
+	}
+	ref, err := grounding.ParseRef(phrase)
+	if err != nil {
+		return ""
+	}
+	got, err := grounding.Resolve(grounding.GraphView{G: scenes.BuildGraph(objs)}, ref)
+	if err != nil || len(got) != 1 || got[0] != meant {
+		return ""
+	}
+	return ep.AnswerSeen
 }

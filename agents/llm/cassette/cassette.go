@@ -113,8 +113,12 @@ func (r *Recorder) Generate(ctx context.Context, req llm.Request) (llm.Reply, er
 		return llm.Reply{}, fail(err)
 	}
 	reply, ok, err := load(r.dir, model, k)
-	if err == nil && ok {
-		err = checkImages(r.dir, req)
+	if err == nil && ok && checkImages(r.dir, req) != nil {
+		// A recorder holds the images' bytes: it mends a store that lost
+		// one, and refuses only what it cannot mend.
+		if err = storeImages(r.dir, req); err == nil {
+			err = checkImages(r.dir, req)
+		}
 	}
 	if err != nil {
 		return llm.Reply{}, fail(err)
@@ -122,6 +126,11 @@ func (r *Recorder) Generate(ctx context.Context, req llm.Request) (llm.Reply, er
 	if ok {
 		r.hits.Add(1)
 		return reply, nil
+	}
+	// The images go to the store before the call is paid for, so that an
+	// image that cannot be kept loses no reply.
+	if err := storeImages(r.dir, req); err != nil {
+		return llm.Reply{}, fail(fmt.Errorf("recording request %s: %w", k, err))
 	}
 	r.misses.Add(1)
 	reply, err = r.next.Generate(ctx, req)
@@ -132,9 +141,6 @@ func (r *Recorder) Generate(ctx context.Context, req llm.Request) (llm.Reply, er
 		return llm.Reply{}, fmt.Errorf("recording the reply to request %s: %w", k, err)
 	}
 	data, err := encode(model, k, req, reply)
-	if err == nil {
-		err = storeImages(r.dir, req)
-	}
 	if err == nil {
 		err = store(r.dir, k, data)
 	}

@@ -115,3 +115,39 @@ func TestImagesRecordedOnceAndChecked(t *testing.T) {
 		}
 	}
 }
+
+// TestRecorderMendsALostImage: a recorder that serves a recording whose
+// image file is gone writes it again from the request's bytes, and an
+// image whose bytes are not what they claim loses no paid call: it is
+// refused before the model is called.
+func TestRecorderMendsALostImage(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	made := 0
+	a := testImage(t, "cccccccccccccccccccccccccccccccc", &made)
+	req := llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: "look", Images: []llm.Image{a}}}}
+	m := &imageCounter{}
+	rec, err := Record(dir, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := rec.Generate(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+	name := filepath.Join(dir, imagefile.Dir, a.Digest+".png")
+	if err := os.Remove(name); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := rec.Generate(context.Background(), req); err != nil {
+		t.Fatalf("a recorder with the bytes at hand refused a lost image: %v", err)
+	}
+	if _, err := os.Stat(name); err != nil || m.calls != 1 {
+		t.Errorf("image not put back (%v), or the model called %d times (want once)", err, m.calls)
+	}
+	bad := a
+	bad.Digest, bad.Width = "dddddddddddddddddddddddddddddddd", 99
+	_, err = rec.Generate(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: "look", Images: []llm.Image{bad}}}})
+	if err == nil || m.calls != 1 {
+		t.Errorf("an image of another size than it claims: %v, model called %d times; want a refusal before the call", err, m.calls)
+	}
+}

@@ -61,8 +61,8 @@ func Transcript(next llm.Model, w io.Writer) llm.Model {
 
 // TranscriptImages is Transcript that also keeps the bytes of every image
 // a request shows, each distinct image once, under dir/images (package
-// imagefile), before the line that names it is written. The line names an
-// image by its digest, type and size.
+// imagefile), before the call is made. The line names an image by its
+// digest, type and size.
 func TranscriptImages(next llm.Model, w io.Writer, dir string) llm.Model {
 	return &transcript{wrapper: wrapper{next}, w: w, imageDir: dir}
 }
@@ -98,6 +98,13 @@ var linePool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 const maxPooledLine = 1 << 20
 
 func (t *transcript) Generate(ctx context.Context, req llm.Request) (llm.Reply, error) {
+	// The images are kept before the call, so that one that cannot be
+	// kept fails the call before it is paid for.
+	if t.imageDir != "" {
+		if err := t.keepImages(req); err != nil {
+			return llm.Reply{}, &llm.Error{Kind: llm.KindUnknown, Err: fmt.Errorf("keeping the request's images: %w", err)}
+		}
+	}
 	start := time.Now()
 	reply, err := t.next.Generate(ctx, req)
 	elapsed := time.Since(start)
@@ -138,9 +145,6 @@ func (t *transcript) Generate(ctx context.Context, req llm.Request) (llm.Reply, 
 		}
 	}
 	var merr error
-	if t.imageDir != "" {
-		merr = t.keepImages(req)
-	}
 	buf := linePool.Get().(*bytes.Buffer)
 	buf.Reset()
 	enc := json.NewEncoder(buf)

@@ -76,6 +76,7 @@ func buildParams(ctx context.Context, model string, req llm.Request, gen llm.Gen
 		cc := *req.Context
 		cc.Version = llm.ContextVersion
 		cc.Play = llm.PlayFrom(ctx)
+		cc.Images = nil // a context read back from the wire may list some already
 		for _, m := range req.Messages {
 			for _, im := range m.Images {
 				cc.Images = append(cc.Images, im.Digest)

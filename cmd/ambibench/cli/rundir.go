@@ -3,7 +3,6 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"github.com/ambibench/ambibench/agents/llm/imagefile"
 	"io"
 	"io/fs"
 	"os"
@@ -65,10 +64,6 @@ func openRunDir(dir string, settings map[string]string, grid results.Grid, shard
 			if err := os.Remove(filepath.Join(dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return fail(fmt.Errorf("--fresh: %w", err))
 			}
-		}
-		// The transcripts' images go with them.
-		if err := os.RemoveAll(filepath.Join(dir, imagefile.Dir)); err != nil {
-			return fail(fmt.Errorf("--fresh: %w", err))
 		}
 	}
 	rf, ok, err := results.ReadRunFile(dir)
