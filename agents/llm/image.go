@@ -89,3 +89,23 @@ func (req *Request) HasImages() bool {
 	}
 	return false
 }
+
+// SendBytes is the image's bytes as a backend sends them: the image
+// checked (Check), its bytes made, and none of it empty. Every error
+// names the image's digest.
+func (im Image) SendBytes() ([]byte, error) {
+	if err := im.Check(); err != nil {
+		return nil, err
+	}
+	if im.Data == nil {
+		return nil, fmt.Errorf("digest %s: no bytes to send: the image was read back by its digest alone", im.Digest)
+	}
+	b, err := im.Data()
+	if err != nil {
+		return nil, fmt.Errorf("digest %s: making its bytes: %w", im.Digest, err)
+	}
+	if len(b) == 0 {
+		return nil, fmt.Errorf("digest %s: its bytes are empty", im.Digest)
+	}
+	return b, nil
+}

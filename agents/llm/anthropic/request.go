@@ -117,18 +117,9 @@ func userBlocks(m llm.Message) ([]sdk.ContentBlockParamUnion, error) {
 // imageBlock is an image as a base64 image block; its bytes are made here,
 // when the request is built.
 func imageBlock(im llm.Image) (sdk.ContentBlockParamUnion, error) {
-	if err := im.Check(); err != nil {
-		return sdk.ContentBlockParamUnion{}, err
-	}
-	if im.Data == nil {
-		return sdk.ContentBlockParamUnion{}, fmt.Errorf("digest %s: no bytes to send: the image was read back by its digest alone", im.Digest)
-	}
-	b, err := im.Data()
+	b, err := im.SendBytes()
 	if err != nil {
-		return sdk.ContentBlockParamUnion{}, fmt.Errorf("digest %s: making its bytes: %w", im.Digest, err)
-	}
-	if len(b) == 0 {
-		return sdk.ContentBlockParamUnion{}, fmt.Errorf("digest %s: its bytes are empty", im.Digest)
+		return sdk.ContentBlockParamUnion{}, err
 	}
 	return sdk.NewImageBlockBase64(im.MIME, base64.StdEncoding.EncodeToString(b)), nil
 }

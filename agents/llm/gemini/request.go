@@ -148,18 +148,9 @@ func buildRequest(req llm.Request, gen llm.GenParams, media genai.MediaResolutio
 // imagePart is an image as an inline data part of its type; its bytes
 // are made here, when the request is built.
 func imagePart(im llm.Image) (*genai.Part, error) {
-	if err := im.Check(); err != nil {
-		return nil, err
-	}
-	if im.Data == nil {
-		return nil, fmt.Errorf("digest %s: no bytes to send: the image was read back by its digest alone", im.Digest)
-	}
-	b, err := im.Data()
+	b, err := im.SendBytes()
 	if err != nil {
-		return nil, fmt.Errorf("digest %s: making its bytes: %w", im.Digest, err)
-	}
-	if len(b) == 0 {
-		return nil, fmt.Errorf("digest %s: its bytes are empty", im.Digest)
+		return nil, err
 	}
 	return &genai.Part{InlineData: &genai.Blob{MIMEType: im.MIME, Data: b}}, nil
 }

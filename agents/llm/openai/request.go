@@ -163,18 +163,9 @@ func userParts(m llm.Message, detail string) ([]oa.ChatCompletionContentPartUnio
 // form that OpenAI and the compatible servers (vLLM, llama.cpp's server,
 // Ollama) all take. Its bytes are made here, when the request is built.
 func dataURL(im llm.Image) (string, error) {
-	if err := im.Check(); err != nil {
-		return "", err
-	}
-	if im.Data == nil {
-		return "", fmt.Errorf("digest %s: no bytes to send: the image was read back by its digest alone", im.Digest)
-	}
-	b, err := im.Data()
+	b, err := im.SendBytes()
 	if err != nil {
-		return "", fmt.Errorf("digest %s: making its bytes: %w", im.Digest, err)
-	}
-	if len(b) == 0 {
-		return "", fmt.Errorf("digest %s: its bytes are empty", im.Digest)
+		return "", err
 	}
 	return "data:" + im.MIME + ";base64," + base64.StdEncoding.EncodeToString(b), nil
 }
