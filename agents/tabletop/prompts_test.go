@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ambibench/ambibench/agents/llm"
 	"github.com/ambibench/ambibench/scenes"
 )
 
@@ -45,6 +46,13 @@ func TestPromptsGolden(t *testing.T) {
 	listAlone.Partner = ""
 	listFeedback := list
 	listFeedback.Feedback = true
+	seen := seenNodes([]llm.ImageObject{
+		{Name: "red block", Color: "red", Type: "block", Box: [4]int{412, 180, 505, 241}},
+		{Name: "blue bowl", Color: "blue", Type: "bowl", Box: [4]int{150, 520, 310, 690}},
+	})
+	seeingGraph := perceivePrompt{Robot: "robot1", Objects: boxLines(seen), Edges: true}
+	seeingNodes := seeingGraph
+	seeingNodes.Edges = false
 	for _, tc := range []struct {
 		golden, template string
 		data             any
@@ -74,6 +82,9 @@ func TestPromptsGolden(t *testing.T) {
 		{"list_answer_user.txt", "list_answer_user.tmpl", list},
 		{"list_answer_user_feedback.txt", "list_answer_user.tmpl", listFeedback},
 		{"progprompt_answer.txt", "progprompt_answer.tmpl", progAnswerGolden(t)},
+		{"detect_image.txt", "detect_image.tmpl", struct{ Robot string }{"robot1"}},
+		{"perceive_image.txt", "perceive_image.tmpl", seeingGraph},
+		{"perceive_image_nodes.txt", "perceive_image.tmpl", seeingNodes},
 	} {
 		got, err := render(tc.template, tc.data)
 		if err != nil {
