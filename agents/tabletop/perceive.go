@@ -81,26 +81,36 @@ func perceiveScene(ctx context.Context, model llm.Model, env agents.Env, edges b
 		cc.Mode = llm.ModeNodesOnly
 	}
 	req := llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: user}}, Context: cc}
+	return askUntilRead(ctx, model, req, "perceive", "the scene graph", func(text string) (*scenes.Graph, error) {
+		return parsePerception(text, ds, edges)
+	})
+}
+
+// askUntilRead sends req and reads the reply with read; a reply that
+// cannot be read is shown back with why (perceive_retry.tmpl), up to
+// perceiveAttempts replies in all. The final error names no model: it
+// reaches the other robot's reply, which the same model under another
+// name must write alike.
+func askUntilRead[T any](ctx context.Context, model llm.Model, req llm.Request, call, what string, read func(string) (T, error)) (T, error) {
+	var zero T
 	var last error
 	for range perceiveAttempts {
 		reply, err := model.Generate(ctx, req)
 		if err != nil {
-			return nil, fmt.Errorf("model %s: %w", model.Name(), err)
+			return zero, fmt.Errorf("model %s: %w", model.Name(), err)
 		}
-		g, err := parsePerception(reply.Text, ds, edges)
+		v, err := read(reply.Text)
 		if err == nil {
-			return g, nil
+			return v, nil
 		}
 		last = err
 		retry, rerr := render("perceive_retry.tmpl", struct{ Problem string }{err.Error()})
 		if rerr != nil {
-			return nil, rerr
+			return zero, rerr
 		}
 		req.Messages = append(req.Messages, llm.Message{Role: llm.RoleAssistant, Text: reply.Text}, llm.Message{Role: llm.RoleUser, Text: retry})
 	}
-	// The error names no model: it reaches the other robot's reply, which
-	// the same model under another name must write alike.
-	return nil, fmt.Errorf("perceive: %d replies that could not be read as the scene graph; last: %w", perceiveAttempts, last)
+	return zero, fmt.Errorf("%s: %d replies that could not be read as %s; last: %w", call, perceiveAttempts, what, last)
 }
 
 // detectionLines lists the detections as the perceive prompt shows them,

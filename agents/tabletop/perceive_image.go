@@ -57,28 +57,17 @@ func perceiveFromImage(ctx context.Context, model llm.Model, env agents.Env, edg
 		cc.Mode = llm.ModeNodesOnly
 	}
 	req := llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: user, Images: []llm.Image{img}}}, Context: cc}
-	var last error
-	for range perceiveAttempts {
-		reply, err := model.Generate(ctx, req)
-		if err != nil {
-			return nil, nil, fmt.Errorf("model %s: %w", model.Name(), err)
-		}
-		g, err := perceptionJSON(reply.Text, ds, edges, true)
-		if err == nil {
-			// A node the reply renamed is still where it was seen.
-			for i, n := range g.Nodes {
-				at[n.ID] = nodes[i].At
-			}
-			return g, at, nil
-		}
-		last = err
-		retry, rerr := render("perceive_retry.tmpl", struct{ Problem string }{err.Error()})
-		if rerr != nil {
-			return nil, nil, rerr
-		}
-		req.Messages = append(req.Messages, llm.Message{Role: llm.RoleAssistant, Text: reply.Text}, llm.Message{Role: llm.RoleUser, Text: retry})
+	g, err = askUntilRead(ctx, model, req, "perceive", "the scene graph", func(text string) (*scenes.Graph, error) {
+		return perceptionJSON(text, ds, edges, true)
+	})
+	if err != nil {
+		return nil, nil, err
 	}
-	return nil, nil, fmt.Errorf("perceive: %d replies that could not be read as the scene graph; last: %w", perceiveAttempts, last)
+	// A node the reply renamed is still where it was seen.
+	for i, n := range g.Nodes {
+		at[n.ID] = nodes[i].At
+	}
+	return g, at, nil
 }
 
 // detectInImage is the detection call: the image and the detection
@@ -90,24 +79,13 @@ func detectInImage(ctx context.Context, model llm.Model, robot string, img llm.I
 	}
 	cc := &llm.CallContext{Role: llm.CallDetect, Track: agents.TrackTabletop, Robot: robot, Seen: seen, ImageSize: size, Format: llm.FormatJSON}
 	req := llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: user, Images: []llm.Image{img}}}, Context: cc}
-	var last error
-	for range perceiveAttempts {
-		reply, err := model.Generate(ctx, req)
+	return askUntilRead(ctx, model, req, "detect", "the objects in the image", func(text string) ([]seenNode, error) {
+		objs, err := parseImageObjects(text)
 		if err != nil {
-			return nil, fmt.Errorf("model %s: %w", model.Name(), err)
+			return nil, err
 		}
-		objs, err := parseImageObjects(reply.Text)
-		if err == nil {
-			return seenNodes(objs), nil
-		}
-		last = err
-		retry, rerr := render("perceive_retry.tmpl", struct{ Problem string }{err.Error()})
-		if rerr != nil {
-			return nil, rerr
-		}
-		req.Messages = append(req.Messages, llm.Message{Role: llm.RoleAssistant, Text: reply.Text}, llm.Message{Role: llm.RoleUser, Text: retry})
-	}
-	return nil, fmt.Errorf("detect: %d replies that could not be read as the objects in the image; last: %w", perceiveAttempts, last)
+		return seenNodes(objs), nil
+	})
 }
 
 // boxLines lists the detected objects as the scene-graph prompt shows
