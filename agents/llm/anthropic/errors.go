@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
-	"net/url"
 	"regexp"
 	"strings"
 	"time"
@@ -51,27 +49,14 @@ func (m *Model) mapError(ctx context.Context, resp *http.Response, err error) er
 			Err:    errors.New("anthropic: messages: " + m.redact(apiErr.Message)),
 		}
 	}
-	kind := llm.KindUnknown
-	var netErr net.Error
-	var urlErr *url.Error
-	switch {
-	case errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded),
-		errors.As(err, &netErr) && netErr.Timeout():
-		kind = llm.KindTimeout
-	case errors.Is(err, context.Canceled):
-		kind = llm.KindUnknown
-	case resp != nil, errors.Is(err, io.ErrUnexpectedEOF):
-		// A reply came but its body could not be read to the end.
-		kind = llm.KindMalformed
-	case errors.As(err, &urlErr):
-		// No answer: refused or dropped connection. Worth another try.
-		kind = llm.KindServer
-	}
+	// A reply that came but whose body could not be read to the end is
+	// malformed.
+	kind := llm.TransportKind(ctx, err, resp != nil || errors.Is(err, io.ErrUnexpectedEOF))
 	status := 0
 	if resp != nil {
 		status = resp.StatusCode
 	}
-	return &llm.Error{Kind: kind, Status: status, Err: &causeError{msg: "anthropic: messages: " + m.redact(err.Error()), cause: err}}
+	return &llm.Error{Kind: kind, Status: status, Err: llm.Redacted("anthropic: messages: "+m.redact(err.Error()), err)}
 }
 
 // contextRE matches how the Messages API says a prompt does not fit the
@@ -100,17 +85,6 @@ func apiMessage(resp *http.Response, err error) string {
 	}
 	return http.StatusText(resp.StatusCode)
 }
-
-// causeError shows a redacted message and unwraps to the transport or
-// context error behind it, so errors.Is(err, context.DeadlineExceeded)
-// holds. Only errors that hold no request headers are kept as causes.
-type causeError struct {
-	msg   string
-	cause error
-}
-
-func (e *causeError) Error() string { return e.msg }
-func (e *causeError) Unwrap() error { return e.cause }
 
 var bearerRE = regexp.MustCompile(`(?i)(bearer\s+)[^\s"',;]+`)
 

@@ -7,9 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
-	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
@@ -127,41 +125,16 @@ func (m *Model) mapError(ctx context.Context, p *probe, err error) error {
 			Err:        errors.New("gemini: generate content: " + m.redact(msg)),
 		}
 	}
-	kind := llm.KindUnknown
-	var netErr net.Error
-	var urlErr *url.Error
+	// A reply that came but could not be read is malformed.
 	var panicked *sdkPanic
-	switch {
-	case errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded),
-		errors.As(err, &netErr) && netErr.Timeout():
-		kind = llm.KindTimeout
-	case errors.Is(err, context.Canceled):
-		kind = llm.KindUnknown
-	case code >= 200 && code <= 299, errors.Is(err, errMalformedBody), errors.As(err, &panicked):
-		// A reply came but could not be read.
-		kind = llm.KindMalformed
-	case errors.As(err, &urlErr):
-		// No answer: refused or dropped connection. Worth another try.
-		kind = llm.KindServer
-	}
-	return &llm.Error{Kind: kind, Status: code, Err: &causeError{msg: "gemini: generate content: " + m.redact(err.Error()), cause: err}}
+	kind := llm.TransportKind(ctx, err, code >= 200 && code <= 299 || errors.Is(err, errMalformedBody) || errors.As(err, &panicked))
+	return &llm.Error{Kind: kind, Status: code, Err: llm.Redacted("gemini: generate content: "+m.redact(err.Error()), err)}
 }
 
 // contextRE matches how Gemini says a prompt exceeds the model's context:
 // "The input token count (1200000) exceeds the maximum number of tokens
 // allowed (1048576)."
 var contextRE = regexp.MustCompile(`(?i)input token count.*exceeds|exceeds the maximum number of tokens|context (length|window)`)
-
-// causeError shows a redacted message and unwraps to the error behind it,
-// so errors.Is(err, context.DeadlineExceeded) holds. API errors, which
-// quote the server, are never kept as causes.
-type causeError struct {
-	msg   string
-	cause error
-}
-
-func (e *causeError) Error() string { return e.msg }
-func (e *causeError) Unwrap() error { return e.cause }
 
 // retryInfo reads the wait a google.rpc.RetryInfo detail asks for, such as
 // {"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "37s"}.
