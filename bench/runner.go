@@ -42,11 +42,15 @@ func Jobs(opts Options) ([]Job, error) {
 		if !info.Plays(track) {
 			return nil, fmt.Errorf("agent %q does not play the %s track (agents that do: %v)", a, track, agents.NamesFor(track))
 		}
-		if it, ok := t.(ImageTrack); ok && it.Images() {
-			if err := checkImages(info, opts); err != nil {
-				return nil, err
-			}
+	}
+	var specs []string
+	for _, m := range append([]llm.Model{opts.Model}, opts.Members...) {
+		if m != nil {
+			specs = append(specs, m.Name())
 		}
+	}
+	if err := CheckImages(t, names, specs); err != nil {
+		return nil, err
 	}
 	if opts.Repeats < 0 {
 		return nil, fmt.Errorf("repeats must be at least 1, got %d", opts.Repeats)
@@ -233,18 +237,6 @@ func (o *inOrder) done(i int) error {
 	return nil
 }
 
-// checkImages refuses an agent that shows the model images when the
-// run's model (or a member) says it takes none, before any episode runs.
-func checkImages(info agents.Info, opts Options) error {
-	var specs []string
-	for _, m := range append([]llm.Model{opts.Model}, opts.Members...) {
-		if m != nil {
-			specs = append(specs, m.Name())
-		}
-	}
-	return CheckImages(info, specs)
-}
-
 // ImageTrack is a track whose workflows may show the model images: when
 // Images is true (the tabletop's --perception image), a run refuses an
 // agent that shows images with a model that takes none.
@@ -252,23 +244,30 @@ type ImageTrack interface {
 	Images() bool
 }
 
-// CheckImages refuses an agent that shows the model images when one of
-// the model specs says the model takes none (images=0), naming both and
-// the agent's option that runs it without images. The command calls it
-// before opening a model; Jobs calls it with the run's models.
-func CheckImages(info agents.Info, specs []string) error {
-	if !info.ShowsImages {
+// CheckImages refuses, when the track perceives through images
+// (ImageTrack), an agent that shows the model images together with a model
+// spec that says it takes none (images=0), naming both and what runs the
+// agent without images. The command calls it with the specs before
+// opening a model; Jobs with the run's models' names.
+func CheckImages(t Track, agentNames, specs []string) error {
+	if it, ok := t.(ImageTrack); !ok || !it.Images() {
 		return nil
 	}
-	for _, spec := range specs {
-		if models.TakesImages(spec) {
+	for _, name := range agentNames {
+		info, ok := agents.Lookup(name)
+		if !ok || !info.ShowsImages {
 			continue
 		}
-		without := "it has no option to run without images"
-		if info.WithoutImages != "" {
-			without = info.WithoutImages + " gives it text alone"
+		for _, spec := range specs {
+			if models.TakesImages(spec) {
+				continue
+			}
+			without := "it has no option to run without images"
+			if info.WithoutImages != "" {
+				without = info.WithoutImages + " gives it text alone"
+			}
+			return fmt.Errorf("agent %q shows the model images, and model %q takes none (images=0): %s, or pick a model that takes images", info.Name, spec, without)
 		}
-		return fmt.Errorf("agent %q shows the model images, and model %q takes none (images=0): %s, or pick a model that takes images", info.Name, spec, without)
 	}
 	return nil
 }

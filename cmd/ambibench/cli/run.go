@@ -146,15 +146,8 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 	}
 	// Before any model is opened: an agent that shows images and a model
 	// that takes none.
-	for _, name := range opts.Agents {
-		if it, ok := t.(bench.ImageTrack); !ok || !it.Images() {
-			break
-		}
-		if info, ok := agents.Lookup(name); ok {
-			if err := bench.CheckImages(info, append([]string{*modelSpec}, splitModelSpecs(*members)...)); err != nil {
-				return fmt.Errorf("run: %w", err)
-			}
-		}
+	if err := bench.CheckImages(t, opts.Agents, append([]string{*modelSpec}, splitModelSpecs(*members)...)); err != nil {
+		return fmt.Errorf("run: %w", err)
 	}
 	opts.Shard = shard
 	jobs := shard.Of(grid)
