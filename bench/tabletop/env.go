@@ -36,12 +36,10 @@ type episodeState struct {
 	// views keeps each robot's perceived graph while the table is
 	// unchanged (see perceive).
 	views map[string]*view
-	// The episode's name and the moves made on its table, which name a
-	// camera image of it (sceneName).
-	seed                 uint64
-	family, perturbation string
-	index, size          int
-	moves                []string
+	// The episode's name (episodeName) and the moves made on its table,
+	// which name a camera image of it (sceneName).
+	episode string
+	moves   []string
 	// seeing is set when the lead robot's workflow names what it sees in
 	// its camera image: the user then says which object is meant by where
 	// it stands (answerSeen), when that still names it alone on the table.

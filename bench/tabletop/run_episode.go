@@ -35,8 +35,8 @@ func (t *Track) RunEpisode(ctx context.Context, job bench.Job, opts bench.Option
 		return results.Record{}, fmt.Errorf("%s/%s episode %d: %w", job.Family, job.Perturbation, job.Index, err)
 	}
 	st := &episodeState{ep: ep, world: world, limit: t.stepLimit(), toolCalls: map[string]int{},
-		seed: opts.Seed, family: job.Family, perturbation: job.Perturbation, index: job.Index, size: job.Size,
-		seeing: t.perception() == agents.PerceptionImage && perceivesImage(job.Agent)}
+		episode: episodeName(opts.Seed, job.Family, job.Perturbation, job.Index, job.Size),
+		seeing:  t.perception() == agents.PerceptionImage && perceivesImage(job.Agent)}
 	if st.seeing {
 		st.answerSeen = answerByPlace(ep, world.Objects())
 	}

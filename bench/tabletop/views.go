@@ -46,7 +46,7 @@ func Views(r *camera.Renderer, seed uint64, family, perturbation string, index, 
 	if r == nil {
 		r = new(camera.Renderer)
 	}
-	scene := sceneName(seed, family, perturbation, index, size, nil)
+	scene := sceneName(episodeName(seed, family, perturbation, index, size), nil)
 	out := make([]View, 0, len(robots))
 	for _, robot := range robots {
 		o := robotCamera(opt, ep, robot)
@@ -59,12 +59,17 @@ func Views(r *camera.Renderer, seed uint64, family, perturbation string, index, 
 	return out, nil
 }
 
+// episodeName names an episode's table as drawn: the suite version, the
+// seed, the cell and the index.
+func episodeName(seed uint64, family, perturbation string, index, size int) string {
+	return fmt.Sprintf("%s suite %d seed %d %s/%s episode %d size %d", Name, bench.SuiteVersion, seed, family, perturbation, index, size)
+}
+
 // sceneName names a table by what made it, for camera.SceneDigest: the
 // poses are the physics' output, which may differ in their last bits
-// between machines, while the suite version, the seed, the episode and
-// the moves made on it since it was drawn do not.
-func sceneName(seed uint64, family, perturbation string, index, size int, moves []string) string {
-	name := fmt.Sprintf("%s suite %d seed %d %s/%s episode %d size %d", Name, bench.SuiteVersion, seed, family, perturbation, index, size)
+// between machines, while the episode (episodeName) and the moves made on
+// it since it was drawn do not.
+func sceneName(name string, moves []string) string {
 	if len(moves) == 0 {
 		return name + " opening"
 	}
@@ -103,7 +108,7 @@ func (e *robotEnv) View() (llm.Image, []llm.Seen, error) {
 		seen = append(seen, llm.Seen{ID: objs[i].ID, Attributes: d.Attributes,
 			Box: [4]int{b.Min.X, b.Min.Y, b.Max.X, b.Max.Y}, Fraction: v.Fraction, Pos: d.Pos, Size: d.Size})
 	}
-	name := sceneName(st.seed, st.family, st.perturbation, st.index, st.size, st.moves)
+	name := sceneName(st.episode, st.moves)
 	img := llm.Image{
 		Digest: camera.SceneDigest(name, opt), MIME: llm.ImagePNG, Width: opt.Width, Height: opt.Height,
 		Data: func() ([]byte, error) {

@@ -22,7 +22,7 @@ func TestCameraImageIsTheOpeningView(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := &episodeState{ep: ep, world: w, limit: 40, toolCalls: map[string]int{}, seed: 1, family: family, perturbation: perturbation, index: index}
+	st := &episodeState{ep: ep, world: w, limit: 40, toolCalls: map[string]int{}, episode: episodeName(1, family, perturbation, index, 0)}
 	env := &robotEnv{st: st, robot: "robot1", instruction: ep.Instruction(), tools: agents.Tools(false)}
 	var cam agents.Camera = env
 	start, seen, err := cam.View()
