@@ -24,8 +24,11 @@ const clearMargin = 1.25
 // seenAnswer says which of two alike objects is meant without their ids:
 // by the direction of the meant one from an object that is the only one
 // of its colour and class on the table (and that robot 1 observes), a
-// direction the other does not share. It is "" when no such anchor
-// exists; the user then answers by id (Answer).
+// direction the other does not share; failing that, by its colour if no
+// other object has it, or by its direction from the other ("the blue block
+// to the left of the other blue block"). It is
+// "" when neither is clear, or when either rests on or in something; the
+// user then answers by id (Answer).
 func seenAnswer(ep *tasks.Episode, meant, other string) string {
 	m, ok1 := ep.Object(meant)
 	o, ok2 := ep.Object(other)
@@ -48,6 +51,12 @@ func seenAnswer(ep *tasks.Episode, meant, other string) string {
 			continue
 		}
 		return "I mean the " + m.Color() + " " + m.Class + " " + directionWords[rel] + " the " + a.Color() + " " + a.Class + "."
+	}
+	if count[m.Color()+" "+m.Class] == 1 {
+		return "I mean the " + m.Color() + " " + m.Class + "."
+	}
+	if rel, clear := clearDirection(m, o); clear && o.Color() == m.Color() && o.Class == m.Class {
+		return "I mean the " + m.Color() + " " + m.Class + " " + directionWords[rel] + " the other " + m.Color() + " " + m.Class + "."
 	}
 	return ""
 }

@@ -27,6 +27,12 @@ type Situation struct {
 	Partner     string
 	View        View
 	History     []Exchange
+	// Looking, when set, is the table as the planner sees it in the image
+	// its prompt shows, named as its View names the objects. A person's
+	// answer that places the object it means ("the red block left of the
+	// green bowl") is resolved by looking there, not through the scene
+	// graph: the graph and its ablations are about the instruction.
+	Looking View
 }
 
 // Binding is a move resolved to a block id and a destination (an object id
@@ -114,6 +120,7 @@ func (d *decider) decide() Decision {
 	}
 	var plan []Binding
 	for _, mv := range moves {
+		answeredPlace := mv.Place == nil
 		pick, q := d.ground(mv.Pick, true, "What should I pick up?")
 		if q != nil {
 			return *q
@@ -131,7 +138,7 @@ func (d *decider) decide() Decision {
 			mv.Place = &ref
 		}
 		d.pick = pick
-		place, q := d.ground(*mv.Place, false, "Where should I put it?")
+		place, q := d.groundAnswered(*mv.Place, false, "Where should I put it?", answeredPlace)
 		if q != nil {
 			return *q
 		}
@@ -150,7 +157,7 @@ func (d *decider) decide() Decision {
 			if !slices.Contains(theirs, b.Pick) || d.fetched(b.Pick) {
 				continue
 			}
-			req := Decision{Kind: ActAskRobot, Text: HandRequest(b.Pick)}
+			req := Decision{Kind: ActAskRobot, Text: HandRequest(d.named(b.Pick))}
 			if _, ok := d.answer(); !ok {
 				return req
 			}
@@ -163,11 +170,36 @@ func (d *decider) decide() Decision {
 // the block in the shared workspace.
 func (d *decider) fetched(id string) bool {
 	for _, e := range d.s.History[:d.next] {
-		if got, ok := ParseHandReply(e.Reply); ok && got == id {
+		got, ok := ParseHandReply(e.Reply)
+		if ok && got == id {
+			return true
+		}
+		// Robots that each name what they see in their own image share
+		// no ids: the partner's block of that colour and class is this
+		// one, as the request described it.
+		if ok && d.s.Looking != nil && sameKind(got, id) {
 			return true
 		}
 	}
 	return false
+}
+
+// sameKind reports whether two ids name objects of one colour and class.
+func sameKind(a, b string) bool {
+	ra, err1 := ParseRef(a)
+	rb, err2 := ParseRef(b)
+	return err1 == nil && err2 == nil && ra.Color == rb.Color && ra.Class == rb.Class
+}
+
+// named is how the planner names a block in a message to the other
+// robot: by its id when the robots share the table's ids (the detector's
+// list), and when each names what it sees in its own image, by a phrase
+// the other can find by looking (Describe).
+func (d *decider) named(id string) string {
+	if d.s.Looking == nil {
+		return id
+	}
+	return Describe(d.s.Looking, id)
 }
 
 // delivered finds, among the exchanges not yet consumed, the partner's
@@ -192,6 +224,11 @@ func (d *decider) delivered(ref Ref) (string, bool) {
 // ground resolves a phrase to one id or place, or returns the question to
 // ask first.
 func (d *decider) ground(ref Ref, isPick bool, vagueQuestion string) (string, *Decision) {
+	return d.groundAnswered(ref, isPick, vagueQuestion, false)
+}
+
+// groundAnswered is ground, told whether the phrase is a person's answer.
+func (d *decider) groundAnswered(ref Ref, isPick bool, vagueQuestion string, answered bool) (string, *Decision) {
 	askedRobot := false
 	for range 4 { // each reply may itself need grounding
 		var q Decision
@@ -201,7 +238,11 @@ func (d *decider) ground(ref Ref, isPick bool, vagueQuestion string) (string, *D
 		case ref.Place != "":
 			return ref.Place, nil
 		default:
-			ids, err := Resolve(d.s.View, ref)
+			view := d.s.View
+			if answered && ref.Anchor != nil && d.s.Looking != nil {
+				view = d.s.Looking
+			}
+			ids, err := Resolve(view, ref)
 			if err != nil {
 				f := failed(err)
 				return "", &f
@@ -234,16 +275,16 @@ func (d *decider) ground(ref Ref, isPick bool, vagueQuestion string) (string, *D
 					f := failed(err)
 					return "", &f
 				}
-				req := Decision{Kind: ActAskRobot, Text: DeliverRequest(d.pick, ref, true),
+				req := Decision{Kind: ActAskRobot, Text: DeliverRequest(d.named(d.pick), ref, true),
 					Moves: []Binding{{Pick: d.pick, Place: scenes.SharedPlace}}}
 				if slices.Contains(theirs, d.pick) {
-					req.Text, req.Moves = DeliverRequest(d.pick, ref, false), nil
+					req.Text, req.Moves = DeliverRequest(d.named(d.pick), ref, false), nil
 				}
 				reply, ok := d.answer()
 				if !ok {
 					return "", &req
 				}
-				if got, dst, ok := ParseDeliverReply(reply); ok && got == d.pick {
+				if got, dst, ok := ParseDeliverReply(reply); ok && (got == d.pick || d.s.Looking != nil && sameKind(got, d.pick)) {
 					d.handedOff = true
 					return dst, nil
 				}
@@ -266,7 +307,7 @@ func (d *decider) ground(ref Ref, isPick bool, vagueQuestion string) (string, *D
 		if err != nil {
 			return "", &Decision{Kind: ActStuck, Text: err.Error()}
 		}
-		ref = next
+		ref, answered = next, true
 	}
 	return "", &Decision{Kind: ActStuck, Text: fmt.Sprintf("could not ground %q", ref.Phrase)}
 }
@@ -304,11 +345,11 @@ func prepFor(dst Ref) string {
 	return "in"
 }
 
-var deliverRequest = regexp.MustCompile(`please put ([a-z]+ block \d+) (?:in|on|into|onto|at) (.+)$`)
+var deliverRequest = regexp.MustCompile(`please put ((?:the )?[a-z]+ block(?: \d+| (?:to the left of|to the right of|left of|right of|above|below) (?:the )?(?:other )?[a-z]+ (?:block|bowl))?) (?:in|on|into|onto|at) (.+)$`)
 
-// ParseDeliverRequest reads a DeliverRequest: the block (an id) and the
-// destination to take it to. A request to bring a block to the shared
-// workspace is not one.
+// ParseDeliverRequest reads a DeliverRequest: the block (an id, or a
+// phrase of Describe) and the destination to take it to. A request to
+// bring a block to the shared workspace is not one.
 func ParseDeliverRequest(s string) (string, Ref, error) {
 	sentences := strings.FieldsFunc(normalize(s), func(r rune) bool { return r == '.' || r == '!' || r == '?' })
 	for i := len(sentences) - 1; i >= 0; i-- {

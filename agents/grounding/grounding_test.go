@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ambibench/ambibench/scenes"
+	"github.com/go-gl/mathgl/mgl64"
 )
 
 // obj is the Ref of a plain colour-and-class phrase.
@@ -61,6 +62,9 @@ func TestParseRef(t *testing.T) {
 			Ref{Phrase: "the blue block to the left of the pink block", Color: "blue", Class: scenes.ClassBlock, Relation: scenes.RelLeftOf, Anchor: ptr(obj("the pink block", "pink", "block"))}},
 		{"a coloured bowl by where it stands", "the gray bowl above the red block",
 			Ref{Phrase: "the gray bowl above the red block", Color: "gray", Class: scenes.ClassBowl, Relation: scenes.RelAbove, Anchor: ptr(obj("the red block", "red", "block"))}},
+		{"one of a pair by where it stands from the other (no other anchor on the table)", "the red block left of the other red block",
+			Ref{Phrase: "the red block left of the other red block", Color: "red", Class: scenes.ClassBlock, Relation: scenes.RelLeftOf,
+				Anchor: &Ref{Phrase: "the other red block", Color: "red", Class: scenes.ClassBlock, Other: true}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -99,6 +103,7 @@ func TestParseRefErrors(t *testing.T) {
 		{"relational with a bowl and no colour", "the bowl to the left of the red block", "cannot read"},
 		{"relational with an unknown colour", "the magenta block to the left of the red bowl", "cannot read"},
 		{"an id too large to be a number", "red block 99999999999999999999", "red block 99999999999999999999"},
+		{"the other of another kind names no pair", "the red block left of the other blue block", "the same colour and class"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -423,3 +428,48 @@ func TestParseInstructionKept(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestDescribe: a robot that does not share the other's ids names a block
+// by a phrase the other can resolve to it alone on the same table, and
+// Resolve reads each phrase back to the block described.
+func TestDescribe(t *testing.T) {
+	at := func(id, class string, x, y float64) scenes.Object {
+		c := strings.Fields(id)[0]
+		return scenes.Object{ID: id, Class: class, Attributes: map[string]string{scenes.AttrColor: c, scenes.AttrType: class},
+			Pose: mgl64.Vec3{x, y, 0.02}, Extent: mgl64.Vec3{0.04, 0.04, 0.04}}
+	}
+	tests := []struct {
+		name string
+		objs []scenes.Object
+		id   string
+		want string
+	}{
+		{"the only one of its kind: its colour and class", []scenes.Object{at("red block 1", "block", 0, -0.5), at("blue bowl 1", "bowl", 0.2, -0.5)},
+			"red block 1", "the red block"},
+		{"one of two, told apart by a unique anchor", []scenes.Object{at("red block 1", "block", -0.2, -0.5), at("red block 2", "block", 0.2, -0.5), at("blue bowl 1", "bowl", 0, -0.5)},
+			"red block 2", "the red block right of the blue bowl"},
+		{"one of two with no anchor that tells them apart: from the other", []scenes.Object{at("red block 1", "block", -0.2, -0.5), at("red block 2", "block", 0.2, -0.5)},
+			"red block 1", "the red block left of the other red block"},
+		{"three alike and nothing else: only the id names it", []scenes.Object{at("red block 1", "block", -0.2, -0.5), at("red block 2", "block", 0, -0.5), at("red block 3", "block", 0.2, -0.5)},
+			"red block 2", "red block 2"},
+		{"not on the table: the id as given", []scenes.Object{at("red block 1", "block", 0, -0.5)}, "green block 1", "green block 1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v := GraphView{G: scenes.BuildGraph(tt.objs)}
+			got := Describe(v, tt.id)
+			if got != tt.want {
+				t.Fatalf("Describe(%s) = %q, want %q", tt.id, got, tt.want)
+			}
+			ref, err := ParseRef(got)
+			if err != nil {
+				t.Fatalf("ParseRef(%q): %v", got, err)
+			}
+			if ids, err := Resolve(v, ref); err != nil || len(ids) != 1 || ids[0] != tt.id && ref.ID == "" {
+				if ref.ID == "" || ref.ID != tt.id {
+					t.Errorf("Resolve(%q) = %v, %v; want [%s]", got, ids, err, tt.id)
+				}
+			}
+		})
+	}
+}

@@ -21,6 +21,10 @@ type Ref struct {
 	Color    string
 	Relation string // for "the (red) block to the left of X": left_of
 	Anchor   *Ref   // X
+	// Other marks an anchor "the other red block": the one of the two
+	// alike objects that is not meant. A user says it when nothing else on
+	// the table tells the two apart.
+	Other bool
 }
 
 // String returns the phrase.
@@ -80,6 +84,9 @@ func ParseRef(phrase string) (Ref, error) {
 		if anchor.Vague || anchor.Relation != "" {
 			return r, fmt.Errorf("anchor of %q must name an object plainly", p)
 		}
+		if anchor.Other && (m[1] != anchor.Color || m[2] != anchor.Class) {
+			return r, fmt.Errorf("%q: \"the other\" must name the same colour and class as the object", p)
+		}
 		for _, rw := range relationWords {
 			if rw.words == m[3] {
 				r.Relation = rw.rel
@@ -90,6 +97,12 @@ func ParseRef(phrase string) (Ref, error) {
 		// to a robot that names what it sees).
 		r.Color, r.Class, r.Anchor = m[1], m[2], &anchor
 		return r, nil
+	}
+	if rest, ok := strings.CutPrefix(p, "the other "); ok {
+		if m := colorClass.FindStringSubmatch(rest); m != nil && m[3] == "" && slices.Contains(scenes.Colors, m[1]) {
+			r.Color, r.Class, r.Other = m[1], m[2], true
+			return r, nil
+		}
 	}
 	if m := colorClass.FindStringSubmatch(p); m != nil && slices.Contains(scenes.Colors, m[1]) {
 		r.Color, r.Class = m[1], m[2]

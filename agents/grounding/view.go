@@ -50,7 +50,8 @@ func (v GraphView) Edges(q scenes.EdgeQuery) ([]scenes.Edge, error) {
 // Resolve lists the nodes of a view that a reference matches: by id, by
 // colour and class, or, for a relational phrase, the blocks in the named
 // direction of its anchor. An anchor that is absent or repeated leaves the
-// phrase matching nothing certain, so Resolve returns nothing.
+// phrase matching nothing certain, so Resolve returns nothing; "the other
+// red block" is the exception: every red block anchors the others.
 func Resolve(v View, ref Ref) ([]string, error) {
 	switch {
 	case ref.Vague || ref.Place != "":
@@ -61,12 +62,25 @@ func Resolve(v View, ref Ref) ([]string, error) {
 		return v.Nodes(scenes.NodeQuery{Name: ref.Color + " " + ref.Class})
 	}
 	anchors, err := Resolve(v, *ref.Anchor)
-	if err != nil || len(anchors) != 1 {
-		return nil, err
-	}
-	edges, err := v.Edges(scenes.EdgeQuery{Target: anchors[0], Relation: ref.Relation})
 	if err != nil {
 		return nil, err
+	}
+	if ref.Anchor.Other && len(anchors) < 2 || !ref.Anchor.Other && len(anchors) != 1 {
+		return nil, nil
+	}
+	// "the red block left of the other red block": each alike object is
+	// an anchor for the others.
+	var edges []scenes.Edge
+	for _, a := range anchors {
+		es, err := v.Edges(scenes.EdgeQuery{Target: a, Relation: ref.Relation})
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range es {
+			if e.Source != a {
+				edges = append(edges, e)
+			}
+		}
 	}
 	q := scenes.NodeQuery{Attrs: map[string]string{scenes.AttrType: ref.Class}}
 	if ref.Color != "" {

@@ -97,6 +97,11 @@ type CallContext struct {
 	// (CallDetect, and CallPerceive with an image).
 	Seen      []Seen `json:"seen,omitempty"`
 	ImageSize [2]int `json:"image_size,omitzero"`
+	// InImage are the perceived graph's nodes with the boxes they were
+	// detected in, for a planning call that shows the robot's image
+	// (perception=image): where in the image the planner can look for
+	// what a person points it at.
+	InImage []Detection `json:"in_image,omitempty"`
 	// Images are the digests of the request's images, in order: set only
 	// on the copy the openai backend sends to serve-sim (context=1), where
 	// the images arrive as bytes, so that the server names them as the

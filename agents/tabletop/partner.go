@@ -22,11 +22,13 @@ func answerPartner(ctx context.Context, model llm.Model, env agents.Env, message
 	if err != nil {
 		return "", agents.Finish(err)
 	}
-	return answerWithGraph(ctx, model, env, message, g, graphJSON)
+	return answerWithGraph(ctx, model, env, message, g, graphJSON, nil)
 }
 
-// answerWithGraph is answerPartner over a graph already at hand.
-func answerWithGraph(ctx context.Context, model llm.Model, env agents.Env, message string, g *scenes.Graph, graphJSON string) (string, error) {
+// answerWithGraph is answerPartner over a graph already at hand; with the
+// image the graph was perceived from, if it was (sight), which the call
+// then shows.
+func answerWithGraph(ctx context.Context, model llm.Model, env agents.Env, message string, g *scenes.Graph, graphJSON string, sight *sight) (string, error) {
 	cc := &llm.CallContext{Role: llm.CallAnswer, Track: "tabletop", Robot: env.Robot(), Partner: env.Partner(),
 		Graph: g, Message: message, Format: llm.FormatToolCalls}
 	user, err := render("answer_user.tmpl", promptData{Robot: env.Robot(), Partner: env.Partner(), Message: message,
@@ -37,6 +39,9 @@ func answerWithGraph(ctx context.Context, model llm.Model, env agents.Env, messa
 	conv := &conversation{model: model, env: env, req: llm.Request{
 		Messages: []llm.Message{{Role: llm.RoleUser, Text: user}}, Tools: agents.ToolDecls(env, agents.ToolPickAndPlace), Context: cc,
 	}, textEnds: true}
+	if sight != nil {
+		sight.show(&conv.req)
+	}
 	return answerLoop(ctx, conv, answerMaxTurns, nil)
 }
 
@@ -75,7 +80,19 @@ type sgcotAnswerPrompt struct {
 // with its whole perceived graph in the prompt, sgcot-single-retrieval
 // with one retrieval turn, sgcot-no-edges over a graph of nodes only.
 func (a *sgcot) Respond(ctx context.Context, env agents.Env, message string) (string, error) {
-	g, err := perceiveScene(ctx, a.model, env, a.mode != sgcotNoEdges)
+	var g *scenes.Graph
+	var sight *sight
+	var err error
+	if a.image {
+		// The partner perceives as the lead does: through its own camera.
+		sight, err = perceiveFromImage(ctx, a.model, env, a.mode != sgcotNoEdges)
+		if sight != nil {
+			g = sight.graph
+			env = seeingEnv{env, sight.at, a.model, g}
+		}
+	} else {
+		g, err = perceiveScene(ctx, a.model, env, a.mode != sgcotNoEdges)
+	}
 	if err != nil {
 		return "", agents.Finish(err)
 	}
@@ -85,7 +102,7 @@ func (a *sgcot) Respond(ctx context.Context, env agents.Env, message string) (st
 		if err != nil {
 			return "", err
 		}
-		return answerWithGraph(ctx, a.model, env, message, g, string(data))
+		return answerWithGraph(ctx, a.model, env, message, g, string(data), sight)
 	}
 	objects, keys, rels := outline(g)
 	if a.mode == sgcotNoEdges {
@@ -103,6 +120,9 @@ func (a *sgcot) Respond(ctx context.Context, env agents.Env, message string) (st
 	conv := &conversation{model: a.model, env: env, req: llm.Request{
 		Messages: []llm.Message{{Role: llm.RoleUser, Text: user}}, Tools: agents.ToolDecls(env, tools...), Context: cc,
 	}, textEnds: true}
+	if sight != nil {
+		sight.show(&conv.req)
+	}
 	var withdraw func()
 	if a.mode == sgcotSingleRetrieval {
 		withdraw = func() {

@@ -1,9 +1,11 @@
 package tabletop
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -20,21 +22,39 @@ import (
 // its pick_and_place calls carry where each object was seen, so the table
 // acts on what is there (seeingEnv).
 
-// perceiveFromImage is perceiveScene for perception=image. It returns the
-// graph and where each of its nodes was seen.
-func perceiveFromImage(ctx context.Context, model llm.Model, env agents.Env, edges bool) (*scenes.Graph, map[string][2]int, error) {
+// sight is what a robot perceived through its camera: the graph the model
+// wrote, where each node was seen (a pixel), and the image with what the
+// renderer drew in it, which the planning call shows again.
+type sight struct {
+	graph *scenes.Graph
+	at    map[string][2]int
+	img   llm.Image
+	seen  []llm.Seen
+	// inImage are the graph's nodes with the boxes they were detected in.
+	inImage []llm.Detection
+}
+
+// show puts the image in a planning call: in its first message, and in
+// its context for the simulated model.
+func (s *sight) show(req *llm.Request) {
+	req.Messages[0].Images = []llm.Image{s.img}
+	req.Context.Seen, req.Context.ImageSize, req.Context.InImage = s.seen, [2]int{s.img.Width, s.img.Height}, s.inImage
+}
+
+// perceiveFromImage is perceiveScene for perception=image.
+func perceiveFromImage(ctx context.Context, model llm.Model, env agents.Env, edges bool) (*sight, error) {
 	cam, ok := env.(agents.Camera)
 	if !ok {
-		return nil, nil, fmt.Errorf("perception=image: %s has no camera on this table", env.Robot())
+		return nil, fmt.Errorf("perception=image: %s has no camera on this table", env.Robot())
 	}
 	img, seen, err := cam.View()
 	if err != nil {
-		return nil, nil, fmt.Errorf("perception=image: %s's camera: %w", env.Robot(), err)
+		return nil, fmt.Errorf("perception=image: %s's camera: %w", env.Robot(), err)
 	}
 	size := [2]int{img.Width, img.Height}
 	nodes, err := detectInImage(ctx, model, env.Robot(), img, seen, size)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	at := make(map[string][2]int, len(nodes))
 	g := &scenes.Graph{Nodes: make([]scenes.Node, len(nodes))}
@@ -44,12 +64,12 @@ func perceiveFromImage(ctx context.Context, model llm.Model, env agents.Env, edg
 		ds[i] = llm.Detection{ID: n.ID, Attributes: n.Attributes, Box: n.Box}
 	}
 	if len(nodes) == 0 {
-		return g, at, nil
+		return &sight{graph: g, at: at, img: img, seen: seen}, nil
 	}
 	data := perceivePrompt{Robot: env.Robot(), Objects: boxLines(nodes), Edges: edges}
 	user, err := render("perceive_image.tmpl", data)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	cc := &llm.CallContext{Role: llm.CallPerceive, Track: agents.TrackTabletop, Robot: env.Robot(), Detections: ds,
 		Seen: seen, ImageSize: size, Format: llm.FormatJSON}
@@ -61,13 +81,15 @@ func perceiveFromImage(ctx context.Context, model llm.Model, env agents.Env, edg
 		return perceptionJSON(text, ds, edges, true)
 	})
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	// A node the reply renamed is still where it was seen.
+	inImage := make([]llm.Detection, len(g.Nodes))
 	for i, n := range g.Nodes {
 		at[n.ID] = nodes[i].At
+		inImage[i] = llm.Detection{ID: n.ID, Attributes: n.Attributes, Box: nodes[i].Box}
 	}
-	return g, at, nil
+	return &sight{graph: g, at: at, img: img, seen: seen, inImage: inImage}, nil
 }
 
 // detectInImage is the detection call: the image and the detection
@@ -178,12 +200,15 @@ func (e seeingEnv) lookAgain(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	taken := make([]bool, len(found))
-	for _, n := range e.graph.Nodes {
+	// Closest pairs first, over every node and every object seen: an
+	// object that stayed where it was keeps its node, and the one that
+	// moved takes the node left over, wherever the other robot put it.
+	type pair struct{ node, obj, d int }
+	var pairs []pair
+	for ni, n := range e.graph.Nodes {
 		old, had := e.at[n.ID]
-		best, bestD := -1, 0
 		for i, f := range found {
-			if taken[i] || f.Attributes[scenes.AttrColor] != n.Attributes[scenes.AttrColor] || f.Attributes[scenes.AttrType] != n.Attributes[scenes.AttrType] {
+			if f.Attributes[scenes.AttrColor] != n.Attributes[scenes.AttrColor] || f.Attributes[scenes.AttrType] != n.Attributes[scenes.AttrType] {
 				continue
 			}
 			d := 0
@@ -191,16 +216,22 @@ func (e seeingEnv) lookAgain(ctx context.Context) error {
 				dy, dx := f.At[0]-old[0], f.At[1]-old[1]
 				d = dy*dy + dx*dx
 			}
-			if best < 0 || d < bestD {
-				best, bestD = i, d
-			}
+			pairs = append(pairs, pair{ni, i, d})
 		}
-		if best < 0 {
-			delete(e.at, n.ID)
+	}
+	slices.SortStableFunc(pairs, func(a, b pair) int { return cmp.Compare(a.d, b.d) })
+	nodeDone, objTaken := make([]bool, len(e.graph.Nodes)), make([]bool, len(found))
+	for _, p := range pairs {
+		if nodeDone[p.node] || objTaken[p.obj] {
 			continue
 		}
-		taken[best] = true
-		e.at[n.ID] = found[best].At
+		nodeDone[p.node], objTaken[p.obj] = true, true
+		e.at[e.graph.Nodes[p.node].ID] = found[p.obj].At
+	}
+	for ni, n := range e.graph.Nodes {
+		if !nodeDone[ni] {
+			delete(e.at, n.ID)
+		}
 	}
 	return nil
 }

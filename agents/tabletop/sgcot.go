@@ -71,9 +71,13 @@ type sgcotPrompt struct {
 func (a *sgcot) Run(ctx context.Context, env agents.Env) error {
 	var g *scenes.Graph
 	var at map[string][2]int
+	var sight *sight
 	var err error
 	if a.image {
-		g, at, err = perceiveFromImage(ctx, a.model, env, a.mode != sgcotNoEdges)
+		sight, err = perceiveFromImage(ctx, a.model, env, a.mode != sgcotNoEdges)
+		if sight != nil {
+			g, at = sight.graph, sight.at
+		}
 	} else {
 		g, err = perceiveScene(ctx, a.model, env, a.mode != sgcotNoEdges)
 	}
@@ -128,6 +132,10 @@ func (a *sgcot) Run(ctx context.Context, env agents.Env) error {
 	conv := &conversation{model: a.model, env: env, req: llm.Request{
 		System: system, Messages: []llm.Message{{Role: llm.RoleUser, Text: user}}, Tools: agents.ToolDecls(env, tools...), Context: cc,
 	}}
+	if sight != nil {
+		// As the paper's planner: the instruction and the image.
+		sight.show(&conv.req)
+	}
 	for turn := range a.maxTurns {
 		ended, err := conv.turn(ctx)
 		if ended || err != nil {

@@ -46,6 +46,15 @@ func (e *robotEnv) pickAndPlaceAt(a *agents.PickAndPlaceArgs) (agents.Result, er
 		if !ok {
 			return bench.Refused("pick_and_place: nothing to grasp at [%d, %d]", y, x), nil
 		}
+		if objs[i].Class != scenes.ClassBlock {
+			// A gripper sent to a point closes on the block there: the rim
+			// of a bowl in front of it (a box's centre can fall on it) does
+			// not stop it. With no block there, the bowl is what the call
+			// tried to pick, and the world refuses it.
+			if b, ok := pickBlock(objs, opt, float64(y), float64(x)); ok {
+				i = b
+			}
+		}
 		pick = objs[i].ID
 		rename = append(rename, pick, fmt.Sprintf("the object at [%d, %d]", y, x))
 	} else {
@@ -106,6 +115,22 @@ func (e *robotEnv) pickAndPlaceAt(a *agents.PickAndPlaceArgs) (agents.Result, er
 	st.actedBy = append(st.actedBy, e.robot)
 	st.moves = append(st.moves, e.robot+" "+pick+" > "+moveTo)
 	return agents.Result{Text: fmt.Sprintf("%s put %s at %s.", e.robot, a.Pick, a.Place)}, nil
+}
+
+// pickBlock is camera.Pick over the blocks alone, as an index of objs.
+func pickBlock(objs []scenes.Object, opt camera.Options, y, x float64) (int, bool) {
+	var idx []int
+	var blocks []scenes.Object
+	for i, o := range objs {
+		if o.Class == scenes.ClassBlock {
+			idx, blocks = append(idx, i), append(blocks, o)
+		}
+	}
+	j, ok := camera.Pick(blocks, opt, y, x)
+	if !ok {
+		return 0, false
+	}
+	return idx[j], true
 }
 
 // inImage refuses a point outside the image.

@@ -12,14 +12,14 @@ import (
 
 // TestSGCoTSeeingMatchesTheDetector plays SG-CoT and its ablations on
 // sim:perfect through the camera image and through the detector's list,
-// on the cells where the user is never asked which of two objects is
-// meant, and wants the same ADA and SR in every cell (1.0 for sgcot, as
-// with the detector): the detection call, the scene-graph call with the
-// image, grounding by geometry and looking again after the other robot
-// acts lose nothing. Multiplicity cells are left out: in some episodes
-// the user has no anchor to say which object is meant by and answers by
-// the table's ids, and in handover the partner robot, which still reads
-// the detector's list, takes the lead's ids as its own (issue 30).
+// on every family and every perturbation without noise, two-robot cells
+// included, and wants 1.0 seeing wherever the detector's list gets 1.0
+// (ADA and SR apart): the detection call, the scene-graph call with the
+// image, grounding by geometry, the user's answers by place, the robots'
+// messages by description and looking again after the other robot acts
+// lose nothing. Seeing may do better: a person's answer by place is
+// resolved by looking at the image, which an ablation without edges
+// cannot do through its graph.
 func TestSGCoTSeeingMatchesTheDetector(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
@@ -33,7 +33,7 @@ func TestSGCoTSeeingMatchesTheDetector(t *testing.T) {
 		track := New()
 		track.Perception = perception
 		opts := bench.Options{Track: track, Seed: 1, Model: m, Agents: []string{"sgcot", "sgcot-full-graph", "sgcot-single-retrieval", "sgcot-no-edges"},
-			Perturbations: []string{"none", "absence", "underspecified", "partial_observability"}, Episodes: 12, Concurrency: 2}
+			Perturbations: []string{"none", "absence", "multiplicity", "underspecified", "partial_observability"}, Episodes: 12, Concurrency: 2}
 		recs, err := bench.Run(context.Background(), opts, nil, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -55,7 +55,7 @@ func TestSGCoTSeeingMatchesTheDetector(t *testing.T) {
 	}
 	for key, s := range seeing {
 		d := listed[key]
-		if s.ADA.Value() != d.ADA.Value() || s.SR.Value() != d.SR.Value() || s.Errors != 0 {
+		if d.ADA.Value() == 1 && s.ADA.Value() != 1 || d.SR.Value() == 1 && s.SR.Value() != 1 || s.Errors != 0 {
 			t.Errorf("%s: seeing ADA %.2f SR %.2f (errors %d), with the detector ADA %.2f SR %.2f", key, s.ADA.Value(), s.SR.Value(), s.Errors, d.ADA.Value(), d.SR.Value())
 		}
 		if s.Agent == "sgcot" && s.SR.Value() != 1 {

@@ -63,7 +63,7 @@ func (t *Track) RunEpisode(ctx context.Context, job bench.Job, opts bench.Option
 	}
 	env := newEnv(lead, scenes.Robot1, partner, ep.Instruction())
 	if ep.TwoRobots {
-		helper, err := bench.NewAgent(job, opts, agents.Config{Seed: agentSeed(scenes.Robot2), Calibration: calib})
+		helper, err := bench.NewAgent(job, opts, agents.Config{Seed: agentSeed(scenes.Robot2), Calibration: calib, Perception: t.perception()})
 		if err != nil {
 			return results.Record{}, err
 		}

@@ -326,7 +326,7 @@ func (c *call) decide() decision {
 			view = newListView(known, c.cc.Objects)
 		}
 	}
-	sit := grounding.Situation{Instruction: c.cc.Instruction, Partner: c.cc.Partner, View: view, History: ex}
+	sit := grounding.Situation{Instruction: c.cc.Instruction, Partner: c.cc.Partner, View: view, History: ex, Looking: c.looking()}
 	// Each slip is taken as an answer the model gives itself, in place of
 	// the question it should have asked; then it plans on.
 	var d grounding.Decision
@@ -590,9 +590,14 @@ func (c *call) answer() llm.Reply {
 // (a partner that retrieves, SG-CoT's, and has yet to look) or a sentence
 // saying why not.
 func (c *call) partnerMove() (pick, place string, reply *llm.Reply) {
-	view := c.answerView()
+	view, looking := c.answerView(), c.looking()
 	resolve := func(ref grounding.Ref) (string, *llm.Reply) {
-		ids, err := grounding.Resolve(view, ref)
+		v := view
+		if ref.Anchor != nil && looking != nil {
+			// The other robot said where the object is: look there.
+			v = looking
+		}
+		ids, err := grounding.Resolve(v, ref)
 		if u := (*grounding.Unknown)(nil); errors.As(err, &u) {
 			r := c.calls(retrieveCall(u))
 			return "", &r
@@ -603,6 +608,14 @@ func (c *call) partnerMove() (pick, place string, reply *llm.Reply) {
 		return ids[0], nil
 	}
 	if id, dst, err := grounding.ParseDeliverRequest(c.cc.Message); err == nil {
+		if ref, err := grounding.ParseRef(id); err == nil && ref.ID == "" {
+			// Described, not named by id: find it.
+			got, r := resolve(ref)
+			if r != nil {
+				return "", "", r
+			}
+			id = got
+		}
 		if dst.Place != "" {
 			return id, dst.Place, nil
 		}

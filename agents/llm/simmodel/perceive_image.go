@@ -3,6 +3,7 @@ package simmodel
 import (
 	"maps"
 
+	"github.com/ambibench/ambibench/agents/grounding"
 	"github.com/ambibench/ambibench/agents/llm"
 	"github.com/ambibench/ambibench/scenes"
 )
@@ -23,22 +24,15 @@ func (c *call) perceiveImage() llm.Reply {
 	for i, d := range ds {
 		g.Nodes[i] = scenes.Node{ID: d.ID, Attributes: d.Attributes}
 	}
-	var objs []scenes.Object
-	for i, d := range ds {
-		s, ok := underBox(d.Box, c.cc.Seen, c.cc.ImageSize)
-		if !ok {
-			continue
-		}
+	objs := c.underBoxes(ds, func(i int, s llm.Seen) {
 		// The workspace an object stands in shows in the image (its
 		// strip's tint): the node gains it.
-		if w, ok := s.Attributes[scenes.AttrWorkspace]; ok && d.Attributes[scenes.AttrWorkspace] != w {
-			attrs := maps.Clone(d.Attributes)
+		if w, ok := s.Attributes[scenes.AttrWorkspace]; ok && ds[i].Attributes[scenes.AttrWorkspace] != w {
+			attrs := maps.Clone(ds[i].Attributes)
 			attrs[scenes.AttrWorkspace] = w
 			g.Nodes[i].Attributes = attrs
 		}
-		objs = append(objs, scenes.Object{ID: d.ID, Class: d.Attributes[scenes.AttrType], Attributes: d.Attributes,
-			Pose: s.Pos.Mul(0.001), Extent: s.Size.Mul(0.001)})
-	}
+	})
 	if c.cc.Mode == llm.ModeNodesOnly {
 		return llm.Reply{Text: perceptionJSON(g, ds, false), FinishReason: llm.FinishStop}
 	}
@@ -49,6 +43,36 @@ func (c *call) perceiveImage() llm.Reply {
 	}
 	g.Edges = built.Edges
 	return llm.Reply{Text: perceptionJSON(g, ds, true), FinishReason: llm.FinishStop}
+}
+
+// underBoxes is, for each listed object with something under its box, that
+// object of the image named as listed, where it stands on the table; each
+// is also passed to found, if set, with its index in ds.
+func (c *call) underBoxes(ds []llm.Detection, found func(i int, s llm.Seen)) []scenes.Object {
+	var objs []scenes.Object
+	for i, d := range ds {
+		s, ok := underBox(d.Box, c.cc.Seen, c.cc.ImageSize)
+		if !ok {
+			continue
+		}
+		if found != nil {
+			found(i, s)
+		}
+		objs = append(objs, scenes.Object{ID: d.ID, Class: d.Attributes[scenes.AttrType], Attributes: d.Attributes,
+			Pose: s.Pos.Mul(0.001), Extent: s.Size.Mul(0.001)})
+	}
+	return objs
+}
+
+// looking is the table as a planner shown the image sees it (the
+// context's InImage over its Seen): the relations the geometry gives
+// between the perceived nodes that have an object under them. nil when
+// the call shows no image.
+func (c *call) looking() grounding.View {
+	if len(c.cc.InImage) == 0 || len(c.cc.Seen) == 0 {
+		return nil
+	}
+	return grounding.GraphView{G: scenes.BuildGraph(c.underBoxes(c.cc.InImage, nil))}
 }
 
 // underBox is the object of seen whose box (in pixels of an image of

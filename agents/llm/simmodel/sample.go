@@ -55,7 +55,7 @@ func (c *call) sampledPlan() llm.Reply {
 	if !shown {
 		view = grounding.GraphView{}
 	}
-	sit := grounding.Situation{Instruction: c.cc.Instruction, Partner: c.cc.Partner, View: view, History: ex}
+	sit := grounding.Situation{Instruction: c.cc.Instruction, Partner: c.cc.Partner, View: view, History: ex, Looking: c.looking()}
 	var plan SampledPlan
 	for range 8 {
 		d := grounding.Decide(sit)
