@@ -71,6 +71,7 @@ const sgcotAnswerMaxTurns = 8
 type sgcotAnswerPrompt struct {
 	promptData
 	Objects, AttrKeys, Relations string
+	Image                        bool // the prompt shows the camera image (perception=image)
 }
 
 // Respond answers the partner robot with SG-CoT's own method: the robot
@@ -109,7 +110,7 @@ func (a *sgcot) Respond(ctx context.Context, env agents.Env, message string) (st
 		rels = nil
 	}
 	data := sgcotAnswerPrompt{promptData: promptData{Robot: env.Robot(), Partner: env.Partner(), Message: message},
-		Objects: strings.Join(objects, ", "), AttrKeys: strings.Join(keys, ", "), Relations: strings.Join(rels, ", ")}
+		Objects: strings.Join(objects, ", "), AttrKeys: strings.Join(keys, ", "), Relations: strings.Join(rels, ", "), Image: a.image}
 	user, err := render("sgcot_answer.tmpl", data)
 	if err != nil {
 		return "", err

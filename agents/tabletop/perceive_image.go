@@ -87,7 +87,9 @@ func perceiveFromImage(ctx context.Context, model llm.Model, env agents.Env, edg
 	inImage := make([]llm.Detection, len(g.Nodes))
 	for i, n := range g.Nodes {
 		at[n.ID] = nodes[i].At
-		inImage[i] = llm.Detection{ID: n.ID, Attributes: n.Attributes, Box: nodes[i].Box}
+		// As detected (colour and type), not as the graph has it: the
+		// planning prompt names the nodes and shows the image, no more.
+		inImage[i] = llm.Detection{ID: n.ID, Attributes: nodes[i].Attributes, Box: nodes[i].Box}
 	}
 	return &sight{graph: g, at: at, img: img, seen: seen, inImage: inImage}, nil
 }

@@ -66,6 +66,7 @@ type sgcotPrompt struct {
 	promptData
 	Objects, AttrKeys, Relations string
 	MaxTurns                     int
+	Image                        bool // the prompt shows the camera image (perception=image)
 }
 
 func (a *sgcot) Run(ctx context.Context, env agents.Env) error {
@@ -116,7 +117,7 @@ func (a *sgcot) Run(ctx context.Context, env agents.Env) error {
 		promptData: promptData{Instruction: env.Instruction(), Robot: env.Robot(), Partner: env.Partner(),
 			Places: strings.Join(scenes.PlaceNames, ", "), GraphJSON: graphJSON},
 		Objects: strings.Join(objects, ", "), AttrKeys: strings.Join(keys, ", "), Relations: strings.Join(rels, ", "),
-		MaxTurns: a.maxTurns,
+		MaxTurns: a.maxTurns, Image: a.image,
 	}
 	system, err := render("sgcot_system.tmpl", data)
 	if err != nil {

@@ -85,7 +85,9 @@ func TestSGCoTPartnerPerceivesAndRetrieves(t *testing.T) {
 		{"sgcot", 2},
 		{"direct", 0},
 	} {
-		opts := bench.Options{Track: New(), Seed: 1, Agents: []string{tc.agent}, Perturbations: []string{"partial_observability"},
+		track := New()
+		track.Perception = agents.PerceptionDetector // the detector's path: detect_objects, as the table counts it
+		opts := bench.Options{Track: track, Seed: 1, Agents: []string{tc.agent}, Perturbations: []string{"partial_observability"},
 			Families: []string{"pick_place"}, Episodes: 20, Model: simmodel.New(simmodel.Perfect, "sim:perfect")}
 		recs, err := bench.Run(context.Background(), opts, nil, nil)
 		if err != nil {
