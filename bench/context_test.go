@@ -64,10 +64,9 @@ func workflowCalls(t *testing.T) []llm.Request {
 		// since would otherwise move.
 		calls = append(calls, recordCalls(t, bench.Options{Track: tabletop.New(), Episodes: 2,
 			Perturbations: []string{"none", "absence", "multiplicity", "underspecified", "partial_observability", "scene_graph_noise", "execution_noise"}})...)
-		// SG-CoT perceiving through the detector's list (perception=
-		// detector, for text-only models): its perceive call over the
-		// list, with and without edges.
-		calls = append(calls, recordCalls(t, bench.Options{Track: &tabletop.Track{StepLimit: tabletop.DefaultStepLimit, Perception: agents.PerceptionDetector},
+		// SG-CoT perceiving through the camera image: its detection call,
+		// and its scene-graph call with the image.
+		calls = append(calls, recordCalls(t, bench.Options{Track: &tabletop.Track{StepLimit: tabletop.DefaultStepLimit, Perception: agents.PerceptionImage},
 			Episodes: 2, Agents: []string{"sgcot", "sgcot-no-edges"}, Perturbations: []string{"none", "multiplicity", "partial_observability"}})...)
 		calls = append(calls, recordCalls(t, bench.Options{Track: &household.Track{Trials: 3, Grammar: "v0.3"}, Episodes: 2,
 			Perturbations: []string{"none", "absence", "multiplicity", "underspecified", "partial_observability"}})...)

@@ -29,8 +29,7 @@ type Track struct {
 	// (distractors added); empty: the family's own size only.
 	SceneSizes []int
 	// Perception is how SG-CoT and its ablations perceive the table:
-	// agents.PerceptionImage ("" too: the paper's) or
-	// agents.PerceptionDetector.
+	// agents.PerceptionDetector ("" too) or agents.PerceptionImage.
 	Perception string
 	// Calibration is the calibration split agents fit thresholds on; nil
 	// makes one per suite seed, shared by every episode of that seed
@@ -50,7 +49,7 @@ func (*Track) Summary() string { return "physics table of blocks and bowls, one 
 
 func (t *Track) Flags(fs *flag.FlagSet) {
 	fs.IntVar(&t.StepLimit, "step-limit", DefaultStepLimit, "tool calls per episode, both robots together, before it ends")
-	fs.StringVar(&t.Perception, "perception", agents.PerceptionImage, "how sgcot and its ablations perceive the table: `image` (the robot's camera image, read by the model, as the paper ran it: the model must take images) or detector (the object detector's list, with boxes in millimetres: for text-only models)")
+	fs.StringVar(&t.Perception, "perception", agents.PerceptionDetector, "how sgcot and its ablations perceive the table: `detector` (the object detector's list, with boxes in millimetres) or image (the robot's camera image, read by the model: it must take images)")
 	fs.StringVar(&t.sizesFlag, "scene-sizes", "", fmt.Sprintf("comma-separated table `sizes`, in objects with distractors added, each a grid dimension (0: the family's own size; at most %d; default: own size only)", MaxSceneSize))
 }
 
@@ -127,7 +126,7 @@ func (t *Track) Images() bool { return t.perception() == agents.PerceptionImage 
 
 func (t *Track) perception() string {
 	if t.Perception == "" {
-		return agents.PerceptionImage
+		return agents.PerceptionDetector
 	}
 	return t.Perception
 }

@@ -109,8 +109,7 @@ func TestImagesRecordedAndReplayed(t *testing.T) {
 // and what runs it without images.
 func TestImagesRefusedByATextModel(t *testing.T) {
 	t.Parallel()
-	// The image is the default: no --perception flag.
-	_, _, err := runCLI(t, "run", "--agents", "sgcot", "--model", "openai:text-only?images=0", "--episodes", "1", "--quiet")
+	_, _, err := runCLI(t, "run", "--agents", "sgcot", "--perception", "image", "--model", "openai:text-only?images=0", "--episodes", "1", "--quiet")
 	for _, want := range []string{`"sgcot"`, "openai:text-only?images=0", "takes none", "--perception detector"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("run of sgcot seeing on a text model: %v, want a refusal naming %s", err, want)
@@ -118,7 +117,7 @@ func TestImagesRefusedByATextModel(t *testing.T) {
 	}
 	// With the detector's list the same model is fine: nothing is refused
 	// before the model is opened (which then wants a key).
-	_, _, err = runCLI(t, "run", "--agents", "sgcot", "--perception", "detector", "--model", "openai:text-only?images=0", "--episodes", "1", "--quiet")
+	_, _, err = runCLI(t, "run", "--agents", "sgcot", "--model", "openai:text-only?images=0", "--episodes", "1", "--quiet")
 	if err == nil || strings.Contains(err.Error(), "takes none") {
 		t.Errorf("run of sgcot with the detector on a text model: %v, want no refusal for images", err)
 	}
