@@ -25,6 +25,8 @@ func FuzzReadRouter(f *testing.F) {
 		strings.Replace(tinyRouter, `"std": [1, 2]`, `"std": [1, -0]`, 1),
 		strings.Replace(tinyRouter, `0.5, -0.25`, `5e-324, -1.7976931348623157e308`, 1),
 		strings.Replace(tinyRouter, `"inputs": 2`, `"inputs": 4294967296`, 1),
+		strings.Replace(tinyRouter, `0.5, -0.25`, `1e6, -1e6`, 1),
+		strings.Replace(tinyRouter, `"std": [1, 2]`, `"std": [1e-12, 2]`, 1),
 	} {
 		f.Add([]byte(s))
 	}
@@ -52,6 +54,19 @@ func FuzzReadRouter(f *testing.F) {
 		x := make([]float64, r.Inputs())
 		if got, want := back.Route(x), r.Route(x); got != want {
 			t.Errorf("routes %v after a round trip, %v before", got, want)
+		}
+		// Whatever an accepted file holds, the router's scores are
+		// probabilities, at zero and at inputs far larger than any
+		// complexity factor: a router that overflows routes by NaN.
+		for _, v := range []float64{0, 1e3, -1e3} {
+			for i := range x {
+				x[i] = v
+			}
+			for k, p := range r.Scores(x) {
+				if !(p >= 0 && p <= 1) {
+					t.Fatalf("input %g: score %d is %v", v, k, p)
+				}
+			}
 		}
 	})
 }

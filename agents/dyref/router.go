@@ -198,6 +198,26 @@ const (
 	maxRouterSize = 64 << 20
 )
 
+// Bounds on a router's numbers. Finite is not enough: a weight of 1e308
+// (issue 33) overflows the first product it meets, and the router then
+// routes by NaN, which every comparison loses, so that one subset wins
+// whatever the game. Within these bounds no step of Scores or RouteWithin
+// can overflow for any input up to 1e12 in size, far past any complexity
+// factor (|z| ≤ 2e24, a hidden unit's sum ≤ 4096·2e30), and they are far
+// beyond what
+// training gives: the shipped weights are below 2 in size, the means
+// below 20, the costs a few thousand tokens.
+const (
+	maxWeight = 1e6  // every weight and bias, in size
+	maxMean   = 1e12 // an input's mean, in size
+	minStd    = 1e-12
+	maxStd    = 1e12
+	// MaxAlpha bounds alpha, the success given up per CostUnit tokens
+	// (train-router --alpha).
+	MaxAlpha = 1e6
+	maxCost  = 1e12 // mean reflection tokens of a subset
+)
+
 // WriteTo writes the router as JSON: a format name and version, the input
 // width, the hidden size, the tool names in bit order, the inputs' mean
 // and standard deviation, then w1 (hidden rows of inputs numbers), b1, w2
@@ -344,13 +364,14 @@ func ReadRouter(r io.Reader, name string) (*Router, error) {
 		v          []float64
 		rows, cols int
 		matrix     bool
+		bound      float64 // of the size of each number
 	}{
-		{"mean", f.Mean, 1, in, false},
-		{"std", f.Std, 1, in, false},
-		{"w1", f.W1, hid, in, true},
-		{"b1", f.B1, 1, hid, false},
-		{"w2", f.W2, classes, hid, true},
-		{"b2", f.B2, 1, classes, false},
+		{"mean", f.Mean, 1, in, false, maxMean},
+		{"std", f.Std, 1, in, false, math.MaxFloat64}, // bounded below
+		{"w1", f.W1, hid, in, true, maxWeight},
+		{"b1", f.B1, 1, hid, false, maxWeight},
+		{"w2", f.W2, classes, hid, true, maxWeight},
+		{"b2", f.B2, 1, classes, false, maxWeight},
 	} {
 		if len(c.v) != c.rows*c.cols {
 			if !c.matrix {
@@ -362,11 +383,18 @@ func ReadRouter(r io.Reader, name string) (*Router, error) {
 			if math.IsNaN(x) || math.IsInf(x, 0) {
 				return nil, fail(fmt.Sprintf("%s[%d]", c.field, i), "not a finite number")
 			}
+			if math.Abs(x) > c.bound {
+				return nil, fail(fmt.Sprintf("%s[%d]", c.field, i), "want a number from %s to %s, have %s (the bound that keeps the router's sums finite)",
+					fmtFloat(-c.bound), fmtFloat(c.bound), fmtFloat(x))
+			}
 		}
 	}
 	for i, s := range f.Std {
 		if !(s > 0) {
 			return nil, fail(fmt.Sprintf("std[%d]", i), "want a positive number, have %s", strconv.FormatFloat(s, 'g', -1, 64))
+		}
+		if s < minStd || s > maxStd {
+			return nil, fail(fmt.Sprintf("std[%d]", i), "want a number from %s to %s, have %s; training writes none outside it", fmtFloat(minStd), fmtFloat(maxStd), fmtFloat(s))
 		}
 	}
 	var alpha float64
@@ -380,9 +408,15 @@ func ReadRouter(r io.Reader, name string) (*Router, error) {
 		if !(alpha >= 0) || math.IsInf(alpha, 0) {
 			return nil, fail("alpha", "want a finite number ≥ 0, have %s", strconv.FormatFloat(alpha, 'g', -1, 64))
 		}
+		if alpha > MaxAlpha {
+			return nil, fail("alpha", "want a number from 0 to %s, have %s (the bound that keeps the router's sums finite)", fmtFloat(MaxAlpha), fmtFloat(alpha))
+		}
 		for i, c := range f.Cost {
 			if !(c >= 0) || math.IsInf(c, 0) {
 				return nil, fail(fmt.Sprintf("cost[%d]", i), "want a finite number ≥ 0, have %s", strconv.FormatFloat(c, 'g', -1, 64))
+			}
+			if c > maxCost {
+				return nil, fail(fmt.Sprintf("cost[%d]", i), "want a number of tokens from 0 to %s, have %s (the bound that keeps the router's sums finite)", fmtFloat(maxCost), fmtFloat(c))
 			}
 		}
 	}
@@ -398,13 +432,23 @@ func ReadRouter(r io.Reader, name string) (*Router, error) {
 	}, nil
 }
 
+// fmtFloat writes x shortest-exact, as WriteTo does.
+func fmtFloat(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
 // jsonError says where in the file decoding failed, and on what.
 func jsonError(name string, data []byte, err error) error {
 	var syn *json.SyntaxError
 	var typ *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &syn):
-		// Offset counts the byte that was wrong; point at it.
+		// Offset counts the byte that was wrong; point at it. A NaN or
+		// an infinity, which JSON cannot hold, is said to be one.
+		at := min(max(syn.Offset-1, 0), int64(len(data)))
+		for _, w := range []string{"+Infinity", "-Infinity", "Infinity", "+Inf", "-Inf", "Inf", "NaN"} {
+			if bytes.HasPrefix(data[at:], []byte(w)) {
+				return fmt.Errorf("%s:%s: %v (%s is not a JSON number, and a router's numbers are finite)", name, position(data, at), syn, w)
+			}
+		}
 		return fmt.Errorf("%s:%s: %v", name, position(data, syn.Offset-1), syn)
 	case errors.As(err, &typ):
 		field := typ.Field

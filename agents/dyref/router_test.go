@@ -223,6 +223,14 @@ func TestReadRouterMalformed(t *testing.T) {
 		{"an unknown field", `"version": 1,`, `"version": 1, "bias": 3,`, `router.json: json: unknown field "bias"`},
 		{"data after the object", "}\n", "}\n{}", "router.json:18:1: data after the router's closing brace"},
 		{"cut short", "}\n", "", "router.json: cut short"},
+		{"a weight of 1e308 is finite, and overflowed the first product it met, so the router routed by NaN (issue 33)", `0.5, -0.25`, `1e308, -0.25`,
+			"router.json: w1[0]: want a number from -1e+06 to 1e+06, have 1e+308"},
+		{"a bias past the bound, negative", `"b1": [0]`, `"b1": [-2e6]`, "router.json: b1[0]: want a number from -1e+06 to 1e+06, have -2e+06"},
+		{"a mean past its bound", `"mean": [0, 1]`, `"mean": [0, 1e300]`, "router.json: mean[1]: want a number from -1e+12 to 1e+12"},
+		{"a standard deviation so small that z overflows", `"std": [1, 2]`, `"std": [1, 1e-308]`, "router.json: std[1]: want a number from 1e-12 to 1e+12, have 1e-308"},
+		{"a standard deviation past its bound", `"std": [1, 2]`, `"std": [1, 1e200]`, "router.json: std[1]: want a number from 1e-12 to 1e+12"},
+		{"NaN is named as what JSON cannot hold", `"b1": [0]`, `"b1": [NaN]`, "router.json:12:10: invalid character 'N' looking for beginning of value (NaN is not a JSON number"},
+		{"an infinity likewise", `"b1": [0]`, `"b1": [-Infinity]`, "(Infinity is not a JSON number"},
 	} {
 		in := strings.Replace(tinyRouter, c.old, c.new, 1)
 		if in == tinyRouter {
@@ -437,6 +445,8 @@ func TestRouteByExpectedObjective(t *testing.T) {
 		{"cost of the wrong size", `"alpha": 0.1, "cost": [1, 2], "mean"`, "two.json: cost: want 16 numbers, have 2"},
 		{"a negative alpha", strings.Replace(costs, "0.1", "-1", 1), "two.json: alpha: want a finite number ≥ 0, have -1"},
 		{"a negative cost", strings.Replace(costs, "[0, 1,", "[0, -1,", 1), "two.json: cost[1]: want a finite number ≥ 0, have -1"},
+		{"an alpha of 1e308 times a cost of thousands of tokens is an infinity: every subset but the free one scored -Inf (issue 33)", strings.Replace(costs, "0.1", "1e308", 1), "two.json: alpha: want a number from 0 to 1e+06, have 1e+308"},
+		{"a cost of 1e308 tokens", strings.Replace(costs, "[0, 1,", "[0, 1e308,", 1), "two.json: cost[1]: want a number of tokens from 0 to 1e+12, have 1e+308"},
 	} {
 		in := strings.Replace(twoLabels, `"mean"`, c.in, 1)
 		if _, err := ReadRouter(strings.NewReader(in), "two.json"); err == nil || !strings.Contains(err.Error(), c.want) {

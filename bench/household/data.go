@@ -133,6 +133,7 @@ func loadCell(dir string, c bench.Cell, grammar string, sum io.Writer) ([]*hh.Ga
 		return nil, err
 	}
 	byIndex := map[int]*hh.Game{}
+	label, labelKnown := cellLabel(c)
 	for _, e := range entries {
 		name, ok := strings.CutSuffix(e.Name(), ".json")
 		if !ok || e.IsDir() {
@@ -163,6 +164,13 @@ func loadCell(dir string, c bench.Cell, grammar string, sum io.Writer) ([]*hh.Ga
 		if g.Type != c.Family {
 			return nil, fmt.Errorf("%s: type: want %s, its directory's, got %s", path, c.Family, g.Type)
 		}
+		// The label is the ground truth the user's answers and the
+		// scores go by; one that contradicts the perturbation of the
+		// game's directory would score the game as another cell's (a
+		// clear game under absence, say).
+		if labelKnown && g.Label != label {
+			return nil, fmt.Errorf("%s: label: want %s, as the perturbation of its directory (%s) labels its games, got %s", path, label, c.Perturbation, g.Label)
+		}
 		fmt.Fprintf(sum, "%q %d\n", filepath.ToSlash(filepath.Join(c.Perturbation, c.Family, e.Name())), len(b))
 		sum.Write(b)
 		byIndex[i] = g
@@ -178,6 +186,20 @@ func loadCell(dir string, c bench.Cell, grammar string, sum io.Writer) ([]*hh.Ga
 	return games, nil
 }
 
+// cellLabel is the label a cell's perturbation gives its games: that of
+// the cell's first game as the grid builds it (a perturbation labels
+// every game it perturbs alike: none "none", absence "absence", …). ok
+// is false when the grid cannot build the cell's game (a perturbation
+// that does not apply to the type): the directory then says nothing the
+// file can contradict.
+func cellLabel(c bench.Cell) (label string, ok bool) {
+	g, err := HouseholdGame(c.Family, c.Perturbation, 0)
+	if err != nil {
+		return "", false
+	}
+	return g.Label, true
+}
+
 // cells are the set's cells that the filters keep; empty filters keep
 // all, and a name the grid does not know is an error, as without --data.
 func (s *gameSet) filter(types, perturbations []string) ([]bench.Cell, error) {
@@ -191,7 +213,11 @@ func (s *gameSet) filter(types, perturbations []string) ([]bench.Cell, error) {
 		}
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("--data %s: no game of the cells asked for (it has %v)", s.dir, s.cells)
+		have := make([]string, len(s.cells))
+		for i, c := range s.cells {
+			have[i] = c.Perturbation + "/" + c.Family
+		}
+		return nil, fmt.Errorf("--data %s: no game of the cells asked for (it has %s)", s.dir, strings.Join(have, ", "))
 	}
 	return out, nil
 }

@@ -35,8 +35,9 @@ func QueryTypes() []string { return []string{TypeDescriptive, TypeAffordance, Ty
 type Query struct {
 	ID   string // "query_01"
 	Text string
-	// Type is descriptive, affordance or negation; "" when neither
-	// queries.yaml nor the id's number says.
+	// Type is descriptive, affordance or negation, from queries.yaml's
+	// types: section or the id's number (DefaultType); a query that has
+	// neither is refused.
 	Type string
 	// Difficulty is easy or difficult; "" when queries.yaml does not say.
 	Difficulty string
@@ -57,7 +58,7 @@ type Dataset struct {
 	// its maps dropped; a map without a source is encoded.
 	Sources map[string][]byte
 	// Warnings are faults LoadDataset tolerated, one line each naming the
-	// file (the paper's own responses name a few ids its maps lack).
+	// file (an instance id a map file gives twice).
 	Warnings []string
 }
 
@@ -107,8 +108,9 @@ func LoadDataset(dir string) (*Dataset, error) {
 // LoadDatasetWith reads a dataset folder with the given map options.
 // Every map needs its responses file, which must answer every query with
 // ids of that map's file (an answer may name an instance the options
-// drop: it stays in the truth, unanswerable, as annotated). Response files
-// of maps that are not there are ignored.
+// drop: it stays in the truth, unanswerable, as annotated), and every
+// responses file its map. A map needs an instance, an instance the
+// evidence for a class, and a query its text and type.
 func LoadDatasetWith(dir string, opts scenes.VoxelandOptions) (*Dataset, error) {
 	d := &Dataset{Name: filepath.Base(filepath.Clean(dir)), Truth: map[string]map[string][]string{}, Sources: map[string][]byte{}}
 	qdata, err := os.ReadFile(filepath.Join(dir, QueriesFile))
@@ -136,6 +138,9 @@ func LoadDatasetWith(dir string, opts scenes.VoxelandOptions) (*Dataset, error) 
 		if err != nil {
 			return nil, fmt.Errorf("dataset %s: %w", dir, err)
 		}
+		if err := checkMap(src, rel, all); err != nil {
+			return nil, fmt.Errorf("dataset %s: %w", dir, err)
+		}
 		d.Warnings = append(d.Warnings, duplicateInstances(src, rel)...)
 		if d.Map(m.Name) != nil {
 			return nil, fmt.Errorf("dataset %s: two files give the map name %q", dir, m.Name)
@@ -149,15 +154,68 @@ func LoadDatasetWith(dir string, opts scenes.VoxelandOptions) (*Dataset, error) 
 		if err != nil {
 			return nil, fmt.Errorf("dataset %s: %w", dir, err)
 		}
-		truth, warn, err := ParseResponses(rdata, rfile, d.Queries, all)
+		truth, err := ParseResponses(rdata, rfile, d.Queries, all)
 		if err != nil {
 			return nil, fmt.Errorf("dataset %s: %w", dir, err)
 		}
-		d.Warnings = append(d.Warnings, warn...)
 		d.Maps = append(d.Maps, m)
 		d.Truth[m.Name] = truth
 	}
+	// A responses file with no map would be an annotation that no episode
+	// scores: a map renamed, or left out by mistake.
+	rfiles, err := filepath.Glob(filepath.Join(dir, ResponsesDir, "*.json"))
+	if err != nil {
+		return nil, err
+	}
+	slices.Sort(rfiles)
+	for _, f := range rfiles {
+		if name := scenes.MapName(f); d.Map(name) == nil {
+			return nil, fmt.Errorf("dataset %s: %s/%s: no map %s/%s.json for it; a responses file answers the queries on a map of the dataset",
+				dir, ResponsesDir, filepath.Base(f), MapsDir, name)
+		}
+	}
 	return d, nil
+}
+
+// checkMap refuses a map file that decodes but gives a run nothing to
+// work on: no instance at all ("instances": {}), or an instance whose
+// "results" is an empty object, evidence for no class, which the map
+// would drop unseen. ids are every instance id of the file. Errors name
+// the file and the line of the field.
+func checkMap(src []byte, name string, ids map[string]bool) error {
+	if len(ids) == 0 {
+		return fmt.Errorf("%s:%d: field \"instances\": empty; a map needs at least one instance", name, lineOf(src, `"instances"`))
+	}
+	var f struct {
+		Instances map[string]struct {
+			Results json.RawMessage `json:"results"`
+		} `json:"instances"`
+	}
+	if json.Unmarshal(src, &f) != nil {
+		return nil // the decoder has read it; a repeat is warned of
+	}
+	bad := make([]string, 0, 1)
+	for id, in := range f.Instances {
+		if r := bytes.TrimSpace(in.Results); len(r) >= 2 && r[0] == '{' && len(bytes.TrimSpace(r[1:len(r)-1])) == 0 {
+			bad = append(bad, id)
+		}
+	}
+	if len(bad) == 0 {
+		return nil
+	}
+	slices.Sort(bad) // the instance named must not depend on map order
+	return fmt.Errorf("%s:%d: instance %q: field \"results\": empty; want the evidence for at least one class, as \"results\": {\"chair\": 12.5}",
+		name, lineOf(src, strconv.Quote(bad[0])), bad[0])
+}
+
+// lineOf is the line, from 1, of the first occurrence of s in src, or 0
+// when it is not there.
+func lineOf(src []byte, s string) int {
+	i := bytes.Index(src, []byte(s))
+	if i < 0 {
+		return 0
+	}
+	return bytes.Count(src[:i], []byte("\n")) + 1
 }
 
 // loadMap decodes a map keeping every instance, to know the file's ids,
@@ -277,7 +335,33 @@ func queriesOf(secs yamlSections, data []byte, name, extra string) ([]Query, err
 		}
 		qs[i].Difficulty = e.Value
 	}
+	if err := checkQueries(qs, secs.get("queries"), name); err != nil {
+		return nil, err
+	}
 	return qs, nil
+}
+
+// checkQueries refuses what a parsed queries.yaml may hold and a run
+// cannot use: a query with no text, which every agent would answer
+// blind, and one with no type, which belongs to no cell of the grid and
+// would be played by no agent. entries are the queries: section's, in
+// the order of qs, for their lines. (It reads what the YAML parser gave,
+// whichever parser that is.)
+func checkQueries(qs []Query, entries []yamlEntry, name string) error {
+	for i, q := range qs {
+		line := 0
+		if i < len(entries) {
+			line = entries[i].Line
+		}
+		switch {
+		case strings.TrimSpace(q.Text) == "":
+			return fmt.Errorf("%s:%d: query %q: empty; want the query's text", name, line, q.ID)
+		case q.Type == "":
+			return fmt.Errorf("%s:%d: query %q: no type: the id ends in no number from 1 to 30 (the paper's numbering) and types: does not give one; add %q under types: (%s)",
+				name, line, q.ID, q.ID+": descriptive", strings.Join(QueryTypes(), ", "))
+		}
+	}
+	return nil
 }
 
 func sectionLine(data []byte, section string) int {
@@ -307,37 +391,41 @@ func EncodeQueries(qs []Query) []byte {
 }
 
 // ParseResponses reads a responses file: every query of qs answered by a
-// list of distinct ids. An id that ids lacks is kept, as annotated, with a
-// warning: no answer drawn from the map can hit it. name prefixes errors
-// and warnings.
-func ParseResponses(data []byte, name string, qs []Query, ids map[string]bool) (map[string][]string, []string, error) {
+// list of distinct ids, each an instance of the map's file (ids; an
+// instance the map drops as unknown counts, and stays in the truth,
+// unanswerable, as annotated). An id the file lacks is refused, naming
+// its line and field: no answer drawn from the map could hit it. name
+// prefixes errors.
+func ParseResponses(data []byte, name string, qs []Query, ids map[string]bool) (map[string][]string, error) {
 	var f struct {
 		Responses map[string][]string `json:"responses"`
 	}
 	if err := json.Unmarshal(data, &f); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) && te.Field != "" {
-			return nil, nil, fmt.Errorf("%s: field %q: want %s, got JSON %s", name, te.Field, te.Type, te.Value)
+			return nil, fmt.Errorf("%s: field %q: want %s, got JSON %s", name, te.Field, te.Type, te.Value)
 		}
-		return nil, nil, fmt.Errorf("%s: %w", name, err)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if f.Responses == nil {
-		return nil, nil, fmt.Errorf("%s: field \"responses\": missing", name)
+		return nil, fmt.Errorf("%s: field \"responses\": missing", name)
 	}
-	var warnings []string
 	out := make(map[string][]string, len(qs))
 	for _, q := range qs {
 		r, ok := f.Responses[q.ID]
 		if !ok {
-			return nil, nil, fmt.Errorf("%s: query %q: no response", name, q.ID)
+			return nil, fmt.Errorf("%s: query %q: no response", name, q.ID)
 		}
 		seen := map[string]bool{}
-		for _, id := range r {
+		for j, id := range r {
 			if !ids[id] {
-				warnings = append(warnings, fmt.Sprintf("%s: query %q: %q is not an instance of the map", name, q.ID, id))
+				// No answer drawn from the map could hit it: every agent
+				// would lose the pair whatever it did.
+				return nil, fmt.Errorf("%s:%d: field \"responses.%s[%d]\": %q is not an instance of the map",
+					name, responseLine(data, q.ID, id), q.ID, j, id)
 			}
 			if seen[id] {
-				return nil, nil, fmt.Errorf("%s: query %q: %q listed twice", name, q.ID, id)
+				return nil, fmt.Errorf("%s: query %q: %q listed twice", name, q.ID, id)
 			}
 			seen[id] = true
 		}
@@ -350,10 +438,25 @@ func ParseResponses(data []byte, name string, qs []Query, ids map[string]bool) (
 	slices.Sort(extra) // the first stray id reported must not depend on map order
 	for _, id := range extra {
 		if !slices.ContainsFunc(qs, func(q Query) bool { return q.ID == id }) {
-			return nil, nil, fmt.Errorf("%s: response for %q, which is not a query of queries.yaml", name, id)
+			return nil, fmt.Errorf("%s: response for %q, which is not a query of queries.yaml", name, id)
 		}
 	}
-	return out, warnings, nil
+	return out, nil
+}
+
+// responseLine is the line of id in query qid's list of a responses
+// file: where the quoted id first follows the query's key, or the key's
+// own line when the id is written otherwise (escaped); 0 when neither is
+// found.
+func responseLine(data []byte, qid, id string) int {
+	k := bytes.Index(data, []byte(strconv.Quote(qid)))
+	if k < 0 {
+		return 0
+	}
+	if v := bytes.Index(data[k:], []byte(strconv.Quote(id))); v >= 0 {
+		return bytes.Count(data[:k+v], []byte("\n")) + 1
+	}
+	return bytes.Count(data[:k], []byte("\n")) + 1
 }
 
 // EncodeResponses writes a responses file, queries in qs's order.

@@ -1,8 +1,8 @@
 // Package middleware wraps an [llm.Model] in another that adds one
 // concern: retries with backoff ([Retry]), request and token budgets
 // ([RateLimit]), a cap on calls in flight ([Limit]), a per-call deadline
-// ([Timeout]), usage accounting ([Account]) and JSON Lines transcripts
-// ([Transcript]). Every wrapper keeps the wrapped model's Name, so records
+// ([Timeout]), usage accounting ([Account]), JSON Lines transcripts
+// ([Transcript]) and the keys taken out of replies and errors ([Redact]). Every wrapper keeps the wrapped model's Name, so records
 // and cassette keys name the real model whatever wraps it, and every
 // wrapper is safe for concurrent use when the wrapped model is.
 //

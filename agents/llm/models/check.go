@@ -1,10 +1,7 @@
 package models
 
 import (
-	"fmt"
 	"strings"
-
-	"github.com/ambibench/ambibench/agents/llm/simmodel"
 )
 
 // Check reads a spec as Open would, without opening anything: no key is
@@ -14,16 +11,14 @@ import (
 // unseen. Keys and endpoints are Open's to check.
 func Check(spec string) error {
 	spec = strings.TrimSpace(spec)
-	kind, rest, _ := strings.Cut(spec, ":")
-	bad := func(why string) error {
-		return fmt.Errorf("model spec %q: %s; valid forms: %s", spec, why, Forms)
-	}
+	kind, rest, hasRest := strings.Cut(spec, ":")
+	bad := specError(spec)
 	switch kind {
 	case "":
-		return bad("empty")
+		return bad(unknownKind(kind))
 	case "sim":
-		if _, err := simmodel.ParseProfile(rest); err != nil {
-			return bad(err.Error())
+		if _, err := simProfile(rest, hasRest, bad); err != nil {
+			return err
 		}
 	case "openai", "gemini":
 		var extra []string
@@ -68,7 +63,7 @@ func Check(spec string) error {
 			return bad("replay takes a directory, as in replay:cassettes")
 		}
 	default:
-		return bad(fmt.Sprintf("unknown kind %q", kind))
+		return bad(unknownKind(kind))
 	}
 	return nil
 }

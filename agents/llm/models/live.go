@@ -1,7 +1,6 @@
 package models
 
 import (
-	"fmt"
 	"strings"
 	"time"
 
@@ -43,6 +42,7 @@ const CallTimeout = 2 * time.Minute
 
 // openLive opens the backends that call out, and the cassettes.
 func openLive(kind, rest, spec string, getenv func(string) string, bad func(string) error, opts Options) (llm.Model, error) {
+	opts.secrets = envSecrets(getenv)
 	switch kind {
 	case "openai":
 		model, gen, spo, err := liveOptions(spec, rest, optContext, optDetail)
@@ -104,14 +104,25 @@ func openLive(kind, rest, spec string, getenv func(string) string, bad func(stri
 		if err != nil {
 			return nil, err
 		}
-		return cassette.Record(dir, next)
+		// A live inner model's replies come redacted; a reply served
+		// from a cassette recorded before redaction, or by hand, is
+		// redacted here.
+		m, err := cassette.Record(dir, next)
+		if err != nil {
+			return nil, err
+		}
+		return middleware.Redact(m, opts.secrets), nil
 	case "replay":
 		if rest == "" {
 			return nil, bad("replay takes a directory, as in replay:cassettes")
 		}
-		return cassette.Replay(rest, "")
+		m, err := cassette.Replay(rest, "")
+		if err != nil {
+			return nil, err
+		}
+		return middleware.Redact(m, opts.secrets), nil
 	}
-	return nil, bad(fmt.Sprintf("unknown kind %q", kind))
+	return nil, bad(unknownKind(kind))
 }
 
 // live wraps a backend that calls out: each attempt has a deadline, and
@@ -131,7 +142,9 @@ func live(m llm.Model, opts Options) llm.Model {
 			opts.Logger.Warn("model call failed; retrying", "model", name, "attempt", attempt, "kind", llm.KindOf(err).String(), "error", err)
 		}
 	}
-	return liveWith(m, retry, timeout)
+	// Innermost, so that neither the retries' log nor anything outside
+	// sees a key a server echoed.
+	return liveWith(middleware.Redact(m, opts.secrets), retry, timeout)
 }
 
 func liveWith(m llm.Model, retry middleware.RetryOptions, timeout time.Duration) llm.Model {

@@ -76,6 +76,25 @@ type Options struct {
 	// llm.DefaultMaxReplyBytes); a longer reply is the agent's failure,
 	// llm.KindTooLarge.
 	MaxReplyBytes int64
+
+	// secrets are the keys of the environment, taken out of every reply
+	// and error of a live model or a cassette (set by openLive).
+	secrets llm.Secrets
+}
+
+// secretVars are the variables that hold keys: every reply and error of
+// a live model or a cassette is cleared of their values, whichever
+// provider's they are, so that a server echoing a key (its own or
+// another's) cannot put it in a file (docs/contracts.md, "Secrets").
+var secretVars = []string{"OPENAI_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY", "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"}
+
+// envSecrets reads the keys of secretVars.
+func envSecrets(getenv func(string) string) llm.Secrets {
+	values := make([]string, len(secretVars))
+	for i, v := range secretVars {
+		values[i] = getenv(v)
+	}
+	return llm.NewSecrets(values...)
 }
 
 // Open returns the model a spec names, with no caps and no transcript.
@@ -114,21 +133,54 @@ func OpenWith(spec string, getenv func(string) string, opts Options) (llm.Model,
 	return middleware.Account(m), nil
 }
 
+// kindsBrief names the kinds of spec, for an error that cannot tell
+// which was meant; the command's help, which lists Forms, gives each in
+// full. (The error once ended in all of Forms, 400 characters repeated
+// after every mistake, a rate's typo included.)
+const kindsBrief = `sim[:PROFILE], gemini:MODEL, openai:MODEL, anthropic:MODEL, record:DIR=SPEC or replay:DIR ("ambibench run --help" gives every form)`
+
+// specError is the error of a spec that cannot be read: the spec, then
+// why.
+func specError(spec string) func(why string) error {
+	return func(why string) error { return fmt.Errorf("model spec %q: %s", spec, why) }
+}
+
+// unknownKind is why for a spec whose kind is not one of kindsBrief.
+func unknownKind(kind string) string {
+	if kind == "" {
+		return "empty; valid forms: " + kindsBrief
+	}
+	return fmt.Sprintf("unknown kind %q; valid forms: %s", kind, kindsBrief)
+}
+
+// simProfile reads the part of a sim spec after "sim". hasRest says the
+// spec had a colon: "sim:" with nothing after it is refused, since the
+// records would name the model "sim:" and the default profile under it
+// would pass for a profile the user meant to write.
+func simProfile(rest string, hasRest bool, bad func(string) error) (simmodel.Profile, error) {
+	if hasRest && strings.TrimSpace(rest) == "" {
+		return simmodel.Profile{}, bad(`nothing after "sim:"; write sim for the default profile, or sim:PROFILE (perfect, weak, or rates NAME=RATE,…)`)
+	}
+	p, err := simmodel.ParseProfile(rest)
+	if err != nil {
+		return simmodel.Profile{}, bad(err.Error())
+	}
+	return p, nil
+}
+
 func open(spec string, getenv func(string) string, opts Options) (llm.Model, error) {
 	spec = strings.TrimSpace(spec)
-	kind, rest, _ := strings.Cut(spec, ":")
-	bad := func(why string) error {
-		return fmt.Errorf("model spec %q: %s; valid forms: %s", spec, why, Forms)
-	}
+	kind, rest, hasRest := strings.Cut(spec, ":")
+	bad := specError(spec)
 	switch kind {
 	case "sim":
-		p, err := simmodel.ParseProfile(rest)
+		p, err := simProfile(rest, hasRest, bad)
 		if err != nil {
-			return nil, bad(err.Error())
+			return nil, err
 		}
 		return simmodel.New(p, spec), nil
 	case "":
-		return nil, bad("empty")
+		return nil, bad(unknownKind(kind))
 	}
 	return openLive(kind, rest, spec, getenv, bad, opts)
 }

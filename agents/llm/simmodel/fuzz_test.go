@@ -2,6 +2,8 @@ package simmodel
 
 import (
 	"context"
+	"math"
+	"strings"
 	"testing"
 
 	"github.com/ambibench/ambibench/agents/llm"
@@ -29,16 +31,28 @@ func FuzzGenerate(f *testing.F) {
 }
 
 // FuzzParseProfile feeds the profile parser, salts included, arbitrary
-// text: it must never panic, and a profile it accepts keeps its salt when
-// written back as "salt=N" after the rest.
+// text: it must never panic, every rate of a profile it accepts is a
+// probability (growth a finite number from 0), no rate is set twice, and
+// the profile keeps its salt when written back as "salt=N" after the
+// rest.
 func FuzzParseProfile(f *testing.F) {
-	for _, s := range []string{"", "weak", "salt=2", "weak,salt=3", "tag=0.3,salt=1", "salt=", "salt=1,salt=2", "salt=-1", ",salt=1,"} {
+	for _, s := range []string{"", "weak", "salt=2", "weak,salt=3", "tag=0.3,salt=1", "salt=", "salt=1,salt=2", "salt=-1", ",salt=1,",
+		"hallucinate=NaN", "growth=Inf", "tag=0.1,tag=0.2", "growth=3"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		p, err := ParseProfile(s)
 		if err != nil {
 			return
+		}
+		for _, name := range rateNames {
+			r := *p.rate(name)
+			if name == "growth" && !(r >= 0 && !math.IsInf(r, 1)) || name != "growth" && !(r >= 0 && r <= 1) {
+				t.Fatalf("%q: accepted %s=%v", s, name, r)
+			}
+			if n := strings.Count(","+s, ","+name+"="); n > 1 {
+				t.Fatalf("%q: accepted %s %d times", s, name, n)
+			}
 		}
 		rest, salt, err := cutSalt(s)
 		if err != nil || salt != p.Salt {

@@ -2,6 +2,7 @@ package simmodel
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -160,17 +161,32 @@ func parseRates(s string) (Profile, error) {
 		return Weak, nil
 	}
 	p := Profile{Name: s}
+	seen := map[string]bool{}
 	for _, kv := range strings.Split(s, ",") {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok {
 			return Profile{}, fmt.Errorf("sim profile %q: %q is not name=rate; use perfect, weak, or rates %s", s, kv, strings.Join(rateNames, ", "))
 		}
-		r := p.rate(strings.TrimSpace(k))
+		k = strings.TrimSpace(k)
+		r := p.rate(k)
 		if r == nil {
 			return Profile{}, fmt.Errorf("sim profile %q: unknown rate %q (have %s)", s, k, strings.Join(rateNames, ", "))
 		}
+		// A rate given twice would leave the reader guessing which one
+		// the records were made with; the openai spec refuses a repeated
+		// option for the same reason.
+		if seen[k] {
+			return Profile{}, fmt.Errorf("sim profile %q: %s is given twice", s, k)
+		}
+		seen[k] = true
 		f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-		if err != nil || f < 0 || (f > 1 && k != "growth") {
+		// NaN passes every comparison, so the test is that f is in the
+		// range, not that it is outside it. Growth is a relative increase,
+		// not a probability: any finite number from 0.
+		switch {
+		case k == "growth" && (err != nil || !(f >= 0) || math.IsInf(f, 1)):
+			return Profile{}, fmt.Errorf("sim profile %q: %s=%s: want a finite number ≥ 0", s, k, v)
+		case k != "growth" && (err != nil || !(f >= 0 && f <= 1)):
 			return Profile{}, fmt.Errorf("sim profile %q: %s=%s: want a number in [0, 1]", s, k, v)
 		}
 		*r = f

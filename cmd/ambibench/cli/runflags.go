@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/ambibench/ambibench/agents/llm/models"
 	"github.com/ambibench/ambibench/bench"
+	"github.com/ambibench/ambibench/bench/tabletop"
 )
 
 // What run does with flags that a track, or the agents chosen, do not
@@ -152,4 +154,140 @@ func episodesLine(opts bench.Options) (line string, cut bool) {
 		return fmt.Sprintf("every %s of each cell, per agent (%s)", strings.TrimSuffix(unit, "s"), strings.Join(parts, ", ")), false
 	}
 	return fmt.Sprintf("%s per cell and agent: %s (--episodes %d; the rest not run)", unit, strings.Join(parts, ", "), opts.Episodes), true
+}
+
+// checkListFlags refuses a list flag given a value that names nothing:
+// --agents "" or "," would otherwise run every agent (an empty list is
+// bench.Jobs's "all"), and --tasks "," or --perturbations "," every
+// family or perturbation, when the user meant to name some. --tasks ""
+// and --perturbations "" are their defaults, and left alone.
+func checkListFlags(fs *flag.FlagSet) error {
+	for _, name := range []string{"agents", "tasks", "perturbations"} {
+		f := fs.Lookup(name)
+		if f == nil || !flagGiven(fs, name) || len(splitList(f.Value.String())) > 0 {
+			continue
+		}
+		v := f.Value.String()
+		switch {
+		case name == "agents":
+			return fmt.Errorf("run: --agents %q: names no agent; name some (ambibench list shows them) or write all", v)
+		case strings.TrimSpace(v) != "":
+			return fmt.Errorf("run: --%s %q: names no %s; name some, or leave the flag out for all of them", name, v, map[string]string{"tasks": "task family", "perturbations": "perturbation"}[name])
+		}
+	}
+	return nil
+}
+
+// checkMembersFlag refuses --ensemble-models given a value with no spec
+// in it (","): the ensemble would then sample from --model alone, as if
+// the flag were not there.
+func checkMembersFlag(fs *flag.FlagSet, value string) error {
+	if flagGiven(fs, "ensemble-models") && strings.TrimSpace(value) != "" && len(splitModelSpecs(value)) == 0 {
+		return fmt.Errorf("run: --ensemble-models %q: names no model spec; write specs separated by commas, or leave the flag out to sample from --model alone", value)
+	}
+	return nil
+}
+
+// checkNamedCells refuses a perturbation of --perturbations, or a
+// family of --tasks, that the grid plays no cell of: the grid keeps only
+// the cells where a perturbation applies (partial_observability needs
+// two robots; a --data folder holds the cells it holds), so a name that
+// meets none would be dropped unseen, and when every name is, the run
+// would print "No results." and exit 0. The error says where the
+// perturbation does apply, and whether the grid is empty. An empty grid
+// with every name playing (cells without episodes) is refused too.
+func checkNamedCells(opts bench.Options, grid []bench.Job) error {
+	t := opts.Track
+	outcome := "it would play nothing"
+	if len(grid) == 0 {
+		outcome = "the grid is empty"
+	}
+	for _, p := range opts.Perturbations {
+		cells, err := t.Cells(opts.Families, []string{p})
+		switch {
+		case err != nil:
+			return fmt.Errorf("run: --perturbations %s: %v; %s", p, err, outcome)
+		case len(cells) > 0:
+			continue
+		}
+		msg := fmt.Sprintf("run: --perturbations %s: applies to no task family of --tasks %s (%s); %s",
+			p, strings.Join(opts.Families, ","), appliesTo(t, p), outcome)
+		if len(opts.Families) == 0 {
+			msg = fmt.Sprintf("run: --perturbations %s: applies to no task family of the %s track; %s", p, t.Name(), outcome)
+		}
+		return errors.New(msg)
+	}
+	for _, f := range opts.Families {
+		cells, err := t.Cells([]string{f}, opts.Perturbations)
+		switch {
+		case err != nil:
+			return fmt.Errorf("run: --tasks %s: %v; %s", f, err, outcome)
+		case len(cells) == 0:
+			return fmt.Errorf("run: --tasks %s: no perturbation of --perturbations %s applies to it; %s", f, strings.Join(opts.Perturbations, ","), outcome)
+		}
+	}
+	if len(grid) == 0 {
+		cells, _ := t.Cells(opts.Families, opts.Perturbations)
+		return fmt.Errorf("run: the grid is empty: its %d %s hold no episode", len(cells), plural(len(cells), "cell", "cells"))
+	}
+	return nil
+}
+
+// appliesTo says which task families of the track perturbation p
+// applies to.
+func appliesTo(t bench.Track, p string) string {
+	cells, err := t.Cells(nil, []string{p})
+	var fams []string
+	for _, c := range cells {
+		if !slices.Contains(fams, c.Family) {
+			fams = append(fams, c.Family)
+		}
+	}
+	if err != nil || len(fams) == 0 {
+		return "it applies to none of the " + t.Name() + " track"
+	}
+	return "it applies to " + strings.Join(fams, ", ") + " only"
+}
+
+// checkSceneSizes refuses a tabletop --scene-sizes that a cell of the
+// grid cannot be built at: a size below the objects a cell's table holds
+// before any distractor is added (a family's own objects, and what its
+// perturbation adds: multiplicity's look-alike, say) would add none, and
+// the records would say that size while holding more objects. The
+// smallest size the grid can build is named. A cell's own count is the
+// same for every episode (the families draw a fixed number of blocks and
+// bowls, and a perturbation adds or takes a fixed number), so the first
+// episode of each cell stands for all of them.
+func checkSceneSizes(opts bench.Options) error {
+	tt, ok := opts.Track.(*tabletop.Track)
+	if !ok || !slices.ContainsFunc(tt.SceneSizes, func(n int) bool { return n > 0 }) {
+		return nil
+	}
+	cells, err := tt.Cells(opts.Families, opts.Perturbations)
+	if err != nil {
+		return nil // bench.Jobs has said what is wrong
+	}
+	smallest, at := 0, ""
+	seen := map[[2]string]bool{}
+	for _, c := range cells {
+		k := [2]string{c.Family, c.Perturbation}
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		ep, err := tabletop.MakeEpisode(opts.Seed, c.Family, c.Perturbation, 0)
+		if err != nil {
+			continue // the run reports a cell it cannot draw
+		}
+		if n := len(ep.Objects); n > smallest {
+			smallest, at = n, c.Family+"/"+c.Perturbation
+		}
+	}
+	for _, n := range tt.SceneSizes {
+		if n > 0 && n < smallest {
+			return fmt.Errorf("run: --scene-sizes: a table of %d %s cannot be built: %s holds %d objects before any distractor, and its records would say %d; the smallest size this grid can build is %d (0 plays each cell at its own size)",
+				n, plural(n, "object", "objects"), at, smallest, n, smallest)
+		}
+	}
+	return nil
 }

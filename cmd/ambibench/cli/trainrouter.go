@@ -58,11 +58,17 @@ Flags:
 	if fs.NArg() > 0 {
 		return fmt.Errorf("train-router: unexpected arguments %q", fs.Args())
 	}
-	if !(*alpha >= 0) {
-		return fmt.Errorf("train-router: --alpha %v: must be 0 or more", *alpha)
+	// An infinite alpha passed the old test, and the router file then
+	// held "+Inf", which is not JSON; past MaxAlpha run --router refuses
+	// the file.
+	if !(*alpha >= 0 && *alpha <= dyref.MaxAlpha) {
+		return fmt.Errorf("train-router: --alpha %v: want a number from 0 to %g", *alpha, dyref.MaxAlpha)
 	}
 	if *games < 1 {
 		return fmt.Errorf("train-router: --games %d: must be at least 1", *games)
+	}
+	if *conc < 1 {
+		return fmt.Errorf("train-router: --concurrency %d: must be at least 1", *conc)
 	}
 	if *grammar != "v0.3" && *grammar != "v0.4" {
 		return fmt.Errorf("train-router: --grammar %q: want v0.3 or v0.4", *grammar)
@@ -83,6 +89,12 @@ Flags:
 	var buf bytes.Buffer
 	if _, err := r.WriteTo(&buf); err != nil {
 		return fmt.Errorf("train-router: %w", err)
+	}
+	// What is written must be what run --router reads: weights that
+	// training drove past the reader's bounds (a huge --lr) are refused
+	// here, not after the file is in use.
+	if _, err := dyref.ReadFactorRouter(bytes.NewReader(buf.Bytes()), "the trained router"); err != nil {
+		return fmt.Errorf("train-router: run --router would refuse the weights trained (a smaller --lr, or more --games?): %w", err)
 	}
 	report := stdout
 	if *out == "" {

@@ -90,11 +90,33 @@ func TestTrainRouterErrors(t *testing.T) {
 	if err := os.WriteFile(narrow, buf.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// The shipped router with one weight of 1e308: finite, so it was
+	// read, and the router routed by NaN (issue 33).
+	shipped, err := os.ReadFile(filepath.Join("..", "..", "..", "agents", "dyref", "router.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	huge := filepath.Join(t.TempDir(), "huge.json")
+	w1 := strings.Index(string(shipped), `"w1": [`)
+	first := w1 + strings.IndexByte(string(shipped[w1:]), '\n') + 5 // the first number of w1's first row
+	end := first + strings.IndexByte(string(shipped[first:]), ',')
+	if err := os.WriteFile(huge, append(append(append([]byte{}, shipped[:first]...), "1e308"...), shipped[end:]...), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		why  string
 		args []string
 		want string
 	}{
+		{"a router with a weight of 1e308 ran, routing by NaN (issue 33)", []string{"run", "--track", "household", "--agents", "dyref", "--router", huge},
+			"run: --router: " + huge + ": w1[0]: want a number from -1e+06 to 1e+06, have 1e+308"},
+		{"--concurrency 0 trained as if it were 1 (issue 33)", []string{"train-router", "--concurrency", "0"}, "train-router: --concurrency 0: must be at least 1"},
+		{"an infinite --alpha wrote \"+Inf\", which is not JSON (issue 33)", []string{"train-router", "--alpha", "Inf"}, "train-router: --alpha +Inf: want a number from 0 to 1e+06"},
+		{"an --alpha past the bound run --router reads", []string{"train-router", "--alpha", "1e308"}, "train-router: --alpha 1e+308: want a number from 0 to 1e+06"},
+		{"NaN --alpha", []string{"train-router", "--alpha", "NaN"}, "train-router: --alpha NaN: want a number from 0 to 1e+06"},
+		{"sim: with nothing after it played the default profile under another name", []string{"train-router", "--model", "sim:"}, `train-router: --model: model spec "sim:": nothing after "sim:"`},
+		{"a learning rate that drives the weights past what run --router reads: refused before the file is written", []string{"train-router", "--games", "40", "--lr", "1e10"},
+			"train-router: run --router would refuse the weights trained (a smaller --lr, or more --games?): the trained router: "},
 		{"a router file of the wrong width", []string{"run", "--track", "household", "--agents", "dyref", "--router", narrow}, "run: --router: " + narrow + ": inputs: want 19, the complexity factors (dependency, "},
 		{"no games", []string{"train-router", "--games", "0"}, "train-router: --games 0: must be at least 1"},
 		{"an unknown grammar", []string{"train-router", "--grammar", "v9"}, `train-router: --grammar "v9": want v0.3 or v0.4`},
