@@ -7,8 +7,10 @@ require (
 	github.com/go-gl/mathgl v1.2.0
 	github.com/jakecoffman/cp/v2 v2.4.0
 	github.com/openai/openai-go/v3 v3.98.0
+	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/image v0.46.0
 	golang.org/x/sync v0.23.0
+	golang.org/x/term v0.46.0
 	golang.org/x/time v0.16.0
 	gonum.org/v1/gonum v0.17.0
 	gonum.org/v1/plot v0.17.0

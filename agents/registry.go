@@ -146,7 +146,8 @@ func Register(name, description string, f Factory) {
 // agent of a track of its own, say. Registering a name twice panics.
 func RegisterOn(tracks []string, name, description string, f Factory) {
 	Register(name, description, f)
-	registry[len(registry)-1].Tracks = slices.Clone(tracks)
+	// Register keeps the registry in Order: the new agent need not be last.
+	update(name, func(i *Info) { i.Tracks = slices.Clone(tracks) })
 }
 
 // update changes the registered agent name.

@@ -4,17 +4,11 @@ package bench_test
 
 import (
 	"bytes"
-	"cmp"
 	"compress/gzip"
-	"encoding/json"
 	"flag"
-	"fmt"
 	"io"
-	"maps"
 	"os"
 	"path/filepath"
-	"slices"
-	"strings"
 	"testing"
 
 	"github.com/ambibench/ambibench/cmd/ambibench/cli"
@@ -132,56 +126,12 @@ func writeBaseline(t *testing.T, dir string, recs []results.Record, runFile []by
 	}
 }
 
-// compareBaseline names the first records that moved, field by field,
-// and how many did.
+// compareBaseline pairs the stored records with this run's by key and
+// names the records that moved, field by field, those that are new and
+// those that are gone, then sums up (diffBaseline).
 func compareBaseline(t *testing.T, stored string, want, got []results.Record) {
 	t.Helper()
-	if len(want) != len(got) {
-		t.Errorf("%s holds %d records, this run wrote %d", stored, len(want), len(got))
+	for _, line := range diffBaseline(want, got).report(stored, 8) {
+		t.Error(line)
 	}
-	moved := 0
-	for i := range min(len(want), len(got)) {
-		diff := fieldDiff(want[i], got[i])
-		if diff == "" {
-			continue
-		}
-		if moved < 8 {
-			t.Errorf("record %d, %s: %s", i+1, got[i].Key(), diff)
-		}
-		moved++
-	}
-	if moved > 0 || len(want) != len(got) {
-		t.Errorf("%s: %d of %d records moved; if the change is meant, regenerate with make baselines, raise bench.SuiteVersion if scores moved, and explain the diff", stored, moved, len(want))
-	}
-}
-
-// fieldDiff lists the JSON fields in which two records differ, as
-// "field: stored → now", or "" when they are the same.
-func fieldDiff(a, b results.Record) string {
-	fields := func(r results.Record) map[string]string {
-		var buf bytes.Buffer
-		results.NewWriter(&buf).Write(r)
-		var m map[string]json.RawMessage
-		json.Unmarshal(buf.Bytes(), &m)
-		out := map[string]string{}
-		for k, v := range m {
-			out[k] = string(v)
-		}
-		return out
-	}
-	fa, fb := fields(a), fields(b)
-	keys := map[string]bool{}
-	for k := range fa {
-		keys[k] = true
-	}
-	for k := range fb {
-		keys[k] = true
-	}
-	var parts []string
-	for _, k := range slices.Sorted(maps.Keys(keys)) {
-		if fa[k] != fb[k] {
-			parts = append(parts, fmt.Sprintf("%s: %s → %s", k, cmp.Or(fa[k], "(none)"), cmp.Or(fb[k], "(none)")))
-		}
-	}
-	return strings.Join(parts, "; ")
 }

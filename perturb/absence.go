@@ -47,6 +47,9 @@ func (absence) Apply(rng *rand.Rand, ep *tasks.Episode) error {
 // On the household track no object of the named kind is left; the user
 // offers another kind (household.Absence).
 func (absence) AppliesToGame(string) bool { return true }
+func (absence) HouseholdDescription() string {
+	return "no object of the kind the task names is left; asked, the user names another kind to use"
+}
 func (absence) ApplyGame(rng *rand.Rand, g *household.Game) error {
 	return household.Absence(rng, g)
 }

@@ -70,6 +70,9 @@ func (multiplicity) Apply(rng *rand.Rand, ep *tasks.Episode) error {
 func (multiplicity) AppliesToGame(taskType string) bool {
 	return household.MultiplicityApplies(taskType)
 }
+func (multiplicity) HouseholdDescription() string {
+	return "the task says \"the mug\" among several; asked, the user says which (not pick_two_obj_and_place)"
+}
 func (multiplicity) ApplyGame(rng *rand.Rand, g *household.Game) error {
 	return household.Multiplicity(rng, g)
 }

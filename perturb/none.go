@@ -18,4 +18,5 @@ func (none) Apply(_ *rand.Rand, ep *tasks.Episode) error { ep.Label = tasks.Labe
 // On the household track none leaves the generated game as it is (its
 // label is none already).
 func (none) AppliesToGame(string) bool                       { return true }
+func (none) HouseholdDescription() string                    { return "the generated game, unchanged" }
 func (none) ApplyGame(_ *rand.Rand, _ *household.Game) error { return nil }

@@ -86,6 +86,9 @@ func (partialObservability) Apply(rng *rand.Rand, ep *tasks.Episode) error {
 // On the household track every object of the kind lies in closed
 // receptacles (household.PartialObservability); the answer stays empty.
 func (partialObservability) AppliesToGame(string) bool { return true }
+func (partialObservability) HouseholdDescription() string {
+	return "every object of the kind lies in closed receptacles; the task is clear and exploring finds it"
+}
 func (partialObservability) ApplyGame(rng *rand.Rand, g *household.Game) error {
 	return household.PartialObservability(rng, g)
 }

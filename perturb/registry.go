@@ -166,6 +166,22 @@ func Lookup(name string) (Tabletop, bool) { return LookupFor[Tabletop](name) }
 // LookupHousehold returns the household perturbation with the given name.
 func LookupHousehold(name string) (Household, bool) { return LookupFor[Household](name) }
 
+// HouseholdDescriber is a perturbation of both tracks whose Description
+// tells what it does to a table, and which says apart what it does to a
+// household game; `ambibench list` shows each under its track.
+type HouseholdDescriber interface {
+	HouseholdDescription() string
+}
+
+// HouseholdDescription is what p does to a household game: its
+// HouseholdDescription when it has one, else its Description.
+func HouseholdDescription(p Household) string {
+	if d, ok := p.(HouseholdDescriber); ok {
+		return d.HouseholdDescription()
+	}
+	return p.Description()
+}
+
 // NamesOf returns the names of ps.
 func NamesOf[T Perturbation](ps []T) []string {
 	var out []string

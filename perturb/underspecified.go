@@ -46,6 +46,9 @@ func (underspecified) Apply(rng *rand.Rand, ep *tasks.Episode) error {
 // On the household track the instruction does not say the kind; the user
 // names it (household.Underspecified).
 func (underspecified) AppliesToGame(string) bool { return true }
+func (underspecified) HouseholdDescription() string {
+	return "the task does not say the kind (\"put something cool in countertop\"); asked, the user names it"
+}
 func (underspecified) ApplyGame(rng *rand.Rand, g *household.Game) error {
 	return household.Underspecified(rng, g)
 }

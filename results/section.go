@@ -99,6 +99,22 @@ type TrackReport struct {
 	// TwoRobotFamilies names the track's task families with two robots,
 	// which SectionSingleRobot leaves out.
 	TwoRobotFamilies []string
+	// Words are the track's own words in the report's captions; a zero
+	// field keeps the tabletop's.
+	Words Words
+}
+
+// Words are what a report says of a track's records where the tracks
+// differ: what its grid's two dimensions are called, and what makes an
+// episode count toward ADA and SR.
+type Words struct {
+	// Families and Perturbations name the grid's dimensions in the
+	// overview ("query types", "input modes"); empty means "task
+	// families" and "perturbations".
+	Families, Perturbations string
+	// ADA and SR define the rates in their tables' captions, as the
+	// sentence after "ADA: " and "SR: "; empty means the tabletop's.
+	ADA, SR string
 }
 
 func (t TrackReport) sections() []Section {

@@ -11,7 +11,7 @@ import (
 )
 
 func init() {
-	agents.Register("oracle", "reads the ground truth and follows the reference plan; the ceiling, and a check that the episode can be solved",
+	agents.RegisterOn(Tracks, "oracle", "reads the ground truth and follows the reference plan; the ceiling, and a check that the episode can be solved",
 		func(agents.Config) (agents.Agent, error) { return oracle{}, nil })
 }
 

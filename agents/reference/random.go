@@ -9,7 +9,7 @@ import (
 )
 
 func init() {
-	agents.Register("random", "random valid tool calls over what the robot sees; the floor",
+	agents.RegisterOn(Tracks, "random", "random valid tool calls over what the robot sees; the floor",
 		func(cfg agents.Config) (agents.Agent, error) {
 			return &random{rng: rand.New(rand.NewPCG(cfg.Seed, 0x5eed))}, nil
 		})

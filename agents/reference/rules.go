@@ -10,7 +10,7 @@ import (
 )
 
 func init() {
-	agents.Register("rules", "no ground truth: parses the instruction with the task grammar, grounds it by retrieval, asks with the tag it infers, then acts",
+	agents.RegisterOn(Tracks, "rules", "no ground truth: parses the instruction with the task grammar, grounds it by retrieval, asks with the tag it infers, then acts",
 		func(agents.Config) (agents.Agent, error) { return rules{}, nil })
 }
 

@@ -157,8 +157,8 @@ func (*Track) List(w io.Writer) {
 		fmt.Fprintf(w, "  %s\t%d evaluation games\n", t, hh.EvalCount(t))
 	}
 	fmt.Fprintln(w, "\nPERTURBATIONS (household)")
-	for _, p := range perturb.HouseholdNames() {
-		fmt.Fprintf(w, "  %s\n", p)
+	for _, p := range perturb.ForHousehold() {
+		fmt.Fprintf(w, "  %s\t%s\n", p.Name(), perturb.HouseholdDescription(p))
 	}
 }
 
@@ -181,5 +181,10 @@ func (*Track) Report() results.TrackReport {
 		SuccessByTrial: true,
 		Plots:          []results.Plot{results.PlotTrials},
 		PairedNote:     "On the household track success is SR@k, k the most trials any game played (the trials allowed, when some game used them all), as in Success by trial; by default the household agents are compared with " + DefaultBaseline + ".",
+		Words: results.Words{
+			Families: "task types",
+			ADA:      "on a clear game (none), the goal reached without asking; on an ambiguous one, a question to the user; under partial_observability, where nothing is missing and the object is to be found by exploring, success.",
+			SR:       "some trial reached the goal, and no question was rejected.",
+		},
 	}
 }

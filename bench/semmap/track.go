@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/ambibench/ambibench/agents"
 	"github.com/ambibench/ambibench/bench"
 	"github.com/ambibench/ambibench/results"
 	tsm "github.com/ambibench/ambibench/tasks/semmap"
@@ -119,9 +120,11 @@ func (*Track) FamilyTable() bool    { return false } // the table has a row per 
 
 func (t *Track) Settings() (map[string]string, error) {
 	s := map[string]string{"data": "builtin"}
-	if t.Examples != nil {
+	if t.Examples != nil && *t.Examples != paperExamples {
 		// Runs with other counts are other protocols; their records must
-		// not mix with the default's.
+		// not mix with the default's. The default's counts given as a
+		// flag are the default: a run resumed with them, or without them,
+		// is the same run.
 		s["examples"] = fmt.Sprintf("%d,%d,%d", t.Examples[0], t.Examples[1], t.Examples[2])
 	}
 	if d := t.dataset(); d != nil {
@@ -161,7 +164,34 @@ func (t *Track) SummaryTail() string {
 
 func (*Track) Report() results.TrackReport {
 	return results.TrackReport{Sections: []results.Section{results.SectionTopK, results.SectionMapSize, results.SectionOverReflection, results.SectionCost, results.SectionRepeats},
-		Plots: []results.Plot{results.PlotMapSize}}
+		Plots: []results.Plot{results.PlotMapSize}, Words: results.Words{Families: "query types", Perturbations: "input modes",
+			ADA: "the answer's Top-1 (a semmap record's ada is its Top-1).", SR: "the answer's Top-1."}}
+}
+
+// modeDescriptions say what each input mode shows the agent.
+var modeDescriptions = map[string]string{
+	agents.ModeCertainty:   "each object of the map with its most probable class alone (the default)",
+	agents.ModeUncertainty: "each object with its whole class distribution, as probabilities",
+}
+
+// List names the query types, the track's task families, and the input
+// modes, its second dimension (--modes), without building a dataset.
+func (*Track) List(w io.Writer) {
+	fmt.Fprintln(w, "\nQUERY TYPES (semmap; episodes are the dataset's (map, query) pairs, the built-in one or --data DIR)")
+	for _, q := range tsm.QueryTypes() {
+		fmt.Fprintf(w, "  %s\t%s\n", q, queryTypeDescriptions[q])
+	}
+	fmt.Fprintln(w, "\nINPUT MODES (semmap; --modes, in place of perturbations)")
+	for _, m := range Modes {
+		fmt.Fprintf(w, "  %s\t%s\n", m, modeDescriptions[m])
+	}
+}
+
+// queryTypeDescriptions say what each query type asks.
+var queryTypeDescriptions = map[string]string{
+	tsm.TypeDescriptive: "asks for objects by what they are (\"Is there a refrigerator?\")",
+	tsm.TypeAffordance:  "asks for objects by what they are for (\"I am tired, where can I sit?\")",
+	tsm.TypeNegation:    "asks with an exclusion (\"something to sit on that is not a chair\")",
 }
 
 // Metrics are Top1, Top2, Top3, TopAny (higher is better), calls/op and
@@ -197,6 +227,11 @@ func b2f(v bool) float64 {
 	}
 	return 0
 }
+
+// paperExamples are the counts every workflow carries when --examples
+// is left out, agents/semmap.PaperExamples (TestPaperExamplesAreTheDefault
+// holds the two together).
+var paperExamples = [3]int{3, 7, 3}
 
 // parseExamples reads --examples: three counts, none negative.
 func parseExamples(s string) ([3]int, error) {

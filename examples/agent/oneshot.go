@@ -11,10 +11,13 @@ import (
 	"github.com/ambibench/ambibench/agents/prompt"
 )
 
-//go:embed prompts/*.tmpl
-var promptFS embed.FS
+// The names are the agent's own (oneshotFS, not promptFS), so that the
+// file compiles beside the workflows of agents/tabletop too.
+//
+//go:embed prompts/oneshot.tmpl
+var oneshotFS embed.FS
 
-var prompts = prompt.Must(promptFS, "prompts/*.tmpl")
+var oneshotPrompts = prompt.Must(oneshotFS, "prompts/oneshot.tmpl")
 
 func init() {
 	agents.RegisterWorkflow("oneshot", "LLM workflow (example): one call with the whole scene graph; its tool calls run in order, unseen by the model",
@@ -23,8 +26,8 @@ func init() {
 
 type oneShot struct{ model llm.Model }
 
-// promptData fills prompts/oneshot.tmpl.
-type promptData struct{ Robot, Instruction, Graph string }
+// oneshotData fills prompts/oneshot.tmpl.
+type oneshotData struct{ Robot, Instruction, Graph string }
 
 func (a *oneShot) Run(ctx context.Context, env agents.Env) error {
 	r, err := agents.Check(agents.Call(ctx, env, agents.ToolGetSceneGraph, nil))
@@ -35,7 +38,7 @@ func (a *oneShot) Run(ctx context.Context, env agents.Env) error {
 	if err != nil {
 		return err
 	}
-	text, err := prompts.Render("oneshot.tmpl", promptData{Robot: env.Robot(), Instruction: env.Instruction(), Graph: string(graph)})
+	text, err := oneshotPrompts.Render("oneshot.tmpl", oneshotData{Robot: env.Robot(), Instruction: env.Instruction(), Graph: string(graph)})
 	if err != nil {
 		return err
 	}

@@ -22,7 +22,7 @@ var update = flag.Bool("update", false, "rewrite testdata/oneshot.txt")
 // test -update rewrites it): a change to the prompt shows in review as a
 // diff of the text a model reads.
 func TestPromptGolden(t *testing.T) {
-	got, err := prompts.Render("oneshot.tmpl", promptData{Robot: "robot1", Instruction: "Put the red block in the blue bowl.", Graph: `{"nodes":[…],"edges":[…]}`})
+	got, err := oneshotPrompts.Render("oneshot.tmpl", oneshotData{Robot: "robot1", Instruction: "Put the red block in the blue bowl.", Graph: `{"nodes":[…],"edges":[…]}`})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,18 +3,25 @@ package semmap
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"regexp"
+	"strconv"
 	"strings"
-	"unicode/utf8"
+
+	"go.yaml.in/yaml/v3"
 )
 
-// queries.yaml is read by a parser of exactly the YAML it needs: top-level
-// keys, each holding one level of "key: value" entries, values plain,
-// 'single-' or "double-quoted" (JSON escapes), plain values folded over
-// more-indented continuation lines, comments and blank lines. Anything
-// else is an error naming the line, so a file is never half-understood.
+// queries.yaml is YAML, read by go.yaml.in/yaml/v3 into its node tree,
+// which keeps every value's line. This file only parses: it checks the
+// shape the loaders read (a mapping of sections, each a mapping of id to
+// text, no key twice) and hands them the entries in file order; what the
+// entries must say (a known section, a known type, an id that is a query)
+// is ParseQueries' and ParseIntentQueries' to check. Every error names
+// the file and a line.
 
-// yamlEntry is one "key: value" line of a section, in file order.
+// yamlEntry is one "key: value" entry of a section, in file order.
 type yamlEntry struct {
 	Key, Value string
 	Line       int
@@ -28,6 +35,9 @@ type yamlSections struct {
 
 func (s yamlSections) get(name string) []yamlEntry { return s.entries[name] }
 
+// yamlLine matches the line the YAML module's errors name.
+var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
 // parseYAMLSections parses data; name prefixes errors ("queries.yaml:12:
 // …").
 func parseYAMLSections(data []byte, name string) (yamlSections, error) {
@@ -35,206 +45,163 @@ func parseYAMLSections(data []byte, name string) (yamlSections, error) {
 	fail := func(line int, format string, args ...any) (yamlSections, error) {
 		return yamlSections{}, fmt.Errorf("%s:%d: %s", name, line, fmt.Sprintf(format, args...))
 	}
-	lines := strings.Split(string(data), "\n")
-	section, indent := "", -1
-	var last *yamlEntry // the entry a plain continuation line extends
-	lastIndent := 0
-	for i := 0; i < len(lines); i++ {
-		n := i + 1
-		line := strings.TrimSuffix(lines[i], "\r")
-		if i == 0 {
-			line = strings.TrimPrefix(line, "\ufeff")
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return out, nil // no document: no section
 		}
-		if !utf8.ValidString(line) {
-			return fail(n, "invalid UTF-8")
+		return yamlSections{}, syntaxError(data, name, err)
+	}
+	var next yaml.Node
+	if err := dec.Decode(&next); err == nil {
+		return fail(next.Line, "a second YAML document; the file holds one")
+	} else if !errors.Is(err, io.EOF) {
+		return yamlSections{}, syntaxError(data, name, err)
+	}
+	root := &doc
+	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
+		root = root.Content[0]
+	}
+	switch {
+	case root.Kind == yaml.ScalarNode && root.Tag == "!!null":
+		return out, nil // a document of comments alone
+	case root.Kind != yaml.MappingNode:
+		return fail(root.Line, "want sections (queries:, …), got %s", kindOf(root))
+	}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k, v := root.Content[i], resolve(root.Content[i+1])
+		if k.Kind != yaml.ScalarNode {
+			return fail(k.Line, "a section named by %s; want a name", kindOf(k))
 		}
-		body := strings.TrimLeft(line, " ")
-		ind := len(line) - len(body)
-		if strings.HasPrefix(body, "\t") || (ind == 0 && strings.HasPrefix(line, "\t")) {
-			return fail(n, "tab in indentation; YAML indents with spaces")
+		key := k.Value
+		switch {
+		case k.Column > 1:
+			return fail(k.Line, "indented entry %q before any section", key)
+		case v.Kind == yaml.ScalarNode && v.Tag != "!!null":
+			return fail(k.Line, "top-level key %q must open a section (\"%s:\" alone on its line), got a value", key, key)
+		case v.Kind != yaml.ScalarNode && v.Kind != yaml.MappingNode:
+			return fail(v.Line, "want \"key: value\", got %q", sourceLine(data, v.Line))
 		}
-		if body == "" || strings.HasPrefix(body, "#") {
-			continue
+		if _, dup := out.entries[key]; dup {
+			return fail(k.Line, "section %q appears twice", key)
 		}
-		if body == "---" && ind == 0 && len(out.names) == 0 {
-			continue
-		}
-		if last != nil && ind > lastIndent {
-			text, err := plainText(body)
-			if err != nil {
-				return fail(n, "%v", err)
+		out.names = append(out.names, key)
+		out.entries[key] = []yamlEntry{}
+		for j := 0; j+1 < len(v.Content); j += 2 {
+			ek, ev := v.Content[j], resolve(v.Content[j+1])
+			if ek.Kind != yaml.ScalarNode {
+				return fail(ek.Line, "an entry of section %q keyed by %s; want an id", key, kindOf(ek))
 			}
-			last.Value += " " + text
-			continue
-		}
-		last = nil
-		key, rest, err := splitKey(body)
-		if err != nil {
-			return fail(n, "%v", err)
-		}
-		if ind == 0 {
-			if rest != "" && rest != "{}" {
-				return fail(n, "top-level key %q must open a section (\"%s:\" alone on its line), got a value", key, key)
+			for _, e := range out.entries[key] {
+				if e.Key == ek.Value {
+					return fail(ek.Line, "key %q appears twice in section %q (first on line %d)", ek.Value, key, e.Line)
+				}
 			}
-			if _, dup := out.entries[key]; dup {
-				return fail(n, "section %q appears twice", key)
+			switch {
+			case ev.Kind != yaml.ScalarNode:
+				return fail(ev.Line, "key %q: want text, got %s; quote the text", ek.Value, kindOf(ev))
+			case ev.Tag == "!!null" && ev.Style == 0:
+				return fail(ek.Line, "key %q has no value; want key: \"text\"", ek.Value)
 			}
-			section, indent = key, -1
-			out.names = append(out.names, key)
-			out.entries[key] = []yamlEntry{}
-			continue
-		}
-		if section == "" {
-			return fail(n, "indented entry %q before any section", key)
-		}
-		if indent < 0 {
-			indent = ind
-		} else if ind != indent {
-			return fail(n, "entry %q indented by %d spaces, the section's entries by %d; nested mappings are not supported", key, ind, indent)
-		}
-		for _, e := range out.entries[section] {
-			if e.Key == key {
-				return fail(n, "key %q appears twice in section %q (first on line %d)", key, section, e.Line)
-			}
-		}
-		if rest == "" {
-			return fail(n, "key %q has no value; want key: \"text\"", key)
-		}
-		value, plain, err := scalar(rest)
-		if err != nil {
-			return fail(n, "key %q: %v", key, err)
-		}
-		out.entries[section] = append(out.entries[section], yamlEntry{Key: key, Value: value, Line: n})
-		if plain {
-			last, lastIndent = &out.entries[section][len(out.entries[section])-1], ind
+			out.entries[key] = append(out.entries[key], yamlEntry{Key: ek.Value, Value: ev.Value, Line: ek.Line})
 		}
 	}
 	return out, nil
 }
 
-// splitKey splits "key: rest" (rest trimmed, comment dropped when
-// unquoted).
-func splitKey(body string) (string, string, error) {
-	var key, rest string
-	if strings.HasPrefix(body, `"`) {
-		end := closingQuote(body)
-		if end < 0 {
-			return "", "", fmt.Errorf("unterminated quoted key")
-		}
-		if err := json.Unmarshal([]byte(body[:end+1]), &key); err != nil {
-			return "", "", fmt.Errorf("bad quoted key %s: %v", body[:end+1], err)
-		}
-		after := body[end+1:]
-		if !strings.HasPrefix(after, ":") {
-			return "", "", fmt.Errorf("want ':' after key %q", key)
-		}
-		rest = after[1:]
-	} else {
-		i := strings.Index(body, ":")
-		if i < 0 {
-			return "", "", fmt.Errorf("want \"key: value\", got %q", body)
-		}
-		key, rest = strings.TrimRight(body[:i], " "), body[i+1:]
-		if key == "" {
-			return "", "", fmt.Errorf("empty key")
-		}
-		if strings.ContainsAny(key[:1], "-?[]{}&*!|>'%@`#,") {
-			return "", "", fmt.Errorf("key %q: this YAML form (list, anchor, tag, flow, complex key) is not supported", key)
-		}
+// resolve follows an alias to the node it names.
+func resolve(n *yaml.Node) *yaml.Node {
+	for n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
 	}
-	if rest != "" && rest[0] != ' ' {
-		return "", "", fmt.Errorf("want a space after ':' of key %q", key)
-	}
-	rest = strings.TrimSpace(rest)
-	if strings.HasPrefix(rest, "#") {
-		rest = ""
-	}
-	return key, rest, nil
+	return n
 }
 
-// closingQuote is the index of the quote that closes a double-quoted
-// string starting at s[0], or -1.
-func closingQuote(s string) int {
-	for i := 1; i < len(s); i++ {
-		switch s[i] {
-		case '\\':
-			i++
-		case '"':
-			return i
-		}
+// kindOf says what a node is, for errors.
+func kindOf(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.ScalarNode:
+		return strconv.Quote(n.Value)
 	}
-	return -1
+	return "nothing"
 }
 
-// scalar reads an entry's value; plain reports an unquoted one, which
-// continuation lines may extend.
-func scalar(rest string) (string, bool, error) {
-	switch rest[0] {
-	case '"':
-		end := closingQuote(rest)
-		if end < 0 {
-			return "", false, fmt.Errorf("unterminated double-quoted string (multi-line quoted strings are not supported)")
-		}
-		var s string
-		if err := json.Unmarshal([]byte(rest[:end+1]), &s); err != nil {
-			return "", false, fmt.Errorf("bad double-quoted string %s: want JSON escapes only", rest[:end+1])
-		}
-		if err := trailing(rest[end+1:]); err != nil {
-			return "", false, err
-		}
-		return s, false, nil
-	case '\'':
-		var b strings.Builder
-		for i := 1; i < len(rest); i++ {
-			if rest[i] != '\'' {
-				b.WriteByte(rest[i])
+// syntaxError is the YAML module's error as "file:line: what", or with
+// the file alone when the module names no line. The module names the
+// line where the construct it was reading began (the section, for a
+// fault in one of its entries); the line given is the first whose
+// prefix of the file fails to parse, which is where the fault is. A tab
+// in a line's indentation, which the module calls a character that
+// cannot start a token, is said plainly, and so is a text that YAML
+// reads as a mapping.
+func syntaxError(data []byte, name string, err error) error {
+	m := yamlLine.FindStringSubmatch(err.Error())
+	if m == nil {
+		return fmt.Errorf("%s: %s", name, strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	line, _ := strconv.Atoi(m[1])
+	line = max(line, faultLine(data))
+	if strings.HasPrefix(strings.TrimLeft(sourceLine(data, line), " "), "\t") {
+		return fmt.Errorf("%s:%d: tab in indentation; YAML indents with spaces", name, line)
+	}
+	what := m[2]
+	switch what {
+	case "mapping values are not allowed in this context":
+		what += " (a text that holds \": \" is quoted)"
+	case "found unexpected end of stream":
+		what += " (a quoted text not closed?)"
+	}
+	return fmt.Errorf("%s:%d: %s", name, line, what)
+}
+
+// faultLine is the number of lines of the shortest prefix of data that
+// does not parse as YAML for a reason other than ending early (inside a
+// quoted string, say), found by bisection; 0 when there is none.
+func faultLine(data []byte) int {
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	fails := func(n int) bool {
+		dec := yaml.NewDecoder(bytes.NewReader(bytes.Join(lines[:n], nil)))
+		for {
+			var doc yaml.Node
+			err := dec.Decode(&doc)
+			if err == nil {
 				continue
 			}
-			if i+1 < len(rest) && rest[i+1] == '\'' {
-				b.WriteByte('\'')
-				i++
-				continue
-			}
-			if err := trailing(rest[i+1:]); err != nil {
-				return "", false, err
-			}
-			return b.String(), false, nil
+			return !errors.Is(err, io.EOF) && !strings.Contains(err.Error(), "unexpected end of stream")
 		}
-		return "", false, fmt.Errorf("unterminated single-quoted string (multi-line quoted strings are not supported)")
 	}
-	text, err := plainText(rest)
-	return text, true, err
+	if !fails(len(lines)) {
+		return 0
+	}
+	lo, hi := 0, len(lines) // fails(hi); not known to fail at lo
+	for hi-lo > 1 {
+		mid := (lo + hi) / 2
+		if fails(mid) {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return hi
 }
 
-func trailing(s string) error {
-	s = strings.TrimLeft(s, " ")
-	if s == "" || strings.HasPrefix(s, "#") {
-		return nil
+// sourceLine is line n of data (from 1), trimmed of spaces; "" past the
+// end.
+func sourceLine(data []byte, n int) string {
+	lines := strings.Split(string(data), "\n")
+	if n < 1 || n > len(lines) {
+		return ""
 	}
-	return fmt.Errorf("unexpected %q after the quoted string", s)
-}
-
-// plainText reads an unquoted value: up to a " #" comment, and refusing
-// what YAML would read as something other than a string.
-func plainText(s string) (string, error) {
-	if i := strings.Index(s, " #"); i >= 0 {
-		s = s[:i]
-	}
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return "", fmt.Errorf("empty value")
-	}
-	if strings.ContainsAny(s[:1], "[]{}&*!|>%@`,") || strings.HasPrefix(s, "- ") || s == "-" {
-		return "", fmt.Errorf("value %q: this YAML form (flow collection, anchor, tag, block scalar, list) is not supported; quote the text", s)
-	}
-	if strings.Contains(s, ": ") || strings.HasSuffix(s, ":") {
-		return "", fmt.Errorf("value %q contains ': ', which YAML reads as a mapping; quote the text", s)
-	}
-	return s, nil
+	return strings.TrimRight(strings.TrimLeft(lines[n-1], " "), " \r")
 }
 
 // writeYAMLSections writes sections in the order given, every value
-// double-quoted (a JSON string is a YAML double-quoted scalar).
+// double-quoted.
 func writeYAMLSections(header string, names []string, entries map[string][]yamlEntry) []byte {
 	var b bytes.Buffer
 	for _, l := range strings.Split(strings.TrimSpace(header), "\n") {
@@ -247,21 +214,51 @@ func writeYAMLSections(header string, names []string, entries map[string][]yamlE
 		}
 		b.WriteString(yamlKey(name) + ":\n")
 		for _, e := range es {
-			b.WriteString("  " + yamlKey(e.Key) + ": " + quoteJSON(e.Value) + "\n")
+			b.WriteString("  " + yamlKey(e.Key) + ": " + quoteYAML(e.Value) + "\n")
 		}
 	}
 	return b.Bytes()
 }
 
-// yamlKey writes a key bare when the parser reads it back unchanged.
+// bareKey matches the keys written without quotes: ids such as query_01,
+// which YAML reads back as the same text.
+var bareKey = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.-]*$`)
+
+// yamlKey writes a key bare when YAML reads it back unchanged.
 func yamlKey(k string) string {
-	if k != "" && !strings.ContainsAny(k, ":#\"'\n\r\t\\") && strings.TrimSpace(k) == k &&
-		!strings.ContainsAny(k[:1], "-?[]{}&*!|>%@`,") && k != "---" {
+	if bareKey.MatchString(k) {
 		return k
 	}
-	return quoteJSON(k)
+	return quoteYAML(k)
 }
 
+// quoteYAML writes s as a YAML double-quoted scalar: a JSON string (JSON
+// escapes are YAML's too), with \u escapes also for the characters YAML
+// does not take raw (DEL and the C1 controls, NEL among them, which YAML
+// would read as a line break, the byte-order mark and the non-characters
+// U+FFFE and U+FFFF).
+func quoteYAML(s string) string {
+	q := quoteJSON(s)
+	if !strings.ContainsFunc(q, yamlRaw) {
+		return q
+	}
+	var out strings.Builder
+	for _, r := range q {
+		if yamlRaw(r) {
+			fmt.Fprintf(&out, `\u%04X`, r)
+			continue
+		}
+		out.WriteRune(r)
+	}
+	return out.String()
+}
+
+// yamlRaw reports a character that a YAML stream may not hold as it is.
+func yamlRaw(r rune) bool {
+	return (r >= 0x7F && r <= 0x9F) || r == 0xFEFF || r == 0xFFFE || r == 0xFFFF
+}
+
+// quoteJSON writes s as a JSON string, HTML characters unescaped.
 func quoteJSON(s string) string {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // The recipes in deploy/ that run a grid as shards.
@@ -209,3 +211,201 @@ func TestRecipesShardArithmetic(t *testing.T) {
 		}
 	}
 }
+
+// The Kubernetes recipe runs as written: its image is the repository's
+// Dockerfile, a multi-stage build of the command on go.mod's Go, loaded
+// into the cluster rather than pulled (imagePullPolicy IfNotPresent or
+// Never), running as the user the pods' fsGroup gives the volume to,
+// holding the baseline the merge Job compares with; and the recipe says
+// what storage its claim needs.
+func TestK8sRecipeImage(t *testing.T) {
+	t.Parallel()
+	dockerfile, err := os.ReadFile("../../../Dockerfile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gomod, err := os.ReadFile("../../../go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	goLine := regexp.MustCompile(`(?m)^go (\d+\.\d+)`).FindSubmatch(gomod)
+	if goLine == nil {
+		t.Fatal("go.mod has no go line")
+	}
+	df := string(dockerfile)
+	froms := regexp.MustCompile(`(?m)^FROM (\S+)`).FindAllStringSubmatch(df, -1)
+	if len(froms) < 2 || froms[0][1] != "golang:"+string(goLine[1]) {
+		t.Errorf("Dockerfile: stages %v; want a build stage FROM golang:%s and a run stage", froms, goLine[1])
+	}
+	for _, want := range []string{"CGO_ENABLED=0 go build", "./cmd/ambibench", "COPY --from=build /out/ambibench /usr/local/bin/ambibench", "COPY third_party/cp ", "ENTRYPOINT [\"ambibench\"]"} {
+		if !strings.Contains(df, want) {
+			t.Errorf("Dockerfile has no %q", want)
+		}
+	}
+	baselines := regexp.MustCompile(`(?m)^COPY results/baselines (\S+)$`).FindStringSubmatch(df)
+	user := regexp.MustCompile(`(?m)^USER (\d+)$`).FindStringSubmatch(df)
+	tag := regexp.MustCompile(`docker build -t (\S+) \.`).FindStringSubmatch(df)
+	if baselines == nil || user == nil || tag == nil {
+		t.Fatalf("Dockerfile: baselines %v, user %v, tag %v", baselines, user, tag)
+	}
+
+	data, err := os.ReadFile(k8sRecipe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec := yaml.NewDecoder(strings.NewReader(string(data)))
+	containers, claims := 0, 0
+	for {
+		var doc struct {
+			Kind string
+			Spec struct {
+				AccessModes []string `yaml:"accessModes"`
+				Template    struct {
+					Spec struct {
+						SecurityContext struct {
+							FSGroup int `yaml:"fsGroup"`
+						} `yaml:"securityContext"`
+						Containers []struct {
+							Name, Image     string
+							ImagePullPolicy string `yaml:"imagePullPolicy"`
+							Env             []struct{ Name, Value string }
+						}
+					}
+				}
+			}
+		}
+		if err := dec.Decode(&doc); err != nil {
+			if err.Error() != "EOF" {
+				t.Fatalf("%s: %v", k8sRecipe, err)
+			}
+			break
+		}
+		switch doc.Kind {
+		case "PersistentVolumeClaim":
+			claims++
+		case "Job":
+			if got := strconv.Itoa(doc.Spec.Template.Spec.SecurityContext.FSGroup); got != user[1] {
+				t.Errorf("a Job's fsGroup is %s, the image's user %s: the pods could not write the volume", got, user[1])
+			}
+			for _, c := range doc.Spec.Template.Spec.Containers {
+				containers++
+				if c.Image != tag[1] {
+					t.Errorf("container %s runs %s, the Dockerfile builds %s", c.Name, c.Image, tag[1])
+				}
+				if c.ImagePullPolicy != "IfNotPresent" && c.ImagePullPolicy != "Never" {
+					t.Errorf("container %s: imagePullPolicy %q; a locally built image needs IfNotPresent or Never", c.Name, c.ImagePullPolicy)
+				}
+				for _, e := range c.Env {
+					if e.Name != "BASELINE" {
+						continue
+					}
+					rel, ok := strings.CutPrefix(e.Value, baselines[1]+"/")
+					if !ok {
+						t.Errorf("BASELINE %s is not under the image's %s", e.Value, baselines[1])
+					} else if _, err := os.Stat(filepath.Join("../../../results/baselines", rel, "run.json")); err != nil {
+						t.Errorf("BASELINE %s: %v", e.Value, err)
+					}
+				}
+			}
+		}
+	}
+	if containers != 2 || claims != 1 {
+		t.Errorf("%d containers and %d claims, want the shards', the merge's and one claim", containers, claims)
+	}
+	for _, want := range []string{"storageClassName", "ReadWriteMany", "ReadWriteOnce"} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("%s does not say the storage it needs (no %q)", k8sRecipe, want)
+		}
+	}
+}
+
+// recipeSection is the text of the README's section titled title, up to
+// the next section of its level.
+func recipeSection(t *testing.T, readme, title string) string {
+	t.Helper()
+	_, rest, ok := strings.Cut(readme, "\n## "+title+"\n")
+	if !ok {
+		t.Fatalf("README.md has no section %q", title)
+	}
+	if i := strings.Index(rest, "\n## "); i >= 0 {
+		rest = rest[:i]
+	}
+	return rest
+}
+
+// fenced are the code blocks of text fenced as lang, in order.
+func fenced(text, lang string) []string {
+	var out []string
+	for _, m := range regexp.MustCompile("(?s)\n```"+lang+"\n(.*?)\n```").FindAllStringSubmatch(text, -1) {
+		out = append(out, m[1]+"\n")
+	}
+	return out
+}
+
+// linkLine is the import a recipe adds to cmd/ambibench/cli/extensions.go,
+// and the package path it names.
+func linkLine(t *testing.T, section string) (line, path string) {
+	t.Helper()
+	for _, block := range fenced(section, "go") {
+		if m := regexp.MustCompile(`^import _ "([^"]+)"\n$`).FindStringSubmatch(block); m != nil {
+			return strings.TrimSpace(block), m[1]
+		}
+	}
+	t.Fatal("the recipe gives no line for cmd/ambibench/cli/extensions.go")
+	return "", ""
+}
+
+// recipeCheck is a test file put beside the command's tests: with the
+// recipes' packages linked, each extension is listed and plays as its
+// recipe says.
+const recipeCheck = `package cli
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestRecipeExtensionsPlay(t *testing.T) {
+	out, _, err := runCLI(t, "list")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"\n  jars ", "\n  stack ", "reworded as a polite request", "\n  oneshot ", "AGENTS (jars)\n  counter "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("list has no %q:\n%s", want, out)
+		}
+	}
+	for _, tc := range []struct {
+		what string
+		args []string
+		row  string // a row of the printed table
+		want int    // times "SR 1.00" is in it
+	}{
+		{"the perturbation", []string{"run", "--track", "household", "--agents", "oracle", "--perturbations", "none,courteous", "--episodes", "2"}, "| oracle |", 2},
+		{"the family", []string{"run", "--agents", "oracle", "--tasks", "stack", "--perturbations", "none,absence,multiplicity,underspecified", "--episodes", "3"}, "| oracle |", 4},
+		{"the agent", []string{"run", "--agents", "oneshot", "--model", "sim:perfect", "--tasks", "pick_place", "--perturbations", "none", "--episodes", "3"}, "| oneshot |", 1},
+		{"the track", []string{"run", "--track", "jars", "--agents", "all", "--marbles", "4", "--episodes", "3"}, "| counter |", 2},
+	} {
+		out, errOut, err := runCLI(t, tc.args...)
+		if err != nil {
+			t.Errorf("%s: %v\n%s", tc.what, err, errOut)
+			continue
+		}
+		found := false
+		for _, line := range strings.Split(out, "\n") {
+			if strings.HasPrefix(line, tc.row) {
+				found = true
+				if n := strings.Count(line, "SR 1.00"); n != tc.want {
+					t.Errorf("%s: %d cells at SR 1.00, want %d: %s", tc.what, n, tc.want, line)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%s: no row %q:\n%s", tc.what, tc.row, out)
+		}
+		if tc.what == "the track" && strings.Contains(out, "oracle") {
+			t.Errorf("the reference agents claim the new track:\n%s", out)
+		}
+	}
+}
+`
