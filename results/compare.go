@@ -182,6 +182,10 @@ type side struct {
 
 func index(name string, recs []Record) (side, error) {
 	s := side{name: name, groups: map[group]map[string]Record{}}
+	if k, i, j, dup := firstRepeat(recs); dup {
+		// One of the two would pair and the other be dropped unseen.
+		return side{}, &UnpairedError{fmt.Sprintf("%s holds episode %s twice (records %d and %d); a run records each episode once", name, k, i+1, j+1)}
+	}
 	model := map[string]string{}
 	for _, r := range recs {
 		if m, ok := model[r.Agent]; ok && m != r.Model {
@@ -192,7 +196,7 @@ func index(name string, recs []Record) (side, error) {
 		if s.groups[g] == nil {
 			s.groups[g] = map[string]Record{}
 		}
-		s.groups[g][r.EpisodeKey()] = r // a repeated key: the last counts
+		s.groups[g][r.EpisodeKey()] = r
 	}
 	s.models = slices.Sorted(maps.Keys(func() map[string]bool {
 		m := map[string]bool{}

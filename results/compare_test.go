@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -53,6 +54,7 @@ func TestCompare(t *testing.T) {
 		{why: "nothing pairs: refused", base: base, new: cellRecs("sgcot", "sim", "none", 10, 5, false), unpaired: "no agent and cell is in both runs"},
 		{why: "a group on one side only is named and left out", base: append(cellRecs("direct", "sim", "none", 5, 5, false), base...), new: base, verdict: VerdictSame, onlyBase: 1, comparison: 2},
 		{why: "one agent under two models on one side: refused", base: append(cellRecs("sgcot", "sim:weak", "none", 5, 5, false), base...), new: base, unpaired: "two models"},
+		{why: "an episode twice on one side: refused, rather than paired by the later record", base: base, new: append(slices.Clone(base), base[7]), unpaired: `NEW holds episode "tabletop"/"pick_place"/"absence"/"sgcot"/"sim"/1/7 twice (records 8 and 101)`},
 	} {
 		res, err := Compare(tc.base, tc.new, tc.opts)
 		if tc.unpaired != "" {

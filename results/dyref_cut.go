@@ -1,7 +1,10 @@
 package results
 
 import (
+	"cmp"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -25,6 +28,38 @@ const (
 
 // Cuts lists the cuts a report can add.
 func Cuts() []string { return []string{CutDyRef} }
+
+// cutSections maps each cut to the section that shows it.
+var cutSections = map[string]Section{CutDyRef: SectionDyRefCut}
+
+// checkCut refuses a cut that no track of recs shows: one unknown, or
+// whose section is in none of their tracks' reports (DyRef's cut of a
+// tabletop run), since the report would then leave it out without a
+// word. It names the tracks that do show it.
+func checkCut(cut string, recs []Record, tracks map[string]TrackReport) error {
+	sec, ok := cutSections[cut]
+	if !ok {
+		return fmt.Errorf("cut %q: unknown (have %s)", cut, strings.Join(Cuts(), ", "))
+	}
+	lists := func(track string) bool {
+		return slices.ContainsFunc(tracks[track].sections(), func(s Section) bool { return s.name == sec.name })
+	}
+	have := distinct(recs, func(r Record) string { return r.Track }, cmp.Compare[string])
+	if slices.ContainsFunc(have, lists) {
+		return nil
+	}
+	var shown []string
+	for _, t := range slices.Sorted(maps.Keys(tracks)) {
+		if lists(t) {
+			shown = append(shown, t)
+		}
+	}
+	where := "no track's records"
+	if len(shown) > 0 {
+		where = "records of the " + strings.Join(shown, " or ") + " track"
+	}
+	return fmt.Errorf("cut %q is of %s, and these records are of the %s track", cut, where, strings.Join(have, " and "))
+}
 
 // TrialsAt sums up recs as a run of k trials would have ended: SR@1 and
 // SR@k, Rate_rev@k and Cost_ref@k (docs/metrics.md). A reflection counts

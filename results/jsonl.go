@@ -93,8 +93,51 @@ func (w *Writer) Write(r Record) error {
 // an error that wraps [ErrTruncated]. A last line without a newline that is a
 // complete, valid record is accepted.
 func ReadRecords(r io.Reader, name string) ([]Record, error) {
-	res, err := readRecords(r, name)
+	res, err := readRecords(r, name, nil)
 	return res.recs, err
+}
+
+// ReadRecordsFunc is [ReadRecords] that also calls check on each record
+// with its line number (from 1), in order; the first error check returns
+// is given as "name:LINE: error", with no records. A run's readers check
+// each record against the run it belongs to ([RunFile.CheckRecord]) and
+// refuse an episode recorded twice ([OnceEach]), so that a bad line is
+// named where it is rather than reported on, or dropped, in silence.
+func ReadRecordsFunc(r io.Reader, name string, check func(line int, rec Record) error) ([]Record, error) {
+	res, err := readRecords(r, name, check)
+	return res.recs, err
+}
+
+// OnceEach returns a check for [ReadRecordsFunc] that refuses a record of
+// an episode (its [Record.Key]) that an earlier line holds: a run records
+// each episode once, and of two records one would count twice or be
+// dropped unseen. [Report] and [Compare] refuse the same in the records
+// they are given ([firstRepeat]).
+func OnceEach() func(line int, rec Record) error {
+	first := map[string]int{}
+	return func(line int, rec Record) error {
+		k := rec.Key()
+		if at, dup := first[k]; dup {
+			return fmt.Errorf("episode %s appears twice, first at line %d (a run records each episode once)", k, at)
+		}
+		first[k] = line
+		return nil
+	}
+}
+
+// firstRepeat finds the first record of recs whose episode (its
+// [Record.Key]) an earlier record has: it returns the key and the two
+// indices, or ok false when every episode is there once.
+func firstRepeat(recs []Record) (key string, first, again int, ok bool) {
+	seen := make(map[string]int, len(recs))
+	for i, r := range recs {
+		k := r.Key()
+		if j, dup := seen[k]; dup {
+			return k, j, i, true
+		}
+		seen[k] = i
+	}
+	return "", 0, 0, false
 }
 
 // tail says what follows the last complete (newline-terminated) line.
@@ -113,7 +156,7 @@ type readResult struct {
 	tail     tail
 }
 
-func readRecords(r io.Reader, name string) (readResult, error) {
+func readRecords(r io.Reader, name string, check func(int, Record) error) (readResult, error) {
 	var res readResult
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), maxLine+2) // room for "\r\n"
@@ -138,6 +181,9 @@ func readRecords(r io.Reader, name string) (readResult, error) {
 			return res, fmt.Errorf("%s:%d: %w: %d bytes of incomplete JSON without a newline (a killed run?)", name, line, ErrTruncated, len(raw))
 		}
 		rec, err := decodeRecord(text)
+		if err == nil && check != nil {
+			err = check(line, rec)
+		}
 		if err != nil {
 			return readResult{}, fmt.Errorf("%s:%d: %w", name, line, err)
 		}
@@ -241,11 +287,18 @@ func jsonTypeName(t reflect.Type) string {
 // record lacking only its newline is kept and the newline is added. Any other
 // malformed line is an error and the file is left as it is.
 func OpenAppend(path string) (*Writer, []Record, io.Closer, error) {
+	return OpenAppendFunc(path, nil)
+}
+
+// OpenAppendFunc is [OpenAppend] that checks each record already in the
+// file as [ReadRecordsFunc] does; a record check refuses is an error
+// naming its line, and the file is left as it is.
+func OpenAppendFunc(path string, check func(line int, rec Record) error) (*Writer, []Record, io.Closer, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o644)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("open results: %w", err)
 	}
-	res, err := readRecords(f, path)
+	res, err := readRecords(f, path, check)
 	if err != nil && !errors.Is(err, ErrTruncated) {
 		f.Close()
 		return nil, nil, nil, fmt.Errorf("open results: %w", err)

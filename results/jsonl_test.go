@@ -476,3 +476,31 @@ func FuzzReadRecords(f *testing.F) {
 		}
 	})
 }
+
+// ReadRecordsFunc names the line of a record its check refuses; OnceEach
+// refuses an episode recorded twice, naming both lines (blank lines
+// counted), and a killed run's cut line is still told apart.
+func TestReadRecordsFunc(t *testing.T) {
+	t.Parallel()
+	data := append(encodeLines(t, episode(0), episode(1)), '\n')
+	data = append(data, encodeLines(t, episode(0))...)
+	_, err := ReadRecordsFunc(bytes.NewReader(data), "out/records.jsonl", OnceEach())
+	want := `out/records.jsonl:4: episode "tabletop"/"pick_place"/"absence"/"sgcot"/"sim"/42/0 appears twice, first at line 1`
+	if err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("an episode twice: %v, want %q", err, want)
+	}
+	if recs, err := ReadRecordsFunc(bytes.NewReader(encodeLines(t, episode(0), episode(1))), "mem", OnceEach()); err != nil || len(recs) != 2 {
+		t.Errorf("each episode once: %d records, %v", len(recs), err)
+	}
+	rf := RunFile{Settings: map[string]string{"seed": "7"}, Grid: Grid{Episodes: 100}}
+	check := func(_ int, r Record) error { return rf.CheckRecord(r) }
+	_, err = ReadRecordsFunc(bytes.NewReader(encodeLines(t, episode(0))), "mem", check)
+	if err == nil || err.Error() != `mem:1: field "seed": 42, but the run's run.json says seed 7` {
+		t.Errorf("a record of another run: %v", err)
+	}
+	cut := append(encodeLines(t, episode(0)), `{"schema":2,"su`...)
+	recs, err := ReadRecordsFunc(bytes.NewReader(cut), "mem", OnceEach())
+	if !errors.Is(err, ErrTruncated) || len(recs) != 1 {
+		t.Errorf("a cut last line: %d records, %v; want 1 and ErrTruncated", len(recs), err)
+	}
+}

@@ -65,6 +65,10 @@ type ReportOptions struct {
 	// lowest index, the first families in alphabetical order one more
 	// when the number does not divide. 0 pools every episode.
 	CategoryEpisodes int
+	// Shard, when the records are one shard of a run (run.json's shard
+	// field), has the report say so under its title: its tables are of
+	// that shard's part of the grid alone.
+	Shard *RunShard
 }
 
 // unit is one row of the report: an agent with one model. Records of one
@@ -86,17 +90,17 @@ type unit struct {
 // on the order of recs. Two records of the same episode (same [Record.Key])
 // are an error, as they would count twice.
 func Report(w io.Writer, recs []Record, opts ReportOptions) error {
-	seen := make(map[string]bool, len(recs))
-	for _, r := range recs {
-		k := r.Key()
-		if seen[k] {
-			return fmt.Errorf("report: episode %s appears twice", k)
-		}
-		seen[k] = true
+	if k, _, _, dup := firstRepeat(recs); dup {
+		return fmt.Errorf("report: episode %s appears twice", k)
 	}
 	all := recs
 	if suites := suiteVersions(all); len(suites) > 1 {
 		return fmt.Errorf("report: the records come from suite versions %s, whose episodes or scores differ; report each run apart", strings.Join(suites, " and "))
+	}
+	if opts.Cut != "" {
+		if err := checkCut(opts.Cut, all, opts.Tracks); err != nil {
+			return fmt.Errorf("report: %w", err)
+		}
 	}
 	recs = ScoredOnly(recs)
 	perturbOrder := opts.Perturbations
@@ -122,6 +126,9 @@ func Report(w io.Writer, recs []Record, opts ReportOptions) error {
 	b.WriteString("# ambibench report\n\n")
 	if suites := suiteVersions(all); len(suites) > 0 {
 		fmt.Fprintf(&b, "Suite version %s.\n", strings.Join(suites, ", "))
+	}
+	if sh := opts.Shard; sh != nil {
+		fmt.Fprintf(&b, "Shard %d of %d of a run: these tables are of its part of the grid alone (ambibench merge joins the shards into the whole run).\n", sh.Index, sh.Count)
 	}
 	if err := InfraMarkdown(&b, all); err != nil {
 		return err
@@ -222,12 +229,54 @@ func suiteVersions(recs []Record) []string {
 // rates writes ADA and SR by ambiguity type, and the tags' accuracy.
 func (rp *reporter) rates(b *strings.Builder) {
 	rp.rateTable(b, "Ambiguity detection (ADA) by ambiguity type",
-		"ADA: on a clear episode (none), the goal reached without asking; on an ambiguous one, a question to the user (under partial_observability, a message to the other robot).",
+		rp.caption("ADA", func(w Words) string { return w.ADA },
+			"on a clear episode (none), the goal reached without asking; on an ambiguous one, a question to the user (under partial_observability, a message to the other robot)."),
 		func(r Record) bool { return r.ADA })
 	rp.rateTable(b, "Success rate (SR) by ambiguity type",
-		"SR: the settled scene satisfies the goal.",
+		rp.caption("SR", func(w Words) string { return w.SR }, "the settled scene satisfies the goal."),
 		func(r Record) bool { return r.Success })
 	rp.tagTable(b)
+}
+
+// caption defines a rate for the rate tables, in the words of the tracks
+// whose records rp holds (TrackReport.Words, pick), def where a track
+// says nothing: "ADA: …", or, when the tracks define it differently,
+// "ADA on tabletop: … ADA on household: …".
+func (rp *reporter) caption(rate string, pick func(Words) string, def string) string {
+	var texts []string
+	byText := map[string][]string{}
+	for _, t := range rp.recordTracks() {
+		text := cmp.Or(pick(rp.trackReport(t).Words), def)
+		if byText[text] == nil {
+			texts = append(texts, text)
+		}
+		byText[text] = append(byText[text], t)
+	}
+	switch len(texts) {
+	case 0:
+		return rate + ": " + def
+	case 1:
+		return rate + ": " + texts[0]
+	}
+	parts := make([]string, len(texts))
+	for i, text := range texts {
+		parts[i] = rate + " on " + strings.Join(byText[text], " and ") + ": " + text
+	}
+	return strings.Join(parts, " ")
+}
+
+// recordTracks are the tracks of rp's records, by name.
+func (rp *reporter) recordTracks() []string {
+	var out []string
+	for _, u := range rp.units {
+		for _, r := range u.recs {
+			if !slices.Contains(out, r.Track) {
+				out = append(out, r.Track)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // noise reports whether a perturbation is a noise perturbation of a track
@@ -563,10 +612,17 @@ func (rp *reporter) overview(b *strings.Builder, recs []Record) {
 		}
 		return word + "s"
 	}
-	fmt.Fprintf(b, "%s records (agent × episode): %s %s, %s %s; task families %s; perturbations %s.\n",
+	// The grid's dimensions in the track's words, when one track's
+	// records are reported.
+	families, perturbs := "task families", "perturbations"
+	if len(tracks) == 1 {
+		w := rp.trackReport(tracks[0]).Words
+		families, perturbs = cmp.Or(w.Families, families), cmp.Or(w.Perturbations, perturbs)
+	}
+	fmt.Fprintf(b, "%s records (agent × episode): %s %s, %s %s; %s %s; %s %s.\n",
 		grouped(int64(len(recs))), plural("track", len(tracks)), strings.Join(tracks, ", "),
 		plural("seed", len(seedList)), strings.Join(seedList, ", "),
-		strings.Join(rp.families, ", "), strings.Join(rp.perturbs, ", "))
+		families, strings.Join(rp.families, ", "), perturbs, strings.Join(rp.perturbs, ", "))
 	byModel := make(map[string][]string)
 	for _, u := range rp.units {
 		if u.model != "" {

@@ -217,12 +217,20 @@ func TestReportErrors(t *testing.T) {
 		{"an episode twice would count twice", append(full[:3:3], full[2]), ReportOptions{Tracks: testTracks}, `appears twice`},
 		{"a named baseline must exist; the error lists the agents", full, ReportOptions{Tracks: testTracks, Baseline: "clara"}, `baseline agent "clara" has no records (agents: oracle, random, direct (sim), direct (sim:weak)`},
 		{"a baseline under two models is ambiguous", full, ReportOptions{Tracks: testTracks, Baseline: "direct"}, `name one as "direct (sim)"`},
+		{"DyRef's cut of tabletop records would be left out without a word", full, ReportOptions{Tracks: testTracks, Cut: CutDyRef}, `cut "dyref" is of records of the household track, and these records are of the tabletop track`},
+		{"a cut no track shows is refused", full, ReportOptions{Tracks: map[string]TrackReport{}, Cut: CutDyRef}, `cut "dyref" is of no track's records`},
+		{"an unknown cut is refused", full, ReportOptions{Tracks: testTracks, Cut: "paper"}, `cut "paper": unknown (have dyref)`},
 	}
 	for _, tt := range tests {
 		err := Report(&strings.Builder{}, tt.recs, tt.opts)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: got %v, want an error containing %q", tt.why, err, tt.want)
 		}
+	}
+	// One shard's records say so under the title.
+	var b strings.Builder
+	if err := Report(&b, full, ReportOptions{Tracks: testTracks, Shard: &RunShard{Index: 2, Count: 4}}); err != nil || !strings.Contains(b.String(), "Shard 2 of 4 of a run: these tables are of its part of the grid alone") {
+		t.Errorf("report of a shard (err %v) does not say it is one:\n%.400s", err, b.String())
 	}
 	// A baseline named with its model is fine.
 	if err := Report(&strings.Builder{}, full, ReportOptions{Tracks: testTracks, Baseline: "direct (sim:weak)"}); err != nil {

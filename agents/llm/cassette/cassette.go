@@ -183,12 +183,20 @@ func Replay(dir, model string) (llm.Model, error) {
 }
 
 // recordedModel returns the one model whose replies dir holds.
+//
+// A file that cannot be read as a recording (empty, binary, cut short) is
+// passed over here: one damaged recording should cost the episode that
+// needs it, which then fails as an infrastructure error naming the file
+// (see [Player.Generate]), not the whole replay. Only when no file can be
+// read is there no name to take, and the error names the first file and
+// what is wrong with it.
 func recordedModel(dir string) (string, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return "", fmt.Errorf("cassette: replaying: %w", err)
 	}
 	models := map[string]bool{}
+	var damaged []error
 	for _, e := range entries {
 		name := e.Name()
 		if e.IsDir() || strings.HasPrefix(name, ".") || !strings.HasSuffix(name, ".json") {
@@ -199,16 +207,18 @@ func recordedModel(dir string) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("cassette: reading the model name: %w", err)
 		}
-		var head struct {
-			Model string `json:"model"`
+		model, err := fileModel(p, data)
+		if err != nil {
+			damaged = append(damaged, err)
+			continue
 		}
-		if err := json.Unmarshal(data, &head); err != nil || head.Model == "" {
-			return "", fmt.Errorf("cassette file %s: no model name: want a JSON object with \"model\"", p)
-		}
-		models[head.Model] = true
+		models[model] = true
 	}
 	switch len(models) {
 	case 0:
+		if len(damaged) > 0 {
+			return "", fmt.Errorf("cassette: replaying %s: none of its %d recordings can be read to take the model name from; the first: %w", dir, len(damaged), damaged[0])
+		}
 		return "", fmt.Errorf("cassette: replaying %s: it holds no recordings to take the model name from; name the model", dir)
 	case 1:
 		for m := range models {
@@ -217,6 +227,28 @@ func recordedModel(dir string) (string, error) {
 	}
 	return "", fmt.Errorf("cassette: replaying %s: it holds recordings of %d models (%s); name the one to replay",
 		dir, len(models), strings.Join(slices.Sorted(maps.Keys(models)), ", "))
+}
+
+// fileModel reads the model a cassette file at name was recorded from;
+// the error names the file and what is wrong with it.
+func fileModel(name string, data []byte) (string, error) {
+	if err := emptyFile(name, data); err != nil {
+		return "", err
+	}
+	var head struct {
+		Model string `json:"model"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			return "", fmt.Errorf("cassette file %s: not valid JSON at byte %d (not a recording: binary, or cut short?): %v", name, se.Offset, err)
+		}
+		return "", fmt.Errorf("cassette file %s: not a recording (want a JSON object with \"model\"): %v", name, err)
+	}
+	if head.Model == "" {
+		return "", fmt.Errorf(`cassette file %s: no "model": want a JSON object with "model"`, name)
+	}
+	return head.Model, nil
 }
 
 // Name returns the name of the model the cassette was recorded from.

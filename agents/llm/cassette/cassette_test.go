@@ -309,7 +309,9 @@ func TestCorruptFiles(t *testing.T) {
 		data      func(t *testing.T) []byte
 		wantErr   string
 	}{
-		{"empty", "an empty file is not JSON", raw(""), "not valid JSON"},
+		{"empty", "an empty file is said to be empty, not a file without a model", raw(""), "empty (0 bytes), not a recording"},
+		{"blank", "white space is empty too", raw(" \n"), "empty (2 bytes), not a recording"},
+		{"binary", "bytes that are not JSON are named as such", raw("\x89PNG\r\n\x1a\n\x00\x00"), "not valid JSON at byte 1 (not a recording: binary, or cut short?)"},
 		{"truncated", "a cut-off file says where", raw(`{"model":"openai:gpt-test","hash":`), "not valid JSON"},
 		{"array", "the file must be an object", raw(`[1,2]`), "not a cassette"},
 		{"wrong type", "fields have types", raw(`{"model":1}`), "not a cassette"},
@@ -463,6 +465,54 @@ func TestReplayReadsModelName(t *testing.T) {
 				t.Error(err)
 			}
 		})
+	}
+}
+
+// A damaged recording (empty, binary, cut short) in a cassette whose
+// model is read from its files costs the calls that need it, each an
+// infrastructure error naming the file, and not the whole replay: a
+// replay of thousands of recordings should not stop at the first one a
+// disk or an editor damaged. Only a cassette none of whose files reads
+// has no model to take, and that error names the first of them.
+func TestReplayPassesOverDamagedFiles(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	live := newFake()
+	rec, _ := cassette.Record(dir, live)
+	for _, r := range requests[:3] {
+		if _, err := rec.Generate(context.Background(), r.req); err != nil {
+			t.Fatal(err)
+		}
+	}
+	empty := filepath.Join(dir, llm.Hash(live.Name(), requests[1].req)+".json")
+	binary := filepath.Join(dir, llm.Hash(live.Name(), requests[2].req)+".json")
+	os.WriteFile(empty, nil, 0o644)
+	os.WriteFile(binary, []byte("\x00\xff\xfe binary"), 0o644)
+	m, err := cassette.Replay(dir, "")
+	if err != nil {
+		t.Fatalf("Replay over two damaged files: %v", err)
+	}
+	if m.Name() != live.Name() {
+		t.Errorf("Name %q, want %q", m.Name(), live.Name())
+	}
+	if _, err := m.Generate(context.Background(), requests[0].req); err != nil {
+		t.Errorf("a whole recording beside damaged ones: %v", err)
+	}
+	for _, tc := range []struct{ file, want string }{{empty, "empty (0 bytes)"}, {binary, "not valid JSON at byte 1"}} {
+		req := requests[1].req
+		if tc.file == binary {
+			req = requests[2].req
+		}
+		_, err := m.Generate(context.Background(), req)
+		if err == nil || !strings.Contains(err.Error(), tc.file) || !strings.Contains(err.Error(), tc.want) || llm.KindOf(err) != llm.KindCassette {
+			t.Errorf("the call of %s: %v, want a cassette failure naming the file and saying %q", tc.file, err, tc.want)
+		}
+	}
+	bad := t.TempDir()
+	os.WriteFile(filepath.Join(bad, "a.json"), nil, 0o644)
+	os.WriteFile(filepath.Join(bad, "b.json"), []byte("\x00"), 0o644)
+	if _, err := cassette.Replay(bad, ""); err == nil || !strings.Contains(err.Error(), "none of its 2 recordings can be read") || !strings.Contains(err.Error(), filepath.Join(bad, "a.json")+": empty") {
+		t.Errorf("a cassette of damaged files alone: %v", err)
 	}
 }
 

@@ -96,11 +96,14 @@ func decode(name string, data []byte, model, key string) (llm.Reply, error) {
 	fail := func(format string, args ...any) (llm.Reply, error) {
 		return llm.Reply{}, fmt.Errorf("cassette file %s: "+format, append([]any{name}, args...)...)
 	}
+	if err := emptyFile(name, data); err != nil {
+		return llm.Reply{}, err
+	}
 	var f file
 	if err := json.Unmarshal(data, &f); err != nil {
 		var se *json.SyntaxError
 		if errors.As(err, &se) {
-			return fail("not valid JSON at byte %d: %v", se.Offset, err)
+			return fail("not valid JSON at byte %d (not a recording: binary, or cut short?): %v", se.Offset, err)
 		}
 		return fail("not a cassette (model, hash, request, reply): %v", err)
 	}
@@ -147,6 +150,15 @@ func decode(name string, data []byte, model, key string) (llm.Reply, error) {
 		reply.ToolCalls = append(reply.ToolCalls, call)
 	}
 	return reply, nil
+}
+
+// emptyFile refuses a cassette file that holds nothing but white space,
+// naming it: a recording cut short, or a file made by hand.
+func emptyFile(name string, data []byte) error {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return fmt.Errorf("cassette file %s: empty (%d bytes), not a recording; record it again, or delete it to have its request missed", name, len(data))
+	}
+	return nil
 }
 
 // load reads the file of key in dir. ok is false when there is none.

@@ -29,6 +29,7 @@ Usage:
   ambibench serve-sim      serve the simulated model as an OpenAI-compatible endpoint
   ambibench train-router   train dyref's routing policy for a model (household track)
   ambibench help           show this help
+  ambibench --version      print the suite and module versions
 
 Run "ambibench COMMAND --help" for a command's flags.
 Models are picked with --model (or AMBIBENCH_MODEL for go test -bench):
@@ -38,9 +39,10 @@ record:DIR=SPEC, replay:DIR.
 
 const listUsage = `Usage: ambibench list
 
-Lists the tracks, the tabletop's task families and perturbations, the
-household's task types and perturbations, and the agents with the tracks
-they play. It takes no flags.
+Lists the tracks; the tabletop's task families and perturbations; the
+household's task types and perturbations, each with what it does to a
+game; the semmap track's query types and input modes; and the agents,
+grouped by the tracks they play. It takes no flags.
 `
 
 // command is a subcommand: its name and what runs it.
@@ -140,6 +142,11 @@ func Run(stdout, stderr io.Writer, args []string) error {
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil
+	case "--version", "-version", "version":
+		if len(args) > 1 {
+			return fmt.Errorf("%s takes no arguments, got %q", args[0], args[1:])
+		}
+		return versionCmd(stdout)
 	}
 	fmt.Fprintf(stderr, "ambibench: unknown command %q\n\n%s", args[0], usage)
 	return errUsage

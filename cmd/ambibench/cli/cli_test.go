@@ -70,7 +70,8 @@ func TestGoldenOutputs(t *testing.T) {
 
 // The list matches its golden file in the entries the file has; an entry
 // registered since (a perturbation, a task family, an agent, a track of a
-// new file) is left to TestListShowsTheRegistries, and the columns'
+// new file), and a heading whose entries are all new (the agents of a new
+// track), are left to TestListShowsTheRegistries, and the columns'
 // widths, which a longer new name moves, are not compared.
 func TestListGolden(t *testing.T) {
 	t.Parallel()
@@ -95,15 +96,30 @@ func TestListGolden(t *testing.T) {
 			known[f[0]] = true
 		}
 	}
+	// A block (a heading and its entries) whose entries are all new, the
+	// agents of a new track say, goes whole; in the others, the new
+	// entries go.
 	var kept []string
-	for _, line := range strings.Split(out, "\n") {
-		if f := strings.Fields(line); strings.HasPrefix(line, "  ") && len(f) > 0 && !known[f[0]] {
+	for _, block := range strings.Split(out, "\n\n") {
+		var lines []string
+		entries, fresh := 0, 0
+		for _, line := range strings.Split(block, "\n") {
+			if f := strings.Fields(line); strings.HasPrefix(line, "  ") && len(f) > 0 {
+				entries++
+				if !known[f[0]] {
+					fresh++
+					continue
+				}
+			}
+			lines = append(lines, line)
+		}
+		if entries > 0 && fresh == entries {
 			continue
 		}
-		kept = append(kept, line)
+		kept = append(kept, strings.Join(lines, "\n"))
 	}
 	squeeze := func(s string) string { return strings.Join(strings.Fields(s), " ") }
-	if squeeze(strings.Join(kept, "\n")) != squeeze(string(want)) {
+	if squeeze(strings.Join(kept, "\n\n")) != squeeze(string(want)) {
 		t.Errorf("list differs from %s (go test -update to accept):\n--- got\n%s\n--- want\n%s", path, out, want)
 	}
 }
@@ -134,11 +150,40 @@ func TestListShowsTheRegistries(t *testing.T) {
 	for _, p := range perturb.ForTabletop() {
 		has(p.Name(), p.Description())
 	}
-	for _, p := range perturb.HouseholdNames() {
-		has(p, "")
+	for _, p := range perturb.ForHousehold() {
+		has(p.Name(), perturb.HouseholdDescription(p))
 	}
 	for _, a := range agents.All() {
 		has(a.Name, a.Description)
+	}
+	// Each agent is listed under the tracks it plays, and no agent claims
+	// a track it cannot play: the reference agents name the built-in
+	// tracks, not "every track".
+	heading := ""
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, "AGENTS (") {
+			heading = strings.TrimSuffix(strings.TrimPrefix(line, "AGENTS ("), ")")
+			continue
+		}
+		if line == "" || !strings.HasPrefix(line, "  ") {
+			heading = ""
+		}
+		f := strings.Fields(line)
+		if heading == "" || len(f) == 0 {
+			continue
+		}
+		a, ok := agents.Lookup(f[0])
+		if !ok || strings.Join(a.Tracks, ", ") != heading {
+			t.Errorf("agent %s listed under %q, plays %v", f[0], heading, a.Tracks)
+		}
+	}
+	if strings.Contains(out, "every track") || strings.Contains(out, "all tracks") {
+		t.Error("an agent of the built-in registry claims every track")
+	}
+	for _, want := range []string{"QUERY TYPES (semmap", "  negation ", "INPUT MODES (semmap", "  uncertainty ", "AGENTS (tabletop, household, semmap)\n  oracle "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("list has no %q", want)
+		}
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -79,11 +80,11 @@ func compareCmd(stdout, stderr io.Writer, args []string) error {
 			return fmt.Errorf("compare: --metrics: unknown metric %q (have %s)", m, strings.Join(results.CompareMetricNames, ", "))
 		}
 	}
-	baseRun, base, err := readCompareDir(pos[0], stderr)
+	baseRun, base, err := readRun(pos[0], "compare", "comparing", nil, stderr)
 	if err != nil {
 		return fmt.Errorf("compare: BASE: %w", err)
 	}
-	newRun, recs, err := readCompareDir(pos[1], stderr)
+	newRun, recs, err := readRun(pos[1], "compare", "comparing", nil, stderr)
 	if err != nil {
 		return fmt.Errorf("compare: NEW: %w", err)
 	}
@@ -145,10 +146,19 @@ func compareCmd(stdout, stderr io.Writer, args []string) error {
 	return nil
 }
 
-// readCompareDir reads a run directory or a stored baseline: run.json and
-// records.jsonl or, failing that, records.jsonl.gz.
-func readCompareDir(dir string, stderr io.Writer) (results.RunFile, []results.Record, error) {
-	if info, err := os.Stat(dir); err != nil {
+// readRun reads a run directory or a stored baseline for the command cmd
+// ("compare"), which verb says what it does with the records
+// ("comparing"): run.json, which must be there and read (and pass vet,
+// if given), and records.jsonl
+// or, failing that, records.jsonl.gz. Each record is checked against
+// run.json ([results.RunFile.CheckRecord]) and an episode recorded twice
+// is refused ([results.OnceEach]), the error naming the file and line. A
+// last line cut short by a killed run is noted on stderr, and the records
+// before it are read.
+func readRun(dir, cmd, verb string, vet func(results.RunFile) error, stderr io.Writer) (results.RunFile, []results.Record, error) {
+	if info, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+		return results.RunFile{}, nil, fmt.Errorf("%s does not exist (want the DIR of ambibench run --out DIR)", dir)
+	} else if err != nil {
 		return results.RunFile{}, nil, err
 	} else if !info.IsDir() {
 		return results.RunFile{}, nil, fmt.Errorf("%s is not a directory (want the DIR of ambibench run --out DIR, or a stored baseline)", dir)
@@ -158,7 +168,12 @@ func readCompareDir(dir string, stderr io.Writer) (results.RunFile, []results.Re
 		return results.RunFile{}, nil, err
 	}
 	if !ok {
-		return results.RunFile{}, nil, fmt.Errorf("%s has no %s, so the settings its records were made with are unknown", dir, results.RunFileName)
+		return results.RunFile{}, nil, fmt.Errorf("%s has no %s, so the run its records belong to is unknown (want the DIR of ambibench run --out DIR, which writes it)", dir, results.RunFileName)
+	}
+	if vet != nil {
+		if err := vet(rf); err != nil {
+			return results.RunFile{}, nil, fmt.Errorf("%s: %w", filepath.Join(dir, results.RunFileName), err)
+		}
 	}
 	path := filepath.Join(dir, recordsFileName)
 	f, err := os.Open(path)
@@ -182,10 +197,10 @@ func readCompareDir(dir string, stderr io.Writer) (results.RunFile, []results.Re
 		return rf, nil, err
 	}
 	defer f.Close()
-	recs, err := results.ReadRecords(r, path)
+	recs, err := results.ReadRecordsFunc(r, path, checkRun(rf))
 	switch {
 	case errors.Is(err, results.ErrTruncated):
-		fmt.Fprintf(stderr, "ambibench: compare: %v; comparing the %d whole records before it\n", err, len(recs))
+		fmt.Fprintf(stderr, "ambibench: %s: %v; %s the %d whole records before it\n", cmd, err, verb, len(recs))
 	case err != nil:
 		return rf, nil, err
 	}
@@ -193,4 +208,16 @@ func readCompareDir(dir string, stderr io.Writer) (results.RunFile, []results.Re
 		return rf, nil, fmt.Errorf("%s holds no records", path)
 	}
 	return rf, recs, nil
+}
+
+// checkRun is the check of each record of a run whose run.json is rf:
+// it belongs to the run, and no episode is recorded twice.
+func checkRun(rf results.RunFile) func(int, results.Record) error {
+	once := results.OnceEach()
+	return func(line int, r results.Record) error {
+		if err := rf.CheckRecord(r); err != nil {
+			return err
+		}
+		return once(line, r)
+	}
 }

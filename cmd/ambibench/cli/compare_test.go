@@ -12,12 +12,12 @@ import (
 	"github.com/ambibench/ambibench/results"
 )
 
-// writeRun writes a run directory: run.json with settings and records
-// (gzipped when gz is set).
+// writeRun writes a run directory: run.json with settings and the grid
+// of recs, and recs (gzipped when gz is set).
 func writeRun(t *testing.T, settings map[string]string, recs []results.Record, gz bool) string {
 	t.Helper()
 	dir := t.TempDir()
-	if err := results.WriteRunFile(dir, results.RunFile{Settings: settings}); err != nil {
+	if err := results.WriteRunFile(dir, results.RunFile{Settings: settings, Grid: gridOfRecords(recs)}); err != nil {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
@@ -39,6 +39,24 @@ func writeRun(t *testing.T, settings map[string]string, recs []results.Record, g
 		t.Fatal(err)
 	}
 	return dir
+}
+
+// gridOfRecords is the grid of run.json that covers recs.
+func gridOfRecords(recs []results.Record) results.Grid {
+	var g results.Grid
+	for _, r := range recs {
+		g.Agents = append(g.Agents, r.Agent)
+		g.Families = append(g.Families, r.Family)
+		g.Perturbations = append(g.Perturbations, r.Perturbation)
+		if r.SceneSize != 0 {
+			g.SceneSizes = append(g.SceneSizes, r.SceneSize)
+		}
+		g.Episodes = max(g.Episodes, r.Episode+1)
+		if r.Repeat > 0 {
+			g.Repeats = max(g.Repeats, r.Repeat+1)
+		}
+	}
+	return g.Union(results.Grid{})
 }
 
 // compareRecs are two agents on two cells, 100 episodes each, 80 won.
@@ -86,6 +104,16 @@ func TestCompareCmd(t *testing.T) {
 		otherSuite[k] = v
 	}
 	otherSuite["suite"] = "2"
+	// The records of those runs say what their run.json does.
+	with := func(change func(*results.Record)) []results.Record {
+		recs := compareRecs("sim")
+		for i := range recs {
+			change(&recs[i])
+		}
+		return recs
+	}
+	seed2 := with(func(r *results.Record) { r.Seed = 2 })
+	suite2 := with(func(r *results.Record) { r.Suite = 2 })
 	for _, tc := range []struct {
 		why      string
 		new      string
@@ -100,15 +128,19 @@ func TestCompareCmd(t *testing.T) {
 		{why: "the same drop on an agent that is not gated passes", new: writeRun(t, compareSettings, dropped, false), flags: []string{"--agents", "direct"}, code: 0, out: "worse (not gated)"},
 		{why: "episodes that do not pair exit 2 with the reason", new: writeRun(t, compareSettings, compareRecs("sim")[:150], false), code: 2,
 			err: "episodes that do not pair: direct tabletop pick_place/none: 100 episodes in BASE and 50 in NEW, 50 only in BASE"},
-		{why: "a different seed exits 2 naming it", new: writeRun(t, otherSeed, compareRecs("sim"), false), code: 2, err: "seed: 1 in BASE, 2 in NEW"},
-		{why: "another suite version is refused", new: writeRun(t, otherSuite, compareRecs("sim"), false), code: 2, err: "--allow-suite-mismatch"},
-		{why: "another suite version, allowed", new: writeRun(t, otherSuite, compareRecs("sim"), false), flags: []string{"--allow-suite-mismatch"}, code: 0, out: "suite 1 in BASE, 2 in NEW"},
+		{why: "a different seed exits 2 naming it", new: writeRun(t, otherSeed, seed2, false), code: 2, err: "seed: 1 in BASE, 2 in NEW"},
+		{why: "another suite version is refused", new: writeRun(t, otherSuite, suite2, false), code: 2, err: "--allow-suite-mismatch"},
+		{why: "another suite version, allowed", new: writeRun(t, otherSuite, suite2, false), flags: []string{"--allow-suite-mismatch"}, code: 0, out: "suite 1 in BASE, 2 in NEW"},
 		{why: "infra pairs are left out and counted", new: writeRun(t, compareSettings, infra, false), code: 0, out: "399 paired episodes; 1 pair left out for infrastructure errors (0 in BASE, 1 in NEW)"},
 		{why: "--exact fails on a single flipped field", new: writeRun(t, compareSettings, oneFlip, false), flags: []string{"--exact"}, code: 1,
 			err: "tabletop/pick_place/absence/direct/sim/1/7: success is true in BASE, false in NEW"},
 		{why: "--exact passes identical records", new: writeRun(t, compareSettings, compareRecs("sim"), false), flags: []string{"--exact"}, code: 0, out: "every pair is equal"},
 		{why: "an unknown metric is refused", new: base, flags: []string{"--metrics", "SPL"}, code: 2, err: `unknown metric "SPL"`},
 		{why: "a directory without run.json is refused", new: t.TempDir(), code: 2, err: "has no run.json"},
+		{why: "an episode recorded twice is refused, naming both lines, rather than paired by its later line", new: writeRun(t, compareSettings, append(compareRecs("sim"), compareRecs("sim")[5]), false), code: 2,
+			err: "records.jsonl:401: episode \"tabletop\"/\"pick_place\"/\"absence\"/\"direct\"/\"sim\"/1/5 appears twice, first at line 6"},
+		{why: "a record of another seed than run.json's is refused, naming its line", new: writeRun(t, compareSettings, append(compareRecs("sim")[:399], func() results.Record { r := compareRecs("sim")[399]; r.Seed = 2; return r }()), false), code: 2,
+			err: `records.jsonl:400: field "seed": 2, but the run's run.json says seed 1`},
 	} {
 		var stdout, stderr bytes.Buffer
 		code := Main(&stdout, &stderr, append(append([]string{"compare"}, tc.flags...), base, tc.new))

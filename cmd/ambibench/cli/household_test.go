@@ -169,11 +169,17 @@ func TestHouseholdExportThenRunData(t *testing.T) {
 	}
 
 	// Only the cells whose directories are there are played, filtered as
-	// usual; a game in another grammar is refused by its file's name.
+	// usual; a perturbation named that has no directory is refused, not
+	// dropped from the table unseen (issue 33); a game in another grammar
+	// is refused by its file's name.
 	os.RemoveAll(filepath.Join(games, "absence"))
-	out, errOut, err := runCLI(t, "run", "--track", "household", "--agents", "oracle", "--data", games, "--tasks", "pick_and_place", "--perturbations", "none,absence,multiplicity")
+	out, errOut, err := runCLI(t, "run", "--track", "household", "--agents", "oracle", "--data", games, "--tasks", "pick_and_place", "--perturbations", "none,multiplicity")
 	if err != nil || strings.Contains(out, "absence") || !strings.Contains(out, "| none | multiplicity |") {
 		t.Errorf("run without the absence directory: %v\n%s%s", err, out, errOut)
+	}
+	_, _, err = runCLI(t, "run", "--track", "household", "--agents", "oracle", "--data", games, "--tasks", "pick_and_place", "--perturbations", "none,absence,multiplicity")
+	if want := "run: --perturbations absence: --data " + games + ": no game of the cells asked for (it has none/pick_and_place, multiplicity/pick_and_place, "; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("absence named without its directory: %v, want %s…", err, want)
 	}
 	_, _, err = runCLI(t, "run", "--track", "household", "--grammar", "v0.4", "--data", games)
 	want := "run: --data: " + filepath.Join(games, "multiplicity", "look_at_obj_in_light", "00.json") + ": grammar: the game is written in v0.3, the run's --grammar is v0.4"

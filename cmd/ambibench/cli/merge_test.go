@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -191,11 +192,46 @@ func TestMergeRefuses(t *testing.T) {
 	if _, stderr, err := runCLI(t, append(shardRun, "--out", whole)...); err != nil {
 		t.Fatalf("%v\n%s", err, stderr)
 	}
+	// Shard 3 with its second record's seed changed: the merged run would
+	// mix seeds and miss that episode.
+	otherSeed := filepath.Join(tmp, "other-seed")
+	copyDir(t, dirs[2], otherSeed)
+	recs := readRecords(t, otherSeed)
+	recs[1].Seed = 2
+	if err := results.RewriteRecords(filepath.Join(otherSeed, recordsFileName), recs); err != nil {
+		t.Fatal(err)
+	}
+	// Shard 3 without its records: a shard whose run stopped before its
+	// first episode.
+	noRecords := filepath.Join(tmp, "no-records")
+	copyDir(t, dirs[2], noRecords)
+	if err := os.Remove(filepath.Join(noRecords, recordsFileName)); err != nil {
+		t.Fatal(err)
+	}
+	// Shard 3 with a run.json that says shard 0 of 0.
+	shard0 := filepath.Join(tmp, "shard-0-of-0")
+	copyDir(t, dirs[2], shard0)
+	data, err := os.ReadFile(filepath.Join(shard0, results.RunFileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data = bytes.Replace(data, []byte(`"index": 3,
+    "count": 4,`), []byte(`"index": 0,
+    "count": 0,`), 1)
+	if err := os.WriteFile(filepath.Join(shard0, results.RunFileName), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		why  string
 		dirs []string
 		want string
 	}{
+		{"a shard that holds a record of another seed is named by file and line", []string{dirs[0], dirs[1], otherSeed, dirs[3]},
+			filepath.Join(otherSeed, recordsFileName) + `:2: field "seed": 2, but the run's run.json says seed 1`},
+		{"a shard without records.jsonl", []string{dirs[0], dirs[1], noRecords, dirs[3]}, noRecords + ": no records.jsonl: the shard's run stopped before its first episode"},
+		{"a run.json of shard 0 of 0 names the file and the field", []string{dirs[0], dirs[1], shard0, dirs[3]}, filepath.Join(shard0, results.RunFileName) + `: field "shard.count": 0`},
+		{"one directory named twice is said to be, not to be in use by this merge", []string{dirs[0], dirs[0], dirs[1], dirs[2], dirs[3]}, "shard directory " + dirs[0] + " is named twice"},
+		{"one directory named twice by two paths", []string{dirs[0], dirs[1], dirs[2], dirs[3], dirs[3] + string(filepath.Separator) + "."}, "are one directory, named twice"},
 		{"a shard given twice", []string{dirs[0], dirs[1], dirs[2], dirs[3], again}, "overlapping shards: " + dirs[0] + " and " + again + " are both shard 1/4"},
 		{"an episode in two directories", []string{dirs[0], dirs[1], as3, dirs[3]}, "overlapping shards: episode \"tabletop\"/\"pick_place\"/\"none\"/\"oracle\"/\"\"/1/0 is in " + dirs[0] + " and in " + as3},
 		{"a directory that holds another shard's episodes", []string{as1, dirs[1], as3, dirs[3]}, "overlapping shards: " + as1 + " is shard 1/4 but holds episode"},
@@ -310,5 +346,124 @@ func TestMergeKeepsInfraErrors(t *testing.T) {
 	_, stderr, err = runCLI(t, append(shardRun, "--out", merged)...)
 	if err != nil || !strings.Contains(stderr, "1 episodes that ended in infrastructure errors run again") {
 		t.Errorf("resuming the merged directory: %v\n%s", err, stderr)
+	}
+	// Played again, the episode is in its place in grid order, not at the
+	// end: the file is the unsharded run's.
+	whole := filepath.Join(t.TempDir(), "whole")
+	if _, stderr, err := runCLI(t, append(shardRun, "--out", whole)...); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	if !bytes.Equal(recordsBytes(t, merged), recordsBytes(t, whole)) {
+		t.Errorf("after the rerun, records.jsonl is not the unsharded run's:\n%s\nwant:\n%s", recordsBytes(t, merged), recordsBytes(t, whole))
+	}
+}
+
+// transcriptCalls reads dir's transcripts.jsonl as the calls it holds,
+// each line without its latencies, and counts the lines by episode.
+func transcriptCalls(t *testing.T, dir string) (lines []string, byEpisode map[string]int) {
+	t.Helper()
+	byEpisode = map[string]int{}
+	err := scanTranscript(filepath.Join(dir, transcriptFileName), func(line []byte, n int, ep string, partial bool) error {
+		if partial {
+			return fmt.Errorf("line %d is partial", n)
+		}
+		lines = append(lines, string(latencies.ReplaceAll(bytes.TrimSpace(line), nil)))
+		byEpisode[ep]++
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lines, byEpisode
+}
+
+// checkCallsOnce fails unless dir's transcript holds, for each record,
+// exactly its calls, and for the calibration split exactly calib lines.
+func checkCallsOnce(t *testing.T, dir string, calib int) {
+	t.Helper()
+	_, by := transcriptCalls(t, dir)
+	for _, r := range readRecords(t, dir) {
+		if by[r.Key()] != r.Calls {
+			t.Errorf("%s: the transcript holds %d calls of %s, whose record made %d", dir, by[r.Key()], r.Key(), r.Calls)
+		}
+		delete(by, r.Key())
+	}
+	if by["calibration/clara/sim"] != calib {
+		t.Errorf("%s: the transcript holds %d calls of the calibration split, want %d", dir, by["calibration/clara/sim"], calib)
+	}
+	delete(by, "calibration/clara/sim")
+	if len(by) > 0 {
+		t.Errorf("%s: the transcript holds calls of no record: %v", dir, by)
+	}
+}
+
+// merge writes the shards' transcripts, each call once (clara's
+// calibration split, which every shard made, once too) in an order the
+// shards alone fix, and the summary the unsharded run writes.
+func TestMergeWritesTranscriptsAndSummary(t *testing.T) {
+	t.Parallel()
+	args := []string{"run", "--quiet", "--agents", "clara,direct", "--tasks", "pick_place,handover",
+		"--perturbations", "none,partial_observability,absence", "--episodes", "2", "--transcripts"}
+	tmp := t.TempDir()
+	whole := filepath.Join(tmp, "whole")
+	if _, stderr, err := runCLI(t, append(args, "--out", whole)...); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	var dirs []string
+	for i := 1; i <= 3; i++ {
+		dir := filepath.Join(tmp, fmt.Sprintf("shard-%d", i))
+		if _, stderr, err := runCLI(t, append(args, "--shard", fmt.Sprintf("%d/3", i), "--out", dir)...); err != nil {
+			t.Fatalf("%v\n%s", err, stderr)
+		}
+		dirs = append(dirs, dir)
+	}
+	merged := filepath.Join(tmp, "merged")
+	if _, stderr, err := runCLI(t, append([]string{"merge", "--out", merged}, dirs...)...); err != nil || stderr != "" {
+		t.Fatalf("merge: %v\n%s", err, stderr)
+	}
+	want, err := os.ReadFile(filepath.Join(whole, summaryFileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := os.ReadFile(filepath.Join(merged, summaryFileName)); err != nil || !bytes.Equal(got, want) {
+		t.Errorf("merged summary.md (err %v):\n%s\nwant the unsharded run's:\n%s", err, got, want)
+	}
+	_, calls := transcriptCalls(t, whole)
+	calib := calls["calibration/clara/sim"]
+	if calib == 0 {
+		t.Fatal("the unsharded run's transcript holds no calibration call; the test wants clara's")
+	}
+	checkCallsOnce(t, merged, calib)
+	wl, _ := transcriptCalls(t, whole)
+	ml, _ := transcriptCalls(t, merged)
+	slices.Sort(wl)
+	slices.Sort(ml)
+	if !slices.Equal(ml, wl) {
+		t.Errorf("the merged transcript's calls (%d lines) are not the unsharded run's (%d lines)", len(ml), len(wl))
+	}
+	// The same shards, named in another order, merge to the same bytes.
+	again := filepath.Join(tmp, "again")
+	if _, stderr, err := runCLI(t, "merge", "--out", again, dirs[2], dirs[0], dirs[1]); err != nil {
+		t.Fatalf("merge: %v\n%s", err, stderr)
+	}
+	a, _ := os.ReadFile(filepath.Join(merged, transcriptFileName))
+	b, _ := os.ReadFile(filepath.Join(again, transcriptFileName))
+	if !bytes.Equal(a, b) {
+		t.Error("the shards named in another order merge to another transcript")
+	}
+	// Shards without their summaries: the header is made from run.json,
+	// and merge says so.
+	for _, d := range dirs {
+		os.Remove(filepath.Join(d, summaryFileName))
+	}
+	bare := filepath.Join(tmp, "bare")
+	_, stderr, err := runCLI(t, append([]string{"merge", "--out", bare}, dirs...)...)
+	if err != nil || !strings.Contains(stderr, "no shard's summary.md is what run writes for its records") {
+		t.Fatalf("merge of shards without summaries: %v\n%s", err, stderr)
+	}
+	got, _ := os.ReadFile(filepath.Join(bare, summaryFileName))
+	if !bytes.Contains(got, []byte("Suite version 1. Seed 1, 2 episodes per cell and agent at most, merged from 3 shards.")) ||
+		!bytes.HasSuffix(want, got[bytes.Index(got, []byte("ADA / SR")):]) {
+		t.Errorf("merged summary without the shards':\n%s", got)
 	}
 }

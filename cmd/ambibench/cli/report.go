@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"github.com/ambibench/ambibench/bench"
@@ -27,7 +26,7 @@ func reportCmd(stdout, stderr io.Writer, args []string) error {
 	table2N := fs.Int("table2-n", 100, "tabletop: episodes per ambiguity category in the single-robot table (paper 001's Table 2 has 100 per category), spread evenly over the single-robot families, the episodes of lowest index of each; 0 pools every episode")
 	plots := fs.String("plots", "", "write the plots ("+plotFiles()+") to `dir`; - writes none (default: the report's directory, DIR unless --out says otherwise; none with --out -)")
 	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), "Usage: ambibench report [flags] DIR\n\nReads DIR/records.jsonl, as ambibench run --out DIR writes it, and writes a\nMarkdown report to DIR/report.md and stdout: on the tabletop, paper 001's\nTable 2 (single robot, ADA and SR by ambiguity category, --table2-n episodes\neach) and Table 4 (two robots, partial observability, by what is out of\nview) and the noise perturbations apart; ADA and SR by agent and\nambiguity type, cost per episode, the household's success by trial and\nreflection statistics, partial observability by task family, the SG-CoT\nablations, the scene-size series, and McNemar's exact test between agents\non the same episodes. Every rate has its n and 95% Wilson interval.\nThe plots of the tracks present (ADA and SR by perturbation, success by\ntrial, tokens and time against scene size, Top-Any against map size), with\n95% intervals, are PNGs next to the report (see --plots), each linked under\nits section; a plot with nothing to show is not written.\n\nFlags:\n")
+		fmt.Fprint(fs.Output(), "Usage: ambibench report [flags] DIR\n\nReads DIR/records.jsonl and DIR/run.json, as ambibench run --out DIR writes\nthem, and writes a Markdown report to DIR/report.md and stdout: on the\ntabletop, paper 001's Table 2 (single robot, ADA and SR by ambiguity\ncategory, --table2-n episodes each) and Table 4 (two robots, partial\nobservability, by what is out of view) and the noise perturbations apart;\nADA and SR by agent and ambiguity type, cost per episode, the household's\nsuccess by trial and reflection statistics, partial observability by task\nfamily, the SG-CoT ablations, the scene-size series, and McNemar's exact\ntest between agents on the same episodes. Every rate has its n and 95%\nWilson interval. The plots of the tracks present (ADA and SR by\nperturbation, success by trial, tokens and time against scene size,\nTop-Any against map size), with 95% intervals, are PNGs next to the report\n(see --plots), each linked under its section; a plot with nothing to show\nis not written.\n\nEach record must be of the run DIR/run.json describes (its track, seed,\nsuite and grid); one that is not, or an episode recorded twice, is\nrefused, named by file and line. The report of one shard's directory\n(run --shard) says so under its title.\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
 	var pos []string
@@ -50,27 +49,13 @@ func reportCmd(stdout, stderr io.Writer, args []string) error {
 		return fmt.Errorf("report: --cut %q: want one of %s", *cut, strings.Join(results.Cuts(), ", "))
 	}
 	dir := pos[0]
-	if info, err := os.Stat(dir); err != nil {
-		return fmt.Errorf("report: %w", err)
-	} else if !info.IsDir() {
-		return fmt.Errorf("report: %s is not a directory (want the DIR of ambibench run --out DIR)", dir)
-	}
-	path := filepath.Join(dir, "records.jsonl")
-	f, err := os.Open(path)
+	rf, recs, err := readRun(dir, "report", "reporting", knownTrack, stderr)
 	if err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
-	recs, err := results.ReadRecords(f, path)
-	f.Close()
-	switch {
-	case errors.Is(err, results.ErrTruncated):
-		// A killed run: what was written whole is still worth a report.
-		fmt.Fprintf(stderr, "ambibench: report: %v; reporting the %d whole records before it\n", err, len(recs))
-	case err != nil:
-		return fmt.Errorf("report: %w", err)
-	}
-	if len(recs) == 0 {
-		return fmt.Errorf("report: %s holds no records", path)
+	if sh := rf.Shard; sh != nil {
+		fmt.Fprintf(stderr, "ambibench: report: %s is shard %d/%d of a run, and the report is of its part of the grid alone (it says so under its title); ambibench merge --out OUT joins the shards' directories into the whole run, to report on\n",
+			dir, sh.Index, sh.Count)
 	}
 	ropts := results.ReportOptions{
 		Perturbations:    perturb.Names(),
@@ -79,6 +64,7 @@ func reportCmd(stdout, stderr io.Writer, args []string) error {
 		Tracks:           trackReports(),
 		Cut:              *cut,
 		CategoryEpisodes: *table2N,
+		Shard:            rf.Shard,
 	}
 	if ropts.Plots, err = writePlots(recs, ropts, dir, *out, *plots); err != nil {
 		return fmt.Errorf("report: %w", err)
@@ -164,4 +150,14 @@ func reportBaselines() string {
 		def = results.DefaultBaseline
 	}
 	return strings.Join(append([]string{def}, others...), ", ")
+}
+
+// knownTrack refuses a run.json that names a track this build does not
+// have: its records would get none of their track's sections.
+func knownTrack(rf results.RunFile) error {
+	have := bench.TrackNames()
+	if track, ok := rf.Settings["track"]; ok && !slices.Contains(have, track) {
+		return fmt.Errorf("field \"settings.track\": %q is not a track of this build (have %s)", track, strings.Join(have, ", "))
+	}
+	return nil
 }

@@ -41,7 +41,7 @@ grammar, feedback, dataset, router, reply size cap, suite version) is
 refused and named.
 
 With --shard i/n the run plays only shard i of n of the grid, and its
---out directory records which; "ambibench merge OUT DIR..." joins the n
+--out directory records which; "ambibench merge --out OUT DIR..." joins the n
 shards' directories into one run, as if it had not been sharded.
 
 Exit status: 0 when every episode was scored (agent errors count as the
@@ -109,6 +109,12 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 	if err := owners.check(fs, *track); err != nil {
 		return err
 	}
+	if err := checkListFlags(fs); err != nil {
+		return err
+	}
+	if err := checkMembersFlag(fs, *members); err != nil {
+		return err
+	}
 	if err := t.Prepare(stderr); err != nil {
 		return fmt.Errorf("run: %w", err)
 	}
@@ -143,6 +149,12 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 	grid, err := bench.Jobs(opts)
 	if err != nil {
 		return fmt.Errorf("run: %w", err)
+	}
+	if err := checkNamedCells(opts, grid); err != nil {
+		return err
+	}
+	if err := checkSceneSizes(opts); err != nil {
+		return err
 	}
 	// Before any model is opened: an agent that shows images and a model
 	// that takes none.
@@ -202,6 +214,7 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 	} else if *fresh {
 		return fmt.Errorf("run: --fresh needs --out")
 	}
+	var sink *transcriptSink // opened once the records kept are known
 	if needsModel(jobs) {
 		mopts := models.Options{RequestsPerMinute: *rpm, TokensPerMinute: *tpm, MaxInFlight: *inflight,
 			MaxAttempts: *retries, MaxRetryAfter: *maxRetryAfter, CallTimeout: *callTimeout, MaxReplyBytes: *maxReply, Logger: logger}
@@ -209,12 +222,9 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 			if *out == "" {
 				return fmt.Errorf("run: --transcripts needs --out")
 			}
-			f, err := os.OpenFile(filepath.Join(*out, "transcripts.jsonl"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
-			if err != nil {
-				return fmt.Errorf("run: %w", err)
-			}
-			defer f.Close()
-			mopts.Transcript, mopts.TranscriptImages = f, *out
+			sink = &transcriptSink{}
+			defer sink.Close()
+			mopts.Transcript, mopts.TranscriptImages = sink, *out
 		}
 		m, ms, err := openModels(*modelSpec, *members, os.Getenv, mopts)
 		if err != nil {
@@ -254,6 +264,11 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 		if err := dir.openRecords(want); err != nil {
 			return fmt.Errorf("run: %w", err)
 		}
+		if sink != nil {
+			if err := dir.openTranscript(sink); err != nil {
+				return fmt.Errorf("run: %w", err)
+			}
+		}
 		w, prior = dir.w, dir.prior
 		path := filepath.Join(*out, recordsFileName)
 		if len(prior) > 0 || dir.dropped > 0 {
@@ -286,6 +301,11 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 		}
 	}
 	newRecs, err := bench.Run(ctx, opts, w, have)
+	if dir != nil {
+		if oerr := dir.putInGridOrder(jobs, opts, newRecs); oerr != nil {
+			err = errors.Join(err, oerr)
+		}
+	}
 	if prog != nil {
 		prog.end()
 	}
@@ -310,17 +330,13 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 		var sum strings.Builder
 		fmt.Fprintf(&sum, "# ambibench %s summary\n\n", *track)
 		fmt.Fprintf(&sum, "Suite version %d. Seed %d, %s%s.\n\n", bench.SuiteVersion, opts.Seed, episodesRun, t.SummaryNote())
-		if err := summarize(&sum, recs, opts, false); err != nil {
+		tables, err := summaryTables(recs, opts)
+		if err != nil {
 			return err
 		}
-		if t.FamilyTable() {
-			sum.WriteString("\n## By task family\n\n")
-			if err := summarize(&sum, recs, opts, true); err != nil {
-				return err
-			}
-		}
+		sum.WriteString(tables)
 		sum.WriteString(t.SummaryTail())
-		if err := os.WriteFile(filepath.Join(*out, "summary.md"), []byte(sum.String()), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(*out, summaryFileName), []byte(sum.String()), 0o644); err != nil {
 			return fmt.Errorf("run: %w", err)
 		}
 	}
@@ -376,6 +392,26 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// summaryFileName is the summary a run writes beside its records.
+const summaryFileName = "summary.md"
+
+// summaryTables are the tables of summary.md: the run's table, and the
+// table by family where the track has one. merge writes them for the
+// merged records between the header and tail of a shard's summary.
+func summaryTables(recs []results.Record, opts bench.Options) (string, error) {
+	var b strings.Builder
+	if err := summarize(&b, recs, opts, false); err != nil {
+		return "", err
+	}
+	if opts.Track.FamilyTable() {
+		b.WriteString("\n## By task family\n\n")
+		if err := summarize(&b, recs, opts, true); err != nil {
+			return "", err
+		}
+	}
+	return b.String(), nil
 }
 
 // summarize writes the run's table: the scored records' rates, then what

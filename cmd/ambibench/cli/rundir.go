@@ -25,6 +25,7 @@ type runDir struct {
 	w       *results.Writer
 	prior   []results.Record // records kept from earlier runs
 	dropped int              // infra-error records dropped to run again
+	run     results.RunFile  // run.json as this run wrote it
 	release func()
 	closer  io.Closer
 }
@@ -86,7 +87,11 @@ func openRunDir(dir string, settings map[string]string, grid results.Grid, shard
 	} else if !ok && hasRecords {
 		return fail(fmt.Errorf("%s holds records but no %s, so the settings they were made with are unknown; use a new --out, or pass --fresh to discard them", dir, results.RunFileName))
 	}
-	if err := results.WriteRunFile(dir, results.RunFile{Settings: settings, Grid: grid, Shard: shard}); err != nil {
+	d.run = results.RunFile{Settings: settings, Grid: grid, Shard: shard}
+	if err := d.run.Check(); err != nil {
+		return fail(fmt.Errorf("%s: %w", filepath.Join(dir, results.RunFileName), err))
+	}
+	if err := results.WriteRunFile(dir, d.run); err != nil {
 		return fail(fmt.Errorf("write %s: %w", results.RunFileName, err))
 	}
 	return d, nil
@@ -96,10 +101,12 @@ func openRunDir(dir string, settings map[string]string, grid results.Grid, shard
 // in want (called only when the file holds an infrastructure failure)
 // that ended in an infrastructure failure are dropped from the file, so
 // that this run plays them again and the file keeps one record per
-// episode.
+// episode. A record that does not belong to the run of run.json (another
+// seed, a family outside its grid, …) or an episode recorded twice is
+// refused, naming its line, rather than kept or left out in silence.
 func (d *runDir) openRecords(want func() map[string]bool) error {
 	path := filepath.Join(d.dir, recordsFileName)
-	w, prior, closer, err := results.OpenAppend(path)
+	w, prior, closer, err := results.OpenAppendFunc(path, checkRun(d.run))
 	if err != nil {
 		return err
 	}
@@ -112,12 +119,63 @@ func (d *runDir) openRecords(want func() map[string]bool) error {
 			return err
 		}
 		d.dropped = len(prior) - len(keep)
-		if w, prior, closer, err = results.OpenAppend(path); err != nil {
+		if w, prior, closer, err = results.OpenAppendFunc(path, checkRun(d.run)); err != nil {
 			return err
 		}
 	}
 	d.w, d.prior, d.closer = w, prior, closer
 	return nil
+}
+
+// putInGridOrder keeps records.jsonl in grid order once this run has
+// added records to those an earlier one left: the episodes an earlier
+// run ended in infrastructure errors are played again after the others
+// (openRecords dropped their records), and a grown grid adds cells after
+// those played, so the new records, appended, may belong before old ones.
+// The file is then rewritten (whole, then renamed) with every record of
+// this run's jobs at its place in their order, so that it is the file a
+// run without the failures or the pauses writes. A record of no job of
+// this run (another model's, an agent no longer asked for) stays after
+// the record it followed. A file already in order is left as it is.
+func (d *runDir) putInGridOrder(jobs []bench.Job, opts bench.Options, added []results.Record) error {
+	if len(added) == 0 || len(d.prior) == 0 {
+		return nil
+	}
+	pos := make(map[string]int, len(jobs))
+	for i, j := range jobs {
+		pos[j.Key(opts.Seed, opts.ModelFor(j.Agent))] = i
+	}
+	all := slices.Concat(d.prior, added)
+	type place struct{ at, after, i int }
+	places := make([]place, len(all))
+	last := -1
+	for i, r := range all {
+		if p, ok := pos[r.Key()]; ok {
+			places[i], last = place{p, 0, i}, p
+		} else {
+			places[i] = place{last, 1, i}
+		}
+	}
+	sorted := slices.SortedStableFunc(slices.Values(places), func(a, b place) int {
+		if a.at != b.at {
+			return a.at - b.at
+		}
+		return a.after - b.after
+	})
+	if slices.Equal(sorted, places) {
+		return nil
+	}
+	recs := make([]results.Record, len(sorted))
+	for k, p := range sorted {
+		recs[k] = all[p.i]
+	}
+	if d.closer != nil {
+		if err := d.closer.Close(); err != nil {
+			return err
+		}
+		d.closer, d.w = nil, nil
+	}
+	return results.RewriteRecords(filepath.Join(d.dir, recordsFileName), recs)
 }
 
 // gridOf is the grid that jobs cover, as run.json records it; models are

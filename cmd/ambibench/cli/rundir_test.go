@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -170,5 +172,167 @@ func TestRunFileWithoutRecordsIsReplaced(t *testing.T) {
 	rf, _, err := results.ReadRunFile(dir)
 	if err != nil || rf.Settings["step_limit"] != "10" {
 		t.Errorf("run.json settings %v (%v), want the new run's step limit 10", rf.Settings, err)
+	}
+}
+
+// An episode that ended in an infrastructure error (here a recording of
+// the cassette emptied: that episode's failure, naming the file, not the
+// whole replay's) is played again by the rerun in its place:
+// records.jsonl is then in grid order, the file a run without the failure
+// writes, and the transcript holds the episode's calls once, not its
+// failed call beside them.
+func TestRerunOfInfraErrorsKeepsGridOrder(t *testing.T) {
+	t.Parallel()
+	tmp := t.TempDir()
+	cassette := filepath.Join(tmp, "cassette")
+	args := []string{"run", "--quiet", "--agents", "direct", "--tasks", "pick_place", "--perturbations", "none,absence", "--episodes", "3"}
+	recorded := filepath.Join(tmp, "recorded")
+	if _, stderr, err := runCLI(t, append(args, "--model", "record:"+cassette+"=sim", "--out", recorded)...); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	// Away goes the recording of the first episode's first call: its
+	// request holds the instruction.
+	first := readRecords(t, recorded)[0]
+	entries, err := os.ReadDir(cassette)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lost string
+	for _, e := range entries {
+		data, _ := os.ReadFile(filepath.Join(cassette, e.Name()))
+		if bytes.Contains(data, []byte(first.Instruction)) {
+			lost = filepath.Join(cassette, e.Name())
+			break
+		}
+	}
+	if lost == "" {
+		t.Fatalf("no recording holds the first episode's instruction %q", first.Instruction)
+	}
+	recording, err := os.ReadFile(lost)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(lost, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	replay := append(args, "--model", "replay:"+cassette, "--transcripts")
+	dir := filepath.Join(tmp, "replayed")
+	var infra *exitError
+	_, stderr, err := runCLI(t, append(replay, "--out", dir)...)
+	if !errors.As(err, &infra) || infra.code != exitInfra || !strings.Contains(stderr, lost+": empty (0 bytes), not a recording") {
+		t.Fatalf("replay with an empty recording: %v, want exit %d and the file named\n%s", err, exitInfra, stderr)
+	}
+	if err := os.WriteFile(lost, recording, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, stderr, err := runCLI(t, append(replay, "--out", dir)...); err != nil || !strings.Contains(stderr, "1 episodes that ended in infrastructure errors run again") {
+		t.Fatalf("rerun: %v\n%s", err, stderr)
+	}
+	clean := filepath.Join(tmp, "clean")
+	if _, stderr, err := runCLI(t, append(replay, "--out", clean)...); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	if got, want := recordsBytes(t, dir), recordsBytes(t, clean); !bytes.Equal(got, want) {
+		t.Errorf("records after the rerun:\n%s\nwant those of a run without the failure:\n%s", got, want)
+	}
+	checkCallsOnce(t, dir, 0)
+}
+
+// A run killed with episodes in flight leaves their calls in the
+// transcript and no record; resumed, it plays them again and the
+// transcript holds each kept episode's calls once (show prints each call
+// once), and clara's calibration split, which the resumed run makes
+// again, once.
+func TestResumeKeepsEachCallOnce(t *testing.T) {
+	t.Parallel()
+	// clara last, so that the episodes the kill takes are clara's, and
+	// the resumed run calibrates again.
+	args := []string{"run", "--quiet", "--agents", "direct,clara", "--tasks", "pick_place", "--perturbations", "none,absence", "--episodes", "3", "--transcripts"}
+	dir := t.TempDir()
+	if _, stderr, err := runCLI(t, append(args, "--out", dir)...); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	_, calls := transcriptCalls(t, dir)
+	calib := calls["calibration/clara/sim"]
+	checkCallsOnce(t, dir, calib)
+	// The state of a kill: the last three records never written (the
+	// third cut short), and a transcript line cut short.
+	path := filepath.Join(dir, recordsFileName)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	n := len(lines) - 1 // the last element is empty
+	if err := os.WriteFile(path, append(bytes.Join(lines[:n-3], nil), lines[n-3][:30]...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tf, err := os.OpenFile(filepath.Join(dir, transcriptFileName), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tf.WriteString(`{"episode":"calibration/clara/sim","model":"sim","requ`)
+	tf.Close()
+	if _, stderr, err := runCLI(t, append(args, "--out", dir)...); err != nil || !strings.Contains(stderr, "resuming") {
+		t.Fatalf("resume: %v\n%s", err, stderr)
+	}
+	if got := len(readRecords(t, dir)); got != n {
+		t.Fatalf("%d records after the resume, want %d", got, n)
+	}
+	checkCallsOnce(t, dir, calib)
+	last := readRecords(t, dir)[n-1]
+	out, _, err := runCLI(t, "show", dir, last.PlainKey())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Count(out, "=== call "); got != last.Calls {
+		t.Errorf("show prints %d calls of %s, whose record made %d:\n%s", got, last.PlainKey(), last.Calls, out)
+	}
+}
+
+// A resumed run, and show, refuse a records file that holds an episode
+// twice or a record of another run than run.json's, naming the line:
+// before, the run kept the first of two and played on, and show printed
+// one of them.
+func TestResumeRefusesRecordsOfAnotherRun(t *testing.T) {
+	t.Parallel()
+	args := []string{"run", "--quiet", "--agents", "oracle", "--tasks", "pick_place", "--perturbations", "none", "--episodes", "3"}
+	for _, tc := range []struct {
+		why  string
+		edit func(lines [][]byte) [][]byte
+		want string
+	}{
+		{"an episode twice", func(l [][]byte) [][]byte { return append(l, l[0]) },
+			`records.jsonl:4: episode "tabletop"/"pick_place"/"none"/"oracle"/""/1/0 appears twice, first at line 1`},
+		{"a record of another seed", func(l [][]byte) [][]byte {
+			l[1] = bytes.Replace(l[1], []byte(`"seed":1,`), []byte(`"seed":2,`), 1)
+			return l
+		}, `records.jsonl:2: field "seed": 2, but the run's run.json says seed 1`},
+	} {
+		dir := t.TempDir()
+		if _, stderr, err := runCLI(t, append(args, "--out", dir)...); err != nil {
+			t.Fatalf("%v\n%s", err, stderr)
+		}
+		path := filepath.Join(dir, recordsFileName)
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := bytes.SplitAfter(data, []byte("\n"))
+		edited := bytes.Join(tc.edit(lines[:len(lines)-1]), nil) // the last is empty
+		if err := os.WriteFile(path, edited, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := runCLI(t, append(args, "--out", dir)...); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: resume gave %v, want %q", tc.why, err, tc.want)
+		}
+		if after, _ := os.ReadFile(path); !bytes.Equal(after, edited) {
+			t.Errorf("%s: the refused resume changed records.jsonl", tc.why)
+		}
+		if tc.why == "an episode twice" {
+			if _, _, err := runCLI(t, "show", dir); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("%s: show gave %v, want %q", tc.why, err, tc.want)
+			}
+		}
 	}
 }

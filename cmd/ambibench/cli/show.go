@@ -58,7 +58,9 @@ func showCmd(stdout, stderr io.Writer, args []string) error {
 	if err != nil {
 		return fmt.Errorf("show: %w", err)
 	}
-	recs, err := results.ReadRecords(f, path)
+	// Of an episode recorded twice, show would print one and hide the
+	// other: refused, naming the line, as report and compare do.
+	recs, err := results.ReadRecordsFunc(f, path, results.OnceEach())
 	f.Close()
 	if err != nil && !errors.Is(err, results.ErrTruncated) {
 		return fmt.Errorf("show: %w", err)
