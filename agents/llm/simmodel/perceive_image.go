@@ -72,7 +72,26 @@ func (c *call) looking() grounding.View {
 	if len(c.cc.InImage) == 0 || len(c.cc.Seen) == 0 {
 		return nil
 	}
-	return grounding.GraphView{G: scenes.BuildGraph(c.underBoxes(c.cc.InImage, nil))}
+	return &lookingView{c: c}
+}
+
+// lookingView builds its graph at its first query: most planning calls
+// resolve no answer by place and never ask.
+type lookingView struct {
+	c *call
+	g grounding.GraphView
+}
+
+func (v *lookingView) graph() grounding.GraphView {
+	if v.g.G == nil {
+		v.g.G = scenes.BuildGraph(v.c.underBoxes(v.c.cc.InImage, nil))
+	}
+	return v.g
+}
+
+func (v *lookingView) Nodes(q scenes.NodeQuery) ([]string, error) { return v.graph().Nodes(q) }
+func (v *lookingView) Edges(q scenes.EdgeQuery) ([]scenes.Edge, error) {
+	return v.graph().Edges(q)
 }
 
 // underBox is the object of seen whose box (in pixels of an image of
