@@ -93,6 +93,11 @@ func (t *Track) Prepare(stderr io.Writer) error {
 			t.Modes = append(t.Modes, m)
 		}
 	}
+	// "," names no mode; left as it is, the empty list would mean the
+	// default, certainty alone, when the user meant to name some.
+	if strings.TrimSpace(t.modesFlag) != "" && len(t.Modes) == 0 {
+		return fmt.Errorf("--modes %q: names no input mode; name some (%s), or leave the flag out for certainty alone", t.modesFlag, strings.Join(Modes, ", "))
+	}
 	if d := t.dataset(); d != nil {
 		for _, w := range d.Warnings {
 			fmt.Fprintf(stderr, "ambibench: warning: dataset %s: %s\n", d.Name, w)

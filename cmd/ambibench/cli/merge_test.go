@@ -467,3 +467,37 @@ func TestMergeWritesTranscriptsAndSummary(t *testing.T) {
 		t.Errorf("merged summary without the shards':\n%s", got)
 	}
 }
+
+// A shard that holds no job of its grid (an Indexed Job of more shards
+// than jobs) printed "No results." and nothing else (issue 33): it now
+// says why it is empty, still writes its directory, and merges with the
+// shards that hold the jobs into the unsharded run's records.
+func TestEmptyShardSaysSoAndMerges(t *testing.T) {
+	t.Parallel()
+	tmp := t.TempDir()
+	grid := []string{"run", "--agents", "oracle", "--tasks", "spatial", "--perturbations", "none", "--episodes", "2", "--quiet"}
+	whole := filepath.Join(tmp, "whole")
+	if _, stderr, err := runCLI(t, append(grid, "--out", whole)...); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	var dirs []string
+	for i := 1; i <= 3; i++ {
+		dir := filepath.Join(tmp, fmt.Sprint("s", i))
+		_, stderr, err := runCLI(t, append(grid, "--shard", fmt.Sprintf("%d/3", i), "--out", dir)...)
+		if err != nil {
+			t.Fatalf("shard %d/3: %v\n%s", i, err, stderr)
+		}
+		empty := strings.Contains(stderr, "this shard holds none of the grid's 2 jobs")
+		if empty != (i == 3) {
+			t.Errorf("shard %d/3 of 2 jobs: says it is empty %v, want %v\n%s", i, empty, i == 3, stderr)
+		}
+		dirs = append(dirs, dir)
+	}
+	merged := filepath.Join(tmp, "merged")
+	if _, stderr, err := runCLI(t, append([]string{"merge", "--out", merged}, dirs...)...); err != nil {
+		t.Fatalf("merge: %v\n%s", err, stderr)
+	}
+	if got, want := recordsBytes(t, merged), recordsBytes(t, whole); !bytes.Equal(got, want) {
+		t.Errorf("merged records differ from the unsharded run's:\n got %s\nwant %s", got, want)
+	}
+}

@@ -150,6 +150,9 @@ func renderCmd(stdout, stderr io.Writer, args []string) error {
 	if err != nil {
 		return fmt.Errorf("render: %w", err)
 	}
+	if err := tabletop.CheckSceneSizes(*seed, cells); err != nil {
+		return fmt.Errorf("render: --scene-sizes: %w", err)
+	}
 	if err := emptyDir(*out); err != nil {
 		return fmt.Errorf("render: %w", err)
 	}

@@ -131,6 +131,8 @@ func TestRenderRefusesBadInput(t *testing.T) {
 		{"episodes are counted from one", []string{"--episodes", "0"}, "--episodes 0"},
 		{"a family is one the registry holds", []string{"--tasks", "juggle"}, "juggle"},
 		{"a size is within the table's range", []string{"--scene-sizes", "999"}, "--scene-sizes"},
+		{"--scene-sizes 1 wrote images named 1 of tables holding 7 (run refused it; render did not)", []string{"--scene-sizes", "1"},
+			"render: --scene-sizes: a table of 1 object cannot be built: pick_place/multiplicity holds 7 objects"},
 		{"the directory is a flag", []string{"somewhere"}, "unexpected arguments"},
 	} {
 		args := append([]string{"render"}, tc.args...)

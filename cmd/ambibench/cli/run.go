@@ -163,6 +163,13 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 	}
 	opts.Shard = shard
 	jobs := shard.Of(grid)
+	if len(jobs) == 0 {
+		// Not an error: an Indexed Job of more shards than the grid has
+		// jobs still runs every index, and merge wants each directory.
+		// But "No results." alone read as a run that lost its records.
+		fmt.Fprintf(stderr, "ambibench: --shard %s: this shard holds none of the grid's %d %s (job k is shard k mod %d + 1); its directory is written for merge\n",
+			shard, len(grid), plural(len(grid), "job", "jobs"), shard.Count)
+	}
 	if len(splitModelSpecs(*members)) > 0 && !membersPlayed(jobs) {
 		return fmt.Errorf("run: --ensemble-models: no agent of this run samples from members (those that do: %s)", strings.Join(agentsWithMembers(), ", "))
 	}

@@ -250,44 +250,18 @@ func appliesTo(t bench.Track, p string) string {
 }
 
 // checkSceneSizes refuses a tabletop --scene-sizes that a cell of the
-// grid cannot be built at: a size below the objects a cell's table holds
-// before any distractor is added (a family's own objects, and what its
-// perturbation adds: multiplicity's look-alike, say) would add none, and
-// the records would say that size while holding more objects. The
-// smallest size the grid can build is named. A cell's own count is the
-// same for every episode (the families draw a fixed number of blocks and
-// bowls, and a perturbation adds or takes a fixed number), so the first
-// episode of each cell stands for all of them.
+// grid cannot be built at (tabletop.CheckSceneSizes says why).
 func checkSceneSizes(opts bench.Options) error {
 	tt, ok := opts.Track.(*tabletop.Track)
-	if !ok || !slices.ContainsFunc(tt.SceneSizes, func(n int) bool { return n > 0 }) {
+	if !ok {
 		return nil
 	}
 	cells, err := tt.Cells(opts.Families, opts.Perturbations)
 	if err != nil {
 		return nil // bench.Jobs has said what is wrong
 	}
-	smallest, at := 0, ""
-	seen := map[[2]string]bool{}
-	for _, c := range cells {
-		k := [2]string{c.Family, c.Perturbation}
-		if seen[k] {
-			continue
-		}
-		seen[k] = true
-		ep, err := tabletop.MakeEpisode(opts.Seed, c.Family, c.Perturbation, 0)
-		if err != nil {
-			continue // the run reports a cell it cannot draw
-		}
-		if n := len(ep.Objects); n > smallest {
-			smallest, at = n, c.Family+"/"+c.Perturbation
-		}
-	}
-	for _, n := range tt.SceneSizes {
-		if n > 0 && n < smallest {
-			return fmt.Errorf("run: --scene-sizes: a table of %d %s cannot be built: %s holds %d objects before any distractor, and its records would say %d; the smallest size this grid can build is %d (0 plays each cell at its own size)",
-				n, plural(n, "object", "objects"), at, smallest, n, smallest)
-		}
+	if err := tabletop.CheckSceneSizes(opts.Seed, cells); err != nil {
+		return fmt.Errorf("run: --scene-sizes: %w", err)
 	}
 	return nil
 }

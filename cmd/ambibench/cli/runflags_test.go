@@ -32,6 +32,8 @@ func TestRunRefusesWhatItWouldIgnore(t *testing.T) {
 			"run: --scene-sizes: a table of 1 object cannot be built: pick_place/multiplicity holds 7 objects before any distractor, and its records would say 1; the smallest size this grid can build is 7 (0 plays each cell at its own size)"},
 		{"6 is a family's own size, but multiplicity's look-alike makes 7", []string{"--agents", "oracle", "--tasks", "spatial", "--scene-sizes", "6,12"},
 			"a table of 6 objects cannot be built: spatial/multiplicity holds 7 objects"},
+		{"semmap --modes \",\" ran certainty alone, the default, as if the flag were not given", []string{"--track", "semmap", "--agents", "oracle", "--modes", ","},
+			`--modes ",": names no input mode; name some (certainty, uncertainty), or leave the flag out for certainty alone`},
 		{"a grid with no cell printed \"No results.\" and exited 0", []string{"--agents", "all", "--tasks", "spatial", "--perturbations", "partial_observability"},
 			"run: --perturbations partial_observability: applies to no task family of --tasks spatial (it applies to pick_place, handover only); the grid is empty"},
 		{"a perturbation that meets none of the families is dropped unseen from a grid that is not empty", []string{"--agents", "oracle", "--tasks", "spatial", "--perturbations", "none,partial_observability"},
