@@ -52,6 +52,9 @@ func recordCalls(t *testing.T, opts bench.Options) []llm.Request {
 var (
 	callsOnce sync.Once
 	calls     []llm.Request
+	// firstImagePlan is the first planning request, with the image, of
+	// each workflow that shows it, by agent.
+	firstImagePlan map[string]llm.Request
 )
 
 // workflowCalls are the requests of a few episodes of every workflow of
@@ -62,12 +65,29 @@ func workflowCalls(t *testing.T) []llm.Request {
 		// The built-in perturbations, named: the golden HTTP bodies are of
 		// the first call of each kind, which a perturbation registered
 		// since would otherwise move.
-		calls = append(calls, recordCalls(t, bench.Options{Track: tabletop.New(), Episodes: 2,
+		// The detector's list (--perception detector), for models that
+		// take no image.
+		calls = append(calls, recordCalls(t, bench.Options{Track: &tabletop.Track{StepLimit: tabletop.DefaultStepLimit, Perception: agents.PerceptionDetector}, Episodes: 2,
 			Perturbations: []string{"none", "absence", "multiplicity", "underspecified", "partial_observability", "scene_graph_noise", "execution_noise"}})...)
-		// SG-CoT perceiving through the camera image: its detection call,
-		// and its scene-graph call with the image.
-		calls = append(calls, recordCalls(t, bench.Options{Track: &tabletop.Track{StepLimit: tabletop.DefaultStepLimit, Perception: agents.PerceptionImage},
-			Episodes: 2, Agents: []string{"sgcot", "sgcot-no-edges"}, Perturbations: []string{"none", "multiplicity", "partial_observability"}})...)
+		// Perceiving through the camera image (the default), one workflow
+		// at a time, so that the first planning prompt of each that shows
+		// the image is kept: its detection call, its scene-graph call, its
+		// prompts with the image.
+		firstImagePlan = map[string]llm.Request{}
+		for _, a := range agents.NamesFor(agents.TrackTabletop) {
+			if info, _ := agents.Lookup(a); !info.ShowsImages {
+				continue
+			}
+			rs := recordCalls(t, bench.Options{Track: tabletop.New(), Episodes: 2, Agents: []string{a},
+				Perturbations: []string{"none", "multiplicity", "partial_observability"}})
+			calls = append(calls, rs...)
+			for _, r := range rs {
+				if r.Context.Role == llm.CallPlan && len(r.Messages[0].Images) > 0 {
+					firstImagePlan[a] = r
+					break
+				}
+			}
+		}
 		calls = append(calls, recordCalls(t, bench.Options{Track: &household.Track{Trials: 3, Grammar: "v0.3"}, Episodes: 2,
 			Perturbations: []string{"none", "absence", "multiplicity", "underspecified", "partial_observability"}})...)
 		calls = append(calls, recordCalls(t, bench.Options{Track: &semmap.Track{Dataset: tsm.Builtin(1), Modes: semmap.Modes}, Episodes: 3})...)

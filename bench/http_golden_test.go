@@ -76,6 +76,11 @@ func firstOfEachKind(t *testing.T) map[string]llm.Request {
 			out[k] = req
 		}
 	}
+	// And the first planning prompt of every workflow that shows the
+	// image: what a real model reads first of each, with the image.
+	for a, req := range firstImagePlan {
+		out["tabletop/first_plan/"+a+"/image"] = req
+	}
 	return out
 }
 

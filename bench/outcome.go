@@ -16,7 +16,11 @@ import (
 // numbers of two versions are never compared by accident. A change that
 // only adds to the grid (a new agent, task family or perturbation) leaves
 // the existing episodes as they were and needs no raise.
-const SuiteVersion = 1
+//
+// Version 2: every tabletop workflow that perceives sees the camera image
+// by default (--perception image), and the renderer draws what rests in a
+// bowl after the bowl.
+const SuiteVersion = 2
 
 // infraKind says whether err is a failure of the provider, the network or
 // a cassette rather than of the agent, and names its kind for reports.

@@ -61,7 +61,7 @@ func (e *relTable) Call(_ context.Context, c agents.ToolCall) (agents.Result, er
 		if c.Name == agents.ToolDone {
 			return agents.Result{Text: "The episode is over.", Ended: true}, nil
 		}
-		return look(c.Name, e.objs), nil
+		return lookResult(c.Name, e.objs), nil
 	}
 	return agents.Result{Text: "ok"}, nil
 }

@@ -18,8 +18,11 @@ import (
 func init() {
 	agents.RegisterWorkflow("clara", "LLM workflow: CLARA; samples several plans with shuffled context, asks when they disagree beyond a calibrated threshold, tells infeasible from ambiguous",
 		func(cfg agents.Config) (agents.Agent, error) {
-			return &clara{model: cfg.Model, calib: cfg.Calibration, samples: claraSamples, temperature: claraTemperature}, nil
+			return &clara{model: cfg.Model, calib: cfg.Calibration, samples: claraSamples, temperature: claraTemperature, perception: cfg.Perception}, nil
 		})
+	// Under --perception image it sees the table through the camera image
+	// (eyes.go); --perception detector gives it the detector's list.
+	agents.SetShowsImages("clara", "--perception detector")
 }
 
 // CLARA's sampling: how many plans, how hot, and how many of the worked
@@ -44,31 +47,54 @@ type clara struct {
 	calib       agents.Calibrator
 	samples     int
 	temperature float64
+	perception  string // how it sees the table (eyes)
 }
 
 // claraExample is a worked example of the sampling prompt.
 type claraExample struct{ Objects, Instruction, Answer string }
 
+// claraShot is a worked example before it is written for a prompt: with
+// perception=image its objects are listed without positions, as the
+// robot's own are.
+type claraShot struct {
+	objs                []listedObject
+	Instruction, Answer string
+}
+
+// written are the worked examples as a prompt of that perception lists
+// objects.
+func written(shots []claraShot, image bool) []claraExample {
+	out := make([]claraExample, len(shots))
+	for i, sh := range shots {
+		objs := slices.Clone(sh.objs)
+		for j := range objs {
+			objs[j].InImage = image
+		}
+		out[i] = claraExample{Objects: objectLines(objs), Instruction: sh.Instruction, Answer: sh.Answer}
+	}
+	return out
+}
+
 // claraExamples is the pool the sampling prompts draw their worked
 // examples from. Their tables list objects as the real task's does, with
 // positions; the spatial one shows the relation read off the coordinates.
-var claraExamples = []claraExample{
-	{exampleObjects(ex("green block 1", -0.15, -0.40), ex("red bowl 1", 0.10, -0.60), ex("yellow block 1", 0.20, -0.30)),
+var claraExamples = []claraShot{
+	{[]listedObject{ex("green block 1", -0.15, -0.40), ex("red bowl 1", 0.10, -0.60), ex("yellow block 1", 0.20, -0.30)},
 		"Put the green block in the red bowl.",
 		`{"plan": [{"pick": "green block 1", "place": "red bowl 1"}], "explanation": "The green block goes into the red bowl."}`},
-	{exampleObjects(ex("blue block 1", -0.10, -0.55), ex("yellow block 1", 0.15, -0.45), ex("pink bowl 1", 0, -0.70)),
+	{[]listedObject{ex("blue block 1", -0.10, -0.55), ex("yellow block 1", 0.15, -0.45), ex("pink bowl 1", 0, -0.70)},
 		"Stack the blue block on the yellow block.",
 		`{"plan": [{"pick": "blue block 1", "place": "yellow block 1"}], "explanation": "The blue block goes on top of the yellow block."}`},
-	{exampleObjects(ex("orange block 1", 0.05, -0.35), ex("cyan block 1", -0.20, -0.65), ex("gray bowl 1", 0.20, -0.60)),
+	{[]listedObject{ex("orange block 1", 0.05, -0.35), ex("cyan block 1", -0.20, -0.65), ex("gray bowl 1", 0.20, -0.60)},
 		"Put the orange block in the gray bowl and the cyan block in the top right corner.",
 		`{"plan": [{"pick": "orange block 1", "place": "gray bowl 1"}, {"pick": "cyan block 1", "place": "top right corner"}], "explanation": "Two moves, in the order given."}`},
-	{exampleObjects(ex("purple block 1", -0.18, -0.48), ex("brown block 1", 0.12, -0.30), ex("green bowl 1", 0, -0.50)),
+	{[]listedObject{ex("purple block 1", -0.18, -0.48), ex("brown block 1", 0.12, -0.30), ex("green bowl 1", 0, -0.50)},
 		"Put the block left of the green bowl in the green bowl.",
-		`{"plan": [{"pick": "purple block 1", "place": "green bowl 1"}], "explanation": "Only the purple block has a smaller x than the green bowl at about the same y."}`},
-	{exampleObjects(ex("red block 1", 0.10, -0.40), ex("blue bowl 1", -0.20, -0.60), ex("blue bowl 2", 0.20, -0.70)),
+		`{"plan": [{"pick": "purple block 1", "place": "green bowl 1"}], "explanation": "The purple block is the one left of the green bowl."}`},
+	{[]listedObject{ex("red block 1", 0.10, -0.40), ex("blue bowl 1", -0.20, -0.60), ex("blue bowl 2", 0.20, -0.70)},
 		"Put the red block in the middle of the table.",
 		`{"plan": [{"pick": "red block 1", "place": "middle"}], "explanation": "The middle is a named place."}`},
-	{exampleObjects(ex("yellow block 1", -0.10, -0.35), ex("yellow block 2", 0.15, -0.45), ex("white bowl 1", 0, -0.65)),
+	{[]listedObject{ex("yellow block 1", -0.10, -0.35), ex("yellow block 2", 0.15, -0.45), ex("white bowl 1", 0, -0.65)},
 		"Put the pink block in the white bowl.",
 		`{"plan": [{"pick": "yellow block 1", "place": "white bowl 1"}], "explanation": "There is no pink block; a yellow one is the closest match."}`},
 }
@@ -82,11 +108,11 @@ func ex(id string, x, y float64) listedObject {
 	return o
 }
 
-func exampleObjects(objs ...listedObject) string { return objectLines(objs) }
 
 type claraPrompt struct {
 	Instruction, Robot, Partner, Objects, Frame, Places, Plans string
 	Examples                                                   []claraExample
+	Image                                                      bool // the prompt shows the camera image
 }
 
 // claraStep is one step of a sampled plan, as the sampling prompt asks
@@ -177,12 +203,15 @@ type claraView struct {
 	objects string
 }
 
-func newClaraView(objs []llm.Detection, rng *rand.Rand) claraView {
-	objs = slices.Clone(objs)
+func newClaraView(l *look, rng *rand.Rand) claraView {
+	objs, lines := slices.Clone(l.context()), l.listed()
 	if rng != nil {
-		rng.Shuffle(len(objs), func(i, j int) { objs[i], objs[j] = objs[j], objs[i] })
+		rng.Shuffle(len(objs), func(i, j int) {
+			objs[i], objs[j] = objs[j], objs[i]
+			lines[i], lines[j] = lines[j], lines[i]
+		})
 	}
-	return claraView{objs: objs, objects: objectLines(listed(objs))}
+	return claraView{objs: objs, objects: objectLines(lines)}
 }
 
 // contentSeed seeds the sampling from what the robot sees, so a given
@@ -200,27 +229,28 @@ func contentSeed(env agents.Env, objs []llm.Detection) uint64 {
 // uncertainty samples the plans and returns the share that disagrees with
 // the most common plan, that plan (nil when most samples were unreadable),
 // and each distinct plan with its count, which the later prompts show.
-func (a *clara) uncertainty(ctx context.Context, env agents.Env, objs []llm.Detection) (float64, []claraStep, []string, error) {
-	seed := contentSeed(env, objs)
+func (a *clara) uncertainty(ctx context.Context, env agents.Env, l *look) (float64, []claraStep, []string, error) {
+	seed := contentSeed(env, l.ds)
 	counts := map[string]int{}
 	var keys []string
 	plans := map[string][]claraStep{}
 	for i := range a.samples {
 		rng := rand.New(rand.NewPCG(seed, uint64(i)))
-		v := newClaraView(objs, rng)
+		v := newClaraView(l, rng)
 		shots := slices.Clone(claraExamples)
 		rng.Shuffle(len(shots), func(i, j int) { shots[i], shots[j] = shots[j], shots[i] })
 		shots = shots[:claraShots]
 		cc := &llm.CallContext{Role: llm.CallPlan, Track: "tabletop", Instruction: env.Instruction(), Robot: env.Robot(),
-			Partner: env.Partner(), Detections: asListed(v.objs), Format: llm.FormatJSON}
+			Partner: env.Partner(), Detections: v.objs, Format: llm.FormatJSON}
 		user, err := render("clara_sample.tmpl", claraPrompt{Instruction: env.Instruction(), Robot: env.Robot(),
-			Partner: env.Partner(), Objects: v.objects, Frame: frameNote, Places: strings.Join(scenes.PlaceNames, ", "),
-			Examples: shots})
+			Partner: env.Partner(), Objects: v.objects, Frame: l.frame(), Places: strings.Join(scenes.PlaceNames, ", "),
+			Examples: written(shots, l.sight != nil), Image: l.sight != nil})
 		if err != nil {
 			return 0, nil, nil, err
 		}
-		reply, err := a.model.Generate(ctx, llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: user}},
-			Temperature: a.temperature, Sample: i, Context: cc})
+		req := llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: user}}, Temperature: a.temperature, Sample: i, Context: cc}
+		l.show(&req)
+		reply, err := a.model.Generate(ctx, req)
 		if err != nil {
 			return 0, nil, nil, fmt.Errorf("model %s: %w", a.model.Name(), err)
 		}
@@ -249,12 +279,13 @@ func (a *clara) uncertainty(ctx context.Context, env agents.Env, objs []llm.Dete
 }
 
 // Score is CLARA's uncertainty on an episode, for calibration.
+// It sees the calibration episode as it sees a test episode (eyes).
 func (a *clara) Score(ctx context.Context, env agents.Env) (float64, error) {
-	objs, err := detectObjects(ctx, env)
+	l, err := newEyes(a.model, a.perception, env).see(ctx, false)
 	if err != nil {
 		return 0, err
 	}
-	s, _, _, err := a.uncertainty(ctx, env, objs)
+	s, _, _, err := a.uncertainty(ctx, env, l)
 	return s, err
 }
 
@@ -282,25 +313,27 @@ func (a *clara) Run(ctx context.Context, env agents.Env) error {
 	if err != nil {
 		return err
 	}
-	objs, err := detectObjects(ctx, env)
+	eyes := newEyes(a.model, a.perception, env)
+	l, err := eyes.see(ctx, false)
 	if err != nil {
 		return agents.Finish(err)
 	}
-	score, plan, shown, err := a.uncertainty(ctx, env, objs)
+	env = eyes.acting(env)
+	score, plan, shown, err := a.uncertainty(ctx, env, l)
 	if err != nil {
 		return err
 	}
 	data := claraPrompt{Instruction: env.Instruction(), Robot: env.Robot(), Partner: env.Partner(),
-		Objects: objectLines(listed(objs)), Frame: frameNote, Places: strings.Join(scenes.PlaceNames, ", "),
-		Plans: strings.Join(shown, "\n")}
-	conv, err := a.actConversation(env, objs, data)
+		Objects: objectLines(l.listed()), Frame: l.frame(), Places: strings.Join(scenes.PlaceNames, ", "),
+		Plans: strings.Join(shown, "\n"), Image: l.sight != nil}
+	conv, err := a.actConversation(env, l, data)
 	if err != nil {
 		return err
 	}
 	if score <= thr && plan != nil {
 		return agents.Finish(a.carryOut(ctx, conv, plan))
 	}
-	cls, err := a.classify(ctx, env, objs, data)
+	cls, err := a.classify(ctx, env, l, data)
 	if err != nil {
 		return err
 	}
@@ -321,14 +354,16 @@ func (a *clara) Run(ctx context.Context, env agents.Env) error {
 }
 
 // classify asks the model why the samples disagree.
-func (a *clara) classify(ctx context.Context, env agents.Env, objs []llm.Detection, data claraPrompt) (claraClass, error) {
+func (a *clara) classify(ctx context.Context, env agents.Env, l *look, data claraPrompt) (claraClass, error) {
 	cc := &llm.CallContext{Role: llm.CallClassify, Track: "tabletop", Instruction: env.Instruction(), Robot: env.Robot(),
-		Partner: env.Partner(), Detections: asListed(objs), Format: llm.FormatJSON}
+		Partner: env.Partner(), Detections: l.context(), Format: llm.FormatJSON}
 	user, err := render("clara_classify.tmpl", data)
 	if err != nil {
 		return claraClass{}, err
 	}
-	reply, err := a.model.Generate(ctx, llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: user}}, Context: cc})
+	req := llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: user}}, Context: cc}
+	l.show(&req)
+	reply, err := a.model.Generate(ctx, req)
 	if err != nil {
 		return claraClass{}, fmt.Errorf("model %s: %w", a.model.Name(), err)
 	}
@@ -342,9 +377,9 @@ func (a *clara) classify(ctx context.Context, env agents.Env, objs []llm.Detecti
 // actConversation is the tool loop CLARA acts in once it has decided:
 // the steps it takes itself are written into it as the model's calls, so
 // a model that takes over sees everything done so far.
-func (a *clara) actConversation(env agents.Env, objs []llm.Detection, data claraPrompt) (*conversation, error) {
+func (a *clara) actConversation(env agents.Env, l *look, data claraPrompt) (*conversation, error) {
 	cc := &llm.CallContext{Role: llm.CallPlan, Track: "tabletop", Instruction: env.Instruction(), Robot: env.Robot(),
-		Partner: env.Partner(), Detections: asListed(objs), Format: llm.FormatToolCalls}
+		Partner: env.Partner(), Detections: l.context(), Format: llm.FormatToolCalls}
 	user, err := render("clara_act.tmpl", data)
 	if err != nil {
 		return nil, err
@@ -353,9 +388,11 @@ func (a *clara) actConversation(env agents.Env, objs []llm.Detection, data clara
 	if env.Partner() != "" {
 		tools = append(tools, agents.ToolAskRobot)
 	}
-	return &conversation{model: a.model, env: env, req: llm.Request{
+	conv := &conversation{model: a.model, env: env, req: llm.Request{
 		Messages: []llm.Message{{Role: llm.RoleUser, Text: user}}, Tools: agents.ToolDecls(env, tools...), Context: cc,
-	}}, nil
+	}}
+	l.show(&conv.req)
+	return conv, nil
 }
 
 // carryOut runs the common plan. A message to the other robot, or a move
@@ -384,5 +421,5 @@ func (a *clara) carryOut(ctx context.Context, conv *conversation, plan []claraSt
 // Respond answers the partner robot from CLARA's own view of the table:
 // its object list, not the scene graph (see answerFromList).
 func (a *clara) Respond(ctx context.Context, env agents.Env, message string) (string, error) {
-	return answerFromList(ctx, a.model, env, message, false)
+	return answerFromList(ctx, a.model, a.perception, env, message, false)
 }

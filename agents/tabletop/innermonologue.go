@@ -14,8 +14,11 @@ import (
 func init() {
 	agents.RegisterWorkflow("inner-monologue", "LLM workflow: Inner Monologue; one action per turn in a closed loop, every move answered with success detection and a description of what changed; may ask the person",
 		func(cfg agents.Config) (agents.Agent, error) {
-			return &innerMonologue{model: cfg.Model}, nil
+			return &innerMonologue{model: cfg.Model, perception: cfg.Perception}, nil
 		})
+	// Under --perception image it sees the table through the camera image
+	// (eyes.go); --perception detector gives it the detector's list.
+	agents.SetShowsImages("inner-monologue", "--perception detector")
 }
 
 // innerMonologue is Inner Monologue as the SG-CoT paper runs it on the
@@ -27,17 +30,22 @@ func init() {
 // slipped grasp or a block that landed beside its bowl is seen and can be
 // retried. Questions to the person (and to the other robot) are answered in
 // the same loop.
-type innerMonologue struct{ model llm.Model }
+type innerMonologue struct {
+	model      llm.Model
+	perception string // how it sees the table (eyes)
+}
 
 const imMaxTurns = 16 // model calls per episode
 
 func (a *innerMonologue) Run(ctx context.Context, env agents.Env) error {
-	env = &seeing{Env: env}
-	req, err := listRequest(ctx, env, "inner_monologue_system.tmpl", "inner_monologue_user.tmpl")
+	eyes := newEyes(a.model, a.perception, env)
+	s := &seeing{Env: eyes.acting(env), eyes: eyes}
+	req, l, err := listRequest(ctx, eyes, s, true, "inner_monologue_system.tmpl", "inner_monologue_user.tmpl")
 	if err != nil {
 		return agents.Finish(err)
 	}
-	loop := &monologue{model: a.model, env: env, req: req}
+	s.seen = l.graph
+	loop := &monologue{model: a.model, env: s, req: req}
 	return takeTurns(ctx, env, "inner-monologue", imMaxTurns, loop.turn)
 }
 
@@ -47,7 +55,7 @@ func (a *innerMonologue) Run(ctx context.Context, env agents.Env) error {
 // retried, where an open-loop helper would report it done and leave the
 // block out of reach.
 func (a *innerMonologue) Respond(ctx context.Context, env agents.Env, message string) (string, error) {
-	return answerFromList(ctx, a.model, &seeing{Env: env}, message, true)
+	return answerFromList(ctx, a.model, a.perception, env, message, true)
 }
 
 // monologue is the closed loop. Unlike conversation, it does not run the
@@ -113,11 +121,16 @@ func callName(tc llm.ToolCall) string {
 }
 
 // seeing is an Env whose robot looks at the table after every move it
-// makes: an accepted pick_and_place is followed by detect_objects, and
-// the scene its boxes give (sceneOf) becomes the Feedback of the move.
-// Refusals and the other tools pass through unchanged.
+// makes, and the scene it sees becomes the Feedback of the move: with
+// perception=detector an accepted pick_and_place is followed by
+// detect_objects, and the scene is what its boxes give (sceneOf); with
+// perception=image the robot takes a new image and the model writes its
+// scene graph (a detection call and a scene-graph call, eyes.see), as
+// Inner Monologue's scene descriptor and success detector read the
+// camera. Refusals and the other tools pass through unchanged.
 type seeing struct {
 	agents.Env
+	eyes *eyes
 	// seen is the scene of the last look, against which the next feedback
 	// says what changed.
 	seen *scenes.Graph
@@ -144,6 +157,15 @@ func (e *seeing) Call(ctx context.Context, c agents.ToolCall) (agents.Result, er
 		return agents.Result{}, fmt.Errorf("inner-monologue: the table ran a pick_and_place whose arguments do not decode: %w", err)
 	}
 	pp := args.(*agents.PickAndPlaceArgs)
+	if e.eyes != nil && e.eyes.image {
+		l, err := e.eyes.see(ctx, true)
+		if err != nil {
+			return agents.Result{}, fmt.Errorf("inner-monologue: looking after %s: %w", callName(llm.ToolCall{Name: c.Name, Args: c.Args}), err)
+		}
+		text, _ := Feedback(e.seen, l.graph, pp.Pick, pp.Place, e.Partner() != "")
+		e.seen = l.graph
+		return agents.Result{Text: text, Graph: l.graph}, nil
+	}
 	look, err := e.Env.Call(ctx, agents.ToolCall{Name: agents.ToolDetectObjects})
 	switch {
 	case err != nil:

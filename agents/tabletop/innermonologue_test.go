@@ -68,7 +68,7 @@ func (e *scriptedTable) Call(_ context.Context, c agents.ToolCall) (agents.Resul
 		if c.Name == agents.ToolDone {
 			return agents.Result{Text: "The episode is over.", Ended: true}, nil
 		}
-		return look(c.Name, e.objs), nil
+		return lookResult(c.Name, e.objs), nil
 	}
 	return agents.Result{Text: "ok"}, nil
 }

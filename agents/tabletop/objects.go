@@ -78,6 +78,9 @@ func wholeMM(v float64) float64 {
 type listedObject struct {
 	ID, Type, Color, Workspace string
 	X, Y                       float64
+	// InImage: the object was detected in the camera image, which the
+	// prompt shows; the list gives no position.
+	InImage bool
 }
 
 // listed turns detections into the list a prompt shows, positions rounded
@@ -107,7 +110,9 @@ func objectLine(o listedObject) string {
 	if attrs := strings.TrimSpace(o.Color + " " + o.Type); attrs != "" {
 		fmt.Fprintf(&b, " (%s)", attrs)
 	}
-	fmt.Fprintf(&b, " at (%.3f, %.3f)", o.X, o.Y)
+	if !o.InImage {
+		fmt.Fprintf(&b, " at (%.3f, %.3f)", o.X, o.Y)
+	}
 	if w := workspacePhrase(o.Workspace); w != "" {
 		b.WriteString(", " + w)
 	}
@@ -142,20 +147,29 @@ type listData struct {
 	// Feedback says that the robot's moves are answered with success
 	// detection and a description of what changed (Inner Monologue).
 	Feedback bool
+	// Image says that the prompt shows the camera image, and the list
+	// gives no positions (perception=image).
+	Image bool
 }
 
-// listRequest opens an episode for a workflow that shows the detected
-// objects: it calls the detector, renders the workflow's system and user
-// prompts with the object list, and returns the first request, with the
-// tabletop's action tools (ask_robot when there is a partner).
-func listRequest(ctx context.Context, env agents.Env, systemTmpl, userTmpl string) (llm.Request, error) {
-	ds, err := detectObjects(ctx, env)
+// listRequest opens an episode for a workflow that shows the objects it
+// sees: it looks (relations: with the relations, for the workflow's own
+// checks), renders the workflow's system and user prompts with the object
+// list, and returns the first request, with the tabletop's action tools
+// (ask_robot when there is a partner), and the look.
+func listRequest(ctx context.Context, eyes *eyes, env agents.Env, relations bool, systemTmpl, userTmpl string) (llm.Request, *look, error) {
+	l, err := eyes.see(ctx, relations)
 	if err != nil {
-		return llm.Request{}, err
+		return llm.Request{}, nil, err
 	}
 	cc := &llm.CallContext{Role: llm.CallPlan, Track: "tabletop", Instruction: env.Instruction(), Robot: env.Robot(),
-		Partner: env.Partner(), Detections: asListed(ds), Format: llm.FormatToolCalls}
+		Partner: env.Partner(), Detections: l.context(), Format: llm.FormatToolCalls}
 	data := listData{promptData: promptData{Instruction: env.Instruction(), Robot: env.Robot(), Partner: env.Partner(),
-		Places: strings.Join(scenes.PlaceNames, ", ")}, Objects: objectLines(listed(ds)), Frame: frameNote}
-	return openingRequest(env, cc, data, systemTmpl, userTmpl)
+		Places: strings.Join(scenes.PlaceNames, ", ")}, Objects: objectLines(l.listed()), Frame: l.frame(), Image: l.sight != nil}
+	req, err := openingRequest(env, cc, data, systemTmpl, userTmpl)
+	if err != nil {
+		return llm.Request{}, nil, err
+	}
+	l.show(&req)
+	return req, l, nil
 }

@@ -8,10 +8,10 @@ import (
 	"github.com/ambibench/ambibench/scenes"
 )
 
-// look answers the test tables' looking tools over objs as the
+// lookResult answers the test tables' looking tools over objs as the
 // benchmark's table does: detect_objects with the detector's list,
 // get_scene_graph with the graph.
-func look(name string, objs []scenes.Object) agents.Result {
+func lookResult(name string, objs []scenes.Object) agents.Result {
 	if name == agents.ToolDetectObjects {
 		return agents.Result{Text: string(llm.DetectionsJSON(detections(objs)))}
 	}

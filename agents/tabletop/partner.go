@@ -89,7 +89,7 @@ func (a *sgcot) Respond(ctx context.Context, env agents.Env, message string) (st
 		sight, err = perceiveFromImage(ctx, a.model, env, a.mode != sgcotNoEdges)
 		if sight != nil {
 			g = sight.graph
-			env = seeingEnv{env, sight.at, a.model, g}
+			env = eyesAfter(a.model, env, sight).acting(env)
 		}
 	} else {
 		g, err = perceiveScene(ctx, a.model, env, a.mode != sgcotNoEdges)

@@ -22,21 +22,27 @@ import (
 // objects: it may call pick_and_place, and its final text is the reply.
 // feedback says that env answers moves with success detection, which the
 // prompt then tells the model to heed.
-func answerFromList(ctx context.Context, model llm.Model, env agents.Env, message string, feedback bool) (string, error) {
-	objs, err := detectObjects(ctx, env)
+func answerFromList(ctx context.Context, model llm.Model, perception string, env agents.Env, message string, feedback bool) (string, error) {
+	eyes := newEyes(model, perception, env)
+	l, err := eyes.see(ctx, feedback)
 	if err != nil {
 		return "", agents.Finish(err)
 	}
+	env = eyes.acting(env)
+	if feedback {
+		env = &seeing{Env: env, eyes: eyes, seen: l.graph}
+	}
 	cc := &llm.CallContext{Role: llm.CallAnswer, Track: "tabletop", Robot: env.Robot(), Partner: env.Partner(),
-		Detections: asListed(objs), Message: message, Format: llm.FormatToolCalls}
+		Detections: l.context(), Message: message, Format: llm.FormatToolCalls}
 	user, err := render("list_answer_user.tmpl", listData{promptData: promptData{Robot: env.Robot(), Partner: env.Partner(),
-		Message: message}, Objects: objectLines(listed(objs)), Frame: frameNote, Feedback: feedback})
+		Message: message}, Objects: objectLines(l.listed()), Frame: l.frame(), Feedback: feedback, Image: l.sight != nil})
 	if err != nil {
 		return "", err
 	}
 	conv := &conversation{model: model, env: env, req: llm.Request{
 		Messages: []llm.Message{{Role: llm.RoleUser, Text: user}}, Tools: agents.ToolDecls(env, agents.ToolPickAndPlace), Context: cc,
 	}, textEnds: true}
+	l.show(&conv.req)
 	for range answerMaxTurns {
 		ended, err := conv.turn(ctx)
 		if err != nil {
@@ -55,11 +61,14 @@ func answerFromList(ctx context.Context, model llm.Model, env agents.Env, messag
 // program does; the reply says where each block it moved ended up. A
 // program that does not parse moves nothing, and the reply says so.
 func (a *progprompt) respondProgram(ctx context.Context, env agents.Env, message string) (string, error) {
-	objs, err := detectObjects(ctx, env)
+	eyes := newEyes(a.model, a.perception, env)
+	l, err := eyes.see(ctx, false)
 	if err != nil {
 		return "", agents.Finish(err)
 	}
-	data := progObjects(listed(objs))
+	env = eyes.acting(env)
+	data := progObjects(l.listed(), l.frame())
+	data.Image = l.sight != nil
 	data.promptData = promptData{Robot: env.Robot(), Partner: env.Partner(), Message: message, Places: data.Places}
 	data.Imports, data.FuncName = program.PickAndPlace, "answer_"+program.FuncName(env.Partner())
 	user, err := render("progprompt_answer.tmpl", data)
@@ -67,8 +76,10 @@ func (a *progprompt) respondProgram(ctx context.Context, env agents.Env, message
 		return "", err
 	}
 	cc := &llm.CallContext{Role: llm.CallAnswer, Track: "tabletop", Robot: env.Robot(), Partner: env.Partner(),
-		Detections: asListed(objs), Message: message, Format: llm.FormatProgram}
-	reply, err := a.model.Generate(ctx, llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: user}}, Context: cc})
+		Detections: l.context(), Message: message, Format: llm.FormatProgram}
+	req := llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: user}}, Context: cc}
+	l.show(&req)
+	reply, err := a.model.Generate(ctx, req)
 	if err != nil {
 		return "", agents.Finish(fmt.Errorf("model %s: %w", a.model.Name(), err))
 	}
@@ -76,18 +87,18 @@ func (a *progprompt) respondProgram(ctx context.Context, env agents.Env, message
 	if err != nil {
 		return "I could not act on your message: my program did not parse (" + err.Error() + ").", nil
 	}
-	st := &progState{lastPlace: map[string]string{}}
+	st := &progState{lastPlace: map[string]string{}, eyes: eyes}
 	if _, err := st.execute(ctx, env, p); err != nil {
 		return "", agents.Finish(err)
 	}
 	if len(st.done) == 0 {
 		return "I did not move anything.", nil
 	}
-	after, err := detectObjects(ctx, env)
+	after, err := eyes.see(ctx, true)
 	if err != nil {
 		return "", agents.Finish(err)
 	}
-	g := sceneOf(after)
+	g := after.graph
 	var said []string
 	for _, mv := range st.done {
 		held := assertionHolds(g, program.Assert{Object: mv.Pick, Relation: program.RelationFor(mv.Place), Target: mv.Place}, st.lastPlace[mv.Pick])

@@ -1,11 +1,9 @@
 package tabletop
 
 import (
-	"cmp"
-	"context"
+		"context"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -43,6 +41,13 @@ func (s *sight) show(req *llm.Request) {
 
 // perceiveFromImage is perceiveScene for perception=image.
 func perceiveFromImage(ctx context.Context, model llm.Model, env agents.Env, edges bool) (*sight, error) {
+	return lookAtImage(ctx, model, env, true, edges)
+}
+
+// lookAtImage takes the robot's camera image and has the model detect the
+// objects in it; with graphCall, the scene-graph call follows (with edges,
+// or the nodes only), else the graph is the detected nodes alone.
+func lookAtImage(ctx context.Context, model llm.Model, env agents.Env, graphCall, edges bool) (*sight, error) {
 	cam, ok := env.(agents.Camera)
 	if !ok {
 		return nil, fmt.Errorf("perception=image: %s has no camera on this table", env.Robot())
@@ -65,6 +70,13 @@ func perceiveFromImage(ctx context.Context, model llm.Model, env agents.Env, edg
 	}
 	if len(nodes) == 0 {
 		return &sight{graph: g, at: at, img: img, seen: seen}, nil
+	}
+	if !graphCall {
+		for i, n := range nodes {
+			at[n.ID] = n.At
+			ds[i] = llm.Detection{ID: n.ID, Attributes: n.Attributes, Box: n.Box}
+		}
+		return &sight{graph: g, at: at, img: img, seen: seen, inImage: ds}, nil
 	}
 	data := perceivePrompt{Robot: env.Robot(), Objects: boxLines(nodes), Edges: edges}
 	user, err := render("perceive_image.tmpl", data)
@@ -128,21 +140,19 @@ func boxLines(nodes []seenNode) string {
 	return b.String()
 }
 
-// seeingEnv passes SG-CoT's pick_and_place calls to the table with where
-// their objects were seen: the table acts on what is there (grounding by
-// geometry), and a name the graph does not hold goes as it is. A named
-// place ("middle") has no point. After a move the block is where it was
-// put: at the point of the object it was put on or in, or, put at a named
-// place, nowhere the robot has seen. Once the other robot has answered an
-// ask_robot (it may have moved things), the robot looks again: one more
-// detection call on a new image, and each node moves to the nearest
-// object of its colour and type seen there. One goroutine plays the
-// robot, so the points need no lock.
+// seeingEnv passes a workflow's pick_and_place calls to the table with
+// where their objects were seen (eyes.at): the table acts on what is
+// there (grounding by geometry), and a name the robot has not seen goes as
+// it is. A named place ("middle") has no point. After a move the block is
+// where it was put: at the point of the object it was put on or in, or,
+// put at a named place, nowhere the robot has seen. Once the other robot
+// has answered an ask_robot (it may have moved things), the robot looks
+// again: one more detection call on a new image, whose objects keep the
+// names of the nearest objects of their colour and type (eyes.rename).
+// One goroutine plays the robot, so the points need no lock.
 type seeingEnv struct {
 	agents.Env
-	at    map[string][2]int
-	model llm.Model
-	graph *scenes.Graph
+	eyes *eyes
 }
 
 func (e seeingEnv) Call(ctx context.Context, c agents.ToolCall) (agents.Result, error) {
@@ -151,7 +161,7 @@ func (e seeingEnv) Call(ctx context.Context, c agents.ToolCall) (agents.Result, 
 		if err != nil || r.Error != "" || r.Ended {
 			return r, err
 		}
-		if err := e.lookAgain(ctx); err != nil {
+		if _, err := e.eyes.see(ctx, false); err != nil {
 			return r, fmt.Errorf("looking again after ask_robot: %w", err)
 		}
 		return r, nil
@@ -164,10 +174,11 @@ func (e seeingEnv) Call(ctx context.Context, c agents.ToolCall) (agents.Result, 
 		return e.Env.Call(ctx, c)
 	}
 	a := args.(*agents.PickAndPlaceArgs)
-	if p, ok := e.at[a.Pick]; ok && a.PickAt == nil {
+	at := e.eyes.at
+	if p, ok := at[a.Pick]; ok && a.PickAt == nil {
 		a.PickAt = &p
 	}
-	if p, ok := e.at[a.Place]; ok && a.PlaceAt == nil {
+	if p, ok := at[a.Place]; ok && a.PlaceAt == nil {
 		a.PlaceAt = &p
 	}
 	raw, err := json.Marshal(a)
@@ -177,65 +188,12 @@ func (e seeingEnv) Call(ctx context.Context, c agents.ToolCall) (agents.Result, 
 	r, err := e.Env.Call(ctx, agents.ToolCall{Name: c.Name, Args: raw})
 	if err == nil && r.Error == "" {
 		if a.PlaceAt != nil {
-			e.at[a.Pick] = *a.PlaceAt
+			at[a.Pick] = *a.PlaceAt
 		} else {
-			delete(e.at, a.Pick)
+			delete(at, a.Pick)
 		}
 	}
 	return r, err
-}
-
-// lookAgain detects the objects in a new image and moves each node of the
-// graph to the nearest object of its colour and type seen there, one node
-// to an object; a node with none left is forgotten (its name then goes to
-// the table as it is).
-func (e seeingEnv) lookAgain(ctx context.Context) error {
-	cam, ok := e.Env.(agents.Camera)
-	if !ok {
-		return nil
-	}
-	img, seen, err := cam.View()
-	if err != nil {
-		return fmt.Errorf("%s's camera: %w", e.Robot(), err)
-	}
-	found, err := detectInImage(ctx, e.model, e.Robot(), img, seen, [2]int{img.Width, img.Height})
-	if err != nil {
-		return err
-	}
-	// Closest pairs first, over every node and every object seen: an
-	// object that stayed where it was keeps its node, and the one that
-	// moved takes the node left over, wherever the other robot put it.
-	type pair struct{ node, obj, d int }
-	var pairs []pair
-	for ni, n := range e.graph.Nodes {
-		old, had := e.at[n.ID]
-		for i, f := range found {
-			if f.Attributes[scenes.AttrColor] != n.Attributes[scenes.AttrColor] || f.Attributes[scenes.AttrType] != n.Attributes[scenes.AttrType] {
-				continue
-			}
-			d := 0
-			if had {
-				dy, dx := f.At[0]-old[0], f.At[1]-old[1]
-				d = dy*dy + dx*dx
-			}
-			pairs = append(pairs, pair{ni, i, d})
-		}
-	}
-	slices.SortStableFunc(pairs, func(a, b pair) int { return cmp.Compare(a.d, b.d) })
-	nodeDone, objTaken := make([]bool, len(e.graph.Nodes)), make([]bool, len(found))
-	for _, p := range pairs {
-		if nodeDone[p.node] || objTaken[p.obj] {
-			continue
-		}
-		nodeDone[p.node], objTaken[p.obj] = true, true
-		e.at[e.graph.Nodes[p.node].ID] = found[p.obj].At
-	}
-	for ni, n := range e.graph.Nodes {
-		if !nodeDone[ni] {
-			delete(e.at, n.ID)
-		}
-	}
-	return nil
 }
 
 // Tally passes the count of a call the workflow answers itself (a

@@ -15,8 +15,11 @@ import (
 func init() {
 	agents.RegisterWorkflow("progprompt", "LLM workflow: ProgPrompt with an ask action; the model writes a Python-style task program of pick_and_place calls, asserts with recovery steps and questions, and is re-prompted with each reply",
 		func(cfg agents.Config) (agents.Agent, error) {
-			return &progprompt{model: cfg.Model}, nil
+			return &progprompt{model: cfg.Model, perception: cfg.Perception}, nil
 		})
+	// Under --perception image it sees the table through the camera image
+	// (eyes.go); --perception detector gives it the detector's list.
+	agents.SetShowsImages("progprompt", "--perception detector")
 }
 
 // progprompt is ProgPrompt (Singh et al., 2023) as the SG-CoT paper runs
@@ -29,7 +32,10 @@ func init() {
 // action: a question (to the user, or to the other robot) ends the program,
 // and its reply goes back in a fresh prompt, with what has run so far, for
 // the model to write the rest.
-type progprompt struct{ model llm.Model }
+type progprompt struct {
+	model      llm.Model
+	perception string // how it sees the table (eyes)
+}
 
 const (
 	// progMaxReprompts bounds the programs written after a reply: one
@@ -47,6 +53,8 @@ type progState struct {
 	// lastPlace is where each block was last put, for assertions about a
 	// named place, which the scene graph cannot show.
 	lastPlace map[string]string
+	// eyes look at the table for the assertions.
+	eyes *eyes
 }
 
 type progPromptData struct {
@@ -55,18 +63,23 @@ type progPromptData struct {
 	// Positions are the objects' entries of the positions dict, and
 	// Workspaces the comments that say where each lies at a shared table.
 	Positions, Workspaces, SoFar []string
+	// Image says that the prompt shows the camera image, and gives no
+	// positions (perception=image).
+	Image bool
 }
 
 func (a *progprompt) Run(ctx context.Context, env agents.Env) error {
-	st := &progState{lastPlace: map[string]string{}}
+	eyes := newEyes(a.model, a.perception, env)
+	env = eyes.acting(env)
+	st := &progState{lastPlace: map[string]string{}, eyes: eyes}
 	for reprompt := 0; ; reprompt++ {
-		// The detector is read afresh for each program: a reply from the
-		// other robot may have brought a block into view.
-		objs, err := detectObjects(ctx, env)
+		// The robot looks afresh for each program: a reply from the other
+		// robot may have brought a block into view.
+		l, err := eyes.see(ctx, false)
 		if err != nil {
 			return agents.Finish(err)
 		}
-		p, err := a.write(ctx, env, objs, st)
+		p, err := a.write(ctx, env, l, st)
 		if err != nil {
 			if derr := agents.Done(ctx, env); derr != nil {
 				return derr
@@ -97,17 +110,18 @@ func (a *progprompt) Respond(ctx context.Context, env agents.Env, message string
 
 // prompt fills the templates' data from the detected objects and the
 // episode so far, and states the call's context.
-func (a *progprompt) prompt(env agents.Env, objs []llm.Detection, st *progState) (progPromptData, *llm.CallContext) {
+func (a *progprompt) prompt(env agents.Env, l *look, st *progState) (progPromptData, *llm.CallContext) {
 	imports := []string{program.PickAndPlace, program.Ask}
 	if env.Partner() != "" {
 		imports = append(imports, program.AskRobot)
 	}
-	data := progObjects(listed(objs))
+	data := progObjects(l.listed(), l.frame())
+	data.Image = l.sight != nil
 	data.promptData = promptData{Instruction: env.Instruction(), Robot: env.Robot(), Partner: env.Partner(),
 		Places: data.Places}
 	data.Imports, data.FuncName, data.SoFar = strings.Join(imports, ", "), program.FuncName(env.Instruction()), slices.Clone(st.soFar)
 	cc := &llm.CallContext{Role: llm.CallPlan, Track: "tabletop", Instruction: env.Instruction(), Robot: env.Robot(),
-		Partner: env.Partner(), Detections: asListed(objs),
+		Partner: env.Partner(), Detections: l.context(),
 		Exchanges: st.exchanges, Done: st.done, Format: llm.FormatProgram}
 	return data, cc
 }
@@ -115,27 +129,29 @@ func (a *progprompt) prompt(env agents.Env, objs []llm.Detection, st *progState)
 // progObjects writes the table part of a program prompt: the places, the
 // objects list, each object's position as a dict entry, and at a shared
 // table a comment per object saying whose workspace it is in.
-func progObjects(objs []listedObject) progPromptData {
+func progObjects(objs []listedObject, frame string) progPromptData {
 	var objects, places, positions, workspaces []string
 	for _, p := range scenes.PlaceNames {
 		places = append(places, program.Quote(p))
 	}
 	for _, o := range objs {
 		objects = append(objects, program.Quote(o.ID))
-		positions = append(positions, fmt.Sprintf("%s: (%.3f, %.3f),", program.Quote(o.ID), o.X, o.Y))
+		if !o.InImage {
+			positions = append(positions, fmt.Sprintf("%s: (%.3f, %.3f),", program.Quote(o.ID), o.X, o.Y))
+		}
 		if w := workspacePhrase(o.Workspace); w != "" {
 			workspaces = append(workspaces, fmt.Sprintf("the %s is %s", o.ID, w))
 		}
 	}
 	return progPromptData{promptData: promptData{Places: strings.Join(places, ", ")}, Objects: strings.Join(objects, ", "),
-		Positions: positions, Workspaces: workspaces, Frame: frameNote}
+		Positions: positions, Workspaces: workspaces, Frame: frame}
 }
 
 // write has the model complete the task function. A program that does not
 // parse is sent back once with the parse error; a second one fails the
 // episode with that error, which names the line.
-func (a *progprompt) write(ctx context.Context, env agents.Env, objs []llm.Detection, st *progState) (program.Program, error) {
-	data, cc := a.prompt(env, objs, st)
+func (a *progprompt) write(ctx context.Context, env agents.Env, l *look, st *progState) (program.Program, error) {
+	data, cc := a.prompt(env, l, st)
 	system, err := render("progprompt_system.tmpl", data)
 	if err != nil {
 		return program.Program{}, err
@@ -145,6 +161,7 @@ func (a *progprompt) write(ctx context.Context, env agents.Env, objs []llm.Detec
 		return program.Program{}, err
 	}
 	req := llm.Request{System: system, Messages: []llm.Message{{Role: llm.RoleUser, Text: user}}, Context: cc}
+	l.show(&req)
 	var parseErr error
 	for range 2 {
 		reply, err := a.model.Generate(ctx, req)
@@ -178,7 +195,7 @@ func (st *progState) execute(ctx context.Context, env agents.Env, p program.Prog
 				return asked, err
 			}
 		case program.Assert:
-			held, err := st.check(ctx, env, s)
+			held, err := st.check(ctx, s)
 			if err != nil {
 				return false, err
 			}
@@ -241,14 +258,16 @@ func (st *progState) run(ctx context.Context, env agents.Env, c program.Call, le
 	return true, nil
 }
 
-// check reads an assertion off the scene the robot sees now: the
-// detector's objects, their relations rebuilt from the boxes (sceneOf).
-func (st *progState) check(ctx context.Context, env agents.Env, a program.Assert) (bool, error) {
-	ds, err := detectObjects(ctx, env)
+// check reads an assertion off the scene the robot sees now (eyes.see):
+// the detector's objects, their relations rebuilt from the boxes
+// (sceneOf); or, with perception=image, the scene graph the model writes
+// from a new image.
+func (st *progState) check(ctx context.Context, a program.Assert) (bool, error) {
+	l, err := st.eyes.see(ctx, true)
 	if err != nil {
 		return false, err
 	}
-	return assertionHolds(sceneOf(ds), a, st.lastPlace[a.Object]), nil
+	return assertionHolds(l.graph, a, st.lastPlace[a.Object]), nil
 }
 
 // assertionHolds reports whether an assertion holds in a graph. The

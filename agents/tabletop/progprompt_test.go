@@ -84,7 +84,7 @@ func (e *progTable) Call(_ context.Context, c agents.ToolCall) (agents.Result, e
 		if c.Name == agents.ToolDone {
 			return agents.Result{Text: "The episode is over.", Ended: true}, nil
 		}
-		return look(c.Name, e.objs), nil
+		return lookResult(c.Name, e.objs), nil
 	}
 	return agents.Result{Text: "ok"}, nil
 }
@@ -221,7 +221,7 @@ func progPromptGolden(t *testing.T, partner bool) progPromptData {
 		st.exchanges = []llm.Exchange{{Kind: agents.ToolAskRobot, Text: "Please put red block 1 in the shared workspace.", Reply: "I put red block 1 in the shared workspace."}}
 		st.soFar = []string{`ask_robot("Please put red block 1 in the shared workspace.")`, "# reply: I put red block 1 in the shared workspace."}
 	}
-	data, _ := (&progprompt{}).prompt(env, detections(objs), st)
+	data, _ := (&progprompt{}).prompt(env, &look{ds: detections(objs)}, st)
 	return data
 }
 
@@ -230,7 +230,7 @@ func progAnswerGolden(t *testing.T) progPromptData {
 	t.Helper()
 	objs := []scenes.Object{scenes.NewBlock("red block 1", "red", 0.2, -0.3), scenes.NewBowl("blue bowl 1", "blue", -0.15, -0.6)}
 	objs[0].Region, objs[1].Region = scenes.RegionRobot2, scenes.RegionRobot1
-	d := progObjects(listed(detections(objs)))
+	d := progObjects(listed(detections(objs)), frameNote)
 	d.promptData = promptData{Robot: scenes.Robot2, Partner: scenes.Robot1, Message: "Please put red block 1 in the shared workspace.", Places: d.Places}
 	d.Imports, d.FuncName = program.PickAndPlace, "answer_"+program.FuncName(scenes.Robot1)
 	return d

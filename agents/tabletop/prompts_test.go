@@ -37,7 +37,7 @@ func TestPromptsGolden(t *testing.T) {
 	cl := claraPrompt{Instruction: base.Instruction, Robot: "robot1", Partner: "robot2",
 		Objects: objectLines(shown), Frame: frameNote,
 		Places: base.Places, Plans: `3× [{"pick":"red block 1","place":"blue bowl 1"}]` + "\n" + `2× [{"pick":"red block 1","place":"middle"}]`,
-		Examples: claraExamples[:claraShots]}
+		Examples: written(claraExamples[:claraShots], false)}
 	clAlone := cl
 	clAlone.Partner = ""
 	noGraph.GraphJSON = ""

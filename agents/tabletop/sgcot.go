@@ -93,7 +93,9 @@ func (a *sgcot) Run(ctx context.Context, env agents.Env) error {
 		}
 	}
 	if a.image {
-		env = seeingEnv{env, at, a.model, g}
+		// What the robot saw is what it knows: a later look (after
+		// ask_robot) keeps these names.
+		env = eyesAfter(a.model, env, sight).acting(env)
 	}
 	env = perceivedEnv{env, g}
 	objects, keys, rels := outline(g)

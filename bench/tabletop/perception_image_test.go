@@ -74,9 +74,10 @@ func TestPerceptionSettings(t *testing.T) {
 		want       map[string]string
 	}{
 		{agents.PerceptionDetector, map[string]string{"perception": "", "camera": ""}},
-		// The default stays the detector's list until the baselines see
-		// the image too (issue 30): Table 2 compares like with like.
-		{"", map[string]string{"perception": "", "camera": ""}},
+		// The default is the image, as the papers ran every workflow that
+		// perceives, now that the baselines see it too (issue 30).
+		{"", map[string]string{"perception": "image",
+			"camera": `{"width":640,"height":480,"view":"perspective","eye":[0,-1.05,0.8],"target":[0,-0.5,0],"fov_y":40,"ortho_height":0.7}`}},
 		{agents.PerceptionImage, map[string]string{"perception": "image",
 			"camera": `{"width":640,"height":480,"view":"perspective","eye":[0,-1.05,0.8],"target":[0,-0.5,0],"fov_y":40,"ortho_height":0.7}`}},
 	} {

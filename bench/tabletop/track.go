@@ -28,8 +28,10 @@ type Track struct {
 	// SceneSizes are the table sizes to run each cell at, in objects
 	// (distractors added); empty: the family's own size only.
 	SceneSizes []int
-	// Perception is how SG-CoT and its ablations perceive the table:
-	// agents.PerceptionDetector ("" too) or agents.PerceptionImage.
+	// Perception is how the workflows that perceive the table (SG-CoT and
+	// its ablations, CLARA, Inner Monologue, ProgPrompt) do it:
+	// agents.PerceptionImage ("" too), as their papers ran them, or
+	// agents.PerceptionDetector, for a model that takes no image.
 	Perception string
 	// Calibration is the calibration split agents fit thresholds on; nil
 	// makes one per suite seed, shared by every episode of that seed
@@ -49,7 +51,7 @@ func (*Track) Summary() string { return "physics table of blocks and bowls, one 
 
 func (t *Track) Flags(fs *flag.FlagSet) {
 	fs.IntVar(&t.StepLimit, "step-limit", DefaultStepLimit, "tool calls per episode, both robots together, before it ends")
-	fs.StringVar(&t.Perception, "perception", agents.PerceptionDetector, "how sgcot and its ablations perceive the table: `detector` (the object detector's list, with boxes in millimetres) or image (the robot's camera image, read by the model: it must take images)")
+	fs.StringVar(&t.Perception, "perception", agents.PerceptionImage, "how the workflows that perceive (sgcot and its ablations, clara, inner-monologue, progprompt) see the table: `image` (the robot's camera image, read by the model, as their papers ran them: the model must take images) or detector (the object detector's list, with positions: for a text-only model)")
 	fs.StringVar(&t.sizesFlag, "scene-sizes", "", fmt.Sprintf("comma-separated table `sizes`, in objects with distractors added, each a grid dimension (0: the family's own size; at most %d; default: own size only)", MaxSceneSize))
 }
 
@@ -126,7 +128,7 @@ func (t *Track) Images() bool { return t.perception() == agents.PerceptionImage 
 
 func (t *Track) perception() string {
 	if t.Perception == "" {
-		return agents.PerceptionDetector
+		return agents.PerceptionImage
 	}
 	return t.Perception
 }

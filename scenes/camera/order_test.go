@@ -22,6 +22,8 @@ func TestPainterOrder(t *testing.T) {
 		{"seen from above, a stack shows only its top", stack(), top, "red block 1", 0, 0.001},
 		{"a nested block is in full view", nested(), DefaultOptions(), "red block 1", 0.999, 1},
 		{"a bowl is partly hidden by the block in it", nested(), DefaultOptions(), "blue bowl 1", 0.5, 0.95},
+		{"a block at the back of a bowl, resting in it, is in full view: the bowl's inside hides nothing in it (by centre depth alone the bowl painted it over, and a robot looking for it after a move found it gone)",
+			nestedAtBack(), DefaultOptions(), "red block 1", 0.999, 1},
 		{"a block behind a bowl is partly hidden", []scenes.Object{
 			scenes.NewBlock("red block 1", "red", 0, -0.4), scenes.NewBowl("blue bowl 1", "blue", 0, -0.46),
 		}, DefaultOptions(), "red block 1", 0, 0.5},
@@ -39,4 +41,12 @@ func TestPainterOrder(t *testing.T) {
 			}
 		}
 	}
+}
+
+// nestedAtBack is a block resting in a bowl, near the bowl's back rim.
+func nestedAtBack() []scenes.Object {
+	bowl := scenes.NewBowl("blue bowl 1", "blue", 0, -0.5)
+	blk := scenes.NewBlock("red block 1", "red", 0, -0.5+scenes.BowlSize/2-scenes.BlockSize/2-0.005)
+	blk.Pose[2] = scenes.BlockSize/2 + 0.01
+	return []scenes.Object{bowl, blk}
 }

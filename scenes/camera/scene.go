@@ -71,6 +71,7 @@ func newScene(objs []scenes.Object, o Options) *scene {
 		slab = slab[:len(slab)+len(sil)]
 		sc.items = append(sc.items, item{idx: i, obj: ob, depth: sc.cam.depth(ob.Pose), sil: sil, sb: bounds(sil)})
 	}
+	sc.nestInBowls()
 	// Far to near; a stacked or nested object, higher, is nearer.
 	slices.SortStableFunc(sc.items, func(a, b item) int { return cmp.Compare(b.depth, a.depth) })
 	if r, ok := o.hiddenRegion(); ok {
@@ -144,4 +145,36 @@ func corners(o *scenes.Object) [8]mgl64.Vec3 {
 		cs[i] = o.Pose.Add(d)
 	}
 	return cs
+}
+
+// nestInBowls draws what rests in a bowl after the bowl. By the depth of
+// its centre alone a block at the back of a bowl is farther than the
+// bowl's centre, and the bowl, drawn after it, would paint it over, when
+// a bowl's inside hides none of what lies in it. An object whose centre is
+// within a bowl's rim, above the bowl's bottom, is taken to rest in it
+// (nothing else can stand there): its depth becomes just less than the
+// bowl's, less again the higher it is, so that a stack in a bowl keeps
+// its order.
+func (sc *scene) nestInBowls() {
+	for i := range sc.items {
+		b := &sc.items[i]
+		if b.obj.Class != scenes.ClassBowl {
+			continue
+		}
+		r := b.obj.Extent.X() / 2
+		bottom := b.obj.Pose.Z() - b.obj.Extent.Z()/2
+		for j := range sc.items {
+			o := &sc.items[j]
+			if j == i || o.obj.Class == scenes.ClassBowl || o.obj.Pose.Z() <= bottom {
+				continue
+			}
+			dx, dy := o.obj.Pose.X()-b.obj.Pose.X(), o.obj.Pose.Y()-b.obj.Pose.Y()
+			if dx*dx+dy*dy >= r*r {
+				continue
+			}
+			if d := b.depth - 1e-6*(1+o.obj.Pose.Z()); o.depth > d {
+				o.depth = d
+			}
+		}
+	}
 }

@@ -2,6 +2,7 @@ package simmodel
 
 import (
 	"encoding/binary"
+	"maps"
 	"math"
 
 	"github.com/ambibench/ambibench/agents/grounding"
@@ -71,6 +72,9 @@ func (c *call) misread(id, axis string) float64 {
 
 // listGraph is the scene graph the model derives from an object list.
 func (c *call) listGraph(objs []llm.Detection) *scenes.Graph {
+	if len(c.cc.Seen) > 0 {
+		return c.imageGraph(objs)
+	}
 	read := make([]scenes.Object, len(objs))
 	for i, o := range objs {
 		read[i] = c.readObject(o)
@@ -92,4 +96,36 @@ func (c *call) sceneView() (grounding.View, bool) {
 		return grounding.GraphView{G: c.derived}, true
 	}
 	return nil, false
+}
+
+// imageGraph is the scene graph the model derives from an object list it
+// wrote from the camera image the prompt shows (perception=image: the
+// list gives no positions, each object its box in the image). Each listed
+// object is the one under its box (underBox), where it stands on the
+// table, read with the profile's Coord error across the table as a
+// reader of the list's positions would, in the workspace whose tint it
+// stands on. A listed object with nothing under it (a phantom) is a node
+// in no relation.
+func (c *call) imageGraph(ds []llm.Detection) *scenes.Graph {
+	var read []scenes.Object
+	var phantoms []scenes.Node
+	for _, d := range ds {
+		s, ok := underBox(d.Box, c.cc.Seen, c.cc.ImageSize)
+		if !ok {
+			phantoms = append(phantoms, scenes.Node{ID: d.ID, Attributes: d.Attributes})
+			continue
+		}
+		pose := s.Pos.Mul(0.001)
+		pose[0] += c.misread(d.ID, "x")
+		pose[1] += c.misread(d.ID, "y")
+		obj := scenes.Object{ID: d.ID, Class: d.Attributes[scenes.AttrType], Attributes: maps.Clone(d.Attributes),
+			Pose: pose, Extent: s.Size.Mul(0.001)}
+		if ws := s.Attributes[scenes.AttrWorkspace]; ws != "" && ws != scenes.RegionTable {
+			obj.Region = ws
+		}
+		read = append(read, obj)
+	}
+	g := scenes.BuildGraph(read)
+	g.Nodes = append(g.Nodes, phantoms...)
+	return g
 }

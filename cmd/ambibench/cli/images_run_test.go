@@ -115,9 +115,14 @@ func TestImagesRefusedByATextModel(t *testing.T) {
 			t.Errorf("run of sgcot seeing on a text model: %v, want a refusal naming %s", err, want)
 		}
 	}
+	// The image is the default: the same refusal without the flag.
+	_, _, err = runCLI(t, "run", "--agents", "clara", "--model", "openai:text-only?images=0", "--episodes", "1", "--quiet")
+	if err == nil || !strings.Contains(err.Error(), `agent "clara" shows the model images`) {
+		t.Errorf("run of clara on a text model at the default perception: %v, want a refusal for images", err)
+	}
 	// With the detector's list the same model is fine: nothing is refused
 	// before the model is opened (which then wants a key).
-	_, _, err = runCLI(t, "run", "--agents", "sgcot", "--model", "openai:text-only?images=0", "--episodes", "1", "--quiet")
+	_, _, err = runCLI(t, "run", "--agents", "sgcot", "--perception", "detector", "--model", "openai:text-only?images=0", "--episodes", "1", "--quiet")
 	if err == nil || strings.Contains(err.Error(), "takes none") {
 		t.Errorf("run of sgcot with the detector on a text model: %v, want no refusal for images", err)
 	}

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/ambibench/ambibench/bench"
 	"github.com/ambibench/ambibench/results"
 )
 
@@ -462,7 +463,7 @@ func TestMergeWritesTranscriptsAndSummary(t *testing.T) {
 		t.Fatalf("merge of shards without summaries: %v\n%s", err, stderr)
 	}
 	got, _ := os.ReadFile(filepath.Join(bare, summaryFileName))
-	if !bytes.Contains(got, []byte("Suite version 1. Seed 1, 2 episodes per cell and agent at most, merged from 3 shards.")) ||
+	if !bytes.Contains(got, []byte(fmt.Sprintf("Suite version %d. Seed 1, 2 episodes per cell and agent at most, merged from 3 shards.", bench.SuiteVersion))) ||
 		!bytes.HasSuffix(want, got[bytes.Index(got, []byte("ADA / SR")):]) {
 		t.Errorf("merged summary without the shards':\n%s", got)
 	}
