@@ -108,7 +108,6 @@ func ex(id string, x, y float64) listedObject {
 	return o
 }
 
-
 type claraPrompt struct {
 	Instruction, Robot, Partner, Objects, Frame, Places, Plans string
 	Examples                                                   []claraExample

@@ -1,7 +1,7 @@
 package tabletop
 
 import (
-		"context"
+	"context"
 	"encoding/json"
 	"fmt"
 	"strconv"

@@ -38,7 +38,7 @@ func listCmd(stdout io.Writer) error {
 		}
 	}
 	if len(seeing) > 0 {
-		_, err := fmt.Fprintf(stdout, "\nUnder --perception image (tabletop) these show the model the robot's camera image:\n  %s\nEvery other agent perceives as with --perception detector: the workflows read the\ndetector's list, and oracle, rules and random, which call no model, the table itself.\n", strings.Join(seeing, ", "))
+		_, err := fmt.Fprintf(stdout, "\nUnder --perception image (tabletop; the default) these show the model the robot's camera image:\n  %s\nEvery other agent perceives as with --perception detector: the workflows read the\ndetector's list, and oracle, rules and random, which call no model, the table itself.\n", strings.Join(seeing, ", "))
 		return err
 	}
 	return nil
