@@ -54,7 +54,17 @@ func parseImageObjects(text string) ([]llm.ImageObject, error) {
 	if body == "" {
 		return nil, errors.New("detection reply: empty; want {\"objects\": [...]}")
 	}
-	// First as loose objects, to name a wrong key before the strict read.
+	// The strict read first: a reply as asked for is read once. Only a
+	// reply it refuses is read again, loosely, to say what was wrong.
+	if objs, ok := strictImageObjects(body); ok {
+		return objs, nil
+	}
+	return readImageObjects(body)
+}
+
+// readImageObjects reads a detection reply's JSON body, naming what is
+// wrong with it.
+func readImageObjects(body string) ([]llm.ImageObject, error) {
 	var loose struct {
 		Objects []map[string]json.RawMessage `json:"objects"`
 	}
@@ -131,4 +141,35 @@ func seenNodes(objs []llm.ImageObject) []seenNode {
 		}
 	}
 	return out
+}
+
+// strictImageObjects reads a reply in the asked shape, every object
+// checked; ok is false for anything else, which readImageObjects then
+// reads again to say what is wrong with it. What it accepts,
+// readImageObjects accepts alike (FuzzParseImageObjects).
+func strictImageObjects(body string) ([]llm.ImageObject, bool) {
+	dec := json.NewDecoder(strings.NewReader(body))
+	dec.DisallowUnknownFields()
+	var reply struct {
+		Objects *[]struct {
+			Name  string `json:"name"`
+			Color string `json:"color"`
+			Type  string `json:"type"`
+			Box   []int  `json:"box_2d"`
+		} `json:"objects"`
+	}
+	if dec.Decode(&reply) != nil || reply.Objects == nil || strings.TrimSpace(body[dec.InputOffset():]) != "" {
+		return nil, false
+	}
+	out := make([]llm.ImageObject, len(*reply.Objects))
+	for i, o := range *reply.Objects {
+		if len(o.Box) != 4 {
+			return nil, false
+		}
+		out[i] = llm.ImageObject{Name: o.Name, Color: o.Color, Type: o.Type, Box: [4]int(o.Box)}
+		if checkImageObject(out[i]) != nil {
+			return nil, false
+		}
+	}
+	return out, true
 }

@@ -1,6 +1,7 @@
 package tabletop
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -76,7 +77,16 @@ func FuzzParseImageObjects(f *testing.F) {
 	f.Add(`{"objects": [{"color": "red", "type": "bowl", "box_2d": [0, 0, 1000, 1000]}]} trailing`)
 	f.Add(`{"objects": null}`)
 	f.Add("```")
+	f.Add(`{"objects": [{"color": "red", "type": "block", "box_2d": [1, 2, 3, 4, 5]}]}`)
 	f.Fuzz(func(t *testing.T, reply string) {
+		// The strict first read accepts nothing the full read refuses,
+		// and reads what it accepts alike.
+		if fast, ok := strictImageObjects(reply); ok {
+			full, err := readImageObjects(reply)
+			if err != nil || !slices.Equal(fast, full) {
+				t.Errorf("the strict read took %q as %v; the full read gives %v, %v", reply, fast, full, err)
+			}
+		}
 		objs, err := parseImageObjects(reply)
 		if err != nil {
 			if !strings.HasPrefix(err.Error(), "detection reply") {

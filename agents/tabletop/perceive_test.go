@@ -153,6 +153,13 @@ func FuzzParsePerception(f *testing.F) {
 			if serr != nil || !reflect.DeepEqual(fast, slow) {
 				t.Fatalf("the fast path read %v, encoding/json %v (%v)", fast, slow, serr)
 			}
+			// The image's scene-graph call reads relation names as the
+			// model's own; in the table's names it reads alike, and takes
+			// the fast path too.
+			open, oerr := perceptionJSON(reply, ds, edges, true)
+			if oerr != nil || !reflect.DeepEqual(fast, open) {
+				t.Fatalf("the fast path read %v, encoding/json with open names %v (%v)", fast, open, oerr)
+			}
 		}
 		if err != nil {
 			if g != nil {

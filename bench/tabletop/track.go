@@ -167,7 +167,7 @@ func (*Track) Report() results.TrackReport {
 		}
 	}
 	return results.TrackReport{Sections: []results.Section{results.SectionSingleRobot, results.SectionPartialObservability,
-		results.SectionRobustness, results.SectionRates, results.SectionCost, results.SectionAblations, results.SectionSceneSize, results.SectionRepeats},
+		results.SectionRobustness, results.SectionPerception, results.SectionRates, results.SectionCost, results.SectionAblations, results.SectionSceneSize, results.SectionRepeats},
 		Plots: []results.Plot{results.PlotRates, results.PlotSceneSize}, Noise: noise, TwoRobotFamilies: twoRobots}
 }
 

@@ -50,6 +50,15 @@ func readTokens(cc *llm.CallContext) int {
 	// rest always has a field before them (role, track, format).
 	ds := c.Detections
 	c.Detections = nil
+	// The image is read as an image, whatever the context says of what
+	// it shows (Seen, InImage: for the simulated model, which reads no
+	// pixels): its tokens, not the JSON of its boxes, which no prompt ever
+	// carried and which would cost a marshal of every object per call.
+	image := 0
+	if c.ImageSize != ([2]int{}) {
+		image = llm.ImageTokens(c.ImageSize[0], c.ImageSize[1])
+	}
+	c.Seen, c.InImage, c.ImageSize = nil, nil, [2]int{}
 	data, err := json.Marshal(c)
 	if err != nil {
 		return 0 // a context holds strings, numbers and a graph of strings: it always encodes
@@ -59,7 +68,7 @@ func readTokens(cc *llm.CallContext) int {
 		n += len(`,"detections":`) + len(llm.DetectionsJSON(ds))
 	}
 	const fence = len("```ambibench\n") + len("\n```")
-	return (n + fence + 3) / 4
+	return (n+fence+3)/4 + image
 }
 
 func outputTokens(r llm.Reply) int {
