@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ambibench/ambibench/scenes"
+	"github.com/ambibench/ambibench/scenes/camera"
 )
 
 // perceive returns the robot's scene graph as its perception reports it
@@ -59,6 +60,27 @@ type view struct {
 	aliases    map[string]string
 	json       string
 	detections string
+	// objs and vis are the table's objects and what the robot's camera
+	// shows of each (camera.Visibility), once a look has asked: the
+	// image a workflow reads and the perception errors the table counts
+	// against it share one computation.
+	objs []scenes.Object
+	vis  []camera.Visible
+}
+
+// visibility is the table's objects and what the robot's camera shows of
+// each, computed once per state of the table.
+func (e *robotEnv) visibility() ([]scenes.Object, []camera.Visible, error) {
+	v := e.view()
+	if v.vis == nil {
+		objs := e.st.world.Objects()
+		vis, err := camera.Visibility(objs, e.cameraOptions())
+		if err != nil {
+			return nil, nil, err
+		}
+		v.objs, v.vis = objs, vis
+	}
+	return v.objs, v.vis, nil
 }
 
 // graphJSON returns the JSON of the robot's perceived graph, written once

@@ -50,8 +50,9 @@ func (e *robotEnv) ReportPerception(g *scenes.Graph, at map[string][2]int) error
 	)
 	if at != nil {
 		opt := e.cameraOptions()
-		objs = e.st.world.Objects()
-		vis, err := camera.Visibility(objs, opt)
+		var vis []camera.Visible
+		var err error
+		objs, vis, err = e.visibility()
 		if err != nil {
 			return fmt.Errorf("perception errors of %s: the camera's view: %w", e.robot, err)
 		}

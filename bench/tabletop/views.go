@@ -91,8 +91,7 @@ func robotCamera(opt camera.Options, ep *tasks.Episode, robot string) camera.Opt
 func (e *robotEnv) View() (llm.Image, []llm.Seen, error) {
 	st := e.st
 	opt := e.cameraOptions()
-	objs := st.world.Objects()
-	vis, err := camera.Visibility(objs, opt)
+	objs, vis, err := e.visibility()
 	if err != nil {
 		return llm.Image{}, nil, err
 	}
