@@ -2,6 +2,7 @@ package tabletop
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/ambibench/ambibench/agents"
@@ -10,20 +11,34 @@ import (
 	"github.com/ambibench/ambibench/results"
 )
 
-// TestSGCoTSeeingMatchesTheDetector plays SG-CoT and its ablations on
+// TestSeeingMatchesTheDetector plays every workflow that can see (SG-CoT,
+// its ablations and its baselines: CLARA, Inner Monologue, ProgPrompt) on
 // sim:perfect through the camera image and through the detector's list,
 // on every family and every perturbation without noise, two-robot cells
 // included, and wants 1.0 seeing wherever the detector's list gets 1.0
 // (ADA and SR apart): the detection call, the scene-graph call with the
 // image, grounding by geometry, the user's answers by place, the robots'
 // messages by description and looking again after the other robot acts
-// lose nothing. Seeing may do better: a person's answer by place is
+// lose nothing; nor do the baselines' looks, the names they keep from one
+// look to the next, Inner Monologue's feedback from a new image and
+// ProgPrompt's assertions. Seeing may do better: a person's answer by place is
 // resolved by looking at the image, which an ablation without edges
 // cannot do through its graph.
-func TestSGCoTSeeingMatchesTheDetector(t *testing.T) {
+func TestSeeingMatchesTheDetector(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
 		t.Skip(singlePath)
+	}
+	// Every workflow that can see: SG-CoT and its ablations, and the
+	// baselines, which see the same table (issue 30).
+	var seers []string
+	for _, a := range agents.NamesFor(agents.TrackTabletop) {
+		if info, _ := agents.Lookup(a); info.ShowsImages {
+			seers = append(seers, a)
+		}
+	}
+	if len(seers) < 7 {
+		t.Fatalf("the workflows that see: %v; want SG-CoT, its three ablations and the three baselines", seers)
 	}
 	play := func(perception string) map[string]results.Cell {
 		m, err := models.Open("sim:perfect", nil)
@@ -32,7 +47,7 @@ func TestSGCoTSeeingMatchesTheDetector(t *testing.T) {
 		}
 		track := New()
 		track.Perception = perception
-		opts := bench.Options{Track: track, Seed: 1, Model: m, Agents: []string{"sgcot", "sgcot-full-graph", "sgcot-single-retrieval", "sgcot-no-edges"},
+		opts := bench.Options{Track: track, Seed: 1, Model: m, Agents: seers,
 			Perturbations: []string{"none", "absence", "multiplicity", "underspecified", "partial_observability"}, Episodes: 12, Concurrency: 2}
 		recs, err := bench.Run(context.Background(), opts, nil, nil)
 		if err != nil {
@@ -58,8 +73,10 @@ func TestSGCoTSeeingMatchesTheDetector(t *testing.T) {
 		if d.ADA.Value() == 1 && s.ADA.Value() != 1 || d.SR.Value() == 1 && s.SR.Value() != 1 || s.Errors != 0 {
 			t.Errorf("%s: seeing ADA %.2f SR %.2f (errors %d), with the detector ADA %.2f SR %.2f", key, s.ADA.Value(), s.SR.Value(), s.Errors, d.ADA.Value(), d.SR.Value())
 		}
-		if s.Agent == "sgcot" && s.SR.Value() != 1 {
-			t.Errorf("%s: sgcot seeing SR %.2f, want 1", key, s.SR.Value())
+		// The method and the baselines read the whole table; only the
+		// ablations miss what they cannot read by construction.
+		if !strings.HasPrefix(s.Agent, "sgcot-") && s.SR.Value() != 1 {
+			t.Errorf("%s: %s seeing SR %.2f, want 1", key, s.Agent, s.SR.Value())
 		}
 	}
 }
