@@ -137,14 +137,18 @@ func readFile(t *testing.T, path string) []byte {
 	return b
 }
 
-// TestSeeingAgainstServeSim plays SG-CoT perceiving through the camera
-// image over real HTTP (the images in the request bodies as data URLs)
-// against serve-sim, and in process: the records are the same.
+// TestSeeingAgainstServeSim plays SG-CoT, Inner Monologue and ProgPrompt
+// perceiving through the camera image over real HTTP (the images in the
+// request bodies as data URLs) against serve-sim, and in process: the
+// records are the same. CLARA is left out: its samples differ by
+// Request.Sample, which the openai backend sends only as a move of the
+// seed, so serve-sim draws other samples than the in-process model, with
+// the detector's list as with the image.
 func TestSeeingAgainstServeSim(t *testing.T) {
 	// Not parallel: it sets the process's environment (t.Setenv), which the backends read.
 	t.Setenv("OPENAI_API_KEY", "sk-seeing-test")
 	t.Setenv("OPENAI_BASE_URL", startServeSim(t, "sim"))
-	grid := []string{"--agents", "sgcot,sgcot-no-edges", "--perception", "image", "--tasks", "pick_place,handover",
+	grid := []string{"--agents", "sgcot,sgcot-no-edges,inner-monologue,progprompt", "--perception", "image", "--tasks", "pick_place,handover",
 		"--perturbations", "none,multiplicity,partial_observability,scene_graph_noise", "--episodes", "3", "--quiet"}
 	remoteDir, localDir := t.TempDir(), t.TempDir()
 	if _, errOut, err := runCLI(t, append([]string{"run", "--model", "openai:sim?context=1", "--out", remoteDir}, grid...)...); err != nil {
