@@ -3,6 +3,7 @@ package bench
 import (
 	"github.com/ambibench/ambibench/agents"
 	"github.com/ambibench/ambibench/agents/llm"
+	"github.com/ambibench/ambibench/agents/prompt"
 	"github.com/ambibench/ambibench/results"
 )
 
@@ -48,6 +49,12 @@ type Options struct {
 	// Empty: Model alone. Open them as Model is opened, so that their
 	// calls are counted in the episode's record too.
 	Members []llm.Model
+	// Prompts are the prompt templates that replace the built-in ones
+	// (run --prompts; prompt.Load), nil for none. Run hands them to the
+	// workflows in the episodes' context, so they are this run's alone;
+	// Settings names each replaced template the track reads (its own
+	// set, and an extension's: ReadsPromptSet) by its hash.
+	Prompts *prompt.Overrides
 
 	Families      []string // empty: all
 	Perturbations []string // empty: all

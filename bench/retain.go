@@ -89,7 +89,7 @@ type packedRecord struct {
 	Trials, SolvedTrial, OptimalSteps, Reflections           int
 	RedundantReflections, ReflectionTokens                   int
 	ReflectionTools, ReflectionTokenCounts, ReflectionTrials uint32
-	Dataset, Map                                             uint32
+	Dataset, Map, MapOrigin                                  uint32
 	MapObjects                                               int
 	Query, Difficulty, Answer, Truth                         uint32
 	Top1, Top2, Top3, TopAny                                 bool
@@ -131,7 +131,7 @@ func (k *retained) keep(i int, r *results.Record) {
 		Trials: r.Trials, SolvedTrial: r.SolvedTrial, OptimalSteps: r.OptimalSteps, Reflections: r.Reflections,
 		RedundantReflections: r.RedundantReflections, ReflectionTokens: r.ReflectionTokens,
 		ReflectionTools: k.count(r.ReflectionTools), ReflectionTokenCounts: k.intList(r.ReflectionTokenCounts), ReflectionTrials: k.intList(r.ReflectionTrials),
-		Dataset: k.str(r.Dataset), Map: k.str(r.Map),
+		Dataset: k.str(r.Dataset), Map: k.str(r.Map), MapOrigin: k.str(r.MapOrigin),
 		MapObjects: r.MapObjects,
 		Query:      k.str(r.Query), Difficulty: k.str(r.Difficulty), Answer: k.list(r.Answer), Truth: k.list(r.Truth),
 		Top1: r.Top1, Top2: r.Top2, Top3: r.Top3, TopAny: r.TopAny,
@@ -166,7 +166,7 @@ func (k *retained) unpack(p *packedRecord) results.Record {
 		Trials: p.Trials, SolvedTrial: p.SolvedTrial, OptimalSteps: p.OptimalSteps, Reflections: p.Reflections,
 		RedundantReflections: p.RedundantReflections, ReflectionTokens: p.ReflectionTokens,
 		ReflectionTools: k.counts.vals[p.ReflectionTools], ReflectionTokenCounts: k.ints.vals[p.ReflectionTokenCounts], ReflectionTrials: k.ints.vals[p.ReflectionTrials],
-		Dataset: k.strs.vals[p.Dataset], Map: k.strs.vals[p.Map],
+		Dataset: k.strs.vals[p.Dataset], Map: k.strs.vals[p.Map], MapOrigin: k.strs.vals[p.MapOrigin],
 		MapObjects: p.MapObjects,
 		Query:      k.strs.vals[p.Query], Difficulty: k.strs.vals[p.Difficulty], Answer: k.lists.vals[p.Answer], Truth: k.lists.vals[p.Truth],
 		Top1: p.Top1, Top2: p.Top2, Top3: p.Top3, TopAny: p.TopAny,

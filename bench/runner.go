@@ -12,6 +12,7 @@ import (
 	"github.com/ambibench/ambibench/agents"
 	"github.com/ambibench/ambibench/agents/llm"
 	"github.com/ambibench/ambibench/agents/llm/models"
+	"github.com/ambibench/ambibench/agents/prompt"
 	"github.com/ambibench/ambibench/results"
 )
 
@@ -110,6 +111,8 @@ func Run(ctx context.Context, opts Options, w *results.Writer, have map[string]b
 	played := make([]*results.Record, len(todo))
 	kept := newRetained(len(todo)) // called by one flusher at a time
 	var stopping atomic.Bool
+	// The workflows render with the run's templates (prompt.Set.In).
+	ctx = prompt.WithOverrides(ctx, opts.Prompts)
 	g, gctx := errgroup.WithContext(ctx)
 	order := newInOrder(len(todo), func(i int) error {
 		if gctx.Err() != nil {

@@ -580,6 +580,12 @@ func writeCompareSummary(w io.Writer, r CompareResult, md bool) {
 // as differences and refuses none.
 var ComparedSettings = []string{"max_reply_bytes", "router", "router_ambiguity"}
 
+// PromptSettingPrefix starts the settings of the prompt templates a run
+// read in place of the built-in ones (run --prompts; agents/prompt's
+// SettingPrefix): they change what an agent reads, not which episodes it
+// plays, so they are compared as ComparedSettings are.
+const PromptSettingPrefix = "prompt:"
+
 // SuiteSetting is the setting of the suite version.
 const SuiteSetting = "suite"
 
@@ -619,7 +625,7 @@ func CompareSettings(base, new RunFile, allowSuite bool) (compared []SettingChan
 	e := &CompareSettingsError{}
 	for _, c := range base.Changes(new.Settings) {
 		switch {
-		case slices.Contains(ComparedSettings, c.Name):
+		case slices.Contains(ComparedSettings, c.Name) || strings.HasPrefix(c.Name, PromptSettingPrefix):
 			compared = append(compared, c)
 		case c.Name == SuiteSetting && allowSuite:
 			compared = append(compared, c)

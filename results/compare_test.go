@@ -118,6 +118,7 @@ func TestCompareSettings(t *testing.T) {
 		{why: "a seed makes other episodes: refused, named with both values", base: rf("seed", "1"), new: rf("seed", "2"), err: "seed: 1 in BASE, 2 in NEW"},
 		{why: "a step limit too", base: rf("step_limit", "40"), new: rf("step_limit", "20"), err: "step_limit"},
 		{why: "a router is compared, like a model", base: rf("router", "a"), new: rf("router", "b"), compared: 1},
+		{why: "a replaced prompt template is compared, like a router", base: rf("seed", "1"), new: rf("seed", "1", "prompt:tabletop/direct_system.tmpl", "ab12"), compared: 1},
 		{why: "another suite: refused", base: rf("suite", "1"), new: rf("suite", "2"), err: "--allow-suite-mismatch"},
 		{why: "another suite, allowed", base: rf("suite", "1"), new: rf("suite", "2"), allowSuite: true, compared: 1},
 		{why: "a dataset elsewhere with the same hash", base: rf("data", "/a", "data_hash", "h"), new: rf("data", "/b", "data_hash", "h")},

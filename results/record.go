@@ -95,6 +95,7 @@ type Record struct {
 	// the query type and Perturbation the input mode.
 	Dataset      string   `json:"dataset,omitempty"`      // the dataset's name
 	Map          string   `json:"map,omitempty"`          // the semantic map
+	MapOrigin    string   `json:"map_origin,omitempty"`   // where the map comes from ("ScanNet"), when the dataset says
 	MapObjects   int      `json:"map_objects,omitempty"`  // objects in the map as shown
 	Query        string   `json:"query,omitempty"`        // the query's id
 	Difficulty   string   `json:"difficulty,omitempty"`   // the query's difficulty

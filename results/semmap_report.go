@@ -113,6 +113,56 @@ func (rp *reporter) topKTable(b *strings.Builder) {
 		writeRow(b, r)
 	}
 	b.WriteString("\n")
+	rp.originTable(b)
+}
+
+// noOrigin labels the records of maps whose dataset gives no origin, in
+// a report where others have one.
+const noOrigin = "(no origin)"
+
+// originTable writes Top-k by the maps' origin and query type, the split
+// the agentic-workflows paper reports its results in (ScanNet and
+// SceneNN maps), when the records carry origins (a dataset's
+// dataset.yaml gives them); nothing otherwise.
+func (rp *reporter) originTable(b *strings.Builder) {
+	var all []Record
+	for _, u := range rp.units {
+		all = append(all, u.recs...)
+	}
+	origins := distinct(all, func(r Record) string { return r.MapOrigin }, cmp.Compare[string])
+	if !slices.ContainsFunc(origins, func(o string) bool { return o != "" }) {
+		return
+	}
+	modes := rp.semmapModes()
+	var rows [][]string
+	for _, u := range rp.units {
+		for _, m := range modes {
+			inM := filter(u.recs, inMode(m))
+			for _, o := range origins {
+				inO := filter(inM, func(r Record) bool { return r.MapOrigin == o })
+				if len(inO) == 0 {
+					continue
+				}
+				label := o
+				if o == "" {
+					label = noOrigin
+				}
+				rows = append(rows, slices.Insert(topKRow(u.label, m, "all", inO), 2, label))
+				for _, f := range rp.families {
+					if rs := filter(inO, func(r Record) bool { return r.Family == f }); len(rs) > 0 {
+						rows = append(rows, slices.Insert(topKRow(u.label, m, f, rs), 2, label))
+					}
+				}
+			}
+		}
+	}
+	section(b, "Top-k by map origin and query type",
+		"The rows above split by where each map comes from, as the dataset's description gives it (the agentic-workflows paper splits its results into ScanNet and SceneNN maps), each input mode on its own rows. Columns as above.")
+	header(b, "agent", "mode", "origin", "queries", "Top-1", "Top-2", "Top-3", "Top-Any", "hallucinated", "no answer")
+	for _, r := range rows {
+		writeRow(b, r)
+	}
+	b.WriteString("\n")
 }
 
 // mapSizeTable writes Top-1 and Top-Any against the number of objects in

@@ -108,3 +108,57 @@ func TestTopKTableRows(t *testing.T) {
 		}
 	}
 }
+
+// Records whose maps carry an origin get the agentic-workflows paper's
+// split, origin by query type, each mode on its own rows; records without
+// origins get no such table.
+func TestTopKByOrigin(t *testing.T) {
+	t.Parallel()
+	rec := func(origin, family, mode string, ep int, hit bool) Record {
+		return Record{Schema: 1, Suite: 1, Outcome: OutcomeScored, Track: "semmap", Family: family, Perturbation: mode, Agent: "rules", Episode: ep,
+			Dataset: "paper", Map: origin + "_map", MapOrigin: origin, Top1: hit, Top2: hit, Top3: hit, TopAny: hit}
+	}
+	recs := []Record{
+		rec("ScanNet", "negation", "certainty", 0, true), rec("ScanNet", "negation", "certainty", 1, false),
+		rec("ScanNet", "affordance", "certainty", 2, true),
+		rec("SceneNN", "negation", "certainty", 3, false), rec("SceneNN", "affordance", "certainty", 4, true),
+		rec("SceneNN", "affordance", "uncertainty", 4, false),
+	}
+	var b strings.Builder
+	if err := TopKMarkdown(&b, recs); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{
+		"Top-k by map origin and query type",
+		"| rules | certainty | ScanNet | all | 0.67",
+		"| rules | certainty | ScanNet | negation | 0.50",
+		"| rules | certainty | ScanNet | affordance | 1.00",
+		"| rules | certainty | SceneNN | all | 0.50",
+		"| rules | certainty | SceneNN | negation | 0.00",
+		"| rules | uncertainty | SceneNN | affordance | 0.00",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no row %q in\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "| rules | uncertainty | ScanNet") || strings.Contains(out, noOrigin) {
+		t.Errorf("rows for records that are not there:\n%s", out)
+	}
+	// A dataset without origins beside one with: its records are named so.
+	recs = append(recs, Record{Schema: 1, Suite: 1, Outcome: OutcomeScored, Track: "semmap", Family: "negation", Perturbation: "certainty", Agent: "rules", Episode: 9, Dataset: "builtin", Map: "house_01"})
+	b.Reset()
+	if err := TopKMarkdown(&b, recs); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "| rules | certainty | "+noOrigin+" | all | 0.00") {
+		t.Errorf("no row for the records without an origin in\n%s", b.String())
+	}
+	b.Reset()
+	if err := TopKMarkdown(&b, semmapRecords()); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "map origin") {
+		t.Errorf("records without origins got an origin table:\n%s", b.String())
+	}
+}

@@ -1,6 +1,7 @@
 package household
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/ambibench/ambibench/agents"
@@ -39,4 +40,24 @@ type arrivalKeeper interface{ KeepArrival() bool }
 func keepsArrival(env agents.Env) bool {
 	k, ok := env.(arrivalKeeper)
 	return ok && k.KeepArrival()
+}
+
+// asSeen is a trial as its player saw it: each observation with its
+// arrival cut, unless the Env keeps the arrivals whole. A reflection
+// shows the failed trial this way, so that it never reads a sentence the
+// player did not. The player records its trials so already (play cuts
+// before it records); a trial from elsewhere, such as a test's, is cut
+// here.
+func asSeen(env agents.Env, tr trialRecord) trialRecord {
+	if keepsArrival(env) {
+		return tr
+	}
+	steps := slices.Clone(tr.Steps)
+	for i := range steps {
+		if steps[i].Tool == agents.ToolAct {
+			steps[i].Result = stripArrival(steps[i].Result)
+		}
+	}
+	tr.Steps = steps
+	return tr
 }

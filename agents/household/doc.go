@@ -11,7 +11,8 @@
 // episode.go, what a workflow reads of its Env; examples.go, the worked
 // games of each task type (examples/*.txt); arrival.go, the cut of
 // "You arrive at loc N. "; textshape.go, the plain-completion shape of
-// react-text and reflexion-text. The router and the
+// react-text and reflexion-text; options.go, what the household track's
+// --hints and --play-on-repeat change. The router and the
 // diagnostic graph of DyRef are package agents/dyref, shared with the
 // simulated model.
 //

@@ -141,6 +141,7 @@ func (a *DyRef) Run(ctx context.Context, env agents.Env) error {
 			if a.opts.Route == nil {
 				return nil, nil
 			}
+			tr = asSeen(env, tr)
 			g, err := dyref.Build(stateOf(env, tr))
 			if err != nil {
 				return nil, fmt.Errorf("%s: diagnostic graph of trial %d: %w", a.opts.Name, tr.Trial, err)

@@ -2,11 +2,13 @@ package household
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/ambibench/ambibench/agents"
 	"github.com/ambibench/ambibench/agents/internal/agenttest"
+	"github.com/ambibench/ambibench/agents/llm"
 )
 
 // Each tool's prompt holds the inputs the DyRef paper's appendix gives
@@ -36,7 +38,8 @@ func TestToolkitPromptInputs(t *testing.T) {
 	if len(cases) != 2 {
 		t.Fatalf("%d solved games of %s, want two", len(cases), ty)
 	}
-	trial := []string{tr.Opening, "> go to fridge 1\nYou arrive at loc 5. The fridge 1 is closed.\n> go to fridge 1", tr.reason()}
+	// The trial as the player saw it, the arrivals cut (asSeen).
+	trial := []string{tr.Opening, "> go to fridge 1\nThe fridge 1 is closed.\n> go to fridge 1\nThe fridge 1 is closed.\n", tr.reason()}
 	want := map[string][]string{}
 	want[agents.ReflectKeyRules] = []string{"Your task type is " + ty + ".", env.Instruction()}
 	for _, c := range cases {
@@ -163,6 +166,65 @@ func TestLessonPoolTipsNameTheirType(t *testing.T) {
 	for ty := range kit.cases {
 		if kit.examples.Rules[ty] == "" {
 			t.Errorf("no worked rule for %s", ty)
+		}
+	}
+}
+
+// Each toolkit tool that reads the failed trial reads it as the ReAct
+// player saw it, byte for byte: without the arrivals' "You arrive at loc
+// N. " by default, whole under --keep-arrival, never the one without the
+// other.
+func TestToolkitReadsTheTrialAsThePlayerSawIt(t *testing.T) {
+	for _, keep := range []bool{false, true} {
+		house := newFakeHouse(2)
+		var env agents.Env = house
+		if keep {
+			env = keepingHouse{house}
+		}
+		model := &houseModel{plans: acts(append([]string{"go to countertop 1", "go to fridge 1", "go to fridge 1"}, winning...)...),
+			reflects: []string{"The rule.", "What was useful.", "The lesson.", "The plan."}}
+		agent, err := agenttest.Workflow(t, "reflect-all", model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := agent.Run(context.Background(), env); err != nil {
+			t.Fatal(err)
+		}
+		// The player's last prompt of trial 1 shows the trial up to the
+		// repeated call, which stopped it.
+		first := slices.Index(model.roles, llm.CallReflect)
+		if first < 1 {
+			t.Fatalf("keep %v: no reflection after a planning call: %v", keep, model.roles)
+		}
+		seen := userText(model.reqs[first-1])
+		start, end := strings.Index(seen, "> go to countertop 1\n"), strings.Index(seen, "\nYour next step")
+		if start < 0 || end < start {
+			t.Fatalf("keep %v: the player's prompt holds no trial:\n%s", keep, seen)
+		}
+		block := seen[start:end]
+		_, fridge, _ := strings.Cut(block, "> go to fridge 1\n")
+		want := block + "> go to fridge 1\n" + fridge
+		if got := strings.Contains(want, arrivalPrefix); got != keep {
+			t.Fatalf("keep %v: the player saw arrivals: %v\n%s", keep, got, want)
+		}
+		read := 0
+		for i := first; i < len(model.reqs); i++ {
+			b, _ := agenttest.ContextOf(model.reqs[i])
+			if b.Role != llm.CallReflect || b.Tool == agents.ReflectKeyRules {
+				continue
+			}
+			read++
+			if text := userText(model.reqs[i]); !strings.Contains(text, want) {
+				t.Errorf("keep %v: %s does not show the trial as the player saw it,\n%s\nin\n%s", keep, b.Tool, want, text)
+			}
+			for _, s := range b.Trajectory {
+				if strings.Contains(s.Result, arrivalPrefix) != (keep && strings.HasPrefix(s.Command, "go to")) {
+					t.Errorf("keep %v: %s's context reads %q after %q", keep, b.Tool, s.Result, s.Command)
+				}
+			}
+		}
+		if read != 3 {
+			t.Errorf("keep %v: %d tools read the trial, want experience, lesson and plan", keep, read)
 		}
 	}
 }

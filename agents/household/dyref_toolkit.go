@@ -181,6 +181,9 @@ var outputLabels = map[string]string{
 // reflect runs the analyses named in tools, in ReflectionTools order,
 // then plan over their outputs; the plan is the reflection's text.
 func (k *toolkit) reflect(ctx context.Context, env agents.Env, tr trialRecord, tools []string) (agents.ReflectionRecord, error) {
+	// Each tool reads the failed trial as the player saw it: the cases
+	// of key_rules are cut the same way (casesAsRead).
+	tr = asSeen(env, tr)
 	rec := agents.ReflectionRecord{Trial: tr.Trial}
 	var outputs []toolOutput
 	haveCase := len(k.cases[typeOf(env)]) > 0
@@ -250,7 +253,7 @@ func (k *toolkit) prompt(env agents.Env, tr trialRecord, tool string, outputs []
 // call runs one tool.
 func (k *toolkit) call(ctx context.Context, env agents.Env, tr trialRecord, tool string, outputs []toolOutput) (string, int, error) {
 	data, cc := k.prompt(env, tr, tool, outputs)
-	text, err := render("dyref_"+tool+".tmpl", data)
+	text, err := renderIn(ctx, "dyref_"+tool+".tmpl", data)
 	if err != nil {
 		return "", 0, err
 	}

@@ -31,15 +31,24 @@ func exampleFile(taskType string, i int) string {
 // examplesFor is the text of a type's worked games, one after the other
 // with a blank line between.
 func examplesFor(taskType string) (string, error) {
+	games, err := exampleGames(taskType)
+	if err != nil {
+		return "", err
+	}
+	return strings.Join(games, "\n\n"), nil
+}
+
+// exampleGames are a type's worked games, each without a final newline.
+func exampleGames(taskType string) ([]string, error) {
 	var games []string
 	for i := range examplesPerType {
 		b, err := exampleFS.ReadFile(exampleFile(taskType, i))
 		if err != nil {
-			return "", fmt.Errorf("household: no worked example %d for task type %q: %w", i, taskType, err)
+			return nil, fmt.Errorf("household: no worked example %d for task type %q: %w", i, taskType, err)
 		}
 		games = append(games, strings.TrimRight(string(b), "\n"))
 	}
-	return strings.Join(games, "\n\n"), nil
+	return games, nil
 }
 
 // taskTyper is an Env that names its game's task type, as the harness

@@ -57,7 +57,7 @@ type trialEnd int
 
 const (
 	endWorld     trialEnd = iota // the world ended it: won, step limit, or a wrong question
-	endRepeat                    // the same call twice in a row (reflexion only)
+	endRepeat                    // the same call twice in a row
 	endMalformed                 // replies without a tool call
 	endCalls                     // reactMaxCalls model calls
 )
@@ -90,11 +90,12 @@ func (t trialRecord) err(agent string) error {
 	return nil
 }
 
-// reason says, for the reflection prompt, why the trial stopped.
+// reason says, for the DyRef toolkit's prompts, why the trial stopped.
+// It states what happened, not what to make of it.
 func (t trialRecord) reason() string {
 	switch t.End {
 	case endRepeat:
-		return fmt.Sprintf("you sent the same call twice in a row (%s), which never helps, so the attempt was stopped.", t.Steps[len(t.Steps)-1].call())
+		return fmt.Sprintf("you sent the same call twice in a row (%s), so the attempt was stopped.", t.Steps[len(t.Steps)-1].call())
 	case endMalformed:
 		if t.text {
 			return "your replies held no command, so the attempt was stopped."
@@ -104,6 +105,20 @@ func (t trialRecord) reason() string {
 		return fmt.Sprintf("you made %d calls without completing the task.", reactMaxCalls)
 	}
 	return "the game ended the attempt before the task was complete."
+}
+
+// status is the reflection prompt's line after the failed attempt. As in
+// the Reflexion authors' trial log, it says that the attempt failed and
+// no more when the attempt's text shows how it ended (the goal not
+// reached by the step limit, a question refused, the same call twice in
+// a row); it names the cause only when the text cannot show it: replies
+// with no command, or the call bound.
+func (t trialRecord) status() string {
+	switch t.End {
+	case endMalformed, endCalls:
+		return "The attempt failed: " + t.reason()
+	}
+	return "The attempt failed."
 }
 
 // reactPlayer plays trials of a household game with a model.
@@ -119,18 +134,22 @@ type reactPlayer struct {
 	// by default it is cut (arrival.go).
 	keepArrival bool
 	// text is the authors' plain-completion shape (textshape.go): no
-	// tools, the prompt ends in "> ", a reply's first line is the action.
+	// tools, one user message that ends in "> ", a reply's first line is
+	// the action.
 	text bool
+	// hints adds ambibench's rules of the house to the prompt (--hints;
+	// options.go).
+	hints bool
 }
 
 func newReactPlayer(model llm.Model, env agents.Env) *reactPlayer {
 	return &reactPlayer{model: model, env: env, tools: agents.ToolDecls(env, agents.ToolAct, agents.ToolAdmissible, agents.ToolAsk),
-		keepArrival: keepsArrival(env)}
+		keepArrival: keepsArrival(env), hints: hints(env)}
 }
 
 // newTextPlayer is the player in the text shape.
 func newTextPlayer(model llm.Model, env agents.Env) *reactPlayer {
-	return &reactPlayer{model: model, env: env, keepArrival: keepsArrival(env), text: true}
+	return &reactPlayer{model: model, env: env, keepArrival: keepsArrival(env), text: true, hints: hints(env)}
 }
 
 // reactPrompt is the data of the react templates.
@@ -146,8 +165,11 @@ type reactPrompt struct {
 	Retry bool
 	// Text is the text shape's prompt (textshape.go).
 	Text bool
-	// Trial is the attempt's number, which the prompt states when it
-	// shows reflections on earlier attempts.
+	// Hints adds the rules of the house (react_system.tmpl's
+	// house_rules; --hints).
+	Hints bool
+	// Trial is the attempt's number, which the tool shape's prompt
+	// states when it shows reflections on earlier attempts.
 	Trial int
 }
 
@@ -214,10 +236,18 @@ func view(s householdStep, latest bool) stepView {
 	return stepView{Call: s.call(), Result: r}
 }
 
-func reflectionViews(rs []agents.ReflectionRecord) []reflectionView {
+// reflectionViews writes the notes a prompt shows, each under the trial
+// it was written after; in the text shape (text) under its place among
+// the notes shown, from 0, as the Reflexion authors' prompts number their
+// memory (env_history.py and generate_reflections.py).
+func reflectionViews(rs []agents.ReflectionRecord, text bool) []reflectionView {
 	var out []reflectionView
-	for _, r := range rs {
-		out = append(out, reflectionView{Trial: r.Trial, Text: strings.TrimSpace(r.Text)})
+	for i, r := range rs {
+		n := r.Trial
+		if text {
+			n = i
+		}
+		out = append(out, reflectionView{Trial: n, Text: strings.TrimSpace(r.Text)})
 	}
 	return out
 }
@@ -247,7 +277,9 @@ func householdContext(env agents.Env, role, format, opening string, trial int, s
 func houseCallContext(env agents.Env, role, format, opening string, trial int, house []llm.HouseStep, reflections []string) *llm.CallContext {
 	b := &llm.CallContext{Role: role, Track: agents.TrackHousehold, Instruction: env.Instruction(), Format: format}
 	b.Opening = opening
-	if role == llm.CallPlan && len(reflections) > 0 {
+	// The tool shape's prompt says which attempt this is; the text shape's,
+	// as the reference's, only shows the notes of the attempts before it.
+	if role == llm.CallPlan && len(reflections) > 0 && format != llm.FormatText {
 		b.Trial = trial
 	}
 	b.Trajectory, b.Reflections = house, reflections
@@ -262,21 +294,19 @@ func houseCallContext(env agents.Env, role, format, opening string, trial int, h
 func (p *reactPlayer) play(ctx context.Context, opening string, trial int, reflections []agents.ReflectionRecord, stopOnRepeat bool) (trialRecord, error) {
 	tr := trialRecord{Opening: opening, Trial: trial, text: p.text}
 	if p.system == "" {
-		ex, err := examplesFor(taskTypeOf(p.env))
-		if err != nil {
-			return tr, err
-		}
-		system := "react_system.tmpl"
-		if p.text {
-			system = "react_text_system.tmpl"
-		}
-		s, err := render(system, reactPrompt{Tags: strings.Join(agents.AskTags, ", "), Examples: ex})
+		s, err := p.instructions(ctx)
 		if err != nil {
 			return tr, err
 		}
 		p.system = s
 	}
-	t, err := newTranscript(opening, trial, reflections)
+	// The tool shape sends the instructions as the system text; the text
+	// shape, as the authors' one completion prompt, in front of the rest.
+	system, preamble := p.system, ""
+	if p.text {
+		system, preamble = "", p.system
+	}
+	t, err := newTranscript(ctx, preamble, opening, trial, reflections, p.text)
 	if err != nil {
 		return tr, err
 	}
@@ -284,17 +314,19 @@ func (p *reactPlayer) play(ctx context.Context, opening string, trial int, refle
 	for range reactMaxCalls {
 		// The context's slices are the transcript's, cut to what it holds
 		// now: a later step is appended past their end.
-		format := llm.FormatToolCalls
+		// The context holds the opening as the prompt shows it: the text
+		// shape writes the room and the task on consecutive lines.
+		format, shown := llm.FormatToolCalls, opening
 		if p.text {
-			format = llm.FormatText
+			format, shown = llm.FormatText, textOpening(opening)
 		}
-		cc := houseCallContext(p.env, llm.CallPlan, format, opening, trial, slices.Clip(t.house), slices.Clip(t.reflections))
-		tail, err := p.tail(malformed > 0)
+		cc := houseCallContext(p.env, llm.CallPlan, format, shown, trial, slices.Clip(t.house), slices.Clip(t.reflections))
+		tail, err := p.tail(ctx, malformed > 0)
 		if err != nil {
 			return tr, err
 		}
 		user := t.prompt(tail)
-		reply, err := p.model.Generate(ctx, llm.Request{System: p.system, Messages: []llm.Message{{Role: llm.RoleUser, Text: user}}, Tools: p.tools, Context: cc})
+		reply, err := p.model.Generate(ctx, llm.Request{System: system, Messages: []llm.Message{{Role: llm.RoleUser, Text: user}}, Tools: p.tools, Context: cc})
 		if err != nil {
 			return tr, fmt.Errorf("model %s: %w", p.model.Name(), err)
 		}
@@ -344,15 +376,30 @@ func (p *reactPlayer) play(ctx context.Context, opening string, trial int, refle
 	return tr, nil
 }
 
+// instructions is the text in front of every prompt of the player: the
+// instruction, ask, the rules of the house with --hints, and the two
+// worked games of the game's task type.
+func (p *reactPlayer) instructions(ctx context.Context) (string, error) {
+	name, examples := "react_system.tmpl", examplesFor
+	if p.text {
+		name, examples = "react_text_system.tmpl", textExamplesFor
+	}
+	ex, err := examples(taskTypeOf(p.env))
+	if err != nil {
+		return "", err
+	}
+	return renderIn(ctx, name, reactPrompt{Tags: strings.Join(agents.AskTags, ", "), Examples: ex, Hints: p.hints, Text: p.text})
+}
+
 // tail is the end of a prompt: retry says the previous reply had no
 // tool call.
-func (p *reactPlayer) tail(retry bool) (string, error) {
+func (p *reactPlayer) tail(ctx context.Context, retry bool) (string, error) {
 	i := 0
 	if retry {
 		i = 1
 	}
 	if p.tails[i] == "" {
-		s, err := render("react_user_tail", reactPrompt{Retry: retry, Text: p.text})
+		s, err := renderIn(ctx, "react_user_tail", reactPrompt{Retry: retry, Text: p.text})
 		if err != nil {
 			return "", err
 		}

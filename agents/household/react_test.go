@@ -272,9 +272,10 @@ func TestReactMalformed(t *testing.T) {
 }
 
 // A model that only lists commands and never acts is stopped by the
-// call bound, with an error; react does not stop on repeats itself.
+// call bound, with an error, when react plays on after repeats
+// (--play-on-repeat); by default the second listing ends the trial.
 func TestReactCallBound(t *testing.T) {
-	env := newFakeHouse(1)
+	env := playOnHouse{newFakeHouse(1)}
 	model := &houseModel{}
 	for range reactMaxCalls {
 		model.plans = append(model.plans, llm.Reply{ToolCalls: []llm.ToolCall{{ID: "l", Name: agents.ToolAdmissible, Args: json.RawMessage(`{}`)}}})
@@ -361,19 +362,24 @@ func reactGolden(withSteps, retry bool) reactPrompt {
 			{Trial: 2, Text: "I took the wrong apple. Ask which apple is meant before taking one."},
 		}
 	}
-	p.Steps, p.Reflections = views(steps), reflectionViews(refl)
+	p.Steps, p.Reflections = views(steps), reflectionViews(refl, false)
 	return p
 }
 
-func reflectGolden() reflectPrompt {
-	p := reactGolden(true, false)
-	tr := trialRecord{Trial: 2, Opening: p.Opening, End: endRepeat, Steps: []householdStep{
-		{Tool: agents.ToolAct, Command: "go to fridge 1", Result: "The fridge 1 is closed."},
-		{Tool: agents.ToolAct, Command: "go to fridge 1", Result: "The fridge 1 is closed."},
+// reflectGolden is the data of the reflection prompt's golden files: a
+// trial stopped on a repeat, after one note; text is the text shape.
+func reflectGolden(text bool) reflectPrompt {
+	env := newFakeHouse(5)
+	tr := trialRecord{Trial: 2, Opening: env.Opening(), End: endRepeat, Steps: []householdStep{
+		{Tool: agents.ToolAct, Command: "go to fridge 1", Result: "You arrive at loc 5. The fridge 1 is closed."},
+		{Tool: agents.ToolAct, Command: "go to fridge 1", Result: "You arrive at loc 5. The fridge 1 is closed."},
 	}}
 	past := []agents.ReflectionRecord{{Trial: 1, Text: "Start at the countertop 1."}}
-	return reflectPrompt{Instruction: p.Instruction, Opening: tr.Opening, Steps: views(tr.Steps), Reason: tr.reason(),
-		Reflections: reflectionViews(past)}
+	p, err := newReflectPrompt(context.Background(), env, tr, past, text)
+	if err != nil {
+		panic(err)
+	}
+	return p
 }
 
 // On a tabletop episode both workflows stop at once with an error that

@@ -1,6 +1,7 @@
 package household
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -10,22 +11,40 @@ import (
 
 // The reflection prompt is few-shot, as the Reflexion authors' is
 // (generate_reflections.py, lines 25-40): two worked attempts, each
-// ending in its "New plan:", then the attempt to reflect on, and the
-// prompt ends by asking for the new plan.
+// ending in the line that it failed and its "New plan:", then the attempt
+// to reflect on with the same line, the earlier notes, and the prompt
+// ends by asking for the new plan. In the text shape every room and its
+// task stand on consecutive lines, as in that shape's trials.
 func TestReflectionPromptIsFewShot(t *testing.T) {
-	text, err := render("reflexion_reflect.tmpl", reflectGolden())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n := strings.Count(text, "\nNew plan: "); n != 2 {
-		t.Errorf("%d worked notes, want 2", n)
-	}
-	if !strings.HasSuffix(text, "\nNew plan:") {
-		t.Errorf("the prompt ends %q; want it to ask for the new plan", text[max(0, len(text)-80):])
-	}
-	worked, attempt, ok := strings.Cut(text, "Now your attempt")
-	if !ok || strings.Contains(attempt, "New plan: ") || !strings.Contains(attempt, reflectGolden().Opening) || strings.Contains(worked, reflectGolden().Opening) {
-		t.Error("the worked attempts must come before the attempt to reflect on, and only they carry a note")
+	for _, shape := range []bool{false, true} {
+		data := reflectGolden(shape)
+		text, err := render("reflexion_reflect.tmpl", data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := strings.Count(text, "\nNew plan: "); n != 2 {
+			t.Errorf("text shape %v: %d worked notes, want 2", shape, n)
+		}
+		if n := strings.Count(text, "\nThe attempt failed.\n"); n != 3 {
+			t.Errorf("text shape %v: %d attempts that failed, want the two worked ones and the one to reflect on", shape, n)
+		}
+		if !strings.HasSuffix(text, "\nNew plan:") {
+			t.Errorf("text shape %v: the prompt ends %q; want it to ask for the new plan", shape, text[max(0, len(text)-80):])
+		}
+		i := strings.Index(text, data.Worked)
+		if i < 0 {
+			t.Fatalf("text shape %v: the worked attempts are not in the prompt", shape)
+		}
+		worked, attempt := text[:i+len(data.Worked)], text[i+len(data.Worked):]
+		if strings.Contains(attempt, "New plan: ") || !strings.Contains(attempt, data.Opening) || strings.Contains(worked, data.Opening) {
+			t.Errorf("text shape %v: the worked attempts must come before the attempt to reflect on, and only they carry a note", shape)
+		}
+		if !strings.Contains(attempt, "Attempt "+fmt.Sprint(data.Reflections[0].Trial)+": Start at the countertop 1.") {
+			t.Errorf("text shape %v: the earlier note is missing", shape)
+		}
+		if got := strings.Count(text, "\n\nYour task is to: "); shape && got != 0 || !shape && got != 3 {
+			t.Errorf("text shape %v: %d openings with a blank line before the task", shape, got)
+		}
 	}
 }
 
@@ -59,7 +78,7 @@ func TestReflectionExamplesAreTheEngines(t *testing.T) {
 		if want := strings.TrimPrefix(g.Intro(w.Reset()), hh.Banner+"\n\n"); opening != want {
 			t.Fatalf("%s: opening\n%s\nwant the engine's\n%s", s.ID, opening, want)
 		}
-		steps, _, _ := strings.Cut("> "+rest, "\n\nThe attempt ended: ")
+		steps, _, _ := strings.Cut("> "+rest, "\nThe attempt failed.\n")
 		lines := strings.Split(steps, "\n")
 		for j := 0; j+1 < len(lines); j += 2 {
 			cmd := strings.TrimPrefix(lines[j], "> ")

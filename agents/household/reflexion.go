@@ -21,7 +21,9 @@ func init() {
 // the model sends the same call twice in a row, or stops answering with a
 // tool call — the model writes a reflection on the failed trajectory, and
 // the game starts again with the last reflections in the prompt. A won
-// trial ends the episode (see playTrials).
+// trial ends the episode (see playTrials). A repeat always ends its
+// trial here (--play-on-repeat is react's alone): the authors' loop ends
+// it so, and a trial that can only repeat itself is one to reflect on.
 type reflexion struct {
 	model  llm.Model
 	trials int  // at most; the Env may allow fewer
@@ -52,12 +54,14 @@ func (a *reflexion) Run(ctx context.Context, env agents.Env) error {
 		})
 }
 
-// memory is the reflections the next trial's prompt carries.
-// An empty reflection has nothing to say and takes no place.
+// memory is the reflections the next trial's prompt carries, the last
+// three. An empty reflection has nothing to say and takes no place,
+// except in the text shape, whose memory is the authors' list of every
+// reflection written (generate_reflections.py, update_memory).
 func (a *reflexion) memory() []agents.ReflectionRecord {
 	var out []agents.ReflectionRecord
 	for _, r := range a.reflections {
-		if r.Text != "" {
+		if r.Text != "" || a.text {
 			out = append(out, r)
 		}
 	}
@@ -67,10 +71,35 @@ func (a *reflexion) memory() []agents.ReflectionRecord {
 // reflectPrompt is the data of reflexion_reflect.tmpl.
 type reflectPrompt struct {
 	Instruction string
+	// Worked are the two worked attempts with their notes
+	// (reflexion_worked).
+	Worked string
+	// Opening and Steps are the failed attempt as its player saw it,
+	// Status the line after it (trialRecord.status).
 	Opening     string
 	Steps       []stepView
-	Reason      string
+	Status      string
 	Reflections []reflectionView
+	// Text is the text shape: the openings as textOpening writes them,
+	// the notes numbered by their place.
+	Text bool
+}
+
+// newReflectPrompt is the reflection prompt's data for a failed trial
+// and the notes before it; text is the text shape. The worked attempts
+// are the run's (ctx) reflexion_worked.
+func newReflectPrompt(ctx context.Context, env agents.Env, tr trialRecord, past []agents.ReflectionRecord, text bool) (reflectPrompt, error) {
+	worked, err := renderIn(ctx, "reflexion_worked", nil)
+	if err != nil {
+		return reflectPrompt{}, err
+	}
+	tr = asSeen(env, tr)
+	p := reflectPrompt{Instruction: env.Instruction(), Worked: worked, Opening: tr.Opening, Steps: views(tr.Steps), Status: tr.status(),
+		Reflections: reflectionViews(past, text), Text: text}
+	if text {
+		p.Worked, p.Opening = textOpening(p.Worked), textOpening(p.Opening)
+	}
+	return p, nil
 }
 
 // reflect asks the model what went wrong in a failed trial. An empty
@@ -78,9 +107,16 @@ type reflectPrompt struct {
 // (with no text) so the harness counts it.
 func (a *reflexion) reflect(ctx context.Context, env agents.Env, tr trialRecord) (agents.ReflectionRecord, error) {
 	past := a.memory()
-	cc := householdContext(env, llm.CallReflect, llm.FormatText, tr.Opening, tr.Trial, tr.Steps, past)
-	text, err := render("reflexion_reflect.tmpl", reflectPrompt{Instruction: env.Instruction(), Opening: tr.Opening,
-		Steps: views(tr.Steps), Reason: tr.reason(), Reflections: reflectionViews(past)})
+	shown := tr.Opening
+	if a.text {
+		shown = textOpening(shown) // as the text shape's prompt shows it
+	}
+	cc := householdContext(env, llm.CallReflect, llm.FormatText, shown, tr.Trial, tr.Steps, past)
+	data, err := newReflectPrompt(ctx, env, tr, past, a.text)
+	if err != nil {
+		return agents.ReflectionRecord{}, err
+	}
+	text, err := renderIn(ctx, "reflexion_reflect.tmpl", data)
 	if err != nil {
 		return agents.ReflectionRecord{}, err
 	}

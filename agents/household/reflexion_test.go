@@ -41,7 +41,7 @@ func TestReflexionRepeatThenWin(t *testing.T) {
 	reflectReq := userText(model.reqs[2])
 	// The observations come without "You arrive at loc N. " (arrival.go).
 	for _, want := range []string{"> go to fridge 1\nThe fridge 1 is closed.\n> go to fridge 1\n",
-		"The attempt ended: you sent the same call twice in a row (go to fridge 1)", "trial 1"} {
+		"> go to fridge 1\nThe fridge 1 is closed.\nThe attempt failed.\n", "trial 1"} {
 		if !strings.Contains(reflectReq, want) {
 			t.Errorf("the reflection prompt lacks %q:\n%s", want, reflectReq)
 		}

@@ -22,9 +22,37 @@ import (
 // It skips blank lines before it, where a stop would have given an empty
 // action, because a chat model often opens with one.
 
+// The text shape's prompt is one user message, as the authors' prompt
+// is one completion prompt (alfworld_trial.py, line 57; utils.py's
+// get_chat sends it as the one user message): the instruction and two
+// worked games (react_text_system.tmpl), then the notes and the task, and
+// the trial's lines (react_user.tmpl). The games follow one another with
+// no blank line, and in every opening the room and the task stand on
+// consecutive lines, as the authors' loop joins the paragraphs of
+// ALFWorld's first observation (alfworld_trial.py, line 107) and as their
+// worked games are written. The world's own text keeps the blank line;
+// a call's context holds the opening as its prompt shows it.
+
+// textOpening writes an opening, or any text of openings such as the
+// worked attempts of the reflection prompt, with each room and its task
+// on consecutive lines.
+func textOpening(s string) string {
+	return strings.ReplaceAll(s, "\n\nYour task is to: ", "\nYour task is to: ")
+}
+
+// textExamplesFor is the text shape's worked games of a task type.
+func textExamplesFor(taskType string) (string, error) {
+	games, err := exampleGames(taskType)
+	if err != nil {
+		return "", err
+	}
+	return textOpening(strings.Join(games, "\n")), nil
+}
+
 // textAction reads a text reply as the call it stands for: its first
 // non-blank line, without a leading ">" the model may echo, as an ask
-// when it reads "ask TAG: question" with a known tag, else as a command.
+// when it reads "ask TAG: question" with a known tag and a question, else
+// as a command.
 // ok is false for a reply with no line at all.
 func textAction(reply string) (llm.ToolCall, bool) {
 	var line string
@@ -37,7 +65,9 @@ func textAction(reply string) (llm.ToolCall, bool) {
 		return llm.ToolCall{}, false
 	}
 	if rest, ok := strings.CutPrefix(line, "ask "); ok {
-		if tag, q, ok := strings.Cut(rest, ":"); ok && slices.Contains(agents.AskTags, strings.TrimSpace(tag)) {
+		// A question must say something: "ask absence:" alone is a
+		// line the world reads, and does not understand.
+		if tag, q, ok := strings.Cut(rest, ":"); ok && slices.Contains(agents.AskTags, strings.TrimSpace(tag)) && strings.TrimSpace(q) != "" {
 			args, _ := json.Marshal(agents.AskArgs{Tag: strings.TrimSpace(tag), Question: strings.TrimSpace(q)})
 			return llm.ToolCall{Name: agents.ToolAsk, Args: args}, true
 		}

@@ -3,8 +3,10 @@ package household
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/ambibench/ambibench/agents"
 	"github.com/ambibench/ambibench/agents/internal/agenttest"
@@ -26,6 +28,7 @@ func TestTextAction(t *testing.T) {
 		{"a thought is a command", "think: the apple is likely on the countertop 1.", agents.ToolAct, "think: the apple is likely on the countertop 1.", true},
 		{"a question with a known tag", "ask multiplicity: Which apple do you mean?", agents.ToolAsk, "multiplicity|Which apple do you mean?", true},
 		{"an unknown tag is a command, which the world will not understand", "ask colour: which one?", agents.ToolAct, "ask colour: which one?", true},
+		{"a question with nothing to ask is a command too", "ask absence:  ", agents.ToolAct, "ask absence:", true},
 		{"nothing at all", " \n\n", "", "", false},
 	} {
 		tc2, ok := textAction(tc.reply)
@@ -98,8 +101,10 @@ func TestReactTextShape(t *testing.T) {
 			t.Errorf("the last prompt lacks %q:\n%s", want, text)
 		}
 	}
-	if !strings.HasSuffix(text, "\n> ") || len(last.Tools) != 0 || strings.Contains(last.System, "admissible_commands") || !strings.Contains(last.System, "ask TAG: question") {
-		t.Errorf("want a prompt ending in \"> \", no tools, and a system text that asks in lines; tools %d, prompt ends %q", len(last.Tools), text[len(text)-20:])
+	if !strings.HasSuffix(text, "\n> ") || len(last.Tools) != 0 || last.System != "" || len(last.Messages) != 1 ||
+		strings.Contains(text, "admissible_commands") || !strings.Contains(text, "ask TAG: question") {
+		t.Errorf("want one user message that asks in lines and ends in \"> \", no tools and no system text; tools %d, system %d bytes, prompt ends %q",
+			len(last.Tools), len(last.System), text[len(text)-20:])
 	}
 	b, err := agenttest.ContextOf(last)
 	if err != nil {
@@ -110,15 +115,95 @@ func TestReactTextShape(t *testing.T) {
 	}
 }
 
+// reactTextSystemGolden is the golden data of the text shape's
+// instructions: its worked games as that shape writes them.
+func reactTextSystemGolden(hinted bool) reactPrompt {
+	p := reactGolden(false, false)
+	ex, err := textExamplesFor(taskTypeOf(newFakeHouse(1)))
+	if err != nil {
+		panic(err)
+	}
+	p.Examples, p.Text, p.Hints = ex, true, hinted
+	return p
+}
+
 // reactTextGolden is the golden data of the text shape's user prompt: a
-// trial with a thought, a move and a question, written as its lines.
+// trial with a thought, a move and a question, written as its lines,
+// after two notes numbered by their place.
 func reactTextGolden(retry bool) reactPrompt {
 	p := reactGolden(true, retry)
 	p.Text = true
+	p.Opening = textOpening(p.Opening)
+	p.Reflections = reflectionViews([]agents.ReflectionRecord{
+		{Trial: 1, Text: "I never opened the fridge 1. Next time: take the apple, go to the fridge 1, open it, put the apple in."},
+		{Trial: 2, Text: "I took the wrong apple. Ask which apple is meant before taking one."},
+	}, true)
 	p.Steps = views([]householdStep{
 		{Tool: agents.ToolAct, Command: "think: the apple is likely on the countertop 1.", Result: "OK.", TextForm: true},
 		{Tool: agents.ToolAct, Command: "go to countertop 1", Result: "On the countertop 1, you see a apple 1, and a apple 2.", TextForm: true},
 		{Tool: agents.ToolAsk, Command: "multiplicity", Question: "Which apple do you mean?", Result: "I mean the apple 2.", TextForm: true},
 	})
 	return p
+}
+
+// Whatever a model writes, textAction reads at most one line of it: a
+// reply with a non-blank line is one call (an ask only with a known tag),
+// whose command or question is a trimmed part of that line; a reply with
+// none is no call.
+func FuzzTextAction(f *testing.F) {
+	for _, s := range []string{"go to fridge 1", "> open fridge 1", "\n \nlook\n", "ask multiplicity: Which one?", "ask colour: which?", "ask absence:", " \n\n", ">", "> \n>", "think: a\nb", "\r\nask underspecified : what?\r\n", "\xca"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, reply string) {
+		tc, ok := textAction(reply)
+		hasLine := false
+		for l := range strings.SplitSeq(reply, "\n") {
+			if strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), ">")) != "" {
+				hasLine = true
+				break
+			}
+		}
+		if ok != hasLine {
+			t.Fatalf("%q: ok %v, but a non-blank line: %v", reply, ok, hasLine)
+		}
+		if !ok {
+			return
+		}
+		args, err := agents.DecodeArgs(agents.ToolCall{Name: tc.Name, Args: tc.Args})
+		if err != nil {
+			t.Fatalf("%q: %s with arguments that do not decode: %v", reply, tc.Name, err)
+		}
+		var parts []string
+		switch a := args.(type) {
+		case *agents.ActArgs:
+			parts = []string{a.Command}
+			if a.Command == "" {
+				t.Errorf("%q: an empty command", reply)
+			}
+		case *agents.AskArgs:
+			if !slices.Contains(agents.AskTags, a.Tag) {
+				t.Errorf("%q: ask with the tag %q", reply, a.Tag)
+			}
+			parts = []string{a.Tag, a.Question}
+		default:
+			t.Fatalf("%q: a %s call", reply, tc.Name)
+		}
+		// The arguments are JSON, which writes each byte that is not UTF-8
+		// as U+FFFD.
+		var valid strings.Builder
+		for i := 0; i < len(reply); {
+			r, n := utf8.DecodeRuneInString(reply[i:])
+			if r == utf8.RuneError && n == 1 {
+				valid.WriteRune(utf8.RuneError)
+			} else {
+				valid.WriteString(reply[i : i+n])
+			}
+			i += n
+		}
+		for _, p := range parts {
+			if strings.Contains(p, "\n") || p != strings.TrimSpace(p) || !strings.Contains(valid.String(), p) {
+				t.Errorf("%q: %q is not a trimmed part of one line", reply, p)
+			}
+		}
+	})
 }

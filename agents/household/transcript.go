@@ -1,10 +1,12 @@
 package household
 
 import (
+	"context"
 	"strings"
 
 	"github.com/ambibench/ambibench/agents"
 	"github.com/ambibench/ambibench/agents/llm"
+	"github.com/ambibench/ambibench/agents/prompt"
 )
 
 // transcript is a trial as the ReAct prompt and the call context hold it,
@@ -17,9 +19,10 @@ import (
 // tail, and its prompt is byte for byte that template rendered whole
 // (TestTranscriptIsTheTemplate).
 type transcript struct {
-	head    string   // the reflections, the task and the opening
-	written []string // each step as the prompt writes it
-	size    int      // the bytes of written
+	set     *prompt.Set // the templates of the run (run --prompts)
+	head    string      // the text shape's instructions, the reflections, the task and the opening
+	written []string    // each step as the prompt writes it
+	size    int         // the bytes of written
 	// lastList is the index of the latest listing of the admissible
 	// commands (list), or -1: it is shown in full, and written again,
 	// shortened, when a newer one comes.
@@ -34,13 +37,20 @@ type transcript struct {
 }
 
 // newTranscript starts the transcript of a trial from its opening and the
-// notes it is shown.
-func newTranscript(opening string, trial int, reflections []agents.ReflectionRecord) (*transcript, error) {
-	head, err := render("react_user_head", reactPrompt{Opening: opening, Reflections: reflectionViews(reflections), Trial: trial})
+// notes it is shown; text is the text shape, whose prompt begins with
+// preamble, the instructions and worked games, and shows the opening as
+// textOpening writes it, and so does the call's context (player.go). The
+// templates are those of the run of ctx.
+func newTranscript(ctx context.Context, preamble, opening string, trial int, reflections []agents.ReflectionRecord, text bool) (*transcript, error) {
+	set := prompts.In(ctx)
+	if text {
+		opening = textOpening(opening)
+	}
+	head, err := set.Render("react_user_head", reactPrompt{Opening: opening, Reflections: reflectionViews(reflections, text), Trial: trial, Text: text})
 	if err != nil {
 		return nil, err
 	}
-	t := &transcript{head: head, lastList: -1}
+	t := &transcript{set: set, head: preamble + head, lastList: -1}
 	for _, r := range reflections {
 		t.reflections = append(t.reflections, strings.TrimSpace(r.Text))
 	}
@@ -66,7 +76,7 @@ func (t *transcript) add(s householdStep) error {
 
 // write renders s, step i, as the prompt shows it.
 func (t *transcript) write(i int, s householdStep, latest bool) error {
-	w, err := render("react_step", view(s, latest))
+	w, err := t.set.Render("react_step", view(s, latest))
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package household
 
 import (
+	"context"
 	"reflect"
 	"slices"
 	"testing"
@@ -10,8 +11,9 @@ import (
 )
 
 // After every step, a transcript's prompt is react_user.tmpl rendered
-// whole over the trajectory so far, byte for byte, and its context is
-// householdContext's: writing each step once changes no request.
+// whole over the trajectory so far, byte for byte (in the text shape,
+// after its instructions), and its context is householdContext's:
+// writing each step once changes no request.
 func TestTranscriptIsTheTemplate(t *testing.T) {
 	act := func(cmd, obs string) householdStep {
 		return householdStep{Tool: agents.ToolAct, Command: cmd, Result: obs}
@@ -36,36 +38,44 @@ func TestTranscriptIsTheTemplate(t *testing.T) {
 		{"reflections: the head holds them and the context numbers the trial",
 			[]householdStep{act("look", "You are in the middle of a room.")}, notes},
 	} {
-		const opening, trial = "You are in the middle of a room.\n\nYour task is to: put some apple in fridge.", 3
-		env := newFakeHouse(1)
-		p := newReactPlayer(nil, env)
-		tr, err := newTranscript(opening, trial, tc.reflections)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for n := 0; n <= len(tc.steps); n++ {
-			if n > 0 {
-				if err := tr.add(tc.steps[n-1]); err != nil {
-					t.Fatal(err)
-				}
+		for _, text := range []bool{false, true} {
+			const opening, trial = "You are in the middle of a room.\n\nYour task is to: put some apple in fridge.", 3
+			env := newFakeHouse(1)
+			p, preamble, shown := newReactPlayer(nil, env), "", opening
+			if text {
+				// The text shape's prompt begins with its instructions and
+				// shows the room and the task on consecutive lines.
+				p, preamble, shown = newTextPlayer(nil, env), "The instructions and the worked games.\n", textOpening(opening)
 			}
-			for _, retry := range []bool{false, true} {
-				want, err := render("react_user.tmpl", reactPrompt{Opening: opening, Steps: views(tc.steps[:n]), Reflections: reflectionViews(tc.reflections), Retry: retry, Trial: trial})
-				if err != nil {
-					t.Fatal(err)
-				}
-				tail, err := p.tail(retry)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if got := tr.prompt(tail); got != want {
-					t.Errorf("%s: after %d steps (retry %v) the prompt is\n%s\nwant the template's\n%s", tc.why, n, retry, got, want)
-				}
+			tr, err := newTranscript(context.Background(), preamble, opening, trial, tc.reflections, text)
+			if err != nil {
+				t.Fatal(err)
 			}
-			want := householdContext(env, llm.CallPlan, llm.FormatToolCalls, opening, trial, tc.steps[:n], tc.reflections)
-			got := houseCallContext(env, llm.CallPlan, llm.FormatToolCalls, opening, trial, slices.Clip(tr.house), slices.Clip(tr.reflections))
-			if !reflect.DeepEqual(got, want) {
-				t.Errorf("%s: after %d steps the context is %+v, want %+v", tc.why, n, got, want)
+			for n := 0; n <= len(tc.steps); n++ {
+				if n > 0 {
+					if err := tr.add(tc.steps[n-1]); err != nil {
+						t.Fatal(err)
+					}
+				}
+				for _, retry := range []bool{false, true} {
+					want, err := render("react_user.tmpl", reactPrompt{Opening: shown, Steps: views(tc.steps[:n]), Reflections: reflectionViews(tc.reflections, text), Retry: retry, Trial: trial, Text: text})
+					if err != nil {
+						t.Fatal(err)
+					}
+					want = preamble + want
+					tail, err := p.tail(context.Background(), retry)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if got := tr.prompt(tail); got != want {
+						t.Errorf("%s: after %d steps (retry %v) the prompt is\n%s\nwant the template's\n%s", tc.why, n, retry, got, want)
+					}
+				}
+				want := householdContext(env, llm.CallPlan, llm.FormatToolCalls, opening, trial, tc.steps[:n], tc.reflections)
+				got := houseCallContext(env, llm.CallPlan, llm.FormatToolCalls, opening, trial, slices.Clip(tr.house), slices.Clip(tr.reflections))
+				if !reflect.DeepEqual(got, want) {
+					t.Errorf("%s: after %d steps the context is %+v, want %+v", tc.why, n, got, want)
+				}
 			}
 		}
 	}

@@ -30,13 +30,17 @@ type GenParams struct {
 }
 
 // TemperatureFor is the temperature to send for req; ok is false when none
-// is to be sent.
+// is to be sent: the spec's choice first (none, or its temperature), then
+// the request's (none when it leaves the temperature to the provider,
+// Request.OmitTemperature).
 func (p GenParams) TemperatureFor(req Request) (t float64, ok bool) {
 	switch {
 	case p.OmitTemperature:
 		return 0, false
 	case p.Temperature != nil:
 		return *p.Temperature, true
+	case req.OmitTemperature:
+		return 0, false
 	}
 	return req.Temperature, true
 }

@@ -32,6 +32,9 @@ func TestGenParams(t *testing.T) {
 		{"cap fills", "max_tokens applies when the request sets none", llm.GenParams{MaxTokens: 64}, llm.Request{}, 0, true, 0, true, 64, false},
 		{"schema", "structured output is sent only when asked for", llm.GenParams{ResponseSchema: true}, req, 0.8, true, 2, true, 500, true},
 		{"schema without one", "no schema in the request, none sent", llm.GenParams{ResponseSchema: true}, llm.Request{}, 0, true, 0, true, 0, false},
+		{"request leaves it", "a request that leaves the temperature to the provider sends none", llm.GenParams{}, llm.Request{OmitTemperature: true, Temperature: 0.3}, 0, false, 0, true, 0, false},
+		{"spec sets it", "the spec's temperature wins over a request that leaves it", llm.GenParams{Temperature: &one}, llm.Request{OmitTemperature: true}, 1, true, 0, true, 0, false},
+		{"spec omits too", "neither sends one", llm.GenParams{OmitTemperature: true}, llm.Request{OmitTemperature: true}, 0, false, 0, true, 0, false},
 	}
 	for _, tc := range tests {
 		temp, sendTemp := tc.p.TemperatureFor(tc.req)

@@ -82,11 +82,22 @@ func Hash(model string, req Request) string {
 		hw.str(t.Description)
 		hw.raw(t.Schema)
 	}
-	hw.num(math.Float64bits(req.Temperature))
+	temp := req.Temperature
+	if req.OmitTemperature {
+		temp = 0 // not sent: see the end
+	}
+	hw.num(math.Float64bits(temp))
 	hw.num(uint64(req.Seed))
 	hw.num(uint64(int64(req.Sample)))
 	hw.num(uint64(int64(req.MaxOutputTokens)))
 	hw.raw(req.ResponseSchema)
+	if req.OmitTemperature {
+		// Only a request that leaves the temperature to the provider
+		// writes this, after every other field: every other request
+		// hashes as it did before the field existed, and the encoding is
+		// length-prefixed, so no request without it ends the same way.
+		hw.str("temperature: the provider's default")
+	}
 	hw.flush()
 	var sum [sha256.Size]byte
 	return hex.EncodeToString(hw.h.Sum(sum[:0])[:16])

@@ -38,3 +38,27 @@ func TestHashSignatures(t *testing.T) {
 		t.Errorf("unsigned request hashes to %s, want %s as before", h, before)
 	}
 }
+
+// TestHashOmitTemperature: a request that leaves the temperature to the
+// provider is another request than one at temperature 0 (a cassette must
+// not replay one for the other), and its Temperature field, which is not
+// sent, does not count; a request that sets a temperature hashes as it
+// did before the field existed (TestHashPinned's "user").
+func TestHashOmitTemperature(t *testing.T) {
+	base := llm.Request{System: "You plan.", Messages: []llm.Message{{Role: llm.RoleUser, Text: "put the red block in the bowl"}}, Temperature: 0.7, Seed: 42}
+	if h := llm.Hash("sim:weak", base); h != "de8b9d747e5cab7da36bfdbe84ded3d7" {
+		t.Fatalf("a request that sets its temperature hashes %s, not its pinned hash", h)
+	}
+	zero, omit := base, base
+	zero.Temperature = 0
+	omit.OmitTemperature = true
+	omitZero := omit
+	omitZero.Temperature = 0
+	h := func(r llm.Request) string { return llm.Hash("sim:weak", r) }
+	if h(omit) == h(zero) || h(omit) == h(base) {
+		t.Error("a request that leaves the temperature to the provider hashes as one that sets it")
+	}
+	if h(omit) != h(omitZero) {
+		t.Error("the Temperature of a request that leaves it to the provider counts, though it is not sent")
+	}
+}

@@ -60,7 +60,13 @@ type Request struct {
 	Tools    []ToolDecl `json:"tools,omitempty"`
 	// Temperature 0 asks for the most likely reply.
 	Temperature float64 `json:"temperature"`
-	Seed        int64   `json:"seed,omitempty"`
+	// OmitTemperature leaves the temperature to the provider: none is
+	// sent (Temperature is then ignored), unless the model spec sets one
+	// (GenParams.TemperatureFor). It is for workflows whose authors never
+	// set one. Hash counts it only when set, so a request that sets a
+	// temperature hashes as it always has.
+	OmitTemperature bool  `json:"omit_temperature,omitempty"`
+	Seed            int64 `json:"seed,omitempty"`
 	// Sample numbers the draws of one request at temperature > 0; the
 	// same request and sample give the same reply from the simulated model
 	// and from a cassette.

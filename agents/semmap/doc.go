@@ -5,8 +5,10 @@
 // testdata/).
 //
 // What they share has a file of its own: session.go, an episode as a
-// workflow plays it (the map fetched, the prompts' data and worked
-// examples, a model call, the answer); reply.go, reading the model's JSON
+// workflow plays it (the map fetched, the prompts' data, a model call at
+// the provider's default temperature unless the ensemble samples, a JSON
+// answer asked for again while it cannot be read, the answer);
+// examples.go, the worked examples; reply.go, reading the model's JSON
 // answer and its choice among lettered answers.
 //
 // Each workflow registers itself with agents.RegisterWorkflowOn in init.

@@ -10,9 +10,9 @@ import (
 )
 
 func init() {
-	agents.RegisterWorkflowOn([]string{agents.TrackSemmap}, "ensemble", "LLM workflow (semmap): the agentic-workflows paper's LLM ensemble; 6 answers sampled at temperature 0.8 (from the model, or in turn from --ensemble-models), then a chooser that sees them anonymised picks one, which is answered unchanged",
+	agents.RegisterWorkflowOn([]string{agents.TrackSemmap}, "ensemble", "LLM workflow (semmap): the agentic-workflows paper's LLM ensemble; 6 answers sampled at temperature 0.8 (from the model, or in turn from --ensemble-models), each asked again while it cannot be read (10 attempts), then a chooser at the provider's default temperature that sees them anonymised picks one, which is answered unchanged",
 		func(cfg agents.Config) (agents.Agent, error) {
-			return NewEnsemble(cfg.Model, EnsembleOptions{N: 6, Temperature: 0.8, Examples: PaperExamples, Members: cfg.Members}), nil
+			return NewEnsemble(cfg.Model, EnsembleOptions{N: 6, Temperature: 0.8, Examples: PaperExamples, Members: cfg.Members, Attempts: PaperAttempts}), nil
 		})
 	// The answers may come from several models (the agentic-workflows
 	// paper's ensemble of specs); the harness hands them over as
@@ -24,8 +24,9 @@ func init() {
 type EnsembleOptions struct {
 	// N is the number of sampled answers, at most 26 (they are lettered).
 	N int
-	// Temperature is the sampling temperature of the answers; the
-	// chooser runs at 0.
+	// Temperature is the sampling temperature of the answers (the
+	// agentic-workflows paper's 0.8 by default); the chooser runs at the
+	// provider's default, as every other semmap call.
 	Temperature float64
 	// Examples are the in-context example counts; the answers' planning
 	// prompts use Plan (the chooser's prompt has none, as in the paper).
@@ -34,6 +35,10 @@ type EnsembleOptions struct {
 	// Members[k % len(Members)], at Temperature. The chooser is always
 	// the ensemble's own model.
 	Members []llm.Model
+	// Attempts is how many times each answer's prompt is sent while its
+	// JSON reply cannot be read; PaperAttempts when not positive. (The
+	// chooser's letter is asked for once.)
+	Attempts int
 }
 
 // ensemble is the agentic-workflows paper's LLM ensemble (eq. 10–11): the
@@ -73,7 +78,7 @@ func (a *ensemble) Run(ctx context.Context, env agents.Env) error {
 			ms.model = a.opts.Members[k%len(a.opts.Members)]
 			sampler = &ms
 		}
-		ans, perr, err := sampler.plan(ctx, "semmap_plan.tmpl", a.opts.Examples, a.opts.Temperature, k+1)
+		ans, perr, err := sampler.plan(ctx, "semmap_plan.tmpl", a.opts.Examples, &a.opts.Temperature, k+1, a.opts.Attempts)
 		if err != nil {
 			return err
 		}
@@ -112,7 +117,7 @@ func (a *ensemble) choose(ctx context.Context, s *semmapSession, options []agent
 		texts = append(texts, t)
 		data.Responses = append(data.Responses, semmapResponse{Letter: letterOf(i), Answer: t})
 	}
-	reply, err := s.generate(ctx, "choose", "semmap_choose.tmpl", data, s.context(llm.CallChoose, llm.FormatText, texts, nil), 0, 0)
+	reply, err := s.generate(ctx, "choose", "semmap_choose.tmpl", data, s.context(llm.CallChoose, llm.FormatText, texts, nil), nil, 0)
 	if err != nil {
 		return 0, nil, err
 	}

@@ -1,6 +1,7 @@
 package semmap
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/ambibench/ambibench/agents"
@@ -81,6 +82,8 @@ var (
 			Classes: []scenes.ClassScore{{Class: "shelf", P: 1}}},
 		{ID: "obj5", Center: [3]float64{2.3, 0.2, 1.22}, Size: [3]float64{0.22, 0.15, 0.04}, Observations: 12,
 			Classes: []scenes.ClassScore{{Class: "book", P: 0.9}, {Class: "laptop", P: 0.1}}},
+		{ID: "obj6", Center: [3]float64{0.95, 0.35, 0.77}, Size: [3]float64{0.15, 0.07, 0.01}, Observations: 14,
+			Classes: []scenes.ClassScore{{Class: "cell phone", P: 0.83}, {Class: "remote", P: 0.17}}},
 	}}
 	exBedroom = scenes.SemanticMap{Name: "example_bedroom", Instances: []scenes.Instance{
 		{ID: "obj1", Center: [3]float64{1.5, 1.2, 0.28}, Size: [3]float64{2.0, 1.6, 0.55}, Observations: 120,
@@ -91,6 +94,10 @@ var (
 			Classes: []scenes.ClassScore{{Class: "clock", P: 0.66}, {Class: "vase", P: 0.34}}},
 		{ID: "obj4", Center: [3]float64{3.1, 0.4, 0.25}, Size: [3]float64{0.35, 0.25, 0.5}, Observations: 22,
 			Classes: []scenes.ClassScore{{Class: "backpack", P: 0.81}, {Class: "handbag", P: 0.19}}},
+		{ID: "obj5", Center: [3]float64{1.3, 1.0, 0.73}, Size: [3]float64{0.3, 0.25, 0.35}, Observations: 27,
+			Classes: []scenes.ClassScore{{Class: "teddy bear", P: 0.88}, {Class: "handbag", P: 0.12}}},
+		{ID: "obj6", Center: [3]float64{2.8, 2.2, 0.11}, Size: [3]float64{0.22, 0.22, 0.22}, Observations: 11,
+			Classes: []scenes.ClassScore{{Class: "sports ball", P: 0.79}, {Class: "bowl", P: 0.21}}},
 	}}
 )
 
@@ -107,6 +114,11 @@ func critique(correctness, relevance, clarity string, suggestions ...string) str
 		"\nSuggestions:\n" + strings.Join(suggestions, "\n")
 }
 
+// The requests of the examples are the project's own and ask nothing any
+// dataset ambibench ships or generates asks, in its words or in others
+// (TestWorkedExamplesAreNotDatasetQueries): an example that answered a
+// test query would hand the model its answer.
+
 // planExampleData are in the order they join a prompt: a negation first
 // (the query type models miss most), then a request nothing in the map
 // serves (the answer reflection most often spoils), then an affordance
@@ -115,27 +127,27 @@ var planExampleData = []struct {
 	m             *scenes.SemanticMap
 	query, answer string
 }{
-	{&exLivingRoom, "Tell me something I can sit on that is not a couch.",
-		answer(true, "Find a seat other than a couch.", "obj1 is a chair, a seat that is not a couch; obj2 is a couch and is excluded.", "obj1")},
-	{&exKitchen, "Where can I take a bath?",
-		answer(false, "Find a bathtub.", "No object in the map is a bathtub or anything one could bathe in; a sink does not serve.")},
-	{&exFlat, "I want to warm up my soup.",
-		answer(true, "Find an appliance that heats food.", "obj4, a microwave, heats a bowl of soup quickest; obj7, an oven, can heat it too.", "obj4", "obj7")},
+	{&exFlat, "Which of these can I open, apart from the oven?",
+		answer(true, "Find something that opens, other than an oven.", "obj4, the microwave, has a door that opens; obj7 is the oven, which the request leaves out; obj9, a table, does not open.", "obj4")},
+	{&exKitchen, "Where could I take a shower?",
+		answer(false, "Find a shower.", "No object in the map is a shower or a bathtub; obj3, the sink, is for hands and dishes, not for a shower.")},
+	{&exStudy, "I have to ring the plumber.",
+		answer(true, "Find a device to make a phone call.", "obj6, a cell phone, is made for calls; obj3, a laptop, can place a call too, less handily.", "obj6", "obj3")},
 }
 
 // The answers the reflection and refinement examples review.
 var (
-	exSeatWithCouch = answer(true, "Find a seat that is not the sofa.", "obj1 is a chair and obj2 a couch; both are seats.", "obj1", "obj2")
-	exSeat          = answer(true, "Find a seat that is not the sofa.", "obj1 is a chair; obj2 is a couch, which the request excludes.", "obj1")
-	exBike          = answer(true, "Find a bicycle.", "obj4 is a backpack, which one takes on a bicycle ride.", "obj4")
-	exNoBike        = answer(false, "Find a bicycle.", "No object in the map is a bicycle.")
-	exRinse         = answer(true, "Find somewhere to rinse a cup.", "obj3 is a sink, where a cup is rinsed.", "obj3")
-	exCritSeat      = critique("4/10. obj2 is a couch, and the request excludes couches.", "5/10. obj1 is right; obj2 does not belong.", "8/10. Short, but it calls both objects seats without a word on the exclusion.",
-		"- remove obj2: it is a couch, which the request excludes.")
-	exCritBike = critique("3/10. The request asks for a bicycle and the map has none; obj4 is a backpack.", "3/10. obj4 only relates to cycling loosely.", "8/10. Clear.",
-		"- answer with no objects: no object in the map is a bicycle.")
-	exCritRinse = critique("6/10. obj3 is right.", "5/10. obj1, the refrigerator, could hold the cup once it is clean.", "8/10. Clear.",
-		"- add obj1: the cup can go in the refrigerator after rinsing.")
+	exMugWithDesk = answer(true, "Find a surface for a mug, other than the desk.", "obj1, the desk, and obj4, the shelf, both take a mug.", "obj1", "obj4")
+	exMug         = answer(true, "Find a surface for a mug, other than the desk.", "obj4, the shelf, takes a mug; obj1 is the desk, which the request excludes.", "obj4")
+	exIron        = answer(true, "Find an iron.", "obj2, the cabinet, may hold an iron.", "obj2")
+	exNoIron      = answer(false, "Find an iron.", "No object in the map is an iron.")
+	exDoors       = answer(true, "Find the appliances with a door.", "obj1, the refrigerator, and obj2, the oven, both have a door.", "obj1", "obj2")
+	exCritMug     = critique("4/10. obj1 is the desk, and the request excludes the desk.", "5/10. obj4 is right; obj1 does not belong.", "8/10. Short, but it says nothing of the exclusion.",
+		"- remove obj1: it is the desk, which the request excludes.")
+	exCritIron = critique("3/10. The request asks for an iron and the map has none; obj2 is a cabinet.", "3/10. A cabinet only might hold one.", "8/10. Clear.",
+		"- answer with no objects: no object in the map is an iron.")
+	exCritDoors = critique("6/10. obj1 and obj2 are right.", "5/10. obj3, the sink, often has a cupboard door under it.", "8/10. Clear.",
+		"- add obj3: there is a door under the sink.")
 )
 
 // reflectExampleData cover what a review must catch and what it must
@@ -146,28 +158,28 @@ var reflectExampleData = []struct {
 	m                       *scenes.SemanticMap
 	query, answer, feedback string
 }{
-	{&exLivingRoom, "Find me a seat, but not the sofa.", exSeatWithCouch, exCritSeat},
-	{&exKitchen, "Where can I get my vegetables cold?",
-		answer(true, "Find something that keeps food cold.", "obj1, the refrigerator, keeps vegetables cold.", "obj1"),
-		critique("10/10. The refrigerator is the only object that cools.", "10/10. Nothing is missing and nothing is extra.", "9/10. Short and clear.",
+	{&exStudy, "Somewhere to put my mug down, not the desk.", exMugWithDesk, exCritMug},
+	{&exBedroom, "Where is the alarm clock?",
+		answer(true, "Find the clock.", "obj3 is the clock.", "obj3"),
+		critique("10/10. obj3 is the map's only clock.", "10/10. Nothing is missing and nothing is extra.", "9/10. Short and clear.",
 			"- keep the answer")},
-	{&exBedroom, "Is there a bicycle here?", exBike, exCritBike},
-	{&exLivingRoom, "Is there a TV near the couch?",
-		answer(false, "Find a TV near the couch.", "The map has a couch but no TV."),
-		critique("10/10. There is no TV in the map, so no object serves.", "10/10. The empty list is right; a chair or the table near the couch would not be a TV.", "9/10. Clear.",
+	{&exBedroom, "Is there an iron for my shirt?", exIron, exCritIron},
+	{&exLivingRoom, "Is there a floor lamp by the sofa?",
+		answer(false, "Find a lamp near the couch.", "The map has a couch but no lamp."),
+		critique("10/10. There is no lamp in the map, so no object serves.", "10/10. The empty list is right; the chair or the table would not be a lamp.", "9/10. Clear.",
 			"- keep the answer")},
-	{&exStudy, "Somewhere to put my notebook down",
-		answer(true, "Find a surface to put a notebook on.", "obj1, the desk, has room for a notebook.", "obj1"),
-		critique("7/10. The desk is right.", "5/10. obj4, the shelf, also takes a notebook and is missing.", "8/10. Clear.",
-			"- add obj4: a shelf is a place to put a notebook down.")},
-	{&exStudy, "Give me something to read",
-		answer(true, "Find something to read.", "obj3 is a laptop, which can show a text; obj5 is a book.", "obj3", "obj5"),
-		critique("8/10. Both objects can be read.", "5/10. A book is made for reading and should come before the laptop.", "8/10. Clear.",
-			"- put obj5 first: a book serves reading better than a laptop.")},
-	{&exBedroom, "Where can I keep my clothes?",
-		answer(true, "Find storage for clothes.", "obj9 is a wardrobe, obj2 a cabinet and obj4 a backpack.", "obj9", "obj2", "obj4"),
-		critique("3/10. There is no obj9 in the map.", "6/10. obj2 and obj4 store clothes, the cabinet best.", "6/10. It names a wardrobe the map does not have.",
-			"- remove obj9: there is no object obj9 in the map.")},
+	{&exKitchen, "Which of the kitchen appliances have a door I can open?",
+		answer(true, "Find the appliances with a door.", "obj1, the refrigerator, has a door.", "obj1"),
+		critique("7/10. The refrigerator is right.", "5/10. obj2, the oven, has a door too and is missing.", "8/10. Clear.",
+			"- add obj2: an oven has a door that opens.")},
+	{&exBedroom, "Where can I stow my winter blankets?",
+		answer(true, "Find storage for blankets.", "obj4 is a backpack and obj2 a cabinet; both hold blankets.", "obj4", "obj2"),
+		critique("8/10. Both objects can hold blankets.", "5/10. A cabinet holds a stack of blankets far better than a backpack and should come first.", "8/10. Clear.",
+			"- put obj2 first: a cabinet is the better place for blankets.")},
+	{&exBedroom, "Find something the children can play with.",
+		answer(true, "Find toys.", "obj5 is a teddy bear, obj6 a ball and obj8 a toy box.", "obj5", "obj6", "obj8"),
+		critique("3/10. There is no obj8 in the map.", "6/10. obj5 and obj6 are toys.", "6/10. It names a toy box the map does not have.",
+			"- remove obj8: there is no object obj8 in the map.")},
 }
 
 // refineExampleData apply a right critique, a critique that empties an
@@ -177,10 +189,35 @@ var refineExampleData = []struct {
 	m                                *scenes.SemanticMap
 	query, answer, feedback, revised string
 }{
-	{&exLivingRoom, "Find me a seat, but not the sofa.", exSeatWithCouch, exCritSeat, exSeat},
-	{&exBedroom, "Is there a bicycle here?", exBike, exCritBike, exNoBike},
-	{&exKitchen, "Where can I rinse a cup?", exRinse, exCritRinse,
-		answer(true, "Find somewhere to rinse a cup.", "obj3, the sink, is where a cup is rinsed; the refrigerator does not rinse anything, so it stays out.", "obj3")},
+	{&exStudy, "Somewhere to put my mug down, not the desk.", exMugWithDesk, exCritMug, exMug},
+	{&exBedroom, "Is there an iron for my shirt?", exIron, exCritIron, exNoIron},
+	{&exKitchen, "Which of the kitchen appliances have a door I can open?", exDoors, exCritDoors,
+		answer(true, "Find the appliances with a door.", "obj1, the refrigerator, and obj2, the oven, have doors; obj3 is the sink, which has no door of its own, so it stays out.", "obj1", "obj2")},
+}
+
+// ExampleRequests are the requests of every worked example the prompts
+// can carry: the planning examples, then the reflection and the
+// refinement examples, each once. No dataset ambibench ships or generates
+// may ask one of them, in its words or in others (bench/semmap's
+// TestWorkedExamplesAreNotDatasetQueries; TestExampleRequestsAreThePrompts'
+// holds them to what the prompts show).
+func ExampleRequests() []string {
+	var out []string
+	add := func(q string) {
+		if !slices.Contains(out, q) {
+			out = append(out, q)
+		}
+	}
+	for _, e := range planExampleData {
+		add(e.query)
+	}
+	for _, e := range reflectExampleData {
+		add(e.query)
+	}
+	for _, e := range refineExampleData {
+		add(e.query)
+	}
+	return out
 }
 
 // planExamples renders the first n planning examples with maps in a mode.

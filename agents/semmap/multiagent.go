@@ -6,9 +6,9 @@ import (
 )
 
 func init() {
-	agents.RegisterWorkflowOn([]string{agents.TrackSemmap}, "multi-agent-reflect", "LLM workflow (semmap): the agentic-workflows paper's multi-agent reflection; planner, feedback and refinement agents with role prompts, 2 rounds, with memory of earlier rounds",
+	agents.RegisterWorkflowOn([]string{agents.TrackSemmap}, "multi-agent-reflect", "LLM workflow (semmap): the agentic-workflows paper's multi-agent reflection; planner, feedback and refinement agents with role prompts, 2 rounds, with memory of earlier rounds; every call at the provider's default temperature, a JSON reply asked again while it cannot be read (10 attempts)",
 		func(cfg agents.Config) (agents.Agent, error) {
-			return NewMultiAgentReflect(cfg.Model, ReflectOptions{Iterations: 2, Memory: true, Examples: PaperExamples}), nil
+			return NewMultiAgentReflect(cfg.Model, ReflectOptions{Iterations: 2, Memory: true, Examples: PaperExamples, Attempts: PaperAttempts}), nil
 		})
 }
 

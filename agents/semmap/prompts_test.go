@@ -29,6 +29,9 @@ func TestPromptsGolden(t *testing.T) {
 		{"semmap_agent_reflect.txt", "semmap_agent_reflect.tmpl", semmapGolden(llm.CallReflect, agents.ModeUncertainty, PaperExamples, true)},
 		{"semmap_agent_refine.txt", "semmap_agent_refine.tmpl", semmapGolden(llm.CallRefine, agents.ModeCertainty, PaperExamples, true)},
 		{"semmap_choose.txt", "semmap_choose.tmpl", semmapGolden(llm.CallChoose, agents.ModeCertainty, PaperExamples, false)},
+		// A dataset that does not say what near means (a --data dataset
+		// without a near rule in its dataset.yaml): no prompt says it.
+		{"semmap_plan_certainty_no_near.txt", "semmap_plan.tmpl", withoutNear(semmapGolden(llm.CallPlan, agents.ModeCertainty, PaperExamples, false))},
 	} {
 		got, err := render(tc.template, tc.data)
 		if err != nil {
@@ -42,3 +45,8 @@ func TestPromptsGolden(t *testing.T) {
 // them may carry a machine-readable copy of the context (the fenced
 // "```ambibench" block the prompts once ended in) or mention one.
 func TestGoldenPromptsHoldNoBlock(t *testing.T) { agenttest.PromptsHoldNoBlock(t) }
+
+func withoutNear(p semmapPrompt) semmapPrompt {
+	p.Near = ""
+	return p
+}

@@ -27,6 +27,10 @@ type ReflectOptions struct {
 	// Examples are the in-context example counts of the planning,
 	// reflection and refinement prompts (PaperExamples by default).
 	Examples ExampleCounts
+	// Attempts is how many times a planning or refinement prompt is sent
+	// while its JSON reply cannot be read; PaperAttempts when not
+	// positive. (A critique is plain text: any reply is one.)
+	Attempts int
 }
 
 // semmapTemplates are the prompts of one reflection workflow.
@@ -49,18 +53,20 @@ func (a *semmapReflector) Drafts() [][]string                     { return a.dra
 func (a *semmapReflector) Reflections() []agents.ReflectionRecord { return a.reflections }
 
 // Run answers, then reflects and refines; the answer given is the last
-// refinement, as the agentic-workflows paper scores it. A refinement whose
-// reply cannot be read before the last round leaves the answer as it was
-// for the next round to revise (the round is counted, its critique kept,
-// the loss reported); when the last refinement, or with no rounds the first
-// answer, cannot be read, there is no answer and the episode is a miss.
+// refinement, as the agentic-workflows paper scores it. A plan or a
+// refinement whose reply cannot be read is asked for again, up to
+// Attempts in all. A refinement that none of its attempts could read
+// before the last round leaves the answer as it was for the next round to
+// revise (the round is counted, its critique kept, the loss reported);
+// when the last refinement, or with no rounds the first answer, cannot be
+// read, there is no answer and the episode is a miss.
 func (a *semmapReflector) Run(ctx context.Context, env agents.Env) error {
 	a.drafts, a.reflections = nil, nil
 	s, err := openSemmap(ctx, a.name, a.model, env)
 	if err != nil {
 		return err
 	}
-	cur, perr, err := s.plan(ctx, a.tmpl.plan, a.opts.Examples, 0, 0)
+	cur, perr, err := s.plan(ctx, a.tmpl.plan, a.opts.Examples, nil, 0, a.opts.Attempts)
 	if err != nil {
 		return err
 	}
@@ -140,7 +146,7 @@ func (a *semmapReflector) reflect(ctx context.Context, s *semmapSession, answers
 	data := s.prompt(llm.CallReflect, a.opts.Examples)
 	data.History = rounds(ans, fbs)
 	data.Answer = ans[len(ans)-1]
-	reply, err := s.generate(ctx, "reflect", a.tmpl.reflect, data, s.context(llm.CallReflect, llm.FormatText, ans, fbs), 0, 0)
+	reply, err := s.generate(ctx, "reflect", a.tmpl.reflect, data, s.context(llm.CallReflect, llm.FormatText, ans, fbs), nil, 0)
 	if err != nil {
 		return "", 0, err
 	}
@@ -154,10 +160,5 @@ func (a *semmapReflector) refine(ctx context.Context, s *semmapSession, answers,
 	data := s.prompt(llm.CallRefine, a.opts.Examples)
 	data.History = rounds(ans, fbs)
 	data.Answer, data.Feedback = ans[len(ans)-1], fbs[len(fbs)-1]
-	reply, err := s.generate(ctx, "refine", a.tmpl.refine, data, s.context(llm.CallRefine, llm.FormatJSON, ans, fbs), 0, 0)
-	if err != nil {
-		return agents.AnswerArgs{}, 0, nil, err
-	}
-	next, perr := ParseSemmapReply(reply.Text)
-	return next, reply.InputTokens + reply.OutputTokens, perr, nil
+	return s.askJSON(ctx, "refine", a.tmpl.refine, data, s.context(llm.CallRefine, llm.FormatJSON, ans, fbs), nil, 0, s.attempts(a.opts.Attempts))
 }

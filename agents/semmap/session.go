@@ -91,7 +91,9 @@ type semmapPrompt struct {
 	Answer, Feedback string
 	// Responses are a choose prompt's options.
 	Responses []semmapResponse
-	// Near is the distance within which objects count as near, in metres.
+	// Near is the distance within which the dataset's truth counts two
+	// objects near each other, in metres; "" when the dataset does not
+	// say, and then the prompts say nothing of near.
 	Near string
 }
 
@@ -110,8 +112,12 @@ func (s *semmapSession) prompt(role string, counts ExampleCounts) semmapPrompt {
 	if s.m != nil {
 		name = s.m.Name
 	}
-	p := semmapPrompt{Query: s.env.Instruction(), Uncertain: s.mode == agents.ModeUncertainty, Map: s.mapText, MapName: name,
-		Near: strconv.FormatFloat(scenes.MapNearDistance, 'f', -1, 64)}
+	p := semmapPrompt{Query: s.env.Instruction(), Uncertain: s.mode == agents.ModeUncertainty, Map: s.mapText, MapName: name}
+	if ns, ok := s.env.(nearSetter); ok {
+		if d, ok := ns.SemmapNear(); ok && d > 0 {
+			p.Near = strconv.FormatFloat(d, 'f', -1, 64)
+		}
+	}
 	counts = s.counts(counts)
 	switch role {
 	case llm.CallPlan:
@@ -141,6 +147,36 @@ func (s *semmapSession) counts(def ExampleCounts) ExampleCounts {
 // workflows.
 type exampleSetter interface {
 	SemmapExamples() (plan, reflect, refine int, set bool)
+}
+
+// nearSetter is an Env whose dataset says what near means in its truth:
+// bench's semmap episodes, from the dataset's description
+// (tasks/semmap.Dataset.Near). ok is false when the dataset does not say;
+// an Env that is not a nearSetter says nothing either.
+type nearSetter interface {
+	SemmapNear() (metres float64, ok bool)
+}
+
+// attemptsSetter is an Env that sets the run's most attempts at a
+// readable JSON answer, over every workflow's own: bench's semmap
+// episodes, from the track's --attempts flag. set is false when the run
+// leaves them to the workflows.
+type attemptsSetter interface {
+	SemmapAttempts() (n int, set bool)
+}
+
+// attempts are the workflow's attempts (PaperAttempts when def is not
+// positive), or the run's when the Env sets them.
+func (s *semmapSession) attempts(def int) int {
+	if as, ok := s.env.(attemptsSetter); ok {
+		if n, set := as.SemmapAttempts(); set && n > 0 {
+			return n
+		}
+	}
+	if def <= 0 {
+		return PaperAttempts
+	}
+	return def
 }
 
 // context is a call's context for the simulated model. Its map is the
@@ -191,13 +227,21 @@ func asShown(x float64) float64 {
 	return v
 }
 
-// generate renders a template and sends it as one user message.
-func (s *semmapSession) generate(ctx context.Context, step, tmpl string, data semmapPrompt, cc *llm.CallContext, temperature float64, sample int) (llm.Reply, error) {
-	text, err := render(tmpl, data)
+// generate renders a template and sends it as one user message, at
+// temperature, or with temperature nil at the provider's default (unless
+// the model spec sets one): the agentic-workflows code sets a temperature
+// only for the ensemble's samples.
+func (s *semmapSession) generate(ctx context.Context, step, tmpl string, data semmapPrompt, cc *llm.CallContext, temperature *float64, sample int) (llm.Reply, error) {
+	text, err := renderIn(ctx, tmpl, data)
 	if err != nil {
 		return llm.Reply{}, fmt.Errorf("%s: %s prompt: %w", s.agent, step, err)
 	}
-	req := llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: text}}, Temperature: temperature, Sample: sample, Context: cc}
+	req := llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: text}}, Sample: sample, Context: cc}
+	if temperature != nil {
+		req.Temperature = *temperature
+	} else {
+		req.OmitTemperature = true
+	}
 	if cc != nil && cc.Format == llm.FormatJSON {
 		req.ResponseSchema = semmapAnswerSchema
 	}
@@ -206,6 +250,41 @@ func (s *semmapSession) generate(ctx context.Context, step, tmpl string, data se
 		return llm.Reply{}, fmt.Errorf("%s: %s: model %s: %w", s.agent, step, s.model.Name(), err)
 	}
 	return reply, nil
+}
+
+// PaperAttempts is how many times the workflows ask for a JSON answer
+// (a plan, a refinement) before they give up on it: the
+// agentic-workflows code asks again when a reply does not parse, up to 10
+// times. Each attempt is a model call, counted in the record's calls and
+// tokens.
+const PaperAttempts = 10
+
+// retryStride spaces the samples of the attempts at one answer: attempt
+// a of sample k is sample k + a*retryStride, so that no two draws of an
+// episode share a sample number (an ensemble's samples are 1 to 26).
+const retryStride = 27
+
+// askJSON sends a prompt that asks for a JSON answer and reads the reply,
+// asking again, with the same prompt as a new sample, while the reply
+// cannot be read, at most attempts times in all. tokens are every
+// attempt's; perr is the last attempt's reason when none could be read
+// (then ans is the zero answer); err a failed call.
+func (s *semmapSession) askJSON(ctx context.Context, step, tmpl string, data semmapPrompt, cc *llm.CallContext, temperature *float64, sample, attempts int) (ans agents.AnswerArgs, tokens int, perr, err error) {
+	attempts = max(attempts, 1)
+	for a := range attempts {
+		reply, err := s.generate(ctx, step, tmpl, data, cc, temperature, sample+a*retryStride)
+		if err != nil {
+			return agents.AnswerArgs{}, tokens, nil, err
+		}
+		tokens += reply.InputTokens + reply.OutputTokens
+		if ans, perr = ParseSemmapReply(reply.Text); perr == nil {
+			return ans, tokens, nil, nil
+		}
+	}
+	if attempts > 1 {
+		perr = fmt.Errorf("%w; %d attempts, none readable", perr, attempts)
+	}
+	return agents.AnswerArgs{}, tokens, perr, nil
 }
 
 // answer ends the episode with a. With parseErr, the reason the final

@@ -166,19 +166,20 @@ const goodReply = "Sure.\n```json\n{\"inferred_query\": \"seat\", \"query_achiev
 // next round to revise, an unreadable last one leaves no answer. want nil
 // means no answer was given.
 func TestSemmapUnreadableReplies(t *testing.T) {
-	// readableRefinements answers the plan readably, the refinements
-	// numbered in ok (from 1) readably, the n-th with obj<n+1>, and every
-	// other refinement in prose.
+	// readableRefinements answers the plan readably, the refinements of
+	// the rounds numbered in ok (from 1) readably, round n's with
+	// obj<n+1>, and every other refinement in prose, at every attempt.
+	// (With memory, a refinement's context holds one critique per round
+	// so far.)
 	readableRefinements := func(ok ...int) func(b llm.CallContext) string {
-		refines := 0
 		return func(b llm.CallContext) string {
 			switch b.Role {
 			case llm.CallPlan:
 				return goodReply
 			case llm.CallRefine:
-				refines++
-				if slices.Contains(ok, refines) {
-					return fmt.Sprintf(`{"relevant_objects": ["obj%d"]}`, refines+1)
+				round := len(b.Feedback)
+				if slices.Contains(ok, round) {
+					return fmt.Sprintf(`{"relevant_objects": ["obj%d"]}`, round+1)
 				}
 				return "- keep the answer"
 			}
@@ -330,12 +331,22 @@ func (errModel) Generate(context.Context, llm.Request) (llm.Reply, error) {
 	return llm.Reply{}, errors.New("model broken")
 }
 
+// nearEnv is an episode of a dataset that defines near as centres within
+// near metres, as bench's semmap episodes of the built-in dataset are.
+type nearEnv struct {
+	*agenttest.SemmapEnv
+	near float64
+}
+
+func (e nearEnv) SemmapNear() (float64, bool) { return e.near, e.near > 0 }
+
 // semmapGolden is the data of a semmap prompt for the golden files: the
-// test map in a mode, and for the later steps two rounds of answers and
+// test map in a mode, of a dataset whose near is the built-in dataset's
+// (within 1.5 m), and for the later steps two rounds of answers and
 // critiques (memory) or only the last (no memory).
 func semmapGolden(role, mode string, examples ExampleCounts, memory bool) semmapPrompt {
 	m := agenttest.SemmapMap()
-	s := &semmapSession{env: agenttest.NewSemmapEnv("Tell me something I can sit on that is not a couch.", m, mode),
+	s := &semmapSession{env: nearEnv{agenttest.NewSemmapEnv("Tell me something I can sit on that is not a couch.", m, mode), 1.5},
 		m: m, mode: mode, mapText: mapInput(m, mode)}
 	y0 := FormatAnswer(agents.AnswerArgs{InferredQuery: "A seat that is not a couch.", QueryAchievable: true, RelevantObjects: []string{"obj2", "obj1"}, Explanation: "Seats."})
 	y1 := FormatAnswer(agents.AnswerArgs{InferredQuery: "A seat that is not a couch.", QueryAchievable: true, RelevantObjects: []string{"obj1"}, Explanation: "obj1 is a chair."})

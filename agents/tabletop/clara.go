@@ -241,7 +241,7 @@ func (a *clara) uncertainty(ctx context.Context, env agents.Env, l *look) (float
 		shots = shots[:claraShots]
 		cc := &llm.CallContext{Role: llm.CallPlan, Track: "tabletop", Instruction: env.Instruction(), Robot: env.Robot(),
 			Partner: env.Partner(), Detections: v.objs, Format: llm.FormatJSON}
-		user, err := render("clara_sample.tmpl", claraPrompt{Instruction: env.Instruction(), Robot: env.Robot(),
+		user, err := renderIn(ctx, "clara_sample.tmpl", claraPrompt{Instruction: env.Instruction(), Robot: env.Robot(),
 			Partner: env.Partner(), Objects: v.objects, Frame: l.frame(), Places: strings.Join(scenes.PlaceNames, ", "),
 			Examples: written(shots, l.sight != nil), Image: l.sight != nil})
 		if err != nil {
@@ -325,7 +325,7 @@ func (a *clara) Run(ctx context.Context, env agents.Env) error {
 	data := claraPrompt{Instruction: env.Instruction(), Robot: env.Robot(), Partner: env.Partner(),
 		Objects: objectLines(l.listed()), Frame: l.frame(), Places: strings.Join(scenes.PlaceNames, ", "),
 		Plans: strings.Join(shown, "\n"), Image: l.sight != nil}
-	conv, err := a.actConversation(env, l, data)
+	conv, err := a.actConversation(ctx, env, l, data)
 	if err != nil {
 		return err
 	}
@@ -356,7 +356,7 @@ func (a *clara) Run(ctx context.Context, env agents.Env) error {
 func (a *clara) classify(ctx context.Context, env agents.Env, l *look, data claraPrompt) (claraClass, error) {
 	cc := &llm.CallContext{Role: llm.CallClassify, Track: "tabletop", Instruction: env.Instruction(), Robot: env.Robot(),
 		Partner: env.Partner(), Detections: l.context(), Format: llm.FormatJSON}
-	user, err := render("clara_classify.tmpl", data)
+	user, err := renderIn(ctx, "clara_classify.tmpl", data)
 	if err != nil {
 		return claraClass{}, err
 	}
@@ -376,10 +376,10 @@ func (a *clara) classify(ctx context.Context, env agents.Env, l *look, data clar
 // actConversation is the tool loop CLARA acts in once it has decided:
 // the steps it takes itself are written into it as the model's calls, so
 // a model that takes over sees everything done so far.
-func (a *clara) actConversation(env agents.Env, l *look, data claraPrompt) (*conversation, error) {
+func (a *clara) actConversation(ctx context.Context, env agents.Env, l *look, data claraPrompt) (*conversation, error) {
 	cc := &llm.CallContext{Role: llm.CallPlan, Track: "tabletop", Instruction: env.Instruction(), Robot: env.Robot(),
 		Partner: env.Partner(), Detections: l.context(), Format: llm.FormatToolCalls}
-	user, err := render("clara_act.tmpl", data)
+	user, err := renderIn(ctx, "clara_act.tmpl", data)
 	if err != nil {
 		return nil, err
 	}

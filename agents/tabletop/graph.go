@@ -52,18 +52,18 @@ func graphRequest(ctx context.Context, env agents.Env, systemTmpl, userTmpl stri
 		Partner: env.Partner(), Graph: g, Format: llm.FormatToolCalls}
 	data := promptData{Instruction: env.Instruction(), Robot: env.Robot(), Partner: env.Partner(),
 		GraphJSON: graphJSON, Places: strings.Join(scenes.PlaceNames, ", ")}
-	return openingRequest(env, cc, data, systemTmpl, userTmpl)
+	return openingRequest(ctx, env, cc, data, systemTmpl, userTmpl)
 }
 
 // openingRequest renders a workflow's system and user prompts from data
 // and returns the episode's first request, with the tabletop's action
 // tools (ask_robot when there is a partner) and the call's context.
-func openingRequest(env agents.Env, cc *llm.CallContext, data any, systemTmpl, userTmpl string) (llm.Request, error) {
-	system, err := render(systemTmpl, data)
+func openingRequest(ctx context.Context, env agents.Env, cc *llm.CallContext, data any, systemTmpl, userTmpl string) (llm.Request, error) {
+	system, err := renderIn(ctx, systemTmpl, data)
 	if err != nil {
 		return llm.Request{}, err
 	}
-	user, err := render(userTmpl, data)
+	user, err := renderIn(ctx, userTmpl, data)
 	if err != nil {
 		return llm.Request{}, err
 	}

@@ -166,7 +166,7 @@ func listRequest(ctx context.Context, eyes *eyes, env agents.Env, relations bool
 		Partner: env.Partner(), Detections: l.context(), Format: llm.FormatToolCalls}
 	data := listData{promptData: promptData{Instruction: env.Instruction(), Robot: env.Robot(), Partner: env.Partner(),
 		Places: strings.Join(scenes.PlaceNames, ", ")}, Objects: objectLines(l.listed()), Frame: l.frame(), Image: l.sight != nil}
-	req, err := openingRequest(env, cc, data, systemTmpl, userTmpl)
+	req, err := openingRequest(ctx, env, cc, data, systemTmpl, userTmpl)
 	if err != nil {
 		return llm.Request{}, nil, err
 	}

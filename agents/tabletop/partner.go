@@ -31,7 +31,7 @@ func answerPartner(ctx context.Context, model llm.Model, env agents.Env, message
 func answerWithGraph(ctx context.Context, model llm.Model, env agents.Env, message string, g *scenes.Graph, graphJSON string, sight *sight) (string, error) {
 	cc := &llm.CallContext{Role: llm.CallAnswer, Track: "tabletop", Robot: env.Robot(), Partner: env.Partner(),
 		Graph: g, Message: message, Format: llm.FormatToolCalls}
-	user, err := render("answer_user.tmpl", promptData{Robot: env.Robot(), Partner: env.Partner(), Message: message,
+	user, err := renderIn(ctx, "answer_user.tmpl", promptData{Robot: env.Robot(), Partner: env.Partner(), Message: message,
 		GraphJSON: graphJSON})
 	if err != nil {
 		return "", err
@@ -111,7 +111,7 @@ func (a *sgcot) Respond(ctx context.Context, env agents.Env, message string) (st
 	}
 	data := sgcotAnswerPrompt{promptData: promptData{Robot: env.Robot(), Partner: env.Partner(), Message: message},
 		Objects: strings.Join(objects, ", "), AttrKeys: strings.Join(keys, ", "), Relations: strings.Join(rels, ", "), Image: a.image}
-	user, err := render("sgcot_answer.tmpl", data)
+	user, err := renderIn(ctx, "sgcot_answer.tmpl", data)
 	if err != nil {
 		return "", err
 	}

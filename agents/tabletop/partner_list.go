@@ -34,7 +34,7 @@ func answerFromList(ctx context.Context, model llm.Model, perception string, env
 	}
 	cc := &llm.CallContext{Role: llm.CallAnswer, Track: "tabletop", Robot: env.Robot(), Partner: env.Partner(),
 		Detections: l.context(), Message: message, Format: llm.FormatToolCalls}
-	user, err := render("list_answer_user.tmpl", listData{promptData: promptData{Robot: env.Robot(), Partner: env.Partner(),
+	user, err := renderIn(ctx, "list_answer_user.tmpl", listData{promptData: promptData{Robot: env.Robot(), Partner: env.Partner(),
 		Message: message}, Objects: objectLines(l.listed()), Frame: l.frame(), Feedback: feedback, Image: l.sight != nil})
 	if err != nil {
 		return "", err
@@ -71,7 +71,7 @@ func (a *progprompt) respondProgram(ctx context.Context, env agents.Env, message
 	data.Image = l.sight != nil
 	data.promptData = promptData{Robot: env.Robot(), Partner: env.Partner(), Message: message, Places: data.Places}
 	data.Imports, data.FuncName = program.PickAndPlace, "answer_"+program.FuncName(env.Partner())
-	user, err := render("progprompt_answer.tmpl", data)
+	user, err := renderIn(ctx, "progprompt_answer.tmpl", data)
 	if err != nil {
 		return "", err
 	}

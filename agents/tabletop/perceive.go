@@ -72,7 +72,7 @@ func perceiveScene(ctx context.Context, model llm.Model, env agents.Env, edges b
 	}
 	data := perceivePrompt{Robot: env.Robot(), Objects: detectionLines(ds), Relations: strings.Join(scenes.Relations, ", "),
 		Near: int(scenes.NearDistance * 1000), Edges: edges}
-	user, err := render("perceive.tmpl", data)
+	user, err := renderIn(ctx, "perceive.tmpl", data)
 	if err != nil {
 		return nil, err
 	}
@@ -104,7 +104,7 @@ func askUntilRead[T any](ctx context.Context, model llm.Model, req llm.Request, 
 			return v, nil
 		}
 		last = err
-		retry, rerr := render("perceive_retry.tmpl", struct{ Problem string }{err.Error()})
+		retry, rerr := renderIn(ctx, "perceive_retry.tmpl", struct{ Problem string }{err.Error()})
 		if rerr != nil {
 			return zero, rerr
 		}

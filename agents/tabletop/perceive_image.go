@@ -79,7 +79,7 @@ func lookAtImage(ctx context.Context, model llm.Model, env agents.Env, graphCall
 		return &sight{graph: g, at: at, img: img, seen: seen, inImage: ds}, nil
 	}
 	data := perceivePrompt{Robot: env.Robot(), Objects: boxLines(nodes), Edges: edges}
-	user, err := render("perceive_image.tmpl", data)
+	user, err := renderIn(ctx, "perceive_image.tmpl", data)
 	if err != nil {
 		return nil, err
 	}
@@ -115,7 +115,7 @@ func lookAtImage(ctx context.Context, model llm.Model, env agents.Env, graphCall
 // detectInImage is the detection call: the image and the detection
 // prompt; a reply that cannot be read is asked for again once, with why.
 func detectInImage(ctx context.Context, model llm.Model, robot string, img llm.Image, seen []llm.Seen, size [2]int) ([]seenNode, error) {
-	user, err := render("detect_image.tmpl", struct{ Robot string }{robot})
+	user, err := renderIn(ctx, "detect_image.tmpl", struct{ Robot string }{robot})
 	if err != nil {
 		return nil, err
 	}

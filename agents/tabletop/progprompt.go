@@ -152,11 +152,11 @@ func progObjects(objs []listedObject, frame string) progPromptData {
 // episode with that error, which names the line.
 func (a *progprompt) write(ctx context.Context, env agents.Env, l *look, st *progState) (program.Program, error) {
 	data, cc := a.prompt(env, l, st)
-	system, err := render("progprompt_system.tmpl", data)
+	system, err := renderIn(ctx, "progprompt_system.tmpl", data)
 	if err != nil {
 		return program.Program{}, err
 	}
-	user, err := render("progprompt_user.tmpl", data)
+	user, err := renderIn(ctx, "progprompt_user.tmpl", data)
 	if err != nil {
 		return program.Program{}, err
 	}
@@ -174,7 +174,7 @@ func (a *progprompt) write(ctx context.Context, env agents.Env, l *look, st *pro
 		}
 		parseErr = err
 		data.Error = err.Error()
-		fix, err := render("progprompt_fix.tmpl", data)
+		fix, err := renderIn(ctx, "progprompt_fix.tmpl", data)
 		if err != nil {
 			return program.Program{}, err
 		}

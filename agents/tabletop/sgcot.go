@@ -121,11 +121,11 @@ func (a *sgcot) Run(ctx context.Context, env agents.Env) error {
 		Objects: strings.Join(objects, ", "), AttrKeys: strings.Join(keys, ", "), Relations: strings.Join(rels, ", "),
 		MaxTurns: a.maxTurns, Image: a.image,
 	}
-	system, err := render("sgcot_system.tmpl", data)
+	system, err := renderIn(ctx, "sgcot_system.tmpl", data)
 	if err != nil {
 		return err
 	}
-	user, err := render("sgcot_user.tmpl", data)
+	user, err := renderIn(ctx, "sgcot_user.tmpl", data)
 	if err != nil {
 		return err
 	}
@@ -145,7 +145,7 @@ func (a *sgcot) Run(ctx context.Context, env agents.Env) error {
 			return agents.Finish(err)
 		}
 		if a.mode == sgcotSingleRetrieval && turn == 0 {
-			closed, err := render("graph_withdrawn.tmpl", data)
+			closed, err := renderIn(ctx, "graph_withdrawn.tmpl", data)
 			if err != nil {
 				return err
 			}
@@ -154,7 +154,7 @@ func (a *sgcot) Run(ctx context.Context, env agents.Env) error {
 		}
 	}
 	// The forced decision: no more retrieval.
-	forced, err := render("forced_decision.tmpl", data)
+	forced, err := renderIn(ctx, "forced_decision.tmpl", data)
 	if err != nil {
 		return err
 	}

@@ -29,7 +29,9 @@ type householdEnv struct {
 	trialSteps int
 	trialOver  bool
 
-	keepArrival bool // --keep-arrival, read by the workflows
+	keepArrival  bool // --keep-arrival, read by the workflows
+	hints        bool // --hints, read by the workflows
+	playOnRepeat bool // --play-on-repeat, read by react
 
 	steps    int // over all trials
 	wonTrial int
@@ -74,6 +76,14 @@ func (e *householdEnv) MaxTrials() int       { return e.maxTrials }
 // KeepArrival tells the workflows on the ReAct player to keep the
 // arrival's "You arrive at loc N. ".
 func (e *householdEnv) KeepArrival() bool { return e.keepArrival }
+
+// Hints tells the workflows on the ReAct player to add the rules of the
+// house to their prompts.
+func (e *householdEnv) Hints() bool { return e.hints }
+
+// PlayOnRepeat tells react and react-text to play on after the same call
+// twice in a row.
+func (e *householdEnv) PlayOnRepeat() bool { return e.playOnRepeat }
 
 // TaskType is the game's task type, by which the workflows choose their
 // worked examples, as the Reflexion authors' loop chooses them by the

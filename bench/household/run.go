@@ -102,7 +102,7 @@ func (t *Track) play(ctx context.Context, job bench.Job, opts bench.Options, g *
 	if err != nil {
 		return results.Record{}, err
 	}
-	env.keepArrival = t.KeepArrival
+	env.keepArrival, env.hints, env.playOnRepeat = t.KeepArrival, t.Hints, t.PlayOnRepeat
 	truth, optimal, err := householdTruth(g, t.Grammar)
 	if err != nil {
 		return results.Record{}, err

@@ -32,6 +32,14 @@ type Track struct {
 	// the ReAct player, which cut it by default as the Reflexion
 	// authors' loop does (agents/household, arrival.go).
 	KeepArrival bool
+	// Hints gives the workflows on the ReAct player ambibench's own rules
+	// of the house in their prompts; without it they read what the
+	// Reflexion authors' prompt gives (agents/household, options.go).
+	Hints bool
+	// PlayOnRepeat lets react and react-text play on after the same call
+	// twice in a row, which ends the trial by default as in the authors'
+	// loop.
+	PlayOnRepeat bool
 	// DataDir is a game directory (see ExportGames) whose games the grid
 	// plays instead of building them; empty for the built-in split.
 	DataDir string
@@ -54,6 +62,8 @@ func (t *Track) Flags(fs *flag.FlagSet) {
 	fs.StringVar(&t.Grammar, "grammar", "v0.3", "household: the wording of the texts, ALFWorld's v0.3 or v0.4")
 	fs.StringVar(&t.Feedback, "feedback", "", "household: explain to say why a command fails instead of \"Nothing happens.\"")
 	fs.BoolVar(&t.KeepArrival, "keep-arrival", false, "household: let the ReAct-based workflows read \"You arrive at loc N. \" as the world writes it, instead of cutting it as the Reflexion authors' loop does")
+	fs.BoolVar(&t.Hints, "hints", false, "household: give the ReAct-based workflows ambibench's rules of the house in their prompts (which appliance heats, cools or cleans, open a closed receptacle first, one object at a time, not every receptacle takes every object, the same command twice never helps); by default they read what the Reflexion authors' prompt gives: an instruction, two solved games of the task type, and the task")
+	fs.BoolVar(&t.PlayOnRepeat, "play-on-repeat", false, "household: let react and react-text play on after sending the same call twice in a row, instead of ending the trial there as the Reflexion authors' loop does (the agents that reflect always end it)")
 	fs.StringVar(&t.DataDir, "data", "", "household: play the game files in `dir` (DIR/PERTURBATION/TYPE/NN.json, as ambibench household export writes them) instead of building the games; their grammar must be --grammar's")
 	fs.StringVar(&t.routerFile, "router", "", "household: the routing policy of dyref (a router over the paper's three tools) or of dyref-ambiguity (over four), a weights `file` written by ambibench train-router (default: the shipped ones, trained for sim); records name it by a hash of its weights (model \"M; router ID\")")
 }
@@ -134,6 +144,13 @@ func (t *Track) Settings() (map[string]string, error) {
 	if t.KeepArrival {
 		// Only when set, so that runs from before the flag still match.
 		s["arrival"] = "kept"
+	}
+	// Like the arrival, each only when set.
+	if t.Hints {
+		s["hints"] = "house rules"
+	}
+	if t.PlayOnRepeat {
+		s["repeat"] = "play on"
 	}
 	if err := t.dataSettings(s); err != nil {
 		return nil, err

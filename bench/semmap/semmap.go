@@ -80,9 +80,14 @@ func SemmapCells(d *tsm.Dataset, qtypes, modes []string) ([]bench.Cell, error) {
 // semmapEnv is an agent's view of a semmap episode: the query, the map
 // as the input mode shows it, and one answer.
 type semmapEnv struct {
-	pair      semmapPair
-	mode      string
-	examples  *[3]int
+	pair     semmapPair
+	mode     string
+	examples *[3]int
+	// near is the dataset's near rule in metres, 0 when it has none.
+	near float64
+	// attempts are the run's attempts at a JSON answer, 0 for the
+	// workflows' own.
+	attempts  int
 	truth     *agents.Truth
 	answered  bool
 	answer    agents.AnswerArgs
@@ -110,6 +115,16 @@ func (e *semmapEnv) SemmapExamples() (plan, reflect, refine int, set bool) {
 	}
 	return e.examples[0], e.examples[1], e.examples[2], true
 }
+
+// SemmapNear is the distance within which the dataset's truth counts
+// two objects near each other, for the LLM workflows' prompts; ok is
+// false when the dataset does not say (tsm.Dataset.Near).
+func (e *semmapEnv) SemmapNear() (metres float64, ok bool) { return e.near, e.near > 0 }
+
+// SemmapAttempts are the run's attempts at a JSON answer (--attempts),
+// for the LLM workflows; set is false when the run leaves them to the
+// workflows.
+func (e *semmapEnv) SemmapAttempts() (n int, set bool) { return e.attempts, e.attempts > 0 }
 
 func (e *semmapEnv) Call(ctx context.Context, call agents.ToolCall) (agents.Result, error) {
 	if err := ctx.Err(); err != nil {
@@ -153,7 +168,7 @@ func (t *Track) RunEpisode(ctx context.Context, job bench.Job, opts bench.Option
 	}
 	p := pairs[job.Index]
 	truth := d.Truth[p.m.Name][p.q.ID]
-	env := &semmapEnv{pair: p, mode: job.Perturbation, examples: t.Examples, truth: &agents.Truth{Objects: slices.Clone(truth)}, toolCalls: map[string]int{}}
+	env := &semmapEnv{pair: p, mode: job.Perturbation, examples: t.Examples, near: d.Near, attempts: t.Attempts, truth: &agents.Truth{Objects: slices.Clone(truth)}, toolCalls: map[string]int{}}
 	a, err := bench.NewAgent(job, opts, agents.Config{Seed: bench.AgentSeed(job, opts, Name, d.Name, p.m.Name, p.q.ID, job.Perturbation, job.Agent)})
 	if err != nil {
 		return results.Record{}, err
@@ -178,6 +193,7 @@ func (t *Track) RunEpisode(ctx context.Context, job bench.Job, opts bench.Option
 	rec.ToolCalls = env.toolCalls
 	rec.Dataset = d.Name
 	rec.Map = p.m.Name
+	rec.MapOrigin = d.Origins[p.m.Name]
 	rec.MapObjects = len(p.m.Instances)
 	rec.Query = p.q.ID
 	rec.Difficulty = p.q.Difficulty

@@ -40,6 +40,11 @@ type Track struct {
 	// workflow's planning, reflection and refinement prompts for the run;
 	// unset, each workflow carries paper 000's (3, 7, 3).
 	Examples *[3]int
+	// Attempts, when positive, is how many times every LLM workflow asks
+	// for a JSON answer (a plan, a refinement, an ensemble's sample)
+	// while the reply cannot be read, for the run; 0 leaves each
+	// workflow's own (paper 000's 10).
+	Attempts int
 
 	modesFlag, examplesFlag string
 	once                    sync.Once
@@ -69,6 +74,7 @@ func (*Track) Summary() string {
 func (t *Track) Flags(fs *flag.FlagSet) {
 	fs.StringVar(&t.DataDir, "data", "", "semmap: a dataset `dir` in the public layout (semantic_maps/, queries.yaml, responses/); default: the built-in dataset")
 	fs.StringVar(&t.examplesFlag, "examples", "", "semmap: in-context example `counts` plan,reflect,refine of the LLM workflows' prompts (default paper 000's 3,7,3; 2,0,0 is ambibench's earlier protocol)")
+	fs.IntVar(&t.Attempts, "attempts", 0, "semmap: `n` attempts of the LLM workflows at each JSON answer while the reply cannot be read (default paper 000's 10; 1 never asks again)")
 	fs.StringVar(&t.modesFlag, "modes", "", "semmap: comma-separated input `modes`, certainty and/or uncertainty (default certainty)")
 }
 
@@ -87,6 +93,9 @@ func (t *Track) Prepare(stderr io.Writer) error {
 			return fmt.Errorf("--examples: %w", err)
 		}
 		t.Examples = &c
+	}
+	if t.Attempts < 0 {
+		return fmt.Errorf("--attempts %d: want a number of attempts, 1 or more", t.Attempts)
 	}
 	for _, m := range strings.Split(t.modesFlag, ",") {
 		if m = strings.TrimSpace(m); m != "" {
@@ -131,6 +140,11 @@ func (t *Track) Settings() (map[string]string, error) {
 		// flag are the default: a run resumed with them, or without them,
 		// is the same run.
 		s["examples"] = fmt.Sprintf("%d,%d,%d", t.Examples[0], t.Examples[1], t.Examples[2])
+	}
+	if t.Attempts > 0 && t.Attempts != paperAttempts {
+		// Like the example counts: another protocol, whose records must
+		// not mix with the default's.
+		s["attempts"] = strconv.Itoa(t.Attempts)
 	}
 	if d := t.dataset(); d != nil {
 		s["dataset"] = d.Name
@@ -237,6 +251,11 @@ func b2f(v bool) float64 {
 // is left out, agents/semmap.PaperExamples (TestPaperExamplesAreTheDefault
 // holds the two together).
 var paperExamples = [3]int{3, 7, 3}
+
+// paperAttempts is the attempts every workflow makes when --attempts is
+// left out, agents/semmap.PaperAttempts (TestPaperAttemptsAreTheDefault
+// holds the two together).
+const paperAttempts = 10
 
 // parseExamples reads --examples: three counts, none negative.
 func parseExamples(s string) ([3]int, error) {

@@ -33,9 +33,12 @@ type Generated struct {
 // Builtin generates the built-in dataset for a seed: one map per
 // BuiltinSizes entry, the 30 built-in queries, and the truth of every
 // (map, query) computed over the detected map, each object taken as its
-// most probable class.
+// most probable class, near meaning centres within scenes.MapNearDistance
+// (Dataset.Near). Its maps are generated, not scanned: they have no
+// origin.
 func Builtin(seed uint64) *Dataset {
-	d := &Dataset{Name: "builtin", Queries: BuiltinQueries(), Truth: map[string]map[string][]string{}, Sources: map[string][]byte{}}
+	d := &Dataset{Name: "builtin", Queries: BuiltinQueries(), Truth: map[string]map[string][]string{}, Sources: map[string][]byte{},
+		Near: scenes.MapNearDistance}
 	for i, n := range BuiltinSizes {
 		g := Generate(seed, i, n)
 		d.Maps = append(d.Maps, g.Map)

@@ -60,6 +60,16 @@ type Dataset struct {
 	// Warnings are faults LoadDataset tolerated, one line each naming the
 	// file (an instance id a map file gives twice).
 	Warnings []string
+	// Near is the distance in metres within which the truth counts two
+	// objects' centres near each other ("a chair near the desk"), from
+	// the folder's DescriptionFile; 0 when the dataset does not say, and
+	// then no prompt may say it for the dataset. The built-in dataset's
+	// is scenes.MapNearDistance.
+	Near float64
+	// Origins are the maps' origins by map name ("ScanNet", "SceneNN"),
+	// from the DescriptionFile; nil when the dataset does not say, else
+	// one for every map.
+	Origins map[string]string
 }
 
 // Map returns the map named name, or nil.
@@ -117,6 +127,17 @@ func LoadDatasetWith(dir string, opts scenes.VoxelandOptions) (*Dataset, error) 
 	if err != nil {
 		return nil, fmt.Errorf("dataset %s: %w", dir, err)
 	}
+	var desc Description
+	switch ddata, err := os.ReadFile(filepath.Join(dir, DescriptionFile)); {
+	case errors.Is(err, fs.ErrNotExist):
+		// No description: the dataset defines no near rule and no origins.
+	case err != nil:
+		return nil, fmt.Errorf("dataset %s: %w", dir, err)
+	default:
+		if desc, err = ParseDescription(ddata, DescriptionFile); err != nil {
+			return nil, fmt.Errorf("dataset %s: %w", dir, err)
+		}
+	}
 	if d.Queries, err = ParseQueries(qdata, QueriesFile); err != nil {
 		return nil, fmt.Errorf("dataset %s: %w", dir, err)
 	}
@@ -161,6 +182,14 @@ func LoadDatasetWith(dir string, opts scenes.VoxelandOptions) (*Dataset, error) 
 		d.Maps = append(d.Maps, m)
 		d.Truth[m.Name] = truth
 	}
+	names := make([]string, len(d.Maps))
+	for i, m := range d.Maps {
+		names[i] = m.Name
+	}
+	if err := desc.checkOrigins(names, DescriptionFile); err != nil {
+		return nil, fmt.Errorf("dataset %s: %w", dir, err)
+	}
+	d.Near, d.Origins = desc.Near, desc.Origins
 	// A responses file with no map would be an annotation that no episode
 	// scores: a map renamed, or left out by mistake.
 	rfiles, err := filepath.Glob(filepath.Join(dir, ResponsesDir, "*.json"))
@@ -491,6 +520,18 @@ func (d *Dataset) Write(dir string) error {
 	}
 	if err := os.WriteFile(filepath.Join(dir, QueriesFile), EncodeQueries(d.Queries), 0o644); err != nil {
 		return err
+	}
+	if d.Near > 0 || d.Origins != nil {
+		names := make([]string, len(d.Maps))
+		for i, m := range d.Maps {
+			names[i] = m.Name
+		}
+		if err := (Description{Origins: d.Origins}).checkOrigins(names, "dataset "+d.Name); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dir, DescriptionFile), EncodeDescription(d.Near, d.Origins, names), 0o644); err != nil {
+			return err
+		}
 	}
 	for _, m := range d.Maps {
 		if m.Name == "" || strings.ContainsAny(m.Name, `/\`) || m.Name == "." || m.Name == ".." {

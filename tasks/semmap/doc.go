@@ -10,6 +10,8 @@
 //	queries.yaml               queries: {query_01: "text", …}, optional
 //	                           types: and difficulty: maps of the same ids
 //	responses/<map>.json       {"responses": {"query_01": ["obj3", …], …}}
+//	dataset.yaml               optional: the truth's near rule and the
+//	                           maps' origins (DescriptionFile)
 //
 // [LoadDataset] reads one and [Dataset.Write] writes one. Without types:
 // in queries.yaml, queries 1–10 are descriptive, 11–20 affordance and

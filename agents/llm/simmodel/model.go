@@ -178,6 +178,17 @@ func (m *Model) Generate(ctx context.Context, req llm.Request) (llm.Reply, error
 	// At temperature 0 every sample is the most likely reply, so the sample
 	// index does not reach the random stream.
 	keyed := req
+	if keyed.OmitTemperature {
+		// The provider's default, which for this model is what serve-sim
+		// reads from a request without a temperature: 1, with the sample
+		// arriving as the seed (llm.GenParams.SeedFor), so that a request
+		// drawn here draws as it does over the wire. The misreadings
+		// (persists) stay those of the situation: at this temperature the
+		// sample reaches only this call's own draws, a malformed reply
+		// among them, which a request asked again draws afresh.
+		keyed.OmitTemperature, keyed.Temperature = false, 1
+		keyed.Seed, keyed.Sample = keyed.Seed+int64(keyed.Sample), 0
+	}
 	if keyed.Temperature == 0 {
 		keyed.Sample = 0
 	}

@@ -235,3 +235,45 @@ func FuzzParseSuggestions(f *testing.F) {
 		}
 	})
 }
+
+// A request that leaves the temperature to the provider (the semmap
+// workflows' every call but the ensemble's samples) draws as serve-sim
+// reads it off the wire, temperature 1 and its sample sent as the seed;
+// its samples, the attempts of a workflow that asks again, draw their
+// slips apart, and its misreadings are the situation's, whatever the
+// sample.
+func TestSemmapProviderTemperature(t *testing.T) {
+	m := profile(t, "malformed=0.5,negation=0.5")
+	cc := func() *llm.CallContext {
+		return &llm.CallContext{Track: "semmap", Role: llm.CallPlan, Format: llm.FormatJSON, Instruction: "Tell me something to sit on that is not a chair",
+			SemanticMap: semmapMap("room"), Mode: "certainty"}
+	}
+	gen := func(req llm.Request) string {
+		t.Helper()
+		r, err := m.Generate(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.Text
+	}
+	msgs := []llm.Message{{Role: llm.RoleUser, Text: "Prompt.\n"}}
+	malformed, answers := 0, map[string]bool{}
+	for s := range 40 {
+		here := gen(llm.Request{Messages: msgs, Context: cc(), OmitTemperature: true, Sample: s})
+		wire := gen(llm.Request{Messages: msgs, Context: cc(), Temperature: 1, Seed: int64(s)})
+		if here != wire {
+			t.Fatalf("sample %d: %q in process, %q over the wire", s, here, wire)
+		}
+		if !strings.Contains(here, "```json") {
+			malformed++
+			continue
+		}
+		answers[strings.Join(fenced(t, here), ",")] = true
+	}
+	if malformed == 0 || malformed == 40 {
+		t.Errorf("%d of 40 samples malformed at rate 0.5: the samples do not draw apart", malformed)
+	}
+	if len(answers) != 1 {
+		t.Errorf("the readable samples answer %v: a misreading changed with the sample", answers)
+	}
+}

@@ -22,6 +22,7 @@ Usage:
   ambibench semmap export DIR  write the built-in semantic-map dataset in the public layout
   ambibench household export DIR  write the household grid's games as game files (JSON), one a game
   ambibench household play FILE   play one game file in the terminal, one command a line from stdin
+  ambibench prompts export DIR  write every workflow's prompt templates, to edit and pass to run --prompts DIR
   ambibench show DIR KEY   print one recorded episode: instruction, outcome, every model call
   ambibench render --out DIR  write each robot's camera image of a tabletop grid's episodes
   ambibench compare BASE NEW  compare two runs on the same episodes; exit 1 on a significant regression
@@ -61,6 +62,7 @@ var commands = []command{
 	{"household", func(stdout, stderr io.Writer, args []string) error {
 		return householdCmd(os.Stdin, stdout, stderr, args)
 	}},
+	{"prompts", promptsCmd},
 	{"show", showCmd},
 	{"render", renderCmd},
 	{"compare", compareCmd},

@@ -37,8 +37,8 @@ DIR/run.json (the settings, which must not change, and the grid, which may
 grow) and DIR/summary.md. Running again on DIR resumes: it plays only the
 episodes not yet recorded, and again those that ended in an infrastructure
 error. A setting that differs from run.json (seed, step limit, trials,
-grammar, feedback, dataset, router, reply size cap, suite version) is
-refused and named.
+grammar, feedback, dataset, router, reply size cap, the prompt templates
+of --prompts, suite version) is refused and named.
 
 With --shard i/n the run plays only shard i of n of the grid, and its
 --out directory records which; "ambibench merge --out OUT DIR..." joins the n
@@ -89,6 +89,7 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 	maxTokens := fs.Int64("max-tokens-total", 0, "stop the run cleanly once its model calls have spent this many input and output `tokens` (0: no cap): no episode starts after that, an episode that would make another call is not recorded, and running the same command again continues, with a budget of its own")
 	fresh := fs.Bool("fresh", false, "with --out, discard the run already in the directory (records, run.json, summary, transcripts) and start afresh")
 	transcripts := fs.Bool("transcripts", false, "with --out, write every model call to DIR/transcripts.jsonl (request, reply, usage, latency, episode)")
+	promptsDir := fs.String("prompts", "", "a `dir` of prompt templates to use in place of the built-in ones, as ambibench prompts export writes them (any subset; each checked before the run, and the hash of each that differs recorded in run.json)")
 	shardFlag := fs.String("shard", "", "run only shard `i/n` of the grid (1 ≤ i ≤ n): job k of the grid, in grid order from 0, is shard k mod n + 1; join the shards' --out directories with ambibench merge")
 	owners := bindTrackFlags(fs)
 	fs.Usage = func() {
@@ -182,6 +183,11 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 	if *maxRetryAfter < 0 || *callTimeout <= 0 || *maxReply <= 0 {
 		return fmt.Errorf("run: --max-retry-after must not be negative, --call-timeout and --max-reply-bytes must be positive")
 	}
+	if flagGiven(fs, "prompts") {
+		if opts.Prompts, err = loadPrompts(stderr, *promptsDir, t.Name(), needsModel(jobs)); err != nil {
+			return err
+		}
+	}
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
 		return fmt.Errorf("run: --log-level %q: want debug, info, warn or error", *logLevel)
@@ -215,7 +221,7 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 			part = &results.RunShard{Index: shard.Index, Count: shard.Count, Order: bench.Order(grid)}
 		}
 		if dir, err = openRunDir(*out, settings, gridOf(grid, specs...), part, *fresh); err != nil {
-			return fmt.Errorf("run: %w", err)
+			return fmt.Errorf("run: %w", promptsHint(err))
 		}
 		defer dir.Close()
 	} else if *fresh {
@@ -337,6 +343,7 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 		var sum strings.Builder
 		fmt.Fprintf(&sum, "# ambibench %s summary\n\n", *track)
 		fmt.Fprintf(&sum, "Suite version %d. Seed %d, %s%s.\n\n", bench.SuiteVersion, opts.Seed, episodesRun, t.SummaryNote())
+		sum.WriteString(promptsNote(opts.Prompts, t.Name()))
 		tables, err := summaryTables(recs, opts)
 		if err != nil {
 			return err
