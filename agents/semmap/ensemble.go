@@ -10,7 +10,7 @@ import (
 )
 
 func init() {
-	agents.RegisterWorkflowOn([]string{agents.TrackSemmap}, "ensemble", "LLM workflow (semmap): the agentic-workflows paper's LLM ensemble; 6 answers sampled at temperature 0.8 (from the model, or in turn from --ensemble-models), each asked again while it cannot be read (10 attempts), then a chooser at the provider's default temperature that sees them anonymised picks one, which is answered unchanged",
+	agents.RegisterWorkflowOn([]string{agents.TrackSemmap}, "ensemble", "LLM workflow (semmap): the agentic-workflows paper's LLM ensemble; 6 answers sampled at temperature 0.8 (ambibench's choice; from the model, or in turn from --ensemble-models), each asked again while it cannot be read (10 attempts), then a chooser at the provider's default temperature that sees them anonymised picks one, which is answered unchanged",
 		func(cfg agents.Config) (agents.Agent, error) {
 			return NewEnsemble(cfg.Model, EnsembleOptions{N: 6, Temperature: 0.8, Examples: PaperExamples, Members: cfg.Members, Attempts: PaperAttempts}), nil
 		})
@@ -24,8 +24,9 @@ func init() {
 type EnsembleOptions struct {
 	// N is the number of sampled answers, at most 26 (they are lettered).
 	N int
-	// Temperature is the sampling temperature of the answers (the
-	// agentic-workflows paper's 0.8 by default); the chooser runs at the
+	// Temperature is the sampling temperature of the answers (0.8 by
+	// default: ambibench's choice, so that the samples differ; the paper
+	// states none and its authors' code sends none); the chooser runs at the
 	// provider's default, as every other semmap call.
 	Temperature float64
 	// Examples are the in-context example counts; the answers' planning
