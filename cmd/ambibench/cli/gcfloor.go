@@ -6,6 +6,7 @@ import (
 	"runtime/debug"
 	"runtime/metrics"
 	"sync"
+	"sync/atomic"
 )
 
 // heapFloor is the heap a run may grow to before the collector runs.
@@ -47,8 +48,13 @@ var gcFloor struct {
 // heapFloorOff turns the floor off. It is off under the race detector,
 // whose shadow memory grows with the heap: the tests run commands in one
 // process, and a floor there tripled its resident memory (106 to 314 MB
-// for three of them).
-var heapFloorOff = raceEnabled
+// for three of them). It is atomic because a test turns it on while other
+// tests' runs read it (the race detector found the plain bool).
+var heapFloorOff = func() *atomic.Bool {
+	var b atomic.Bool
+	b.Store(raceEnabled)
+	return &b
+}()
 
 // holdHeapFloor sets the collector to the heap floor for as long as a
 // run goes on, and returns the function that gives it back; the last run
@@ -56,7 +62,7 @@ var heapFloorOff = raceEnabled
 // GOGC or GOMEMLIMIT is set in the environment (getenv), the user has
 // chosen how the collector runs and nothing is changed.
 func holdHeapFloor(getenv func(string) string) (release func()) {
-	if heapFloorOff || getenv("GOGC") != "" || getenv("GOMEMLIMIT") != "" {
+	if heapFloorOff.Load() || getenv("GOGC") != "" || getenv("GOMEMLIMIT") != "" {
 		return func() {}
 	}
 	gcFloor.mu.Lock()

@@ -30,9 +30,9 @@ func TestFloorLimit(t *testing.T) {
 
 // floorOn turns the floor on for a test, under the race detector too.
 func floorOn(t *testing.T) {
-	was := heapFloorOff
-	heapFloorOff = false
-	t.Cleanup(func() { heapFloorOff = was })
+	was := heapFloorOff.Load()
+	heapFloorOff.Store(false)
+	t.Cleanup(func() { heapFloorOff.Store(was) })
 }
 
 // gcSettings reads GOGC and the memory limit without changing them.
@@ -63,7 +63,7 @@ func TestHoldHeapFloor(t *testing.T) {
 		{"off", "turned off (as under the race detector): nothing changes", nil, false},
 	}
 	for _, tc := range tests {
-		heapFloorOff = tc.name == "off"
+		heapFloorOff.Store(tc.name == "off")
 		release := holdHeapFloor(env(tc.vars))
 		p, l := gcSettings()
 		if floored := p == -1 && l >= heapFloor; floored != tc.floored {
@@ -77,7 +77,7 @@ func TestHoldHeapFloor(t *testing.T) {
 	}
 
 	// Two runs at once: the first to end leaves the floor to the other.
-	heapFloorOff = false
+	heapFloorOff.Store(false)
 	first, second := holdHeapFloor(env(nil)), holdHeapFloor(env(nil))
 	first()
 	if p, _ := gcSettings(); p != -1 {
