@@ -10,6 +10,7 @@ package prompt
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"io/fs"
 	"path"
@@ -93,15 +94,7 @@ func builtinPath(set, file string) string {
 // template defined twice is the last file's), into a set.
 func parseSet(name string, files []File, data map[string]reflect.Type) (*Set, error) {
 	files = slices.Clone(files)
-	slices.SortFunc(files, func(a, b File) int {
-		switch {
-		case a.Name < b.Name:
-			return -1
-		case a.Name > b.Name:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(files, func(a, b File) int { return cmp.Compare(a.Name, b.Name) })
 	t := template.New("")
 	for _, f := range files {
 		if _, err := t.New(f.Name).Parse(f.Text); err != nil {

@@ -1,6 +1,7 @@
 package prompt
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -105,15 +106,7 @@ func (s *Set) Entries() []Entry {
 		}
 		out = append(out, Entry{Name: name, Data: t})
 	}
-	slices.SortFunc(out, func(a, b Entry) int {
-		switch {
-		case a.Name < b.Name:
-			return -1
-		case a.Name > b.Name:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(out, func(a, b Entry) int { return cmp.Compare(a.Name, b.Name) })
 	return out
 }
 

@@ -40,6 +40,12 @@
 // met it, and SG-CoT, rebuilding from a detector that read right, would
 // have met it only through the simulated model.
 //
+// With perception=image (the default) every workflow that perceives
+// sees the robot's camera image instead: SG-CoT through its detection and
+// scene-graph calls (perceive_image.go), the baselines through the same
+// detection call (eyes.go), and each acts where an object was seen
+// (seeingEnv). The detector paragraphs above are perception=detector.
+//
 // What several of them share has a file of its own: conversation.go, the
 // tool-call loop (a model call, its tool calls run in order, their
 // results fed back); graph.go, the observed scene graph and the first

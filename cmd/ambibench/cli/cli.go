@@ -5,9 +5,12 @@ package cli
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strings"
 )
 
 // errUsage is returned once the usage message has been printed.
@@ -81,6 +84,25 @@ func commandNamed(name string) (command, bool) {
 
 // isHelp reports whether an argument asks for help, as the flag package
 // reads -h, -help and --help, or as "help" does at the top level.
+// subcommand reads the subcommand word of a command that has some
+// ("ambibench semmap export …"): none prints the usage and is errUsage, a
+// help word prints it to stdout, and a word not in have is refused,
+// naming them. done is true when the command has nothing left to do.
+func subcommand(fs *flag.FlagSet, stdout io.Writer, cmd string, args []string, have ...string) (done bool, err error) {
+	switch {
+	case len(args) == 0:
+		fs.Usage()
+		return true, errUsage
+	case isHelp(args[0]):
+		fs.SetOutput(stdout)
+		fs.Usage()
+		return true, nil
+	case !slices.Contains(have, args[0]):
+		return true, fmt.Errorf("%s: unknown subcommand %q (have %s; see ambibench %s --help)", cmd, args[0], strings.Join(have, " and "), cmd)
+	}
+	return false, nil
+}
+
 func isHelp(arg string) bool {
 	switch arg {
 	case "help", "-h", "-help", "--help":

@@ -56,16 +56,8 @@ func householdCmd(stdin io.Reader, stdout, stderr io.Writer, args []string) erro
 		fmt.Fprint(fs.Output(), householdUsage)
 		fs.PrintDefaults()
 	}
-	switch {
-	case len(args) == 0:
-		fs.Usage()
-		return errUsage
-	case isHelp(args[0]):
-		fs.SetOutput(stdout)
-		fs.Usage()
-		return nil
-	case args[0] != "export" && args[0] != "play":
-		return fmt.Errorf("household: unknown subcommand %q (have export and play; see ambibench household --help)", args[0])
+	if done, err := subcommand(fs, stdout, "household", args, "export", "play"); done {
+		return err
 	}
 	sub := args[0]
 	if done, err := parseFlags(fs, stdout, stderr, func() error { return fs.Parse(args[1:]) }); done {

@@ -40,16 +40,8 @@ func promptsCmd(stdout, stderr io.Writer, args []string) error {
 	fs := flag.NewFlagSet("ambibench prompts", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(fs.Output(), promptsUsage) }
-	switch {
-	case len(args) == 0:
-		fs.Usage()
-		return errUsage
-	case isHelp(args[0]):
-		fs.SetOutput(stdout)
-		fs.Usage()
-		return nil
-	case args[0] != "export":
-		return fmt.Errorf("prompts: unknown subcommand %q (have export; see ambibench prompts --help)", args[0])
+	if done, err := subcommand(fs, stdout, "prompts", args, "export"); done {
+		return err
 	}
 	if done, err := parseFlags(fs, stdout, stderr, func() error { return fs.Parse(args[1:]) }); done {
 		return err

@@ -20,16 +20,8 @@ func semmapCmd(stdout, stderr io.Writer, args []string) error {
 		fmt.Fprint(fs.Output(), "Usage: ambibench semmap export [flags] DIR\n\nWrites the built-in semantic-map dataset to DIR in the public layout:\nsemantic_maps/<map>.json, queries.yaml, responses/<map>.json.\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
-	switch {
-	case len(args) == 0:
-		fs.Usage()
-		return errUsage
-	case isHelp(args[0]):
-		fs.SetOutput(stdout)
-		fs.Usage()
-		return nil
-	case args[0] != "export":
-		return fmt.Errorf("semmap: unknown subcommand %q (have export; see ambibench semmap --help)", args[0])
+	if done, err := subcommand(fs, stdout, "semmap", args, "export"); done {
+		return err
 	}
 	if done, err := parseFlags(fs, stdout, stderr, func() error { return fs.Parse(args[1:]) }); done {
 		return err
