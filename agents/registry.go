@@ -44,6 +44,13 @@ type Config struct {
 	// detector's list, or PerceptionImage from the robot's camera image,
 	// which the model reads (SG-CoT as its paper ran it).
 	Perception string
+	// AskRobotFirst has the two-robot prompts of the tabletop workflows
+	// also tell the robot to ask the other robot before telling the person
+	// anything is absent (the tabletop's --ask-robot-first). Without it
+	// they say what the SG-CoT paper says (section 4.3): a robot that
+	// cannot see its target asks the other robot and uses the shared
+	// workspace; the paper gives no such ordering.
+	AskRobotFirst bool
 }
 
 // Perception settings (Config.Perception, the tabletop's --perception).

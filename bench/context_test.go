@@ -140,7 +140,7 @@ func callKind(cc *llm.CallContext) string {
 var labels = map[string][]string{
 	"Role":   {llm.CallPlan, llm.CallReflect, llm.CallRefine, llm.CallChoose, llm.CallClassify, llm.CallAnswer, llm.CallPerceive, llm.CallDetect},
 	"Track":  {agents.TrackTabletop, agents.TrackHousehold, agents.TrackSemmap},
-	"Format": {llm.FormatToolCalls, llm.FormatJSON, llm.FormatText, llm.FormatProgram},
+	"Format": {llm.FormatToolCalls, llm.FormatJSON, llm.FormatText, llm.FormatProgram, llm.FormatSGCoTText},
 	"Tool":   append([]string{""}, append(slices.Clone(agents.ReflectionTools), agents.ReflectPlan)...),
 	"Mode":   {"", agents.ModeCertainty, agents.ModeUncertainty, llm.ModeNodesOnly},
 }

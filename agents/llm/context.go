@@ -17,7 +17,7 @@ import (
 
 // ContextVersion is the version of CallContext's JSON shape, which only
 // serve-sim's extension field carries over the wire.
-const ContextVersion = 2
+const ContextVersion = 3
 
 // ContextField is the extension field of an OpenAI chat request body in
 // which ambibench's openai backend sends the context to serve-sim, when
@@ -50,6 +50,12 @@ const (
 	// FormatProgram asks for a program in the ProgPrompt style: a Python
 	// function body of action calls, assertions and recovery steps.
 	FormatProgram = "program"
+	// FormatSGCoTText asks for a reply in SG-CoT's text protocol (package
+	// agents/sgcottext): a THOUGHT, then one REQUEST or the
+	// FINAL_DECISIONS. The conversation is text: each reply and then a
+	// user message with its results. Requests says what the prompt
+	// offers at the call, since such a request declares no tools.
+	FormatSGCoTText = "sgcot_text"
 )
 
 // Exchange is a question asked earlier in the episode and its reply.
@@ -147,6 +153,9 @@ type CallContext struct {
 	Answers  []string `json:"answers,omitempty"`
 	Feedback []string `json:"feedback,omitempty"`
 	Format   string   `json:"format"`
+	// Requests are the requests a text protocol's prompt offers at this
+	// call (FormatSGCoTText), by their names in the protocol.
+	Requests []string `json:"requests,omitempty"`
 	// Play is what the harness states in Go's context for a simulated
 	// model (llm.WithRepeat, llm.WithPerceptionNoise), which no prompt
 	// carries. No workflow sets it: only the openai backend does, on the

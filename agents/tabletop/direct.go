@@ -10,7 +10,7 @@ import (
 func init() {
 	agents.RegisterWorkflow("direct", "LLM workflow: the whole scene graph and the instruction in one prompt; the model plans with tool calls (SG-CoT's full-graph ablation)",
 		func(cfg agents.Config) (agents.Agent, error) {
-			return &direct{model: cfg.Model}, nil
+			return &direct{model: cfg.Model, askRobotFirst: cfg.AskRobotFirst}, nil
 		})
 }
 
@@ -19,12 +19,15 @@ func init() {
 // scene graph, and the model answers with tool calls — pick_and_place,
 // ask with a tag, ask_robot — which run in order, their results going back
 // into the conversation, until the episode ends.
-type direct struct{ model llm.Model }
+type direct struct {
+	model         llm.Model
+	askRobotFirst bool // agents.Config.AskRobotFirst
+}
 
 const directMaxTurns = 12 // model calls per episode
 
 func (a *direct) Run(ctx context.Context, env agents.Env) error {
-	req, err := graphRequest(ctx, env, "direct_system.tmpl", "direct_user.tmpl")
+	req, err := graphRequest(ctx, env, a.askRobotFirst, "direct_system.tmpl", "direct_user.tmpl")
 	if err != nil {
 		return agents.Finish(err)
 	}

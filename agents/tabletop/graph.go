@@ -13,6 +13,11 @@ import (
 
 type promptData struct {
 	Instruction, Robot, Partner, GraphJSON, Places, Message string
+	// AskRobotFirst has a two-robot prompt also tell the robot to ask the
+	// other robot before telling the person anything is absent
+	// (agents.Config.AskRobotFirst, --ask-robot-first): an ordering the
+	// SG-CoT paper does not give, off by default.
+	AskRobotFirst bool
 }
 
 // observe returns the robot's scene graph, through the get_scene_graph
@@ -41,9 +46,10 @@ func observeGraph(ctx context.Context, env agents.Env) (*scenes.Graph, error) {
 
 // graphRequest opens an episode for a workflow that shows the whole scene
 // graph: it observes the scene, renders the workflow's system and user
-// prompts with the graph, and returns the first request, with the
-// tabletop's action tools (ask_robot when there is a partner).
-func graphRequest(ctx context.Context, env agents.Env, systemTmpl, userTmpl string) (llm.Request, error) {
+// prompts with the graph (askFirst: promptData.AskRobotFirst), and returns
+// the first request, with the tabletop's action tools (ask_robot when
+// there is a partner).
+func graphRequest(ctx context.Context, env agents.Env, askFirst bool, systemTmpl, userTmpl string) (llm.Request, error) {
 	g, graphJSON, err := observe(ctx, env)
 	if err != nil {
 		return llm.Request{}, err
@@ -51,7 +57,7 @@ func graphRequest(ctx context.Context, env agents.Env, systemTmpl, userTmpl stri
 	cc := &llm.CallContext{Role: llm.CallPlan, Track: "tabletop", Instruction: env.Instruction(), Robot: env.Robot(),
 		Partner: env.Partner(), Graph: g, Format: llm.FormatToolCalls}
 	data := promptData{Instruction: env.Instruction(), Robot: env.Robot(), Partner: env.Partner(),
-		GraphJSON: graphJSON, Places: strings.Join(scenes.PlaceNames, ", ")}
+		GraphJSON: graphJSON, Places: strings.Join(scenes.PlaceNames, ", "), AskRobotFirst: askFirst}
 	return openingRequest(ctx, env, cc, data, systemTmpl, userTmpl)
 }
 

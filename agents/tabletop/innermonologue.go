@@ -14,7 +14,7 @@ import (
 func init() {
 	agents.RegisterWorkflow("inner-monologue", "LLM workflow: Inner Monologue; one action per turn in a closed loop, every move answered with success detection and a description of what changed; may ask the person",
 		func(cfg agents.Config) (agents.Agent, error) {
-			return &innerMonologue{model: cfg.Model, perception: cfg.Perception}, nil
+			return &innerMonologue{model: cfg.Model, perception: cfg.Perception, askRobotFirst: cfg.AskRobotFirst}, nil
 		})
 	// Under --perception image it sees the table through the camera image
 	// (eyes.go); --perception detector gives it the detector's list.
@@ -31,8 +31,9 @@ func init() {
 // retried. Questions to the person (and to the other robot) are answered in
 // the same loop.
 type innerMonologue struct {
-	model      llm.Model
-	perception string // how it sees the table (eyes)
+	model         llm.Model
+	perception    string // how it sees the table (eyes)
+	askRobotFirst bool   // agents.Config.AskRobotFirst
 }
 
 const imMaxTurns = 16 // model calls per episode
@@ -40,7 +41,7 @@ const imMaxTurns = 16 // model calls per episode
 func (a *innerMonologue) Run(ctx context.Context, env agents.Env) error {
 	eyes := newEyes(a.model, a.perception, env)
 	s := &seeing{Env: eyes.acting(env), eyes: eyes}
-	req, l, err := listRequest(ctx, eyes, s, true, "inner_monologue_system.tmpl", "inner_monologue_user.tmpl")
+	req, l, err := listRequest(ctx, eyes, s, true, a.askRobotFirst, "inner_monologue_system.tmpl", "inner_monologue_user.tmpl")
 	if err != nil {
 		return agents.Finish(err)
 	}

@@ -155,9 +155,10 @@ type listData struct {
 // listRequest opens an episode for a workflow that shows the objects it
 // sees: it looks (relations: with the relations, for the workflow's own
 // checks), renders the workflow's system and user prompts with the object
-// list, and returns the first request, with the tabletop's action tools
-// (ask_robot when there is a partner), and the look.
-func listRequest(ctx context.Context, eyes *eyes, env agents.Env, relations bool, systemTmpl, userTmpl string) (llm.Request, *look, error) {
+// list (askFirst: promptData.AskRobotFirst), and returns the first
+// request, with the tabletop's action tools (ask_robot when there is a
+// partner), and the look.
+func listRequest(ctx context.Context, eyes *eyes, env agents.Env, relations, askFirst bool, systemTmpl, userTmpl string) (llm.Request, *look, error) {
 	l, err := eyes.see(ctx, relations)
 	if err != nil {
 		return llm.Request{}, nil, err
@@ -165,7 +166,7 @@ func listRequest(ctx context.Context, eyes *eyes, env agents.Env, relations bool
 	cc := &llm.CallContext{Role: llm.CallPlan, Track: "tabletop", Instruction: env.Instruction(), Robot: env.Robot(),
 		Partner: env.Partner(), Detections: l.context(), Format: llm.FormatToolCalls}
 	data := listData{promptData: promptData{Instruction: env.Instruction(), Robot: env.Robot(), Partner: env.Partner(),
-		Places: strings.Join(scenes.PlaceNames, ", ")}, Objects: objectLines(l.listed()), Frame: l.frame(), Image: l.sight != nil}
+		Places: strings.Join(scenes.PlaceNames, ", "), AskRobotFirst: askFirst}, Objects: objectLines(l.listed()), Frame: l.frame(), Image: l.sight != nil}
 	req, err := openingRequest(ctx, env, cc, data, systemTmpl, userTmpl)
 	if err != nil {
 		return llm.Request{}, nil, err

@@ -98,6 +98,9 @@ func (a *sgcot) Respond(ctx context.Context, env agents.Env, message string) (st
 		return "", agents.Finish(err)
 	}
 	env = perceivedEnv{env, g}
+	if a.mode == sgcotText {
+		return a.respondText(ctx, env, message, g, sight)
+	}
 	if a.mode == sgcotFullGraph {
 		data, err := json.MarshalIndent(g, "", " ")
 		if err != nil {

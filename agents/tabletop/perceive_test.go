@@ -49,6 +49,7 @@ func TestPerceivePromptsGolden(t *testing.T) {
 		{"perceive_retry.txt", "perceive_retry.tmpl", struct{ Problem string }{`no JSON object in the reply "I see two objects."`}},
 		{"sgcot_answer.txt", "sgcot_answer.tmpl", ans},
 		{"sgcot_answer_no_edges.txt", "sgcot_answer.tmpl", ansNoEdges},
+		{"sgcot_text_answer.txt", "sgcot_text_answer.tmpl", ans},
 	} {
 		got, err := render(tc.template, tc.data)
 		if err != nil {

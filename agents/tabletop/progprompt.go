@@ -15,7 +15,7 @@ import (
 func init() {
 	agents.RegisterWorkflow("progprompt", "LLM workflow: ProgPrompt with an ask action; the model writes a Python-style task program of pick_and_place calls, asserts with recovery steps and questions, and is re-prompted with each reply",
 		func(cfg agents.Config) (agents.Agent, error) {
-			return &progprompt{model: cfg.Model, perception: cfg.Perception}, nil
+			return &progprompt{model: cfg.Model, perception: cfg.Perception, askRobotFirst: cfg.AskRobotFirst}, nil
 		})
 	// Under --perception image it sees the table through the camera image
 	// (eyes.go); --perception detector gives it the detector's list.
@@ -33,8 +33,9 @@ func init() {
 // and its reply goes back in a fresh prompt, with what has run so far, for
 // the model to write the rest.
 type progprompt struct {
-	model      llm.Model
-	perception string // how it sees the table (eyes)
+	model         llm.Model
+	perception    string // how it sees the table (eyes)
+	askRobotFirst bool   // agents.Config.AskRobotFirst
 }
 
 const (
@@ -118,7 +119,7 @@ func (a *progprompt) prompt(env agents.Env, l *look, st *progState) (progPromptD
 	data := progObjects(l.listed(), l.frame())
 	data.Image = l.sight != nil
 	data.promptData = promptData{Instruction: env.Instruction(), Robot: env.Robot(), Partner: env.Partner(),
-		Places: data.Places}
+		Places: data.Places, AskRobotFirst: a.askRobotFirst}
 	data.Imports, data.FuncName, data.SoFar = strings.Join(imports, ", "), program.FuncName(env.Instruction()), slices.Clone(st.soFar)
 	cc := &llm.CallContext{Role: llm.CallPlan, Track: "tabletop", Instruction: env.Instruction(), Robot: env.Robot(),
 		Partner: env.Partner(), Detections: l.context(),

@@ -38,6 +38,9 @@ var prompts = prompt.Register("tabletop", promptFS, "prompts/*.tmpl", map[string
 	"progprompt_user.tmpl":        progPromptData{},
 	"sgcot_answer.tmpl":           sgcotAnswerPrompt{},
 	"sgcot_system.tmpl":           sgcotPrompt{},
+	"sgcot_text_answer.tmpl":      sgcotAnswerPrompt{},
+	"sgcot_text_forced.tmpl":      sgcotTextPrompt{},
+	"sgcot_text_system.tmpl":      sgcotTextPrompt{},
 	"sgcot_user.tmpl":             sgcotPrompt{},
 })
 

@@ -26,6 +26,11 @@ func TestPromptsGolden(t *testing.T) {
 	sg := sgcotPrompt{promptData: noGraph, Objects: "red block 1, blue bowl 1", AttrKeys: "color, size, type",
 		Relations: strings.Join(scenes.Relations, ", "), MaxTurns: sgcotMaxTurns}
 	sgFull := sg
+	sgText := sgcotTextPrompt{sgcotPrompt: sg, Requests: strings.Join(sgcotTextRequests(true), ", ")}
+	sgTextAlone := sgcotTextPrompt{sgcotPrompt: sg, Requests: strings.Join(sgcotTextRequests(false), ", ")}
+	sgTextAlone.Partner = ""
+	sgTextFirst := sgText
+	sgTextFirst.AskRobotFirst = true
 	sgFull.promptData = base
 	sgNoEdges := sg
 	sgNoEdges.Relations = ""
@@ -53,15 +58,31 @@ func TestPromptsGolden(t *testing.T) {
 	seeingGraph := perceivePrompt{Robot: "robot1", Objects: boxLines(seen), Edges: true}
 	seeingNodes := seeingGraph
 	seeingNodes.Edges = false
+	// --ask-robot-first: the two-robot prompts also say to ask the other
+	// robot before telling the person anything is absent.
+	baseFirst := base
+	baseFirst.AskRobotFirst = true
+	sgFirst := sg
+	sgFirst.AskRobotFirst = true
+	listFirst := list
+	listFirst.AskRobotFirst = true
+	progFirst := progPromptGolden(t, true)
+	progFirst.AskRobotFirst = true
 	for _, tc := range []struct {
 		golden, template string
 		data             any
 	}{
 		{"direct_system_partner.txt", "direct_system.tmpl", base},
 		{"direct_system_alone.txt", "direct_system.tmpl", alone},
+		{"direct_system_partner_ask_first.txt", "direct_system.tmpl", baseFirst},
 		{"direct_user.txt", "direct_user.tmpl", base},
 		{"answer_user.txt", "answer_user.tmpl", base},
 		{"sgcot_system_partner.txt", "sgcot_system.tmpl", sg},
+		{"sgcot_system_partner_ask_first.txt", "sgcot_system.tmpl", sgFirst},
+		{"sgcot_text_system_partner.txt", "sgcot_text_system.tmpl", sgText},
+		{"sgcot_text_system_alone.txt", "sgcot_text_system.tmpl", sgTextAlone},
+		{"sgcot_text_system_partner_ask_first.txt", "sgcot_text_system.tmpl", sgTextFirst},
+		{"sgcot_text_forced.txt", "sgcot_text_forced.tmpl", sgText},
 		{"sgcot_user.txt", "sgcot_user.tmpl", sg},
 		{"sgcot_user_full_graph.txt", "sgcot_user.tmpl", sgFull},
 		{"sgcot_user_no_edges.txt", "sgcot_user.tmpl", sgNoEdges},
@@ -73,11 +94,13 @@ func TestPromptsGolden(t *testing.T) {
 		{"clara_act.txt", "clara_act.tmpl", cl},
 		{"progprompt_system_partner.txt", "progprompt_system.tmpl", progPromptGolden(t, true)},
 		{"progprompt_system_alone.txt", "progprompt_system.tmpl", progPromptGolden(t, false)},
+		{"progprompt_system_partner_ask_first.txt", "progprompt_system.tmpl", progFirst},
 		{"progprompt_user_partner.txt", "progprompt_user.tmpl", progPromptGolden(t, true)},
 		{"progprompt_user_alone.txt", "progprompt_user.tmpl", progPromptGolden(t, false)},
 		{"progprompt_fix.txt", "progprompt_fix.tmpl", progPromptFixGolden(t)},
 		{"inner_monologue_system_partner.txt", "inner_monologue_system.tmpl", list},
 		{"inner_monologue_system_alone.txt", "inner_monologue_system.tmpl", listAlone},
+		{"inner_monologue_system_partner_ask_first.txt", "inner_monologue_system.tmpl", listFirst},
 		{"inner_monologue_user.txt", "inner_monologue_user.tmpl", list},
 		{"list_answer_user.txt", "list_answer_user.tmpl", list},
 		{"list_answer_user_feedback.txt", "list_answer_user.tmpl", listFeedback},

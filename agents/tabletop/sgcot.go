@@ -36,11 +36,13 @@ const (
 	sgcotFullGraph                        // the whole graph up front, no retrieval tools
 	sgcotNoEdges                          // retrieval over nodes only: every relation query is empty
 	sgcotSingleRetrieval                  // one retrieval turn, then the retrieval tools are withdrawn
+	sgcotText                             // the method in the paper's text protocol (sgcot_text.go)
 )
 
 func sgcotFactory(name string, mode sgcotMode) agents.Factory {
 	return func(cfg agents.Config) (agents.Agent, error) {
-		return &sgcot{model: cfg.Model, maxTurns: sgcotMaxTurns, mode: mode, image: cfg.Perception == agents.PerceptionImage}, nil
+		return &sgcot{model: cfg.Model, maxTurns: sgcotMaxTurns, mode: mode, image: cfg.Perception == agents.PerceptionImage,
+			askRobotFirst: cfg.AskRobotFirst}, nil
 	}
 }
 
@@ -54,10 +56,11 @@ func sgcotFactory(name string, mode sgcotMode) agents.Factory {
 // pick_and_place calls — whose result is appended to the history. After
 // maxTurns it is told to decide.
 type sgcot struct {
-	model    llm.Model
-	maxTurns int
-	mode     sgcotMode
-	image    bool // perception=image: the model reads the camera image
+	model         llm.Model
+	maxTurns      int
+	mode          sgcotMode
+	image         bool // perception=image: the model reads the camera image
+	askRobotFirst bool // agents.Config.AskRobotFirst
 }
 
 const sgcotMaxTurns = 14
@@ -98,6 +101,9 @@ func (a *sgcot) Run(ctx context.Context, env agents.Env) error {
 		env = eyesAfter(a.model, env, sight).acting(env)
 	}
 	env = perceivedEnv{env, g}
+	if a.mode == sgcotText {
+		return a.runText(ctx, env, g, sight)
+	}
 	objects, keys, rels := outline(g)
 	if a.mode == sgcotNoEdges {
 		rels = nil
@@ -117,7 +123,7 @@ func (a *sgcot) Run(ctx context.Context, env agents.Env) error {
 	}
 	data := sgcotPrompt{
 		promptData: promptData{Instruction: env.Instruction(), Robot: env.Robot(), Partner: env.Partner(),
-			Places: strings.Join(scenes.PlaceNames, ", "), GraphJSON: graphJSON},
+			Places: strings.Join(scenes.PlaceNames, ", "), GraphJSON: graphJSON, AskRobotFirst: a.askRobotFirst},
 		Objects: strings.Join(objects, ", "), AttrKeys: strings.Join(keys, ", "), Relations: strings.Join(rels, ", "),
 		MaxTurns: a.maxTurns, Image: a.image,
 	}

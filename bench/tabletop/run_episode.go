@@ -49,7 +49,8 @@ func (t *Track) RunEpisode(ctx context.Context, job bench.Job, opts bench.Option
 		return envFor(a, e, truth)
 	}
 	calib := t.calibration(opts.Seed, opts.Concurrency)
-	lead, err := bench.NewAgent(job, opts, agents.Config{Seed: agentSeed(scenes.Robot1), Calibration: calib, Perception: t.perception()})
+	lead, err := bench.NewAgent(job, opts, agents.Config{Seed: agentSeed(scenes.Robot1), Calibration: calib, Perception: t.perception(),
+		AskRobotFirst: t.AskRobotFirst})
 	if err != nil {
 		return results.Record{}, err
 	}
@@ -63,7 +64,8 @@ func (t *Track) RunEpisode(ctx context.Context, job bench.Job, opts bench.Option
 	}
 	env := newEnv(lead, scenes.Robot1, partner, ep.Instruction())
 	if ep.TwoRobots {
-		helper, err := bench.NewAgent(job, opts, agents.Config{Seed: agentSeed(scenes.Robot2), Calibration: calib, Perception: t.perception()})
+		helper, err := bench.NewAgent(job, opts, agents.Config{Seed: agentSeed(scenes.Robot2), Calibration: calib, Perception: t.perception(),
+			AskRobotFirst: t.AskRobotFirst})
 		if err != nil {
 			return results.Record{}, err
 		}

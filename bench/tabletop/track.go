@@ -33,6 +33,11 @@ type Track struct {
 	// agents.PerceptionImage ("" too), as their papers ran them, or
 	// agents.PerceptionDetector, for a model that takes no image.
 	Perception string
+	// AskRobotFirst has the two-robot prompts of the workflows also tell
+	// the robot to ask the other robot before telling the person anything
+	// is absent (agents.Config.AskRobotFirst): an ordering the SG-CoT
+	// paper does not give, off by default.
+	AskRobotFirst bool
 	// Calibration is the calibration split agents fit thresholds on; nil
 	// makes one per suite seed, shared by every episode of that seed
 	// played on this value.
@@ -52,6 +57,7 @@ func (*Track) Summary() string { return "physics table of blocks and bowls, one 
 func (t *Track) Flags(fs *flag.FlagSet) {
 	fs.IntVar(&t.StepLimit, "step-limit", DefaultStepLimit, "tool calls per episode, both robots together, before it ends")
 	fs.StringVar(&t.Perception, "perception", agents.PerceptionImage, "how the workflows that perceive (sgcot and its ablations, clara, inner-monologue, progprompt) see the table: `image` (the robot's camera image, read by the model, as their papers ran them: the model must take images) or detector (the object detector's list, with positions: for a text-only model)")
+	fs.BoolVar(&t.AskRobotFirst, "ask-robot-first", false, "two-robot prompts (direct, sgcot and its ablations, inner-monologue, progprompt) also tell the robot to ask the other robot before telling the person anything is absent; the SG-CoT paper (section 4.3) says only that a robot that cannot see its target asks the other robot and uses the shared workspace, and gives no such ordering")
 	fs.StringVar(&t.sizesFlag, "scene-sizes", "", fmt.Sprintf("comma-separated table `sizes`, in objects with distractors added, each a grid dimension (0: the family's own size; at most %d; default: own size only)", MaxSceneSize))
 }
 
@@ -118,6 +124,12 @@ func (t *Track) Settings() (map[string]string, error) {
 			return nil, err
 		}
 		s["camera"] = string(cam)
+	}
+	// Recorded when set, as the household's feedback is: off is the
+	// default, and a run that sets it is refused on a directory of runs
+	// without it, and the other way round.
+	if t.AskRobotFirst {
+		s["ask_robot_first"] = "true"
 	}
 	return s, nil
 }

@@ -216,6 +216,9 @@ func (m *Model) Generate(ctx context.Context, req llm.Request) (llm.Reply, error
 		reply = llm.Reply{Text: NoContextReply, FinishReason: llm.FinishStop}
 	case c.happens(c.p.Malformed):
 		reply = malformed()
+	case req.Context.Format == llm.FormatSGCoTText:
+		c.cc = *req.Context
+		reply = c.textProtocol()
 	default:
 		c.cc = *req.Context
 		reply = c.respond()

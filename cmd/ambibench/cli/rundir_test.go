@@ -34,6 +34,7 @@ func TestRunRefusesChangedSettings(t *testing.T) {
 	}{
 		{"the seed fixes every episode", tabletop, []string{"--seed", "2"}, "seed: 1 in the directory, 2 now"},
 		{"the issue's own case: a step limit of 1 on a run made with 40", tabletop, []string{"--step-limit", "1"}, "step_limit: 40 in the directory, 1 now"},
+		{"asking the other robot first changes the two-robot prompts", tabletop, []string{"--ask-robot-first"}, "ask_robot_first: (unset) in the directory, true now"},
 		{"a reply over the cap is the agent's failure, so the cap moves scores", tabletop, []string{"--max-reply-bytes", "1000"}, "max_reply_bytes: 4194304 in the directory, 1000 now"},
 		{"another track is another run", tabletop, []string{"--track", "household", "--tasks", "pick_and_place"}, "track: tabletop in the directory, household now"},
 		{"household trials", household, []string{"--trials", "2"}, "trials: 10 in the directory, 2 now"},
