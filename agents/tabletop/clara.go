@@ -16,36 +16,46 @@ import (
 )
 
 func init() {
-	agents.RegisterWorkflow("clara", "LLM workflow: CLARA; samples several plans with shuffled context, asks when they disagree beyond a calibrated threshold, tells infeasible from ambiguous",
+	agents.RegisterWorkflow("clara", "LLM workflow: CLARA; samples several plans from each of several prompts with shuffled context, asks when their pick and place phrases are more diverse than a calibrated threshold, tells infeasible from ambiguous",
 		func(cfg agents.Config) (agents.Agent, error) {
-			return &clara{model: cfg.Model, calib: cfg.Calibration, samples: claraSamples, temperature: claraTemperature, perception: cfg.Perception}, nil
+			return &clara{model: cfg.Model, calib: cfg.Calibration, prompts: claraPrompts, draws: claraDraws, temperature: claraTemperature, perception: cfg.Perception}, nil
 		})
 	// Under --perception image it sees the table through the camera image
 	// (eyes.go); --perception detector gives it the detector's list.
 	agents.SetShowsImages("clara", "--perception detector")
 }
 
-// CLARA's sampling: how many plans, how hot, and how many of the worked
-// examples each prompt shows.
+// CLARA's sampling, as the authors' code sets it (CLARA-PNP-DEMO,
+// llm/chat.py, the tabletop planner's uncertainty: plan_with_unct_type2,
+// sample_prompt, inference): 5 prompts (its goal_num), each sampled 3 times
+// (its n=3) at temperature 0.8 (top_p 1, the provider's default here),
+// each prompt showing from 4 to all 6 of the worked examples, how many
+// drawn per prompt (its randrange(4, 7) over its 6 examples), in a drawn
+// order, and the objects shuffled. That is 15 sampling calls an episode:
+// a Request draws one reply, where the reference asks for n=3 in one call.
 const (
-	claraSamples     = 5
+	claraPrompts     = 5
+	claraDraws       = 3 // samples of each prompt
 	claraTemperature = 0.8
-	claraShots       = 3
+	claraShots       = 4 // the fewest worked examples a prompt shows; at most all of claraExamples
 	claraMaxTurns    = 8 // model calls after the decision to act or ask
 )
 
 // clara is CLARA (the SG-CoT paper's baseline): uncertainty from stochastic
-// context sampling. Each of several prompts shows a random subset of the
-// worked examples and the objects in a shuffled order, and is sampled at
-// temperature > 0; the share of plans that disagree with the most common
-// one is the uncertainty. Above a threshold, calibrated on episodes kept
-// apart from the test episodes, a classifying call tells an infeasible
-// instruction (absence) from an ambiguous one and writes the question;
-// below it, the common plan is carried out.
+// context sampling, as the authors' code estimates it. Each of several
+// prompts shows a random subset of the worked examples and the objects in a
+// shuffled order, and is sampled several times at temperature > 0; the
+// uncertainty is the diversity of the sampled plans' pick and place phrases
+// (planDiversity, clara_diversity.go, with a bag of words standing in for
+// the reference's word vectors). Above a threshold, calibrated on episodes
+// kept apart from the test episodes, a classifying call tells an
+// infeasible instruction (absence) from an ambiguous one and writes the
+// question; at or below it, the most common plan is carried out.
 type clara struct {
 	model       llm.Model
 	calib       agents.Calibrator
-	samples     int
+	prompts     int // sampling prompts, each with its own examples and order
+	draws       int // samples of each prompt
 	temperature float64
 	perception  string // how it sees the table (eyes)
 }
@@ -225,20 +235,25 @@ func contentSeed(env agents.Env, objs []llm.Detection) uint64 {
 	return h.Sum64()
 }
 
-// uncertainty samples the plans and returns the share that disagrees with
-// the most common plan, that plan (nil when most samples were unreadable),
-// and each distinct plan with its count, which the later prompts show.
+// uncertainty samples the plans: a.draws samples of each of a.prompts
+// prompts, each prompt with its own draw of worked examples and order of
+// objects. It returns their diversity (planDiversity), the most common
+// readable plan (nil when no sample could be read), and each distinct plan
+// with its count, which the later prompts show. An unreadable sample is
+// left out of the diversity and of the choice of plan, as the reference
+// leaves out an answer it cannot parse; it is counted among the plans shown.
 func (a *clara) uncertainty(ctx context.Context, env agents.Env, l *look) (float64, []claraStep, []string, error) {
 	seed := contentSeed(env, l.ds)
 	counts := map[string]int{}
 	var keys []string
 	plans := map[string][]claraStep{}
-	for i := range a.samples {
-		rng := rand.New(rand.NewPCG(seed, uint64(i)))
+	var read [][]claraStep
+	for k := range a.prompts {
+		rng := rand.New(rand.NewPCG(seed, uint64(k)))
 		v := newClaraView(l, rng)
 		shots := slices.Clone(claraExamples)
 		rng.Shuffle(len(shots), func(i, j int) { shots[i], shots[j] = shots[j], shots[i] })
-		shots = shots[:claraShots]
+		shots = shots[:claraShots+rng.IntN(len(shots)-claraShots+1)]
 		cc := &llm.CallContext{Role: llm.CallPlan, Track: "tabletop", Instruction: env.Instruction(), Robot: env.Robot(),
 			Partner: env.Partner(), Detections: v.objs, Format: llm.FormatJSON}
 		user, err := renderIn(ctx, "clara_sample.tmpl", claraPrompt{Instruction: env.Instruction(), Robot: env.Robot(),
@@ -247,34 +262,39 @@ func (a *clara) uncertainty(ctx context.Context, env agents.Env, l *look) (float
 		if err != nil {
 			return 0, nil, nil, err
 		}
-		req := llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: user}}, Temperature: a.temperature, Sample: i, Context: cc}
-		l.show(&req)
-		reply, err := a.model.Generate(ctx, req)
-		if err != nil {
-			return 0, nil, nil, fmt.Errorf("model %s: %w", a.model.Name(), err)
+		for m := range a.draws {
+			// The episode's draws are numbered 0, 1, … across the prompts,
+			// so that no two of them share a sample (and a seed, sent as
+			// the base seed plus the sample), whatever their prompts.
+			req := llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: user}}, Temperature: a.temperature,
+				Sample: k*a.draws + m, Context: cc}
+			l.show(&req)
+			reply, err := a.model.Generate(ctx, req)
+			if err != nil {
+				return 0, nil, nil, fmt.Errorf("model %s: %w", a.model.Name(), err)
+			}
+			key := "unreadable"
+			if steps, err := ParseClaraPlan(reply.Text); err == nil {
+				b, _ := json.Marshal(steps)
+				key = string(b)
+				plans[key] = steps
+				read = append(read, steps)
+			}
+			if counts[key] == 0 {
+				keys = append(keys, key)
+			}
+			counts[key]++
 		}
-		key := "unreadable"
-		if steps, err := ParseClaraPlan(reply.Text); err == nil {
-			b, _ := json.Marshal(steps)
-			key = string(b)
-			plans[key] = steps
-		}
-		if counts[key] == 0 {
-			keys = append(keys, key)
-		}
-		counts[key]++
 	}
-	best := keys[0]
-	for _, k := range keys[1:] {
-		if counts[k] > counts[best] {
-			best = k
-		}
-	}
+	best := ""
 	var shown []string
 	for _, k := range keys {
 		shown = append(shown, fmt.Sprintf("%d× %s", counts[k], k))
+		if _, ok := plans[k]; ok && counts[k] > counts[best] {
+			best = k
+		}
 	}
-	return 1 - float64(counts[best])/float64(a.samples), plans[best], shown, nil
+	return planDiversity(read), plans[best], shown, nil
 }
 
 // Score is CLARA's uncertainty on an episode, for calibration.
@@ -289,7 +309,7 @@ func (a *clara) Score(ctx context.Context, env agents.Env) (float64, error) {
 }
 
 // threshold is the calibrated uncertainty above which CLARA asks. With no
-// calibration it asks whenever two samples disagree.
+// calibration it asks whenever two samples pick or place differently.
 func (a *clara) threshold(ctx context.Context) (float64, error) {
 	if a.calib == nil {
 		return 0, nil

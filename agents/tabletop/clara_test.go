@@ -1,8 +1,16 @@
 package tabletop
 
 import (
+	"context"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ambibench/ambibench/agents"
+	"github.com/ambibench/ambibench/agents/internal/agenttest"
+	"github.com/ambibench/ambibench/agents/llm"
+	"github.com/ambibench/ambibench/agents/llm/llmtest"
+	"github.com/ambibench/ambibench/agents/llm/simmodel"
 )
 
 func TestParseClaraPlan(t *testing.T) {
@@ -64,4 +72,80 @@ func FuzzParseClara(f *testing.F) {
 			t.Fatalf("accepted %+v without a question", c)
 		}
 	})
+}
+
+// ambiguousRelTable is relTable with an instruction that names no block:
+// the red one and the green one both fit.
+type ambiguousRelTable struct{ *relTable }
+
+func (ambiguousRelTable) Instruction() string { return "Put the block in the yellow bowl." }
+
+// CLARA samples as its authors' code does: 5 prompts, 3 samples of each at
+// temperature 0.8, each prompt with from 4 to all 6 worked examples and
+// its own order; the 15 samples are numbered 0 to 14, so no two share a
+// draw. The sampling is fixed by what the robot sees: a second run sends
+// the same prompts. On sim:perfect it acts on a clear instruction without
+// a classifying call, and on an ambiguous one classifies and asks.
+func TestClaraSamplesPromptsTimesDraws(t *testing.T) {
+	run := func(env agents.Env) []llm.Request {
+		t.Helper()
+		m := &llmtest.Recorder{Model: simmodel.New(simmodel.Perfect, "sim:perfect")}
+		agent, err := agenttest.Workflow(t, "clara", m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := agent.Run(context.Background(), env); err != nil {
+			t.Fatalf("%s: %v", env.Instruction(), err)
+		}
+		return m.Requests()
+	}
+	sampling := func(reqs []llm.Request) (out []llm.Request) {
+		for _, r := range reqs {
+			if r.Context != nil && r.Context.Role == llm.CallPlan && r.Context.Format == llm.FormatJSON {
+				out = append(out, r)
+			}
+		}
+		return out
+	}
+	classified := func(reqs []llm.Request) bool {
+		return slices.ContainsFunc(reqs, func(r llm.Request) bool { return r.Context != nil && r.Context.Role == llm.CallClassify })
+	}
+
+	clear := run(newRelTable())
+	samples := sampling(clear)
+	if len(samples) != claraPrompts*claraDraws || claraPrompts != 5 || claraDraws != 3 {
+		t.Fatalf("%d sampling calls (%d prompts × %d draws), want 5 × 3", len(samples), claraPrompts, claraDraws)
+	}
+	var prompts []string
+	for i, r := range samples {
+		if r.Sample != i || r.Temperature != 0.8 {
+			t.Errorf("sampling call %d: sample %d at temperature %v, want sample %d at 0.8", i, r.Sample, r.Temperature, i)
+		}
+		text := r.Messages[0].Text
+		if i%claraDraws != 0 {
+			if text != prompts[len(prompts)-1] {
+				t.Errorf("sampling call %d: a draw of prompt %d sends another prompt", i, i/claraDraws)
+			}
+			continue
+		}
+		prompts = append(prompts, text)
+		if n := strings.Count(text, "\nAnswer: {"); n < claraShots || n > len(claraExamples) {
+			t.Errorf("prompt %d shows %d worked examples, want %d to %d", len(prompts)-1, n, claraShots, len(claraExamples))
+		}
+	}
+	if len(slices.Compact(slices.Sorted(slices.Values(prompts)))) != claraPrompts {
+		t.Errorf("the %d prompts are not all different", claraPrompts)
+	}
+	again := sampling(run(newRelTable()))
+	for i := range samples {
+		if again[i].Messages[0].Text != samples[i].Messages[0].Text {
+			t.Errorf("sampling call %d: a second run of the episode sends another prompt", i)
+		}
+	}
+	if classified(clear) {
+		t.Error("a clear instruction went to the classifying call: its samples should agree")
+	}
+	if amb := run(ambiguousRelTable{newRelTable()}); !classified(amb) {
+		t.Error("an ambiguous instruction was carried out without the classifying call")
+	}
 }

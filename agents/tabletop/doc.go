@@ -56,7 +56,10 @@
 // (direct and the workflows that show it) or by SG-CoT's own method
 // (perceive, retrieve, hand over, reply); partner_list.go, the same reply
 // from the object list (CLARA and Inner Monologue in a tool loop,
-// ProgPrompt with a short program).
+// ProgPrompt with a short program). CLARA's uncertainty estimator has one
+// too, clara_diversity.go: the diversity of its sampled plans' pick and
+// place phrases, as CLARA's code measures it, with bags of words standing
+// in for the code's word vectors.
 //
 // Each workflow registers itself with agents.RegisterWorkflow in init.
 package tabletop

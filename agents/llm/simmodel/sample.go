@@ -101,8 +101,11 @@ func handed(request string) (string, bool) {
 
 // guess is the answer a sampling model gives itself where it should ask:
 // one candidate of several, or a look-alike of an object that is not there.
-// The sample index picks it, so two samples of an ambiguous instruction
-// rarely agree.
+// The sample index picks it, and consecutive samples take the candidates in
+// turn, so the draws of an ambiguous instruction numbered 0 to n-1 (CLARA
+// numbers its 5 prompts' 3 draws 0 to 14) spread evenly over the
+// candidates: the most diverse answers a sampler can meet, where a real
+// model may favour one.
 func (c *call) guess(d grounding.Decision) string {
 	var cands []string
 	switch d.Tag {

@@ -116,3 +116,55 @@ func TestSampleIndexOutOfRange(t *testing.T) {
 		}
 	}
 }
+
+// CLARA draws 3 samples of each of 5 prompts, numbered 0 to 14 across the
+// prompts (whose text differs). On an ambiguous instruction the 15 draws
+// spread evenly over the candidates, so their pick phrases are diverse;
+// on a clear one they all pick the same block.
+func TestClaraDrawsSpreadOverCandidates(t *testing.T) {
+	m := New(Perfect, "sim:perfect")
+	threeGreen := scenes.BuildGraph([]scenes.Object{
+		scenes.NewBlock("green block 1", "green", -0.2, -0.3),
+		scenes.NewBlock("green block 2", "green", 0, -0.3),
+		scenes.NewBlock("green block 3", "green", 0.2, -0.3),
+		scenes.NewBowl("blue bowl 1", "blue", 0, -0.6),
+	})
+	for _, tc := range []struct {
+		why, instruction string
+		table            *scenes.Graph
+		want             map[string]int // picks and how many of the 15 draws take each
+	}{
+		{"clear: all 15 agree", "Put the red block in the blue bowl.", sampleTable(), map[string]int{"red block 1": 15}},
+		{"two green blocks: 8 and 7", "Put the green block in the blue bowl.", sampleTable(), nil},
+		{"three green blocks: 5 each", "Put the green block in the blue bowl.", threeGreen,
+			map[string]int{"green block 1": 5, "green block 2": 5, "green block 3": 5}},
+	} {
+		b := &llm.CallContext{Role: llm.CallPlan, Track: "tabletop", Instruction: tc.instruction, Graph: tc.table, Format: llm.FormatJSON}
+		picks := map[string]int{}
+		for k := range 5 {
+			for d := range 3 {
+				r, err := m.Generate(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: fmt.Sprintf("Prompt %d.", k)}}, Context: b,
+					Temperature: 0.8, Sample: k*3 + d})
+				if err != nil {
+					t.Fatal(err)
+				}
+				var p SampledPlan
+				if err := json.Unmarshal([]byte(r.Text), &p); err != nil || len(p.Steps) != 1 {
+					t.Fatalf("%s: reply %q: %v", tc.why, r.Text, err)
+				}
+				picks[p.Steps[0].Pick]++
+			}
+		}
+		if tc.want == nil {
+			// Which block the first draw takes depends on a hash: either
+			// way round, 8 and 7.
+			if picks["green block 1"]+picks["green block 2"] != 15 || min(picks["green block 1"], picks["green block 2"]) != 7 {
+				t.Errorf("%s: picks %v, want green block 1 and 2 taken 8 and 7 times", tc.why, picks)
+			}
+			continue
+		}
+		if fmt.Sprint(picks) != fmt.Sprint(tc.want) {
+			t.Errorf("%s: picks %v, want %v", tc.why, picks, tc.want)
+		}
+	}
+}
