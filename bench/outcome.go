@@ -25,7 +25,15 @@ import (
 // by default (no house rules, a trial ends on a repeated action, the text
 // shape of the reference; semmap's examples shared with no query, no
 // temperature sent, an unreadable answer asked again up to 10 times).
-const SuiteVersion = 3
+//
+// Version 4: the tabletop as its authors ran it (issue 32): the two-robot
+// prompts no longer order asking the other robot before telling the
+// person something is absent (--ask-robot-first restores it), and CLARA
+// estimates its uncertainty as its code does (5 prompts × 3 samples, the
+// spread of the pick and place phrases). The tabletop's records moved:
+// the prompts' text is part of what the simulated model's draws are keyed
+// on, and the version names the camera images.
+const SuiteVersion = 4
 
 // infraKind says whether err is a failure of the provider, the network or
 // a cassette rather than of the agent, and names its kind for reports.
