@@ -1,7 +1,10 @@
 // Package agents defines how an agent meets an episode: the [Agent] and
 // [Env] contracts, the tools of each track and their argument types, the
 // registry of agents, the ground truth a reference agent may read, and
-// what a workflow reports (reflections, drafts). It holds no agent: the
+// what a workflow reports (reflections, drafts). It imports no workflow
+// package: what one workflow needs (DyRef's router, its solved cases) lives
+// with it, and [Config] carries the run's router as a [Router], which the
+// harness only names. It holds no agent: the
 // workflows live in one package per track (agents/tabletop,
 // agents/household, agents/semmap) and the reference agents in
 // agents/reference, each registering its agents in its init; import them

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ambibench/ambibench/agents/dyref"
 	"github.com/ambibench/ambibench/agents/llm"
 )
 
@@ -32,9 +31,12 @@ type Config struct {
 	// Calibration fits decision thresholds on episodes kept apart from
 	// the test episodes; nil when the harness offers none.
 	Calibration Calibrator
-	// Router is dyref's routing policy; nil means the shipped one, trained
-	// for the simulated model (ambibench train-router makes another).
-	Router *dyref.Router
+	// Router is the run's own routing policy (run --router), for the
+	// agents with UsesRouter; nil means each agent's shipped one. The
+	// harness only names it; the agent that routes with it takes it as its
+	// own type (dyref's *dyref.Router, which ambibench train-router makes)
+	// and refuses any other.
+	Router Router
 	// Members are the models an agent with UsesMembers samples its
 	// answers from, in turn (--ensemble-models); nil means Model alone.
 	// Model still makes the agent's other calls.
@@ -89,10 +91,20 @@ type Info struct {
 	WithoutImages string
 }
 
+// Router is a routing policy a run gives the agents that route
+// (Config.Router): what the harness needs of it is its name in the
+// records. The agents that route define what a router is (package dyref's
+// Router).
+type Router interface {
+	// ID names the router by what it decides with (dyref's: its weights),
+	// so that runs with another router never mix.
+	ID() string
+}
+
 // RouterModelName is the model name the records of an agent that routes
 // with a router of the run's own carry: the model's, and the router's ID,
 // so that runs with another router never mix.
-func RouterModelName(model llm.Model, r *dyref.Router) string {
+func RouterModelName(model llm.Model, r Router) string {
 	return model.Name() + "; router " + r.ID()
 }
 

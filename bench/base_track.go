@@ -5,6 +5,8 @@ import (
 	"io"
 
 	"github.com/ambibench/ambibench/results"
+	"github.com/ambibench/ambibench/results/reports"
+	"github.com/ambibench/ambibench/results/stats"
 )
 
 // BaseTrack gives a [Track] the defaults of the methods most tracks do not
@@ -15,15 +17,15 @@ import (
 // override what differs.
 type BaseTrack struct{}
 
-func (BaseTrack) Flags(*flag.FlagSet)         {}
-func (BaseTrack) Prepare(io.Writer) error     { return nil }
-func (BaseTrack) DefaultEpisodes() int        { return 100 }
-func (BaseTrack) EpisodeUnit() string         { return "episodes" }
-func (BaseTrack) List(io.Writer)              {}
-func (BaseTrack) FamilyTable() bool           { return true }
-func (BaseTrack) SummaryNote() string         { return "" }
-func (BaseTrack) SummaryTail() string         { return "" }
-func (BaseTrack) Report() results.TrackReport { return results.TrackReport{} }
+func (BaseTrack) Flags(*flag.FlagSet)     {}
+func (BaseTrack) Prepare(io.Writer) error { return nil }
+func (BaseTrack) DefaultEpisodes() int    { return 100 }
+func (BaseTrack) EpisodeUnit() string     { return "episodes" }
+func (BaseTrack) List(io.Writer)          {}
+func (BaseTrack) FamilyTable() bool       { return true }
+func (BaseTrack) SummaryNote() string     { return "" }
+func (BaseTrack) SummaryTail() string     { return "" }
+func (BaseTrack) Report() reports.Track   { return reports.Track{} }
 
 // Table writes ADA and SR by agent and perturbation, with intervals.
 func (BaseTrack) Table(w io.Writer, recs []results.Record, spec TableSpec) error {
@@ -36,8 +38,8 @@ func (BaseTrack) Metrics(recs []results.Record) []Metric { return RateMetrics(re
 // RateTable writes ADA and SR by agent and perturbation, ordered as spec
 // says, with episode counts and 95% Wilson intervals.
 func RateTable(w io.Writer, recs []results.Record, spec TableSpec) error {
-	cells := results.Aggregate(recs, results.AggregateOptions{ByFamily: spec.ByFamily, Agents: spec.Agents, Perturbations: spec.Perturbations})
-	return results.Markdown(w, cells, results.TableOptions{Intervals: true, ByFamily: spec.ByFamily, Perturbations: spec.Perturbations})
+	cells := stats.Aggregate(recs, stats.AggregateOptions{ByFamily: spec.ByFamily, Agents: spec.Agents, Perturbations: spec.Perturbations})
+	return reports.Markdown(w, cells, reports.TableOptions{Intervals: true, ByFamily: spec.ByFamily, Perturbations: spec.Perturbations})
 }
 
 // RateMetrics are ADA, SR (higher is better), steps/op, calls/op and

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/ambibench/ambibench/results"
+	"github.com/ambibench/ambibench/results/reports"
 )
 
 // A Track is one world of the suite: its grid of cells, its episodes, the
@@ -67,9 +68,11 @@ type Track interface {
 	// warnings).
 	SummaryNote() string
 	SummaryTail() string
-	// Report says which sections of "ambibench report" the track's
-	// records get.
-	Report() results.TrackReport
+	// Report says what the track's records get in "ambibench report":
+	// its sections, its baseline agent, its ablation group, its
+	// published cuts, its plots and its words. The report knows no
+	// track and no agent but through it.
+	Report() reports.Track
 	// Metrics are the figures the Go benchmarks report for a batch of
 	// one cell's records, one op being one episode, each saying which way
 	// is better. [Benchmark] also calls it once with no records, to

@@ -1,5 +1,5 @@
-// Package results holds what a benchmark run leaves behind and turns it into
-// numbers a reader can trust.
+// Package results holds what a benchmark run leaves behind: its records
+// and the files they live in.
 //
 // # Records
 //
@@ -9,8 +9,11 @@
 // clarification, its questions and how many carried the right tag, steps, tool
 // calls, robot-to-robot messages) and how it went (success, ambiguity
 // detection, error, wall time). Every record carries [SchemaVersion];
-// [Record.Validate] checks a decoded one and names the offending field, and
-// [Record.Key] identifies it for resuming a run.
+// [Record.Validate] checks a decoded one and names the offending field.
+// [Record.Key] identifies it for resuming a run, [Record.EpisodeKey] (the key
+// without the model) pairs two runs' records, and [Record.PairKey] (without
+// agent and model) pairs two agents' records. An episode's [Record.Outcome]
+// says whether it counts: [Record.Scored], [ScoredOnly].
 //
 // # JSON Lines
 //
@@ -21,30 +24,31 @@
 // wraps [ErrTruncated] while every complete record before it is still
 // returned. [OpenAppend] opens a results file for a resumed run: it returns the
 // records already there, drops a partial last line, and appends after them.
+// [OnceEach] and [FirstDuplicate] refuse an episode recorded twice.
 //
-// # Aggregation
+// # Run directories and shards
 //
-// [Aggregate] pools records into cells ([Cell]), one per agent, perturbation and
-// (optionally) task family. Each rate — ADA, SR, tag accuracy — is a [Rate]
-// (successes K out of N) and comes with a 95% Wilson score interval
-// ([Wilson], [Z95]), which, unlike the normal approximation, stays inside
-// [0, 1] and behaves at 0/N and N/N.
+// A run directory holds records.jsonl beside run.json, a [RunFile]: the
+// settings every record was made with, which must not change, and the
+// [Grid] run so far, which may grow. [RunFile.CheckRecord] refuses a record
+// that is not of the run. A shard's directory also holds its part of the
+// grid ([RunShard], with the whole run's [JobOrder]); [MergeShards] joins
+// the shards back into the records of the unsharded run, in its order.
 //
-// # Tables
+// # The results packages
 //
-// [Markdown] renders cells as an agent × perturbation table of ADA and SR with
-// the episode count and, if asked, the intervals. Output is deterministic: the
-// same cells give the same bytes.
+// What is made of the records lives beside this package, one concept a
+// package, as gonum splits its own:
 //
-// # Reports
+//   - results/stats: the statistics: rates with Wilson intervals,
+//     aggregation into cells, McNemar's exact test, Holm's correction, the
+//     percentile bootstrap, success by trial and what reflecting cost;
+//   - results/compare: the gate that compares two runs on the same
+//     episodes (ambibench compare);
+//   - results/reports: the Markdown report and its plots, to which every
+//     track contributes its own sections, baseline and words.
 //
-// [Report] writes the whole Markdown report of a run: ADA and SR by agent and
-// ambiguity type, cost per episode, the household's success by trial and
-// reflection statistics ([SumTrials], [SummarizeReflections], whose per-game
-// means and Cost_ref carry percentile bootstrap intervals from a fixed seed),
-// partial observability by task family, the SG-CoT ablations, the scene-size
-// series, and paired comparisons. Two agents
-// are compared on the episodes both ran ([McNemar]): the pairs where only one
-// of them succeeded decide McNemar's exact test ([McNemarP]), which, unlike two
-// separate intervals, uses the pairing of the episodes.
+// They import no package of the project but one another, in this order:
+// results imports none; results/stats imports results; results/compare and
+// results/reports import results and results/stats.
 package results

@@ -111,8 +111,8 @@ func ReadRecordsFunc(r io.Reader, name string, check func(line int, rec Record) 
 // OnceEach returns a check for [ReadRecordsFunc] that refuses a record of
 // an episode (its [Record.Key]) that an earlier line holds: a run records
 // each episode once, and of two records one would count twice or be
-// dropped unseen. [Report] and [Compare] refuse the same in the records
-// they are given ([firstRepeat]).
+// dropped unseen. A report and a comparison refuse the same in the
+// records they are given ([FirstDuplicate]).
 func OnceEach() func(line int, rec Record) error {
 	first := map[string]int{}
 	return func(line int, rec Record) error {
@@ -125,10 +125,10 @@ func OnceEach() func(line int, rec Record) error {
 	}
 }
 
-// firstRepeat finds the first record of recs whose episode (its
+// FirstDuplicate finds the first record of recs whose episode (its
 // [Record.Key]) an earlier record has: it returns the key and the two
 // indices, or ok false when every episode is there once.
-func firstRepeat(recs []Record) (key string, first, again int, ok bool) {
+func FirstDuplicate(recs []Record) (key string, first, again int, ok bool) {
 	seen := make(map[string]int, len(recs))
 	for i, r := range recs {
 		k := r.Key()

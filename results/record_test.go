@@ -212,3 +212,45 @@ func TestScoredOnlySharesWhenAllCount(t *testing.T) {
 		}
 	}
 }
+
+// A tabletop record (no trials) is solved at trial 1 when it succeeded.
+func TestSolvedBySingleTrial(t *testing.T) {
+	t.Parallel()
+	if !(Record{Suite: 1, Outcome: OutcomeScored, Success: true}).SolvedBy(1) || (Record{}).SolvedBy(5) || (Record{Suite: 1, Outcome: OutcomeScored, Trials: 2, SolvedTrial: 2, Success: true}).SolvedBy(1) {
+		t.Error("SolvedBy disagrees with the trial it was solved at")
+	}
+}
+
+// TopK follows docs/metrics.md's definition row by row.
+func TestTopK(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		why  string
+		y, g []string
+		want [4]bool
+	}{
+		{"both empty: a hit at every k", nil, nil, [4]bool{true, true, true, true}},
+		{"no answer where there is a truth: a miss", nil, []string{"a"}, [4]bool{}},
+		{"an answer where the truth is empty: a miss", []string{"a"}, nil, [4]bool{}},
+		{"first id right: hits at every k", []string{"a", "x"}, []string{"a"}, [4]bool{true, true, true, true}},
+		{"second id right: Top-2 and up", []string{"x", "a"}, []string{"a", "b"}, [4]bool{false, true, true, true}},
+		{"third id right", []string{"x", "y", "b"}, []string{"a", "b"}, [4]bool{false, false, true, true}},
+		{"fifth id right: Top-Any only", []string{"x", "y", "z", "w", "a"}, []string{"a"}, [4]bool{false, false, false, true}},
+		{"none right", []string{"x", "y"}, []string{"a"}, [4]bool{}},
+	} {
+		t1, t2, t3, ta := TopK(tc.y, tc.g)
+		if got := [4]bool{t1, t2, t3, ta}; got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.why, got, tc.want)
+		}
+	}
+}
+
+func BenchmarkTopK(b *testing.B) {
+	y := []string{"obj9", "obj4", "obj17", "obj2", "obj30"}
+	g := []string{"obj2", "obj5", "obj6"}
+	for b.Loop() {
+		for range 10000 {
+			TopK(y, g)
+		}
+	}
+}

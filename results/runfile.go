@@ -18,6 +18,16 @@ import (
 // RunFileName is the name of a run directory's description.
 const RunFileName = "run.json"
 
+// PromptSettingPrefix starts the settings of the prompt templates a run
+// read in place of the built-in ones (run --prompts; agents/prompt's
+// SettingPrefix): they change what an agent reads, not which episodes it
+// plays, so two runs that differ in them are still compared
+// (results/compare's Settings).
+const PromptSettingPrefix = "prompt:"
+
+// SuiteSetting is the setting of the suite version.
+const SuiteSetting = "suite"
+
 // RunFile describes a run directory: the settings every record in it was
 // made with, which must not change (docs/contracts.md, "A directory is one
 // run"), and the grid run so far, which may grow. It is written as run.json
@@ -340,4 +350,11 @@ func WriteRunFile(dir string, f RunFile) error {
 		return err
 	}
 	return os.Rename(tmp, path)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

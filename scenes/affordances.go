@@ -6,8 +6,9 @@ import "slices"
 // (COCO-style names as detectors give them, plus a few furniture classes),
 // the words people use for them, and what each class affords. The
 // built-in dataset's ground truth (tasks/semmap), the rules agent and the
-// simulated model (agents/semquery) all read these tables, so that the
-// reference answer and the references' reasoning cannot drift apart.
+// simulated model (through ParseObjectQuery and ResolveObjects) all read
+// these tables, so that the reference answer and the references'
+// reasoning cannot drift apart.
 
 // MapClass is one class of the semantic-map vocabulary.
 type MapClass struct {

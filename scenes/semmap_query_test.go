@@ -156,3 +156,33 @@ func TestVocabularyWords(t *testing.T) {
 		}
 	}
 }
+
+// The reading the rules agent and the simulated model make of a query's
+// text: parsed, then resolved over the map from each object's most
+// probable class, or, hedging as the uncertainty input allows, from any
+// class it gives probability at least MinP.
+func TestParseThenResolve(t *testing.T) {
+	m := &scenes.SemanticMap{Instances: []scenes.Instance{
+		{ID: "obj1", Center: mgl64.Vec3{0, 0, 0.4}, Classes: []scenes.ClassScore{{Class: "couch", P: 0.6}, {Class: "chair", P: 0.4}}},
+		{ID: "obj2", Center: mgl64.Vec3{1, 0, 0.4}, Classes: []scenes.ClassScore{{Class: "chair", P: 1}}},
+	}}
+	for _, c := range []struct {
+		why, text string
+		want      []string
+		ok        bool
+	}{
+		{"the detector's best class decides: obj1 reads as a couch", "Tell me something I can sit on that is not a couch", []string{"obj2"}, true},
+		{"an empty answer is [] not nil", "Is there a bicycle?", []string{}, true},
+		{"unreadable text names nothing, and nothing serves it", "hello", []string{}, false},
+	} {
+		req, ok := scenes.ParseObjectQuery(c.text)
+		if got := scenes.ResolveObjects(m, req); ok != c.ok || !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s: %q reads %v (%v) and resolves to %v; want %v, %v", c.why, c.text, req, ok, got, c.want, c.ok)
+		}
+	}
+	// Hedging over the distribution finds the chair reading of obj1.
+	req, _ := scenes.ParseObjectQuery("Where is a chair?")
+	if got := scenes.ResolveObjectsWith(m, req, scenes.ResolveOptions{MinP: 0.3}); !reflect.DeepEqual(got, []string{"obj2", "obj1"}) {
+		t.Errorf("ResolveObjectsWith MinP 0.3 = %v, want [obj2 obj1]", got)
+	}
+}

@@ -12,9 +12,10 @@
 // games of each task type (examples/*.txt); arrival.go, the cut of
 // "You arrive at loc N. "; textshape.go, the plain-completion shape of
 // react-text and reflexion-text; options.go, what the household track's
-// --hints and --play-on-repeat change. The router and the
-// diagnostic graph of DyRef are package agents/dyref, shared with the
-// simulated model.
+// --hints and --play-on-repeat change; cases.go, the solved games DyRef's
+// key_rules shows (dyref_cases.json, which bench/household makes from the
+// training split). The router and the diagnostic graph of DyRef are
+// package agents/dyref, shared with the simulated model.
 //
 // Each workflow registers itself with agents.RegisterWorkflowOn in init.
 package household

@@ -33,11 +33,15 @@ func init() {
 
 // newRouted builds a toolkit agent that routes among the first tools of
 // dyref.AllTools: with the run's router (run --router) if there is one,
-// else with the shipped one. A router over other tools is refused rather
-// than used, since routing with it would make the agent another: dyref
-// with the ambiguity tool, or dyref-ambiguity without it.
+// else with the shipped one. The run's router must be a *dyref.Router (a
+// nil one is none). A router over other tools is refused rather than used,
+// since routing with it would make the agent another: dyref with the
+// ambiguity tool, or dyref-ambiguity without it.
 func newRouted(cfg agents.Config, name string, tools int, shipped func() (*dyref.Router, error)) (agents.Agent, error) {
-	r := cfg.Router
+	r, ok := cfg.Router.(*dyref.Router)
+	if !ok && cfg.Router != nil {
+		return nil, fmt.Errorf("%s: routes with a dyref router (ambibench train-router), not a %T", name, cfg.Router)
+	}
 	if r == nil {
 		var err error
 		if r, err = shipped(); err != nil {

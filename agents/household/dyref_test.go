@@ -204,6 +204,13 @@ func TestRouterSubsets(t *testing.T) {
 		if _, err := info.New(agents.Config{Model: &houseModel{}, Router: c.router}); err != nil {
 			t.Errorf("%s with its router: %v", c.agent, err)
 		}
+		// The harness passes its *dyref.Router field as is: nil is none.
+		if _, err := info.New(agents.Config{Model: &houseModel{}, Router: (*dyref.Router)(nil)}); err != nil {
+			t.Errorf("%s with a nil *dyref.Router: %v", c.agent, err)
+		}
+		if _, err := info.New(agents.Config{Model: &houseModel{}, Router: namedRouter("mine")}); err == nil || !strings.Contains(err.Error(), "routes with a dyref router") {
+			t.Errorf("%s with a router that is not dyref's: %v", c.agent, err)
+		}
 	}
 	// Played through escalation to every tool it may choose, dyref never
 	// calls ambiguity.
@@ -327,7 +334,7 @@ func TestKeyRulesNeedsACase(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	kit.cases = map[string][]agents.SolvedCase{}
+	kit.cases = map[string][]SolvedCase{}
 	env := newFakeHouse(5)
 	r, err := kit.reflect(context.Background(), env, trialRecord{Trial: 1, Opening: env.Opening()}, []string{agents.ReflectKeyRules})
 	if err != nil {
@@ -337,3 +344,9 @@ func TestKeyRulesNeedsACase(t *testing.T) {
 		t.Errorf("tools %v after %d calls, want plan alone", r.Tools, len(model.reqs))
 	}
 }
+
+// namedRouter is a router that is not dyref's: the harness names it, and
+// dyref refuses it.
+type namedRouter string
+
+func (r namedRouter) ID() string { return string(r) }

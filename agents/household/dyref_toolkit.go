@@ -73,7 +73,7 @@ var ruleExampleTypes = []string{"pick_clean_then_place", "pick_cool_then_place",
 // toolkit runs the reflection tools on failed trials.
 type toolkit struct {
 	model    llm.Model
-	cases    map[string][]agents.SolvedCase // by type, in the split's order
+	cases    map[string][]SolvedCase // by type, in the split's order
 	examples toolkitExamples
 }
 
@@ -93,11 +93,11 @@ func newToolkit(model llm.Model) (*toolkit, error) {
 // (casesAsRead copies a case before it cuts the arrivals), so every
 // toolkit shares them.
 var sharedToolkit = sync.OnceValues(func() (*toolkit, error) {
-	cs, err := agents.SolvedCases()
+	cs, err := SolvedCases()
 	if err != nil {
 		return nil, err
 	}
-	k := &toolkit{cases: map[string][]agents.SolvedCase{}}
+	k := &toolkit{cases: map[string][]SolvedCase{}}
 	for _, c := range cs {
 		k.cases[c.Type] = append(k.cases[c.Type], c)
 	}
@@ -112,12 +112,12 @@ var sharedToolkit = sync.OnceValues(func() (*toolkit, error) {
 // live observations are, unless the Env keeps the arrivals whole. A case
 // recorded in one text and a trial read in another would teach the model
 // a sentence it never sees.
-func (k *toolkit) casesAsRead(env agents.Env, ty string) []agents.SolvedCase {
+func (k *toolkit) casesAsRead(env agents.Env, ty string) []SolvedCase {
 	cs := k.cases[ty]
 	if keepsArrival(env) {
 		return cs
 	}
-	out := make([]agents.SolvedCase, len(cs))
+	out := make([]SolvedCase, len(cs))
 	for i, c := range cs {
 		c.Steps = slices.Clone(c.Steps)
 		for j := range c.Steps {
@@ -146,7 +146,7 @@ type toolPrompt struct {
 	// RuleExamples are key_rules' worked examples, Cases the solved
 	// games of the game's type.
 	RuleExamples []ruleExample
-	Cases        []agents.SolvedCase
+	Cases        []SolvedCase
 	// Summaries are experience's examples.
 	Summaries []caseSummary
 	// Pool is the mentor lesson pool, LessonExamples lesson's examples.
@@ -162,7 +162,7 @@ type planExample struct{ Task, Plan string }
 
 type ruleExample struct {
 	Type string
-	Case agents.SolvedCase
+	Case SolvedCase
 	Rule string
 }
 
@@ -268,7 +268,7 @@ func (k *toolkit) call(ctx context.Context, env agents.Env, tr trialRecord, tool
 // commands in order, the place where the task's object came into sight
 // marked. It is derived from the game rather than written, so it is in
 // the world's own text and stays true when the cases are rewritten.
-func summarise(c agents.SolvedCase) caseSummary {
+func summarise(c SolvedCase) caseSummary {
 	kind := ""
 	if t, err := housework.ParseInstruction(c.Task); err == nil {
 		kind = t.Kind

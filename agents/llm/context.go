@@ -78,8 +78,10 @@ type Move struct {
 type CallContext struct {
 	// Version is set by whoever encodes the context for the wire (see
 	// ContextVersion); in process it may stay zero.
-	Version     int    `json:"v,omitempty"`
-	Role        string `json:"role"`
+	Version int    `json:"v,omitempty"`
+	Role    string `json:"role"`
+	// Track names the track the call is of; the simulated model answers
+	// it as that track taught it (simmodel.Teach).
 	Track       string `json:"track"`
 	Instruction string `json:"instruction,omitempty"`
 	Robot       string `json:"robot,omitempty"`

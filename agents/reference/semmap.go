@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/ambibench/ambibench/agents"
-	"github.com/ambibench/ambibench/agents/semquery"
 	"github.com/ambibench/ambibench/scenes"
 )
 
@@ -53,14 +52,14 @@ func (rules) runSemmap(ctx context.Context, env agents.Env) error {
 	if err != nil {
 		return err
 	}
-	req, ok := semquery.ParseQuery(env.Instruction())
+	req, ok := scenes.ParseObjectQuery(env.Instruction())
 	if !ok {
 		if err := semmapAnswer(ctx, "rules", env, agents.AnswerArgs{InferredQuery: env.Instruction(), Explanation: "The query names nothing the resolver knows."}); err != nil {
 			return err
 		}
 		return fmt.Errorf("rules: cannot parse the query %q", env.Instruction())
 	}
-	ids := semquery.Resolve(m, req)
+	ids := scenes.ResolveObjects(m, req)
 	return semmapAnswer(ctx, "rules", env, agents.AnswerArgs{InferredQuery: req.String(), QueryAchievable: len(ids) > 0,
 		RelevantObjects: ids, Explanation: "The objects whose most probable class serves the parsed query."})
 }

@@ -8,7 +8,6 @@ import (
 
 	"github.com/ambibench/ambibench/agents"
 	_ "github.com/ambibench/ambibench/agents/reference"
-	"github.com/ambibench/ambibench/agents/semquery"
 	"github.com/ambibench/ambibench/scenes"
 )
 
@@ -42,7 +41,8 @@ func TestSemmapReferenceAgents(t *testing.T) {
 		t.Errorf("oracle answered %v, truth %v", got, truth)
 	}
 	for _, q := range semmapTestQueries {
-		want, _ := semquery.Answer(m, q)
+		req, _ := scenes.ParseObjectQuery(q)
+		want := scenes.ResolveObjects(m, req)
 		if got := run("rules", 1, agenttest.NewSemmapEnv(q, m, "")); !slices.Equal(got, want) && len(got)+len(want) > 0 {
 			t.Errorf("rules %q: %v, resolver %v", q, got, want)
 		}

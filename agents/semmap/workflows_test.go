@@ -4,15 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/ambibench/ambibench/agents/internal/agenttest"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/ambibench/ambibench/agents"
+	"github.com/ambibench/ambibench/agents/internal/agenttest"
 	"github.com/ambibench/ambibench/agents/llm"
 	"github.com/ambibench/ambibench/agents/llm/simmodel"
-	"github.com/ambibench/ambibench/agents/semquery"
+	"github.com/ambibench/ambibench/scenes"
 )
 
 // The queries cover the three query types and two empty truths, one of
@@ -80,10 +80,10 @@ func TestSemmapWorkflowsPerfect(t *testing.T) {
 				if err := runSemmap(t, w.name, model, env); err != nil {
 					t.Fatalf("%s %s %q: %v", w.name, mode, q, err)
 				}
-				req, _ := semquery.ParseQuery(q)
-				want := semquery.Resolve(m, req)
+				req, _ := scenes.ParseObjectQuery(q)
+				want := scenes.ResolveObjects(m, req)
 				if mode == agents.ModeUncertainty {
-					want = semquery.ResolveWith(m, req, semquery.Options{MinP: 0.3})
+					want = scenes.ResolveObjectsWith(m, req, scenes.ResolveOptions{MinP: 0.3})
 				}
 				if got := env.Answer(t); !slices.Equal(got, want) && !(len(got) == 0 && len(want) == 0) {
 					t.Errorf("%s %s %q: answered %v, the resolver %v", w.name, mode, q, got, want)
@@ -106,7 +106,8 @@ func TestSemmapWorkflowsPerfect(t *testing.T) {
 func TestSemmapTestQueries(t *testing.T) {
 	want := [][]string{{"obj4"}, {"obj1", "obj2"}, {"obj1"}, nil, nil}
 	for i, q := range semmapTestQueries {
-		got, _ := semquery.Answer(agenttest.SemmapMap(), q)
+		req, _ := scenes.ParseObjectQuery(q)
+		got := scenes.ResolveObjects(agenttest.SemmapMap(), req)
 		if !slices.Equal(got, want[i]) {
 			t.Errorf("%q: resolver %v, want %v", q, got, want[i])
 		}
@@ -122,7 +123,8 @@ func TestSemmapReflectionFixesHallucination(t *testing.T) {
 	}
 	m := agenttest.SemmapMap()
 	q := semmapTestQueries[1]
-	want, _ := semquery.Answer(m, q)
+	req, _ := scenes.ParseObjectQuery(q)
+	want := scenes.ResolveObjects(m, req)
 	base := agenttest.NewSemmapEnv(q, m, "")
 	if err := runSemmap(t, "baseline", simmodel.New(p, "sim:hallucinate=1"), base); err != nil {
 		t.Fatal(err)

@@ -9,6 +9,6 @@
 // again; SR is the goal reached at the end of some trial, and the record
 // counts the reflections, their tokens and tools, and the redundant ones.
 // The package also builds the solved cases dyref's key_rules tool reads
-// ([SolvedCases]) and trains dyref's router on the training split
-// ([TrainRouter]).
+// ([SolvedCases], which agents/household embeds) and trains dyref's router
+// on the training split ([TrainRouter]).
 package household

@@ -3,7 +3,7 @@ package household
 import (
 	"fmt"
 
-	"github.com/ambibench/ambibench/agents"
+	"github.com/ambibench/ambibench/agents/household"
 	simhh "github.com/ambibench/ambibench/sim/household"
 	hh "github.com/ambibench/ambibench/tasks/household"
 )
@@ -17,10 +17,10 @@ const CasesPerType = 2
 // clear, solved by the expert's shortest plan and played through the text
 // world so that every command carries its observation, in the order of
 // the split (the types in turn). They come from the training split, so no
-// evaluation game is shown to the agent; agents embeds them
-// (agents/dyref_cases.json) because agents may not import tasks.
-func SolvedCases(grammar string) ([]agents.SolvedCase, error) {
-	var out []agents.SolvedCase
+// evaluation game is shown to the agent; the workflows embed them
+// (agents/household/dyref_cases.json) because agents may not import tasks.
+func SolvedCases(grammar string) ([]household.SolvedCase, error) {
+	var out []household.SolvedCase
 	types := hh.Types()
 	for _, s := range hh.TrainGames(CasesPerType * len(types)) {
 		g, err := s.Build("none")
@@ -36,9 +36,9 @@ func SolvedCases(grammar string) ([]agents.SolvedCase, error) {
 			return nil, fmt.Errorf("solved case %s: %w", s.ID, err)
 		}
 		w.Reset()
-		c := agents.SolvedCase{Type: g.Type, Task: g.Instruction}
+		c := household.SolvedCase{Type: g.Type, Task: g.Instruction}
 		for _, cmd := range plan {
-			c.Steps = append(c.Steps, agents.CaseStep{Command: cmd, Observation: w.Step(cmd)})
+			c.Steps = append(c.Steps, household.CaseStep{Command: cmd, Observation: w.Step(cmd)})
 		}
 		if !g.Goal.Satisfied(w.State()) {
 			return nil, fmt.Errorf("solved case %s: the expert's plan does not reach the goal", s.ID)

@@ -8,14 +8,15 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/ambibench/ambibench/agents"
+	"github.com/ambibench/ambibench/agents/household"
 )
 
-var updateCases = flag.Bool("update-cases", false, "rewrite agents/dyref_cases.json from the training split")
+var updateCases = flag.Bool("update-cases", false, "rewrite agents/household/dyref_cases.json from the training split")
 
-// The solved cases agents embeds are the training split's, as SolvedCases
-// makes them: two per task type, each reaching its goal. Rewrite them
-// with go test ./bench/household -run SolvedCases -update-cases.
+// The solved cases the household workflows embed (agents/household) are
+// the training split's, as SolvedCases makes them: two per task type, each
+// reaching its goal. Rewrite them with go test ./bench/household -run
+// SolvedCases -update-cases.
 func TestSolvedCasesAreTheTrainingSplits(t *testing.T) {
 	t.Parallel()
 	want, err := SolvedCases("")
@@ -27,7 +28,7 @@ func TestSolvedCasesAreTheTrainingSplits(t *testing.T) {
 		t.Fatal(err)
 	}
 	data = append(data, '\n')
-	file := filepath.Join("..", "..", "agents", "dyref_cases.json")
+	file := filepath.Join("..", "..", "agents", "household", "dyref_cases.json")
 	if *updateCases {
 		if err := os.WriteFile(file, data, 0o644); err != nil {
 			t.Fatal(err)
@@ -40,7 +41,7 @@ func TestSolvedCasesAreTheTrainingSplits(t *testing.T) {
 	if !bytes.Equal(have, data) {
 		t.Fatalf("%s is not what SolvedCases makes; rewrite it with -update-cases", file)
 	}
-	got, err := agents.SolvedCases()
+	got, err := household.SolvedCases()
 	if err != nil {
 		t.Fatal(err)
 	}

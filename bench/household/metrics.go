@@ -9,6 +9,7 @@ import (
 
 	"github.com/ambibench/ambibench/bench"
 	"github.com/ambibench/ambibench/results"
+	"github.com/ambibench/ambibench/results/stats"
 )
 
 // Metrics are what the household's Go benchmarks report per op (one
@@ -65,7 +66,7 @@ func reflectionMetrics(recs []results.Record) []bench.Metric {
 	for _, tool := range slices.Sorted(maps.Keys(tools)) {
 		out = append(out, metric(float64(tools[tool])/n, metricUnit(tool)+"-calls/op", lo))
 	}
-	t := results.SumTrials(recs, 1)
+	t := stats.SumTrials(recs, 1)
 	if v, ok := t.CostRef(); ok {
 		out = append(out, metric(v, "Cost_ref", lo))
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/ambibench/ambibench/bench"
 	"github.com/ambibench/ambibench/perturb"
 	"github.com/ambibench/ambibench/results"
+	"github.com/ambibench/ambibench/results/reports"
 	hh "github.com/ambibench/ambibench/tasks/household"
 )
 
@@ -191,14 +192,31 @@ func (*Track) Table(w io.Writer, recs []results.Record, spec bench.TableSpec) er
 // with in a report: the one that reflects after every failure.
 const DefaultBaseline = "reflexion"
 
-func (*Track) Report() results.TrackReport {
-	return results.TrackReport{
-		Sections:       []results.Section{results.SectionRates, results.SectionCost, results.SectionTrials, results.SectionReflections, results.SectionDyRefCut, results.SectionRepeats},
+// dyrefCut is DyRef's published cut of the household results (issue 16;
+// ambibench report --cut dyref): the clear games of the 134-game
+// evaluation split less the pick-two type, as the DyRef paper reports
+// ALFWorld, with its four figures at trial 4 (docs/metrics.md).
+var dyrefCut = reports.TrialCut{
+	Name:  "dyref",
+	Title: "DyRef's cut",
+	Games: "As the DyRef paper reports ALFWorld: the clear games (perturbation none) of the evaluation split less the pick-two type (" + hh.TypePickTwoObjAndPlace + ").",
+	Trial: 4,
+	Keep: func(r results.Record) bool {
+		return r.Family != hh.TypePickTwoObjAndPlace && r.Perturbation == "none"
+	},
+}
+
+// Report gives the household's sections (the rates, cost, success by
+// trial, reflection, DyRef's cut when asked for, repeats), its plot,
+// Reflexion as the baseline of the paired comparisons, and its words.
+func (*Track) Report() reports.Track {
+	return reports.Track{
+		Sections:       []reports.Section{reports.SectionRates, reports.SectionCost, reports.SectionTrials, reports.SectionReflections, dyrefCut.Section(), reports.SectionRepeats},
 		Baseline:       DefaultBaseline,
 		SuccessByTrial: true,
-		Plots:          []results.Plot{results.PlotTrials},
+		Plots:          []reports.Plot{reports.PlotTrials},
 		PairedNote:     "On the household track success is SR@k, k the most trials any game played (the trials allowed, when some game used them all), as in Success by trial; by default the household agents are compared with " + DefaultBaseline + ".",
-		Words: results.Words{
+		Words: reports.Words{
 			Families: "task types",
 			ADA:      "on a clear game (none), the goal reached without asking; on an ambiguous one, a question to the user; under partial_observability, where nothing is missing and the object is to be found by exploring, success.",
 			SR:       "some trial reached the goal, and no question was rejected.",

@@ -16,6 +16,7 @@ import (
 	"github.com/ambibench/ambibench/agents"
 	"github.com/ambibench/ambibench/bench"
 	"github.com/ambibench/ambibench/results"
+	"github.com/ambibench/ambibench/results/reports"
 	tsm "github.com/ambibench/ambibench/tasks/semmap"
 )
 
@@ -163,7 +164,7 @@ func (t *Track) Settings() (map[string]string, error) {
 
 // Table is Top-k by agent, input mode and query type.
 func (*Track) Table(w io.Writer, recs []results.Record, _ bench.TableSpec) error {
-	return results.TopKMarkdown(w, recs)
+	return reports.TopKMarkdown(w, recs)
 }
 
 // SummaryTail lists the faults the dataset's loader tolerated.
@@ -181,9 +182,18 @@ func (t *Track) SummaryTail() string {
 	return b.String()
 }
 
-func (*Track) Report() results.TrackReport {
-	return results.TrackReport{Sections: []results.Section{results.SectionTopK, results.SectionMapSize, results.SectionOverReflection, results.SectionCost, results.SectionRepeats},
-		Plots: []results.Plot{results.PlotMapSize}, Words: results.Words{Families: "query types", Perturbations: "input modes",
+// reflectionBaseline is the workflow the reflection workflows are set
+// against in the report's over-reflection section: the agentic-workflows
+// paper's baseline, which does not reflect. The track names no baseline
+// for the paired comparisons.
+const reflectionBaseline = "baseline"
+
+// Report gives the semmap sections (Top-k, against map size,
+// over-reflection against the baseline workflow, cost, repeats), its plot
+// and its words.
+func (*Track) Report() reports.Track {
+	return reports.Track{Sections: []reports.Section{reports.SectionTopK, reports.SectionMapSize, reports.SectionOverReflection(reflectionBaseline), reports.SectionCost, reports.SectionRepeats},
+		Plots: []reports.Plot{reports.PlotMapSize}, Words: reports.Words{Families: "query types", Perturbations: "input modes",
 			ADA: "the answer's Top-1 (a semmap record's ada is its Top-1).", SR: "the answer's Top-1."}}
 }
 

@@ -8,25 +8,25 @@ import (
 
 	"github.com/ambibench/ambibench/agents/llm/models"
 	"github.com/ambibench/ambibench/perturb"
-	"github.com/ambibench/ambibench/results"
+	"github.com/ambibench/ambibench/results/stats"
 )
 
 // runDirect runs the direct workflow on every cell with a model spec and
 // returns its cells by (family, perturbation).
-func runDirect(t *testing.T, spec string, episodes int) map[string]results.Cell {
+func runDirect(t *testing.T, spec string, episodes int) map[string]stats.Cell {
 	return runWorkflow(t, "direct", spec, episodes)
 }
 
 // runWorkflow runs a workflow agent on every cell with a model spec, but
 // those of the noise perturbations, where even a perfect planner fails.
-func runWorkflow(t *testing.T, agent, spec string, episodes int) map[string]results.Cell {
+func runWorkflow(t *testing.T, agent, spec string, episodes int) map[string]stats.Cell {
 	t.Helper()
 	return runWorkflowOn(t, agent, spec, episodes, perturb.Clear())
 }
 
 // runWorkflowOn runs a workflow agent on the cells of some perturbations
 // (nil: all).
-func runWorkflowOn(t *testing.T, agent, spec string, episodes int, perturbations []string) map[string]results.Cell {
+func runWorkflowOn(t *testing.T, agent, spec string, episodes int, perturbations []string) map[string]stats.Cell {
 	t.Helper()
 	m, err := models.Open(spec, nil)
 	if err != nil {
@@ -37,8 +37,8 @@ func runWorkflowOn(t *testing.T, agent, spec string, episodes int, perturbations
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := map[string]results.Cell{}
-	for _, c := range results.Aggregate(recs, results.AggregateOptions{ByFamily: true}) {
+	out := map[string]stats.Cell{}
+	for _, c := range stats.Aggregate(recs, stats.AggregateOptions{ByFamily: true}) {
 		// The simulated model reads an instruction with the task grammar,
 		// as rules does: the cells it is held to are those the grammar is
 		// written for.

@@ -10,7 +10,7 @@ import (
 
 	"github.com/ambibench/ambibench/agents"
 	"github.com/ambibench/ambibench/perturb"
-	"github.com/ambibench/ambibench/results"
+	"github.com/ambibench/ambibench/results/stats"
 	"github.com/ambibench/ambibench/scenes"
 	"github.com/ambibench/ambibench/tasks"
 )
@@ -222,7 +222,7 @@ func TestOracleUnderExecutionNoise(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := results.Aggregate(recs, results.AggregateOptions{})[0]
+	c := stats.Aggregate(recs, stats.AggregateOptions{})[0]
 	t.Logf("oracle on execution_noise: SR %.2f (n=%d)", c.SR.Value(), c.N)
 	if sr := c.SR.Value(); sr < 0.6 || sr > 0.95 {
 		t.Errorf("oracle SR %.2f under execution noise, want between 0.6 and 0.95", sr)

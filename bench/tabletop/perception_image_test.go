@@ -8,7 +8,7 @@ import (
 	"github.com/ambibench/ambibench/agents"
 	"github.com/ambibench/ambibench/agents/llm/models"
 	"github.com/ambibench/ambibench/bench"
-	"github.com/ambibench/ambibench/results"
+	"github.com/ambibench/ambibench/results/stats"
 )
 
 // TestSeeingMatchesTheDetector plays every workflow that can see (SG-CoT,
@@ -40,7 +40,7 @@ func TestSeeingMatchesTheDetector(t *testing.T) {
 	if len(seers) < 7 {
 		t.Fatalf("the workflows that see: %v; want SG-CoT, its three ablations and the three baselines", seers)
 	}
-	play := func(perception string) map[string]results.Cell {
+	play := func(perception string) map[string]stats.Cell {
 		m, err := models.Open("sim:perfect", nil)
 		if err != nil {
 			t.Fatal(err)
@@ -58,8 +58,8 @@ func TestSeeingMatchesTheDetector(t *testing.T) {
 				t.Fatalf("%s: record's perception %q, want %q", r.Agent, r.Perception, want)
 			}
 		}
-		out := map[string]results.Cell{}
-		for _, c := range results.Aggregate(recs, results.AggregateOptions{ByFamily: true}) {
+		out := map[string]stats.Cell{}
+		for _, c := range stats.Aggregate(recs, stats.AggregateOptions{ByFamily: true}) {
 			out[c.Agent+" "+c.Family+"/"+c.Perturbation] = c
 		}
 		return out

@@ -3,12 +3,12 @@ package tabletop
 import (
 	"testing"
 
-	"github.com/ambibench/ambibench/results"
+	"github.com/ambibench/ambibench/results/stats"
 )
 
 // runProgPrompt runs progprompt on the cells of clearAndAmbiguous (noise
 // perturbations are checked elsewhere).
-func runProgPrompt(t *testing.T, spec string, episodes int) map[string]results.Cell {
+func runProgPrompt(t *testing.T, spec string, episodes int) map[string]stats.Cell {
 	t.Helper()
 	return runWorkflowOn(t, "progprompt", spec, episodes, clearAndAmbiguous)
 }

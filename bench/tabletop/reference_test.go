@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/ambibench/ambibench/perturb"
-	"github.com/ambibench/ambibench/results"
+	"github.com/ambibench/ambibench/results/stats"
 )
 
 // grammarReads reports whether a cell's instructions are those the task
@@ -46,7 +46,7 @@ func TestReferenceAgents(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cells := results.Aggregate(recs, results.AggregateOptions{ByFamily: true})
+	cells := stats.Aggregate(recs, stats.AggregateOptions{ByFamily: true})
 	if len(cells) == 0 {
 		t.Fatal("no cells")
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/ambibench/ambibench/bench"
 	"github.com/ambibench/ambibench/perturb"
 	"github.com/ambibench/ambibench/results"
+	"github.com/ambibench/ambibench/results/reports"
 	"github.com/ambibench/ambibench/scenes/camera"
 	"github.com/ambibench/ambibench/tasks"
 )
@@ -166,7 +167,20 @@ func (*Track) Table(w io.Writer, recs []results.Record, spec bench.TableSpec) er
 	return bench.RateTable(w, recs, spec)
 }
 
-func (*Track) Report() results.TrackReport {
+// DefaultBaseline is the agent the tabletop's workflows are compared with
+// in a report: SG-CoT, the workflow of the paper the track reproduces.
+const DefaultBaseline = "sgcot"
+
+// ablationGroup starts the names of SG-CoT and its ablations
+// (sgcot-full-graph, sgcot-no-edges, …), which the report sets side by
+// side.
+const ablationGroup = "sgcot"
+
+// Report gives the tabletop's sections (paper 001's Tables 2 and 4, the
+// noise perturbations apart, perception, the rates, cost, SG-CoT's
+// ablations, the scene-size series, repeats), its plots, and SG-CoT as
+// the baseline of the paired comparisons.
+func (*Track) Report() reports.Track {
 	var noise, twoRobots []string
 	for _, p := range perturb.ForTabletop() {
 		if perturb.IsNoise(p.Name()) {
@@ -178,9 +192,15 @@ func (*Track) Report() results.TrackReport {
 			twoRobots = append(twoRobots, f.Name())
 		}
 	}
-	return results.TrackReport{Sections: []results.Section{results.SectionSingleRobot, results.SectionPartialObservability,
-		results.SectionRobustness, results.SectionPerception, results.SectionRates, results.SectionCost, results.SectionAblations, results.SectionSceneSize, results.SectionRepeats},
-		Plots: []results.Plot{results.PlotRates, results.PlotSceneSize}, Noise: noise, TwoRobotFamilies: twoRobots}
+	return reports.Track{
+		Sections: []reports.Section{reports.SectionSingleRobot, reports.SectionPartialObservability,
+			reports.SectionRobustness, reports.SectionPerception, reports.SectionRates, reports.SectionCost,
+			reports.SectionAblations(ablationGroup, "SG-CoT ablations"), reports.SectionSceneSize, reports.SectionRepeats},
+		Baseline:         DefaultBaseline,
+		Plots:            []reports.Plot{reports.PlotRates, reports.PlotSceneSize},
+		Noise:            noise,
+		TwoRobotFamilies: twoRobots,
+	}
 }
 
 // WarmUp runs an agent's calibration, so that a Go benchmark's timed loop

@@ -14,6 +14,8 @@ import (
 	"github.com/ambibench/ambibench/agents"
 	"github.com/ambibench/ambibench/bench"
 	"github.com/ambibench/ambibench/results"
+	"github.com/ambibench/ambibench/results/reports"
+	"github.com/ambibench/ambibench/results/stats"
 )
 
 // Name is the track's name, as --track and the records spell it.
@@ -179,16 +181,16 @@ func (t *Track) RunEpisode(ctx context.Context, job bench.Job, opts bench.Option
 
 // Report gives the track's records the rate and cost sections and one
 // of its own.
-func (*Track) Report() results.TrackReport {
-	return results.TrackReport{Sections: []results.Section{results.SectionRates, results.NewSection("jar_sizes", jarSizes), results.SectionCost, results.SectionRepeats}}
+func (*Track) Report() reports.Track {
+	return reports.Track{Sections: []reports.Section{reports.SectionRates, reports.NewSection("jar_sizes", jarSizes), reports.SectionCost, reports.SectionRepeats}}
 }
 
 // jarSizes is the track's own report section: SR by the jar's size.
 func jarSizes(w io.Writer, recs []results.Record) error {
-	bySize := map[int]*results.Rate{}
+	bySize := map[int]*stats.Rate{}
 	for _, r := range recs {
 		if bySize[r.Objects] == nil {
-			bySize[r.Objects] = &results.Rate{}
+			bySize[r.Objects] = &stats.Rate{}
 		}
 		bySize[r.Objects].N++
 		if r.Success {

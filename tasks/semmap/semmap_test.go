@@ -116,7 +116,7 @@ func FuzzQueries(f *testing.F) {
 // misread are the built-in queries the reference reading gets wrong, and
 // why: its vocabulary comes from the class and affordance tables, not
 // from these queries' words, so it may miss one (the project's own
-// queries in two wordings measure how often: agents/semquery's
+// queries in two wordings measure how often: scenes'
 // TestWordingGeneralises). A query that starts to parse right must leave
 // the list.
 var misread = map[string]string{}

@@ -6,10 +6,12 @@
 // It reads only the request. A workflow states the context of each call
 // in the request's typed Context ([llm.CallContext]), which restates what
 // the prompt shows and which no real backend sends; sim reads that context
-// and the conversation, plans with grounding.Decide on the tabletop and
-// housework.Decide in the household (the same procedures the rules agent
-// follows; household.go documents that track's reply formats), and
-// answers in the format the context asks for. A request without a context
+// and the conversation and, as the call's track taught it (see below),
+// plans with grounding.Decide on the tabletop, housework.Decide in the
+// household and scenes.ParseObjectQuery and scenes.ResolveObjects on the
+// semmap track (the same procedures the rules agent follows; household.go
+// and semmap.go document those tracks' reply formats), and answers in the
+// format the context asks for. A request without a context
 // gets NoContextReply. Input tokens count only what the request sends;
 // the error rates grow with those and with the context's tokens, as they
 // did when the context rode in the prompt, so that a rate means what it
@@ -37,12 +39,26 @@
 //   - growth: every rate above grows by this fraction per 1,000 prompt
 //     tokens (and the coord spread with them).
 //
+// # What each track taught it
+//
+// The model knows no track of itself: each track teaches it its calls
+// with [Teach], from an init function of its own, giving a [Responder]
+// that answers every call whose context names the track. The built-in
+// tracks teach it from this package's tabletop.go, household.go and
+// semmap.go; a fourth track teaches it from its own package, with what
+// the exported [Call] shows of a call: its context and request, the
+// profile, the call's random stream (Rand, Happens) and the situation's
+// draws (Persists), so that its slips recur within an episode as the
+// built-in tracks' do. A call is malformed at the profile's rate before
+// any responder reads it. A call of a track nobody taught gets
+// [UnknownTrackReply], which names the track, and no error.
+//
 // # What it sees
 //
-// A detection call (llm.CallDetect) shows the robot's camera image; sim
-// reads, in place of the pixels, the context's Seen (each visible
-// object's id, attributes, pixel box and visible fraction) and
-// ImageSize. It replies with llm.ImageObjects as JSON: each object it
+// A detection call of the tabletop (llm.CallDetect) shows the robot's
+// camera image; sim reads, in place of the pixels, the context's Seen
+// (each visible object's id, attributes, pixel box and visible fraction)
+// and ImageSize. It replies with llm.ImageObjects as JSON: each object it
 // sees named by its colour and type ("red block"), its box
 // llm.NormBox of the pixel box clipped to the image, listed by box, top
 // to bottom, then left to right (never by id, which a real model does

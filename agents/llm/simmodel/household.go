@@ -68,6 +68,9 @@ import (
 // or failing that the reflections themselves, are in the key).
 const heedReflection = 0.7
 
+func init() { Teach("household", func(c *Call) llm.Reply { return c.c.household() }) }
+
+// household answers a household call.
 func (c *call) household() llm.Reply {
 	switch c.cc.Role {
 	case llm.CallPlan:

@@ -8,13 +8,13 @@ import (
 	"strings"
 
 	"github.com/ambibench/ambibench/agents/llm"
-	"github.com/ambibench/ambibench/agents/semquery"
 	"github.com/ambibench/ambibench/scenes"
 )
 
 // The semmap track (the agentic-workflows paper). The model reads the query
 // and the map from the context and answers with the reference resolver
-// (semquery), erring at the profile's rates:
+// (scenes.ParseObjectQuery, scenes.ResolveObjects), erring at the
+// profile's rates:
 //
 //   - negation: it drops the query's exclusion ("not a couch", "does not
 //     open"), or reads "not near" as "near";
@@ -53,6 +53,9 @@ type semmapAnswer struct {
 	Explanation     string   `json:"explanation"`
 }
 
+func init() { Teach("semmap", func(c *Call) llm.Reply { return c.c.semmap() }) }
+
+// semmap answers a semmap call.
 func (c *call) semmap() llm.Reply {
 	if c.cc.SemanticMap == nil {
 		return llm.Reply{Text: "The prompt holds no semantic map, so I cannot name any object.", FinishReason: llm.FinishStop}
@@ -85,8 +88,8 @@ func (c *call) semmapReply(ids []string, lead string) llm.Reply {
 
 // semmapRequest is the query as the model parses it; ok is false when it
 // finds nothing wanted in it.
-func (c *call) semmapRequest() (semquery.Request, bool) {
-	return semquery.ParseQuery(c.cc.Instruction)
+func (c *call) semmapRequest() (scenes.ObjectQuery, bool) {
+	return scenes.ParseObjectQuery(c.cc.Instruction)
 }
 
 // semmapView is the map as the model reads it. The truth takes every
@@ -94,10 +97,10 @@ func (c *call) semmapRequest() (semquery.Request, bool) {
 // torn between classes (runner-up at semmapHedge or more) tempts the
 // model to count it as the runner-up too, at the profile's multiplicity
 // rate, persistently per object. A perfect model never hedges.
-func (c *call) semmapView() (*scenes.SemanticMap, semquery.Options) {
+func (c *call) semmapView() (*scenes.SemanticMap, scenes.ResolveOptions) {
 	m := c.cc.SemanticMap
 	if c.cc.Mode != "uncertainty" {
-		return m, semquery.Options{}
+		return m, scenes.ResolveOptions{}
 	}
 	out := &scenes.SemanticMap{Name: m.Name, Instances: slices.Clone(m.Instances)}
 	for i, in := range out.Instances {
@@ -105,7 +108,7 @@ func (c *call) semmapView() (*scenes.SemanticMap, semquery.Options) {
 			out.Instances[i].Classes = []scenes.ClassScore{{Class: in.Classes[0].Class, P: 1}}
 		}
 	}
-	return out, semquery.Options{MinP: semmapHedge}
+	return out, scenes.ResolveOptions{MinP: semmapHedge}
 }
 
 // semmapReading is the answer the model believes right: the resolver
@@ -117,7 +120,7 @@ func (c *call) semmapReading() []string {
 		return nil
 	}
 	m, opts := c.semmapView()
-	return semquery.ResolveWith(m, req, opts)
+	return scenes.ResolveObjectsWith(m, req, opts)
 }
 
 // semmapPlan is a first answer, with the profile's slips.
@@ -129,11 +132,11 @@ func (c *call) semmapPlan() []string {
 	m, opts := c.semmapView()
 	if negated(req) && c.persists(c.p.Negation, "semmap-negation") {
 		req.Exclude, req.ExcludeAffordance = nil, ""
-		if req.Relation == semquery.Far {
-			req.Relation = semquery.Near
+		if req.Relation == scenes.MapRelFar {
+			req.Relation = scenes.MapRelNear
 		}
 	}
-	ids := semquery.ResolveWith(m, req, opts)
+	ids := scenes.ResolveObjectsWith(m, req, opts)
 	if len(ids) == 0 && c.persists(c.p.Absence, "semmap-absence") {
 		ids = looser(m, req, opts)
 	}
@@ -143,26 +146,26 @@ func (c *call) semmapPlan() []string {
 	return ids
 }
 
-func negated(req semquery.Request) bool {
-	return len(req.Exclude) > 0 || req.ExcludeAffordance != "" || req.Relation == semquery.Far
+func negated(req scenes.ObjectQuery) bool {
+	return len(req.Exclude) > 0 || req.ExcludeAffordance != "" || req.Relation == scenes.MapRelFar
 }
 
 // looser answers a looser reading of a query nothing serves: without its
 // relation, then without its classes (the affordance alone). This is the
 // answer of the agentic-workflows paper's over-reflection example — seats,
 // when no seat is near a book because there is no book.
-func looser(m *scenes.SemanticMap, req semquery.Request, opts semquery.Options) []string {
+func looser(m *scenes.SemanticMap, req scenes.ObjectQuery, opts scenes.ResolveOptions) []string {
 	if req.Relation != "" {
 		r := req
 		r.Relation, r.Anchor = "", ""
-		if ids := semquery.ResolveWith(m, r, opts); len(ids) > 0 {
+		if ids := scenes.ResolveObjectsWith(m, r, opts); len(ids) > 0 {
 			return ids[:min(len(ids), 3)]
 		}
 	}
 	if req.Affordance != "" && len(req.Classes) > 0 {
 		r := req
 		r.Classes, r.Relation, r.Anchor = nil, "", ""
-		if ids := semquery.ResolveWith(m, r, opts); len(ids) > 0 {
+		if ids := scenes.ResolveObjectsWith(m, r, opts); len(ids) > 0 {
 			return ids[:min(len(ids), 3)]
 		}
 	}

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/ambibench/ambibench/agents/llm"
-	"github.com/ambibench/ambibench/agents/semquery"
 	"github.com/ambibench/ambibench/scenes"
 )
 
@@ -132,7 +131,8 @@ func TestSemmapOverReflectionRate(t *testing.T) {
 		m.Instances = append(m.Instances, scenes.Instance{ID: "obj99", Center: [3]float64{100 + float64(i), 50, 1},
 			Size: [3]float64{0.3, 0.3, 0.5}, Classes: []scenes.ClassScore{{Class: "lamp", P: 1}}})
 		q := queries[i%len(queries)]
-		right, _ := semquery.Answer(m, q)
+		req, _ := scenes.ParseObjectQuery(q)
+		right := scenes.ResolveObjects(m, req)
 		b := &llm.CallContext{Role: llm.CallReflect, Instruction: q, SemanticMap: m, Mode: "certainty", Answers: []string{answerJSON(right...)}, Format: llm.FormatText}
 		fb := semmapCall(t, model, b, 0, 0)
 		if strings.Contains(fb, "- keep the answer") {

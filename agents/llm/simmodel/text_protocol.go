@@ -15,7 +15,7 @@ import (
 // one request, or as the final decisions.
 func (c *call) textProtocol() llm.Reply {
 	c.req = asToolCalls(c.req, c.cc.Requests)
-	return textReply(c.respond())
+	return textReply(c.tabletopRole())
 }
 
 // asToolCalls rewrites a conversation in the text protocol as tool calls:

@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	"github.com/ambibench/ambibench/results"
+	"github.com/ambibench/ambibench/results/compare"
+	"github.com/ambibench/ambibench/results/stats"
 )
 
 // exitRegression is the exit status of a compare that found a gated
@@ -50,7 +52,7 @@ func compareCmd(stdout, stderr io.Writer, args []string) error {
 	alpha := fs.Float64("alpha", 0.05, "significance level of the Holm-corrected p-values")
 	minEffect := fs.Float64("min-effect", 0.05, "smallest drop of a rate (absolute: 0.05 is five points) that fails the gate")
 	agents := fs.String("agents", "", "comma-separated `agents` that are gated (default all; all are compared)")
-	metrics := fs.String("metrics", "", "comma-separated `metrics` that are gated: "+strings.Join(results.CompareMetricNames, ", ")+" (default each cell's: SR and ADA, Top1 for semmap queries)")
+	metrics := fs.String("metrics", "", "comma-separated `metrics` that are gated: "+strings.Join(stats.MetricNames, ", ")+" (default each cell's: SR and ADA, Top1 for semmap queries)")
 	format := fs.String("format", "text", "output `format`: text, or markdown for a pull-request comment")
 	exact := fs.Bool("exact", false, "fail (exit 1) on any difference in a scored field of any pair: for the simulated model, whose runs are deterministic")
 	allowSuite := fs.Bool("allow-suite-mismatch", false, "compare runs of different suite versions")
@@ -74,10 +76,10 @@ func compareCmd(stdout, stderr io.Writer, args []string) error {
 	if !(*minEffect >= 0 && *minEffect <= 1) {
 		return fmt.Errorf("compare: --min-effect %g: want a rate between 0 and 1", *minEffect)
 	}
-	opts := results.CompareOptions{Alpha: *alpha, MinEffect: *minEffect, Agents: splitList(*agents), Metrics: splitList(*metrics)}
+	opts := compare.Options{Alpha: *alpha, MinEffect: *minEffect, Agents: splitList(*agents), Metrics: splitList(*metrics)}
 	for _, m := range opts.Metrics {
-		if !slices.Contains(results.CompareMetricNames, m) {
-			return fmt.Errorf("compare: --metrics: unknown metric %q (have %s)", m, strings.Join(results.CompareMetricNames, ", "))
+		if !slices.Contains(stats.MetricNames, m) {
+			return fmt.Errorf("compare: --metrics: unknown metric %q (have %s)", m, strings.Join(stats.MetricNames, ", "))
 		}
 	}
 	baseRun, base, err := readRun(pos[0], "compare", "comparing", nil, stderr)
@@ -88,7 +90,7 @@ func compareCmd(stdout, stderr io.Writer, args []string) error {
 	if err != nil {
 		return fmt.Errorf("compare: NEW: %w", err)
 	}
-	compared, err := results.CompareSettings(baseRun, newRun, *allowSuite)
+	compared, err := compare.Settings(baseRun, newRun, *allowSuite)
 	if err != nil {
 		return fmt.Errorf("compare %s %s: %w", pos[0], pos[1], err)
 	}
@@ -98,7 +100,7 @@ func compareCmd(stdout, stderr io.Writer, args []string) error {
 			return fmt.Errorf("compare: --agents: no records of agent %q in either run", a)
 		}
 	}
-	res, err := results.Compare(base, recs, opts)
+	res, err := compare.Runs(base, recs, opts)
 	if err != nil {
 		return fmt.Errorf("compare %s %s: %w", pos[0], pos[1], err)
 	}
@@ -113,16 +115,16 @@ func compareCmd(stdout, stderr io.Writer, args []string) error {
 	}
 	b.WriteString("\n\n")
 	if *format == "markdown" {
-		err = results.WriteCompareMarkdown(&b, res)
+		err = compare.WriteMarkdown(&b, res)
 	} else {
-		err = results.WriteCompareText(&b, res)
+		err = compare.WriteText(&b, res)
 	}
 	if err != nil {
 		return err
 	}
-	var diffs []results.FieldDiff
+	var diffs []compare.FieldDiff
 	if *exact {
-		diffs = results.ExactDiff(base, recs)
+		diffs = compare.ExactDiff(base, recs)
 		if len(diffs) == 0 {
 			b.WriteString("\n--exact: every pair is equal in every scored field\n")
 		} else {

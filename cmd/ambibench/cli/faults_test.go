@@ -16,6 +16,7 @@ import (
 	"github.com/ambibench/ambibench/agents/llm/serve"
 	"github.com/ambibench/ambibench/agents/llm/simmodel"
 	"github.com/ambibench/ambibench/results"
+	"github.com/ambibench/ambibench/results/stats"
 )
 
 // faultServer is a model server that fails in one way until it is told to
@@ -234,7 +235,7 @@ func checkFaultRun(t *testing.T, args []string, recover func(bool), kind string,
 	if infra {
 		// No infra error in a rate: the direct row counts nothing, and
 		// the table says what it lost.
-		cells := results.Aggregate(failed, results.AggregateOptions{})
+		cells := stats.Aggregate(failed, stats.AggregateOptions{})
 		for _, c := range cells {
 			if c.Agent == "direct" {
 				t.Errorf("direct has a rate over %d episodes, all of them infra errors", c.N)

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/ambibench/ambibench/results"
+	"github.com/ambibench/ambibench/results/reports"
 )
 
 // writePlots writes the report's plots, those the tracks of the records
@@ -17,7 +18,7 @@ import (
 // dir is the run directory, out and plots the --out and --plots flags.
 // The plots go next to the report unless --plots says where; a report on
 // stdout only writes none unless --plots asks for them.
-func writePlots(recs []results.Record, opts results.ReportOptions, dir, out, plots string) ([]results.PlotLink, error) {
+func writePlots(recs []results.Record, opts reports.Options, dir, out, plots string) ([]reports.PlotLink, error) {
 	reportDir := dir
 	if out != "" && out != "-" {
 		reportDir = filepath.Dir(out)
@@ -31,7 +32,7 @@ func writePlots(recs []results.Record, opts results.ReportOptions, dir, out, plo
 	case plots == "":
 		plotDir = reportDir
 	}
-	return results.DrawPlots(recs, opts, func(file string, png []byte) (string, error) {
+	return reports.DrawPlots(recs, opts, func(file string, png []byte) (string, error) {
 		if err := os.MkdirAll(plotDir, 0o755); err != nil {
 			return "", fmt.Errorf("--plots: %w", err)
 		}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ambibench/ambibench/results"
+	"github.com/ambibench/ambibench/results/reports"
 )
 
 // The map-size plot lands next to the report, or where --plots says, and
@@ -31,16 +31,16 @@ func TestReportWritesMapSizePlot(t *testing.T) {
 		link     string // what the report links; "" for no link
 		reportAt string // the report file to read the link from; "" for stdout
 	}{
-		{"by default next to DIR/report.md", nil, filepath.Join(run, results.MapSizePlotFile), results.MapSizePlotFile, filepath.Join(run, "report.md")},
+		{"by default next to DIR/report.md", nil, filepath.Join(run, reports.MapSizePlotFile), reports.MapSizePlotFile, filepath.Join(run, "report.md")},
 		{"next to a report written elsewhere", []string{"--out", filepath.Join(other, "r", "report.md")},
-			filepath.Join(other, "r", results.MapSizePlotFile), results.MapSizePlotFile, filepath.Join(other, "r", "report.md")},
+			filepath.Join(other, "r", reports.MapSizePlotFile), reports.MapSizePlotFile, filepath.Join(other, "r", "report.md")},
 		{"in --plots, linked relative to the report", []string{"--plots", filepath.Join(run, "figs")},
-			filepath.Join(run, "figs", results.MapSizePlotFile), "figs/" + results.MapSizePlotFile, filepath.Join(run, "report.md")},
+			filepath.Join(run, "figs", reports.MapSizePlotFile), "figs/" + reports.MapSizePlotFile, filepath.Join(run, "report.md")},
 		{"none with the report on stdout only", []string{"--out", "-"}, "", "", ""},
 		{"none with --plots -", []string{"--plots", "-"}, "", "", filepath.Join(run, "report.md")},
 	} {
 		t.Run(tc.why, func(t *testing.T) {
-			for _, p := range []string{filepath.Join(run, results.MapSizePlotFile), filepath.Join(run, "figs"), filepath.Join(other, "r")} {
+			for _, p := range []string{filepath.Join(run, reports.MapSizePlotFile), filepath.Join(run, "figs"), filepath.Join(other, "r")} {
 				os.RemoveAll(p)
 			}
 			stdout, stderr, err := runCLI(t, append(append([]string{"report"}, tc.args...), run)...)
@@ -56,7 +56,7 @@ func TestReportWritesMapSizePlot(t *testing.T) {
 				report = string(b)
 			}
 			if tc.plot == "" {
-				if _, err := os.Stat(filepath.Join(run, results.MapSizePlotFile)); err == nil {
+				if _, err := os.Stat(filepath.Join(run, reports.MapSizePlotFile)); err == nil {
 					t.Errorf("a plot was written to the run directory")
 				}
 				if strings.Contains(report, "![Top-Any") {
@@ -85,7 +85,7 @@ func TestReportWritesNoPlotForTabletop(t *testing.T) {
 	if _, stderr, err := runCLI(t, "report", dir); err != nil {
 		t.Fatalf("%v\n%s", err, stderr)
 	}
-	if _, err := os.Stat(filepath.Join(dir, results.MapSizePlotFile)); err == nil {
+	if _, err := os.Stat(filepath.Join(dir, reports.MapSizePlotFile)); err == nil {
 		t.Error("a tabletop run got a semmap plot")
 	}
 }
@@ -101,15 +101,15 @@ func TestReportWritesTrackPlots(t *testing.T) {
 		"--perturbations", "none", "--scene-sizes", "6,12", "--episodes", "2", "--out", sized); err != nil {
 		t.Fatalf("run: %v\n%s", err, stderr)
 	}
-	all := []string{results.RatesPlotFile, results.TrialsPlotFile, results.SceneSizePlotFile, results.MapSizePlotFile}
+	all := []string{reports.RatesPlotFile, reports.TrialsPlotFile, reports.SceneSizePlotFile, reports.MapSizePlotFile}
 	for _, tc := range []struct {
 		why  string
 		dir  string
 		want []string // the plots written and linked
 	}{
-		{"tabletop without scene sizes", copyFixture(t, nil), []string{results.RatesPlotFile}},
-		{"tabletop with scene sizes", sized, []string{results.RatesPlotFile, results.SceneSizePlotFile}},
-		{"household", householdFixture(t), []string{results.TrialsPlotFile}},
+		{"tabletop without scene sizes", copyFixture(t, nil), []string{reports.RatesPlotFile}},
+		{"tabletop with scene sizes", sized, []string{reports.RatesPlotFile, reports.SceneSizePlotFile}},
+		{"household", householdFixture(t), []string{reports.TrialsPlotFile}},
 	} {
 		t.Run(tc.why, func(t *testing.T) {
 			if _, stderr, err := runCLI(t, "report", tc.dir); err != nil {

@@ -3,15 +3,16 @@ package cli
 import (
 	"flag"
 	"fmt"
-	"github.com/ambibench/ambibench/bench"
 	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/ambibench/ambibench/bench"
 	"github.com/ambibench/ambibench/perturb"
 	"github.com/ambibench/ambibench/results"
+	"github.com/ambibench/ambibench/results/reports"
 )
 
 // reportCmd reads DIR/records.jsonl and writes the report to DIR/report.md
@@ -45,8 +46,8 @@ func reportCmd(stdout, stderr io.Writer, args []string) error {
 	if *table2N < 0 {
 		return fmt.Errorf("report: --table2-n %d: want 0 (every episode) or more", *table2N)
 	}
-	if *cut != "" && !slices.Contains(results.Cuts(), *cut) {
-		return fmt.Errorf("report: --cut %q: want one of %s", *cut, strings.Join(results.Cuts(), ", "))
+	if cuts := reports.Cuts(trackReports()); *cut != "" && !slices.Contains(cuts, *cut) {
+		return fmt.Errorf("report: --cut %q: want one of %s", *cut, strings.Join(cuts, ", "))
 	}
 	dir := pos[0]
 	rf, recs, err := readRun(dir, "report", "reporting", knownTrack, stderr)
@@ -57,7 +58,7 @@ func reportCmd(stdout, stderr io.Writer, args []string) error {
 		fmt.Fprintf(stderr, "ambibench: report: %s is shard %d/%d of a run, and the report is of its part of the grid alone (it says so under its title); ambibench merge --out OUT joins the shards' directories into the whole run, to report on\n",
 			dir, sh.Index, sh.Count)
 	}
-	ropts := results.ReportOptions{
+	ropts := reports.Options{
 		Perturbations:    perturb.Names(),
 		Baseline:         *baseline,
 		AllPairs:         *allPairs,
@@ -70,7 +71,7 @@ func reportCmd(stdout, stderr io.Writer, args []string) error {
 		return fmt.Errorf("report: %w", err)
 	}
 	var b strings.Builder
-	if err := results.Report(&b, recs, ropts); err != nil {
+	if err := reports.Write(&b, recs, ropts); err != nil {
 		return err
 	}
 	if *out != "-" {
@@ -108,8 +109,8 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 }
 
 // trackReports are the report sections of every registered track.
-func trackReports() map[string]results.TrackReport {
-	out := map[string]results.TrackReport{}
+func trackReports() map[string]reports.Track {
+	out := map[string]reports.Track{}
 	for _, t := range bench.Tracks() {
 		out[t.Name()] = t.Report()
 	}
@@ -133,23 +134,19 @@ func plotFiles() string {
 }
 
 // reportBaselines says, for --baseline's help, which agent each track's
-// workflows are compared with by default: "sgcot, on the household track
-// reflexion".
+// workflows are compared with by default, as the tracks name them:
+// "sgcot on the tabletop track, with reflexion on the household track".
 func reportBaselines() string {
-	var def string
-	var others []string
+	var parts []string
 	for _, t := range bench.Tracks() {
-		b := t.Report().Baseline
-		if b == "" {
-			def = results.DefaultBaseline
-			continue
+		if b := t.Report().Baseline; b != "" {
+			parts = append(parts, b+" on the "+t.Name()+" track")
 		}
-		others = append(others, "on the "+t.Name()+" track with "+b)
 	}
-	if def == "" {
-		def = results.DefaultBaseline
+	if len(parts) == 0 {
+		return "none"
 	}
-	return strings.Join(append([]string{def}, others...), ", ")
+	return strings.Join(parts, ", with ")
 }
 
 // knownTrack refuses a run.json that names a track this build does not

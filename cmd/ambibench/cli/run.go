@@ -24,6 +24,7 @@ import (
 	"github.com/ambibench/ambibench/bench/tabletop"
 	_ "github.com/ambibench/ambibench/bench/tracks"
 	"github.com/ambibench/ambibench/results"
+	"github.com/ambibench/ambibench/results/reports"
 )
 
 const runUsage = `Usage: ambibench run [flags]
@@ -434,7 +435,7 @@ func summarize(w io.Writer, recs []results.Record, opts bench.Options, byFamily 
 	if err := summarizeScored(w, results.ScoredOnly(recs), opts, byFamily); err != nil {
 		return err
 	}
-	return results.InfraMarkdown(w, recs)
+	return reports.InfraMarkdown(w, recs)
 }
 
 func summarizeScored(w io.Writer, recs []results.Record, opts bench.Options, byFamily bool) error {

@@ -1,0 +1,111 @@
+package reports
+
+import (
+	"bytes"
+	"cmp"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/ambibench/ambibench/results"
+)
+
+// A Plot is a figure a track's records get next to the report: a PNG
+// file, and a paragraph of the report that links it. A track lists its
+// plots in [Track.Plots]; a plot sees the scored records of the
+// tracks that list it, and draws nothing when it has nothing to show.
+type Plot struct {
+	// File is the PNG's file name; two plots of one file name are one.
+	File string
+	// Title is the link's text.
+	Title string
+	// Section is the name of the report section the link goes under
+	// ([Section.Name]); when the report has no such section, the link
+	// goes to a section "Plots" of its own.
+	Section string
+	draw    func(w io.Writer, recs []results.Record, opts Options) (caption string, ok bool, err error)
+}
+
+// NewPlot makes a plot of a track's own. draw gets the scored records of
+// the tracks that list the plot; it writes the PNG to w and returns the
+// sentence the report says of it (what it shows, its n), or ok false,
+// having written nothing, when the records give it nothing to show.
+func NewPlot(file, title, section string, draw func(w io.Writer, recs []results.Record, opts Options) (caption string, ok bool, err error)) Plot {
+	return Plot{File: file, Title: title, Section: section, draw: draw}
+}
+
+// Draw writes the plot of recs (their scored records) to w as a PNG and
+// returns what the report says of it; ok is false, and nothing is
+// written, when there is nothing to show. The same records in any order
+// give the same bytes.
+func (p Plot) Draw(w io.Writer, recs []results.Record, opts Options) (caption string, ok bool, err error) {
+	var buf bytes.Buffer
+	caption, ok, err = p.draw(&buf, results.ScoredOnly(recs), opts)
+	if err != nil || !ok {
+		return "", false, err
+	}
+	if _, err := w.Write(buf.Bytes()); err != nil {
+		return "", false, fmt.Errorf("%s: %w", p.File, err)
+	}
+	return caption, true, nil
+}
+
+// PlotLink is a plot that was written, as the report links it.
+type PlotLink struct {
+	// Title is the link's text, Caption the sentence before it.
+	Title, Caption string
+	// Section is the report section the link goes under ([Plot.Section]).
+	Section string
+	// Link is where the report's reader finds the PNG, relative to the
+	// report.
+	Link string
+}
+
+// DrawPlots draws the plots of the tracks present in recs (opts.Tracks),
+// each once, in the order the tracks (by name) list them, each over the
+// records of the tracks that list it. save gets each plot that has
+// something to show, with its PNG, and returns the link the report
+// should give it. The links are what [Options.Plots] takes.
+func DrawPlots(recs []results.Record, opts Options, save func(file string, png []byte) (link string, err error)) ([]PlotLink, error) {
+	recs = results.ScoredOnly(recs)
+	type placed struct {
+		Plot
+		tracks []string
+	}
+	var plots []placed
+	for _, track := range distinct(recs, func(r results.Record) string { return r.Track }, cmp.Compare[string]) {
+		for _, p := range opts.Tracks[track].Plots {
+			i := slices.IndexFunc(plots, func(q placed) bool { return q.File == p.File })
+			if i < 0 {
+				plots = append(plots, placed{Plot: p})
+				i = len(plots) - 1
+			}
+			plots[i].tracks = append(plots[i].tracks, track)
+		}
+	}
+	var links []PlotLink
+	for _, p := range plots {
+		var buf bytes.Buffer
+		caption, ok, err := p.Draw(&buf, filter(recs, func(r results.Record) bool { return slices.Contains(p.tracks, r.Track) }), opts)
+		if err != nil {
+			return nil, fmt.Errorf("plot %s: %w", p.File, err)
+		}
+		if !ok {
+			continue
+		}
+		link, err := save(p.File, buf.Bytes())
+		if err != nil {
+			return nil, err
+		}
+		links = append(links, PlotLink{Title: p.Title, Caption: caption, Section: p.Section, Link: link})
+	}
+	return links, nil
+}
+
+// plotLinks writes the links of the plots that go under section.
+func plotLinks(b *strings.Builder, links []PlotLink) {
+	for _, l := range links {
+		fmt.Fprintf(b, "%s (`%s`):\n\n![%s](%s)\n\n", l.Caption, l.Link, l.Title, l.Link)
+	}
+}
