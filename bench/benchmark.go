@@ -61,7 +61,7 @@ func Benchmark(b *testing.B, opts Options) {
 	if len(names) == 0 {
 		names = agents.NamesFor(t.Name())
 	}
-	WriteBenchmarkHeader(opts, t.Metrics(nil))
+	WriteBenchmarkHeader(opts, Metrics(t, nil))
 	ctx := context.Background()
 	for _, agent := range names {
 		if w, ok := t.(WarmUpper); ok {
@@ -91,7 +91,7 @@ func Benchmark(b *testing.B, opts Options) {
 					recs = append(recs, rec)
 					i++
 				}
-				ms := t.Metrics(recs)
+				ms := Metrics(t, recs)
 				for _, m := range ms {
 					b.ReportMetric(m.Value, m.Unit)
 				}

@@ -2,13 +2,17 @@ package bench_test
 
 import (
 	"context"
+	"flag"
+	"io"
 	"os"
 	"os/exec"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
+	"github.com/ambibench/ambibench/agents"
 	"github.com/ambibench/ambibench/bench"
 	"github.com/ambibench/ambibench/results"
 )
@@ -40,10 +44,12 @@ func TestEpisodeIndex(t *testing.T) {
 // episode index, so that a benchmark's metrics say which episodes it
 // played: "first" and "last" (no direction), "score" (higher is better)
 // and "cost/op" (lower is better).
-type probeTrack struct{ bench.BaseTrack }
+type probeTrack struct{}
 
-func (probeTrack) Name() string    { return "probe" }
-func (probeTrack) Summary() string { return "the Go benchmarks' own probe" }
+func (probeTrack) Name() string            { return "probe" }
+func (probeTrack) Summary() string         { return "the Go benchmarks' own probe" }
+func (probeTrack) Flags(*flag.FlagSet)     {}
+func (probeTrack) Prepare(io.Writer) error { return nil }
 func (probeTrack) Cells(_, _ []string) ([]bench.Cell, error) {
 	return []bench.Cell{{Family: "open", Perturbation: "none"}, {Family: "closed", Perturbation: "none"}}, nil
 }
@@ -54,9 +60,26 @@ func (probeTrack) CellEpisodes(c bench.Cell) (int, bool) {
 	return 0, false
 }
 func (probeTrack) Settings() (map[string]string, error) { return nil, nil }
-func (probeTrack) RunEpisode(_ context.Context, job bench.Job, _ bench.Options) (results.Record, error) {
-	return results.Record{Track: "probe", Agent: job.Agent, Family: job.Family, Perturbation: job.Perturbation, Episode: job.Index, Steps: job.Index, Outcome: results.OutcomeScored}, nil
+func (probeTrack) NewEpisode(_ context.Context, job bench.Job, _ bench.Options) (bench.Episode, error) {
+	return probeEpisode(job.Index), nil
 }
+
+// probeEpisode is an episode of probeTrack: the probe agent plays it at
+// once, and its record's Steps is its index.
+type probeEpisode int
+
+func (probeEpisode) Env(agents.Agent, bench.NewAgentFunc) (agents.Env, error) {
+	return nil, nil
+}
+func (e probeEpisode) Score(rec *results.Record, _ error) { rec.Steps = int(e) }
+
+// probeAgent is the probe track's agent, which does nothing.
+type probeAgent struct{}
+
+func (probeAgent) Run(context.Context, agents.Env) error { return nil }
+
+var registerProbe sync.Once
+
 func (probeTrack) Metrics(recs []results.Record) []bench.Metric {
 	first, last := 0.0, 0.0
 	if len(recs) > 0 {
@@ -76,6 +99,9 @@ func BenchmarkHeaderProbe(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	registerProbe.Do(func() {
+		agents.RegisterOn([]string{"probe"}, "probe", "the probe track's agent, which does nothing", func(agents.Config) (agents.Agent, error) { return probeAgent{}, nil })
+	})
 	bench.Benchmark(b, bench.Options{Track: probeTrack{}, Seed: 7, Model: m, Agents: []string{"probe"}})
 }
 

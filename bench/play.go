@@ -4,15 +4,19 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/ambibench/ambibench/agents"
 	"github.com/ambibench/ambibench/agents/llm"
 	"github.com/ambibench/ambibench/results"
 )
 
-// RunEpisode plays one job on the run's track and scores it. Failures of
-// the agent are part of the record (its Error field); the error return is
-// for a cancelled context or an episode that could not be built.
+// RunEpisode plays one job on the run's track and scores it: the one
+// skeleton of every track's episodes. It builds the episode
+// ([Track.NewEpisode]), makes its agent ([NewAgent], seeded by
+// [AgentSeed]) and plays it ([PlayEpisode]). Failures of the agent are
+// part of the record (its Error field); the error return is for a
+// cancelled context or an episode that could not be built.
 func RunEpisode(ctx context.Context, job Job, opts Options) (results.Record, error) {
 	if opts.Track == nil {
 		return results.Record{}, fmt.Errorf("no track (have %v)", TrackNames())
@@ -20,7 +24,68 @@ func RunEpisode(ctx context.Context, job Job, opts Options) (results.Record, err
 	if job.Track == "" {
 		job.Track = opts.Track.Name()
 	}
-	return opts.Track.RunEpisode(ctx, job, opts)
+	start := time.Now()
+	ep, err := opts.Track.NewEpisode(ctx, job, opts)
+	if err != nil {
+		return results.Record{}, err
+	}
+	_, seed := agentOf(job, ep)
+	a, err := newAgentFunc(job, opts, ep)(seed...)
+	if err != nil {
+		return results.Record{}, err
+	}
+	return playEpisode(ctx, job, opts, ep, a, start)
+}
+
+// PlayEpisode plays an episode with an agent made already (a track's own
+// training loop, whose agent is no registered one) and scores it as
+// [RunEpisode] does.
+func PlayEpisode(ctx context.Context, job Job, opts Options, ep Episode, a agents.Agent) (results.Record, error) {
+	if job.Track == "" && opts.Track != nil {
+		job.Track = opts.Track.Name()
+	}
+	return playEpisode(ctx, job, opts, ep, a, time.Now())
+}
+
+func playEpisode(ctx context.Context, job Job, opts Options, ep Episode, a agents.Agent, start time.Time) (results.Record, error) {
+	env, err := ep.Env(a, newAgentFunc(job, opts, ep))
+	if err != nil {
+		return results.Record{}, err
+	}
+	ctx, tally := EpisodeContext(ctx, job, opts)
+	if c, ok := ep.(ContextEpisode); ok {
+		ctx = c.Context(ctx)
+	}
+	runErr, err := PlayAgent(ctx, a, env, fmt.Sprintf("%s/%s episode %d, agent %s", job.Family, job.Perturbation, job.Index, job.Agent))
+	if err != nil {
+		return results.Record{}, err
+	}
+	rec := NewRecord(job, opts)
+	rec.WallMS = float64(time.Since(start).Microseconds()) / 1000
+	if runErr != nil {
+		rec.Error = runErr.Error()
+	}
+	ep.Score(&rec, runErr)
+	FinishRecord(&rec, runErr, tally)
+	return rec, nil
+}
+
+// agentOf is the Config and the seed parts of ep's agent (AgentEpisode).
+func agentOf(job Job, ep Episode) (agents.Config, []any) {
+	if a, ok := ep.(AgentEpisode); ok {
+		return a.Agent()
+	}
+	return agents.Config{}, []any{job.Track, job.Family, job.Perturbation, job.Index, job.Agent}
+}
+
+// newAgentFunc makes the agents of ep's job: ep's Config, seeded by
+// AgentSeed with the parts given.
+func newAgentFunc(job Job, opts Options, ep Episode) NewAgentFunc {
+	return func(seed ...any) (agents.Agent, error) {
+		cfg, _ := agentOf(job, ep)
+		cfg.Seed = AgentSeed(job, opts, seed...)
+		return NewAgent(job, opts, cfg)
+	}
 }
 
 // NewAgent makes the job's agent for the track: known, playing it, with

@@ -7,16 +7,20 @@ import (
 	"io"
 	"slices"
 
+	"github.com/ambibench/ambibench/agents"
 	"github.com/ambibench/ambibench/results"
-	"github.com/ambibench/ambibench/results/reports"
 )
 
-// A Track is one world of the suite: its grid of cells, its episodes, the
-// agents' view of them, and how an episode is scored. The runner, the Go
-// benchmarks, run.json and the report see a track only through this
-// interface, so a track is added with one package and one [RegisterTrack]
-// call. Embed [BaseTrack] for the methods most tracks leave at their
-// defaults.
+// A Track is one world of the suite: its grid of cells, and what an
+// episode of a cell is. The runner, the Go benchmarks, run.json and the
+// report see a track only through this interface, so a track is added
+// with one package and one [RegisterTrack] call. The harness owns the
+// episode: a track says what one job's episode is ([Episode]: its
+// agent's settings, its environment and truth, its score), and
+// [RunEpisode] makes the agent, plays it and fills the record's common
+// fields, the same way for every track. How a track's records are shown
+// (its list sections, tables, summary lines, report and benchmark
+// metrics) is optional: see [Presenter].
 //
 // A Track value holds the settings of one run (its flags), so the registry
 // keeps constructors, and every run makes its own value.
@@ -43,43 +47,59 @@ type Track interface {
 	// run.json records them (the suite, schema, track and seed are
 	// added by [Settings]).
 	Settings() (map[string]string, error)
-	// RunEpisode plays one job and scores it into a record (see
-	// [PlayAgent] and [FinishRecord] for the parts every track shares).
-	// The error is for an episode that could not be built or a stopped
-	// run; an agent's failure belongs in the record.
-	RunEpisode(ctx context.Context, job Job, opts Options) (results.Record, error)
-
-	// DefaultEpisodes is the episodes per cell when the run names none; 0
-	// means every episode a bounded cell holds.
-	DefaultEpisodes() int
-	// EpisodeUnit names a bounded cell's episodes in the summary
-	// ("games", "pairs").
-	EpisodeUnit() string
-	// List writes the track's sections of "ambibench list" (its families
-	// and perturbations) to a tabwriter.
-	List(w io.Writer)
-	// Table writes the run's table of scored records: rates by agent and
-	// perturbation, one row per agent (and family, with spec.ByFamily).
-	Table(w io.Writer, recs []results.Record, spec TableSpec) error
-	// FamilyTable reports whether summary.md adds the table by family.
-	FamilyTable() bool
-	// SummaryNote is added to summary.md's line of settings (", step
-	// limit 40"), and SummaryTail after its tables (a dataset's
-	// warnings).
-	SummaryNote() string
-	SummaryTail() string
-	// Report says what the track's records get in "ambibench report":
-	// its sections, its baseline agent, its ablation group, its
-	// published cuts, its plots and its words. The report knows no
-	// track and no agent but through it.
-	Report() reports.Track
-	// Metrics are the figures the Go benchmarks report for a batch of
-	// one cell's records, one op being one episode, each saying which way
-	// is better. [Benchmark] also calls it once with no records, to
-	// declare the units before the first result, so it must not fail on
-	// none.
-	Metrics(recs []results.Record) []Metric
+	// NewEpisode builds the episode of one job, for [RunEpisode] to play.
+	// The error is for an episode that could not be built (an index out
+	// of range, a world that would not stand); an agent's failure
+	// belongs in the record.
+	NewEpisode(ctx context.Context, job Job, opts Options) (Episode, error)
 }
+
+// An Episode is what a track says about one job's episode; [RunEpisode]
+// does the rest. It makes the agent ([NewAgent]), seeded by [AgentSeed];
+// names the episode in the context ([EpisodeContext]); plays the agent
+// in Env's environment ([PlayAgent]); starts the record with the fields
+// every track fills the same way ([NewRecord], the wall time, and the
+// agent's error in Error); has Score fill the track's own; and finishes
+// it ([FinishRecord]).
+//
+// An Episode may also have the methods of [AgentEpisode], to give the
+// agent settings or a seed of its own, and of [ContextEpisode], to add to
+// the context the agent plays in.
+type Episode interface {
+	// Env is the environment agent a plays in, with the episode's truth
+	// for an agent that reads it ([agents.TruthReader]) and for no other.
+	// more makes a further agent of the job, with the episode's Config
+	// and a seed of its own (a partner robot's).
+	Env(a agents.Agent, more NewAgentFunc) (agents.Env, error)
+	// Score fills the record's fields that are the track's own (its
+	// label, success, ADA, steps …) once the agent has played. rec holds
+	// the common fields already, and Error the agent's own error
+	// (runErr), which Score may leave or, where there is none, set
+	// (a partner's failure, no answer).
+	Score(rec *results.Record, runErr error)
+}
+
+// Optional methods of an [Episode].
+type (
+	// An AgentEpisode says how its agent is made: the Config the track
+	// gives it (calibration, perception, router …; its Seed, Model and
+	// Members are the harness's) and the parts its seed is derived from,
+	// after the run's seed: [AgentSeed](job, opts, seed...). Without it,
+	// the agent has the zero Config and the seed parts (track, family,
+	// perturbation, episode index, agent).
+	AgentEpisode interface {
+		Agent() (cfg agents.Config, seed []any)
+	}
+	// A ContextEpisode adds to the context its agents play in (the
+	// tabletop's perception noise), after [EpisodeContext].
+	ContextEpisode interface {
+		Context(ctx context.Context) context.Context
+	}
+)
+
+// NewAgentFunc makes a further agent of an episode's job, seeded by
+// [AgentSeed] with seed (see [Episode.Env]).
+type NewAgentFunc func(seed ...any) (agents.Agent, error)
 
 // TableSpec orders a run's table: rows by Agents, columns by
 // Perturbations (empty: the track's own order), one row per family with

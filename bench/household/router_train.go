@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"time"
 
 	"github.com/ambibench/ambibench/agents/dyref"
 	"github.com/ambibench/ambibench/agents/household"
@@ -179,7 +178,11 @@ func routerOutcome(ctx context.Context, cfg RouterTraining, game *hh.Game, cell 
 		}
 		job := bench.Job{Track: Name, Cell: cell, Index: index, Agent: "train-router/" + sub.String()}
 		t := &Track{Trials: 2, Grammar: cfg.Grammar}
-		rec, err := t.play(ctx, job, bench.Options{Track: t, Model: cfg.Model}, game, a, time.Now())
+		ep, err := t.newEpisode(job, game)
+		if err != nil {
+			return r, fmt.Errorf("train-router: %s: %w", game.ID, err)
+		}
+		rec, err := bench.PlayEpisode(ctx, job, bench.Options{Track: t, Model: cfg.Model}, ep, a)
 		if err != nil {
 			return r, fmt.Errorf("train-router: %s: %w", game.ID, err)
 		}

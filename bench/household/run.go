@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"github.com/ambibench/ambibench/bench"
 	"slices"
-	"time"
 
 	"github.com/ambibench/ambibench/agents"
 	"github.com/ambibench/ambibench/perturb"
@@ -76,59 +75,67 @@ func HouseholdGame(taskType, perturbation string, index int) (*hh.Game, error) {
 	return s.BuildWith(p)
 }
 
-// RunEpisode plays one household job, a game of the evaluation split
-// over up to Trials trials, and scores it.
-func (t *Track) RunEpisode(ctx context.Context, job bench.Job, opts bench.Options) (results.Record, error) {
-	start := time.Now()
-	g, err := t.episodeGame(job)
-	if err != nil {
-		return results.Record{}, err
-	}
-	a, err := bench.NewAgent(job, opts, agents.Config{Seed: bench.AgentSeed(job, opts, Name, job.Family, job.Perturbation, job.Index, job.Agent), Router: t.Router})
-	if err != nil {
-		return results.Record{}, err
-	}
-	return t.play(ctx, job, opts, g, a, start)
+// episode is one household job's episode: a game of the evaluation split
+// (or of --data), played over up to Trials trials in one environment.
+type episode struct {
+	t       *Track
+	job     bench.Job
+	game    *hh.Game
+	env     *householdEnv
+	optimal int // the expert's steps
+	agent   agents.Agent
 }
 
-// play plays a household game with an agent and scores it; job names the
-// game and the agent in the record.
-func (t *Track) play(ctx context.Context, job bench.Job, opts bench.Options, g *hh.Game, a agents.Agent, start time.Time) (results.Record, error) {
+// NewEpisode sets up one household job: its game, ready to play.
+func (t *Track) NewEpisode(_ context.Context, job bench.Job, _ bench.Options) (bench.Episode, error) {
+	g, err := t.episodeGame(job)
+	if err != nil {
+		return nil, err
+	}
+	return t.newEpisode(job, g)
+}
+
+// newEpisode sets up game g for the job's agent.
+func (t *Track) newEpisode(job bench.Job, g *hh.Game) (*episode, error) {
 	trials := t.Trials
 	if trials <= 0 {
 		trials = DefaultTrials
 	}
 	env, err := newHouseholdEnv(g, simhh.Options{Grammar: t.Grammar, Feedback: t.Feedback}, trials)
 	if err != nil {
-		return results.Record{}, err
+		return nil, err
 	}
 	env.keepArrival, env.hints, env.playOnRepeat = t.KeepArrival, t.Hints, t.PlayOnRepeat
 	truth, optimal, err := householdTruth(g, t.Grammar)
 	if err != nil {
-		return results.Record{}, err
+		return nil, err
 	}
 	env.truth = truth
-	ctx, tally := bench.EpisodeContext(ctx, job, opts)
-	var view agents.Env = env
-	if _, reads := a.(agents.TruthReader); reads {
-		view = householdTruthEnv{env}
-	}
-	runErr, err := bench.PlayAgent(ctx, a, view, fmt.Sprintf("%s/%s episode %d, agent %s", job.Family, job.Perturbation, job.Index, job.Agent))
-	if err != nil {
-		return results.Record{}, err
-	}
-	rec := scoreHousehold(job, opts, g, env, a, runErr, time.Since(start))
-	rec.OptimalSteps = optimal
-	bench.FinishRecord(&rec, runErr, tally)
-	return rec, nil
+	return &episode{t: t, job: job, game: g, env: env, optimal: optimal}, nil
 }
 
-// scoreHousehold turns a played episode into a record. SR is the goal
-// holding at the end of some trial (and no wrong question); ADA is as on
-// the tabletop — on a clear game the goal reached without asking, on an
-// ambiguous one a question asked — except under partial observability,
-// where nothing is missing and only success counts.
-func scoreHousehold(job bench.Job, opts bench.Options, g *hh.Game, env *householdEnv, a agents.Agent, runErr error, wall time.Duration) results.Record {
+// Agent gives the agent the run's router (dyref's).
+func (e *episode) Agent() (agents.Config, []any) {
+	j := e.job
+	return agents.Config{Router: e.t.Router}, []any{Name, j.Family, j.Perturbation, j.Index, j.Agent}
+}
+
+// Env is the game, every trial of it.
+func (e *episode) Env(a agents.Agent, _ bench.NewAgentFunc) (agents.Env, error) {
+	e.agent = a
+	if _, reads := a.(agents.TruthReader); reads {
+		return householdTruthEnv{e.env}, nil
+	}
+	return e.env, nil
+}
+
+// Score scores the game played. SR is the goal holding at the end of
+// some trial (and no wrong question); ADA is as on the tabletop — on a
+// clear game the goal reached without asking, on an ambiguous one a
+// question asked — except under partial observability, where nothing is
+// missing and only success counts.
+func (e *episode) Score(rec *results.Record, _ error) {
+	g, env := e.game, e.env
 	success := env.wonTrial > 0 && !env.WrongTag
 	var ada bool
 	switch g.Label {
@@ -139,7 +146,6 @@ func scoreHousehold(job bench.Job, opts bench.Options, g *hh.Game, env *househol
 	default:
 		ada = env.Asked
 	}
-	rec := bench.NewRecord(job, opts)
 	rec.Label = g.Label
 	rec.Instruction = g.Instruction
 	rec.Asked = env.Asked
@@ -151,15 +157,11 @@ func scoreHousehold(job bench.Job, opts bench.Options, g *hh.Game, env *househol
 	rec.Steps = env.steps
 	rec.ToolCalls = env.toolCalls
 	rec.Trials = env.trial
-	rec.WallMS = float64(wall.Microseconds()) / 1000
 	if success {
 		rec.SolvedTrial = env.wonTrial
 	}
-	scoreReflections(&rec, a)
-	if runErr != nil {
-		rec.Error = runErr.Error()
-	}
-	return rec
+	scoreReflections(rec, e.agent)
+	rec.OptimalSteps = e.optimal
 }
 
 // scoreReflections counts a reflective agent's reflections, their tokens

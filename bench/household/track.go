@@ -21,7 +21,6 @@ import (
 // evaluation split's games, played over several trials by the agents that
 // reflect between them.
 type Track struct {
-	bench.BaseTrack
 	// Trials is how many times an episode may play its game
 	// (DefaultTrials if zero); agents that do not reflect play once.
 	Trials int
@@ -112,8 +111,7 @@ func (t *Track) CellEpisodes(c bench.Cell) (int, bool) {
 	}
 	return hh.EvalCount(c.Family), true
 }
-func (*Track) DefaultEpisodes() int { return 0 }
-func (*Track) EpisodeUnit() string  { return "games" }
+func (*Track) EpisodeUnit() string { return "games" }
 
 func (t *Track) Settings() (map[string]string, error) {
 	trials := t.Trials

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"github.com/ambibench/ambibench/bench"
 	"slices"
-	"time"
 
 	"github.com/ambibench/ambibench/agents"
 	"github.com/ambibench/ambibench/results"
@@ -155,38 +154,51 @@ type semmapTruthEnv struct{ *semmapEnv }
 
 func (e semmapTruthEnv) Truth() *agents.Truth { return e.truth }
 
-// RunEpisode plays one semmap job, a query on a map, and scores it.
-func (t *Track) RunEpisode(ctx context.Context, job bench.Job, opts bench.Options) (results.Record, error) {
-	start := time.Now()
+// episode is one semmap job's episode: a query on a map of the dataset.
+type episode struct {
+	job   bench.Job
+	d     *tsm.Dataset
+	p     semmapPair
+	truth []string
+	env   *semmapEnv
+}
+
+// NewEpisode sets up one semmap job, a query on a map.
+func (t *Track) NewEpisode(_ context.Context, job bench.Job, _ bench.Options) (bench.Episode, error) {
 	d := t.dataset()
 	if d == nil {
-		return results.Record{}, fmt.Errorf("the semmap track needs a dataset")
+		return nil, fmt.Errorf("the semmap track needs a dataset")
 	}
 	pairs := semmapPairs(d, job.Family)
 	if job.Index < 0 || job.Index >= len(pairs) {
-		return results.Record{}, fmt.Errorf("dataset %s has %d %s queries over its maps; episode %d is out of range", d.Name, len(pairs), job.Family, job.Index)
+		return nil, fmt.Errorf("dataset %s has %d %s queries over its maps; episode %d is out of range", d.Name, len(pairs), job.Family, job.Index)
 	}
 	p := pairs[job.Index]
 	truth := d.Truth[p.m.Name][p.q.ID]
 	env := &semmapEnv{pair: p, mode: job.Perturbation, examples: t.Examples, near: d.Near, attempts: t.Attempts, truth: &agents.Truth{Objects: slices.Clone(truth)}, toolCalls: map[string]int{}}
-	a, err := bench.NewAgent(job, opts, agents.Config{Seed: bench.AgentSeed(job, opts, Name, d.Name, p.m.Name, p.q.ID, job.Perturbation, job.Agent)})
-	if err != nil {
-		return results.Record{}, err
-	}
-	ctx, tally := bench.EpisodeContext(ctx, job, opts)
-	var view agents.Env = env
+	return &episode{job: job, d: d, p: p, truth: truth, env: env}, nil
+}
+
+// Agent seeds the agent by the dataset, the map and the query, and the
+// input mode.
+func (e *episode) Agent() (agents.Config, []any) {
+	return agents.Config{}, []any{Name, e.d.Name, e.p.m.Name, e.p.q.ID, e.job.Perturbation, e.job.Agent}
+}
+
+func (e *episode) Env(a agents.Agent, _ bench.NewAgentFunc) (agents.Env, error) {
 	if _, reads := a.(agents.TruthReader); reads {
-		view = semmapTruthEnv{env}
+		return semmapTruthEnv{e.env}, nil
 	}
-	runErr, err := bench.PlayAgent(ctx, a, view, fmt.Sprintf("%s %s/%s, agent %s", d.Name, p.m.Name, p.q.ID, job.Agent))
-	if err != nil {
-		return results.Record{}, err
-	}
+	return e.env, nil
+}
+
+// Score scores the answer by Top-k.
+func (e *episode) Score(rec *results.Record, _ error) {
+	d, p, env := e.d, e.p, e.env
 	ids := map[string]bool{}
 	for _, in := range p.m.Instances {
 		ids[in.ID] = true
 	}
-	rec := bench.NewRecord(job, opts)
 	rec.Label = "none"
 	rec.Instruction = p.q.Text
 	rec.Steps = env.steps
@@ -198,8 +210,7 @@ func (t *Track) RunEpisode(ctx context.Context, job bench.Job, opts bench.Option
 	rec.Query = p.q.ID
 	rec.Difficulty = p.q.Difficulty
 	rec.Answer = slices.Clone(env.answer.RelevantObjects)
-	rec.Truth = slices.Clone(truth)
-	rec.WallMS = float64(time.Since(start).Microseconds()) / 1000
+	rec.Truth = slices.Clone(e.truth)
 	for _, id := range rec.Answer {
 		if !ids[id] {
 			rec.Hallucinated++
@@ -214,12 +225,7 @@ func (t *Track) RunEpisode(ctx context.Context, job bench.Job, opts bench.Option
 	}
 	// Success is the first answer being right: Top-1.
 	rec.Success, rec.ADA = rec.Top1, rec.Top1
-	switch {
-	case runErr != nil:
-		rec.Error = runErr.Error()
-	case !env.answered:
+	if rec.Error == "" && !env.answered {
 		rec.Error = "no answer"
 	}
-	bench.FinishRecord(&rec, runErr, tally)
-	return rec, nil
 }

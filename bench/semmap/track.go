@@ -27,7 +27,6 @@ const BuiltinSeed = 1
 // families are the query types and whose episodes are a dataset's (map,
 // query) pairs, shown in one input mode or both; scored by Top-k.
 type Track struct {
-	bench.BaseTrack
 	// Dataset holds the maps, queries and their annotated answers: what
 	// Prepare loads from DataDir, or, when nil, the built-in dataset, made
 	// on first use (so that listing the tracks builds no dataset).
@@ -129,9 +128,8 @@ func (t *Track) CellEpisodes(c bench.Cell) (int, bool) {
 	return len(semmapPairs(t.dataset(), c.Family)), true
 }
 
-func (*Track) DefaultEpisodes() int { return 0 }
-func (*Track) EpisodeUnit() string  { return "pairs" }
-func (*Track) FamilyTable() bool    { return false } // the table has a row per query type already
+func (*Track) EpisodeUnit() string { return "pairs" }
+func (*Track) FamilyTable() bool   { return false } // the table has a row per query type already
 
 func (t *Track) Settings() (map[string]string, error) {
 	s := map[string]string{"data": "builtin"}

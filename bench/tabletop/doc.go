@@ -4,12 +4,13 @@
 // perturbations of package perturb that implement perturb.Tabletop,
 // scored by ADA and SR.
 //
-// [Track.RunEpisode] draws the episode ([MakeEpisodeSized]: the family's
+// [Track.NewEpisode] draws the episode ([MakeEpisodeSized]: the family's
 // draw, the perturbation, then distractors up to the scene size, each
-// redrawn when it does not fit), builds the physics, gives each robot's
-// agent an agents.Env over its own (possibly noisy) view, plays the
-// simulated user, passes ask_robot messages to the partner robot's agent,
-// enforces the step limit, and scores the settled table. The calibration
+// redrawn when it does not fit) and builds the physics; bench.RunEpisode
+// plays it, with each robot's agent given an agents.Env over its own
+// (possibly noisy) view, the simulated user, ask_robot messages passed to
+// the partner robot's agent and the step limit enforced, and the episode
+// scores the settled table. The calibration
 // split ([Calibration]), on which agents such as clara fit thresholds, is
 // drawn from a seed of its own, apart from the test episodes.
 package tabletop

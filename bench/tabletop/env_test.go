@@ -9,6 +9,7 @@ import (
 
 	"github.com/ambibench/ambibench/agents"
 	"github.com/ambibench/ambibench/agents/llm/models"
+	"github.com/ambibench/ambibench/results"
 	"github.com/ambibench/ambibench/sim/tabletop"
 	"github.com/ambibench/ambibench/tasks"
 )
@@ -217,7 +218,8 @@ func TestDestinationOutOfViewIsNotAbsent(t *testing.T) {
 	if !r.Ended {
 		t.Errorf("asking the user with the absence tag: %+v, want the episode ended", r)
 	}
-	rec := score(bench.Job{Cell: bench.Cell{Family: "pick_place", Perturbation: tasks.LabelPartialObservability}}, bench.Options{Seed: 1}, ep, st, nil, 0)
+	var rec results.Record
+	(&episode{job: bench.Job{Cell: bench.Cell{Family: "pick_place", Perturbation: tasks.LabelPartialObservability}}, ep: ep, st: st}).Score(&rec, nil)
 	if rec.Success || rec.ADA || rec.TagCorrect != 0 || rec.OutOfView != tasks.OutOfViewDestination {
 		t.Errorf("record: success %v, ADA %v, tag correct %d, out of view %q; want a failure of the destination case", rec.Success, rec.ADA, rec.TagCorrect, rec.OutOfView)
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"github.com/ambibench/ambibench/agents/grounding"
 	"strings"
-	"time"
 
 	"github.com/ambibench/ambibench/agents"
 	"github.com/ambibench/ambibench/agents/llm"
@@ -19,20 +18,30 @@ import (
 // an episode ends.
 const DefaultStepLimit = 40
 
-// RunEpisode builds the table in the physics engine, gives each robot's
-// agent an [agents.Env] over its own view, plays the simulated user,
-// passes ask_robot messages to the partner robot's agent, enforces the
-// step limit, and scores the final state.
-func (t *Track) RunEpisode(ctx context.Context, job bench.Job, opts bench.Options) (results.Record, error) {
-	start := time.Now()
+// episode is one tabletop job's episode: the table built in the physics
+// engine, the state its robots change, and its truth.
+type episode struct {
+	t       *Track
+	job     bench.Job
+	ep      *tasks.Episode
+	st      *episodeState
+	truth   *agents.Truth
+	objects int // on the table as built, before the agents move any
+	calib   *Calibration
+}
+
+// NewEpisode builds the table in the physics engine. Its agents each get
+// an [agents.Env] over their robot's own view; the simulated user answers
+// them, ask_robot messages go to the partner robot's agent, and the step
+// limit ends the episode, whose final state is scored.
+func (t *Track) NewEpisode(_ context.Context, job bench.Job, opts bench.Options) (bench.Episode, error) {
 	ep, err := MakeEpisodeSized(opts.Seed, job.Family, job.Perturbation, job.Index, job.Size)
 	if err != nil {
-		return results.Record{}, err
+		return nil, err
 	}
-	objects := len(ep.Objects)
 	world, err := NewWorld(ep)
 	if err != nil {
-		return results.Record{}, fmt.Errorf("%s/%s episode %d: %w", job.Family, job.Perturbation, job.Index, err)
+		return nil, fmt.Errorf("%s/%s episode %d: %w", job.Family, job.Perturbation, job.Index, err)
 	}
 	st := &episodeState{ep: ep, world: world, limit: t.stepLimit(), toolCalls: map[string]int{},
 		episode: episodeName(opts.Seed, job.Family, job.Perturbation, job.Index, job.Size),
@@ -40,52 +49,48 @@ func (t *Track) RunEpisode(ctx context.Context, job bench.Job, opts bench.Option
 	if st.seeing {
 		st.answerSeen = answerByPlace(ep, world.Objects())
 	}
-	truth := truthOf(ep)
-	agentSeed := func(robot string) uint64 {
-		return bench.AgentSeed(job, opts, Name, job.Family, job.Perturbation, job.Index, job.Agent, robot)
-	}
+	return &episode{t: t, job: job, ep: ep, st: st, truth: truthOf(ep), objects: len(ep.Objects),
+		calib: t.calibration(opts.Seed, opts.Concurrency)}, nil
+}
+
+// Agent gives each robot's agent the calibration split, the perception
+// and the two-robot ordering of the run; a robot's name ends its seed.
+func (e *episode) Agent() (agents.Config, []any) {
+	j := e.job
+	return agents.Config{Calibration: e.calib, Perception: e.t.perception(), AskRobotFirst: e.t.AskRobotFirst},
+		[]any{Name, j.Family, j.Perturbation, j.Index, j.Agent, scenes.Robot1}
+}
+
+// Env is the lead robot's view; on a two-robot table, more makes the
+// partner robot's agent, which answers the lead's ask_robot messages
+// from its own view.
+func (e *episode) Env(lead agents.Agent, more bench.NewAgentFunc) (agents.Env, error) {
+	j := e.job
 	newEnv := func(a agents.Agent, robot, partner, instruction string) agents.Env {
-		e := &robotEnv{st: st, robot: robot, partner: partner, instruction: instruction, tools: agents.Tools(partner != "")}
-		return envFor(a, e, truth)
+		re := &robotEnv{st: e.st, robot: robot, partner: partner, instruction: instruction, tools: agents.Tools(partner != "")}
+		return envFor(a, re, e.truth)
 	}
-	calib := t.calibration(opts.Seed, opts.Concurrency)
-	lead, err := bench.NewAgent(job, opts, agents.Config{Seed: agentSeed(scenes.Robot1), Calibration: calib, Perception: t.perception(),
-		AskRobotFirst: t.AskRobotFirst})
+	if !e.ep.TwoRobots {
+		return newEnv(lead, scenes.Robot1, "", e.ep.Instruction()), nil
+	}
+	env := newEnv(lead, scenes.Robot1, scenes.Robot2, e.ep.Instruction())
+	helper, err := more(Name, j.Family, j.Perturbation, j.Index, j.Agent, scenes.Robot2)
 	if err != nil {
-		return results.Record{}, err
+		return nil, err
 	}
-	ctx, tally := bench.EpisodeContext(ctx, job, opts)
-	// A model that builds the scene graph itself (SG-CoT's perceive call)
-	// errs as the table's perceiver does, when the model is simulated.
-	ctx = llm.WithPerceptionNoise(ctx, ep.ViewNoise)
-	partner := ""
-	if ep.TwoRobots {
-		partner = scenes.Robot2
+	re := unwrap(env)
+	re.partnerEnv = newEnv(helper, scenes.Robot2, scenes.Robot1, "")
+	if r, ok := helper.(agents.Responder); ok {
+		re.partnerAgent = r
 	}
-	env := newEnv(lead, scenes.Robot1, partner, ep.Instruction())
-	if ep.TwoRobots {
-		helper, err := bench.NewAgent(job, opts, agents.Config{Seed: agentSeed(scenes.Robot2), Calibration: calib, Perception: t.perception(),
-			AskRobotFirst: t.AskRobotFirst})
-		if err != nil {
-			return results.Record{}, err
-		}
-		re := unwrap(env)
-		re.partnerEnv = newEnv(helper, scenes.Robot2, scenes.Robot1, "")
-		if r, ok := helper.(agents.Responder); ok {
-			re.partnerAgent = r
-		}
-	}
-	runErr, err := bench.PlayAgent(ctx, lead, env, fmt.Sprintf("%s/%s episode %d, agent %s", job.Family, job.Perturbation, job.Index, job.Agent))
-	if err != nil {
-		return results.Record{}, err
-	}
-	rec := score(job, opts, ep, st, runErr, time.Since(start))
-	rec.SceneSize, rec.Objects = job.Size, objects
-	if t.perception() == agents.PerceptionImage && perceivesImage(job.Agent) {
-		rec.Perception = agents.PerceptionImage
-	}
-	bench.FinishRecord(&rec, runErr, tally)
-	return rec, nil
+	return env, nil
+}
+
+// Context has a model that builds the scene graph itself (SG-CoT's
+// perceive call) err as the table's perceiver does, when the model is
+// simulated.
+func (e *episode) Context(ctx context.Context) context.Context {
+	return llm.WithPerceptionNoise(ctx, e.ep.ViewNoise)
 }
 
 // envFor hands the ground truth to agents that declare they read it, and
@@ -105,9 +110,10 @@ func truthOf(ep *tasks.Episode) *agents.Truth {
 	return t
 }
 
-// score turns the final state into a record, after the metric
-// definitions of docs/metrics.md.
-func score(job bench.Job, opts bench.Options, ep *tasks.Episode, st *episodeState, runErr error, wall time.Duration) results.Record {
+// Score scores the final state, after the metric definitions of
+// docs/metrics.md.
+func (e *episode) Score(rec *results.Record, _ error) {
+	ep, st := e.ep, e.st
 	goalHolds, _ := ep.Goal().Holds(st.world.Objects())
 	success := goalHolds && !st.WrongTag
 	var ada bool
@@ -119,7 +125,6 @@ func score(job bench.Job, opts bench.Options, ep *tasks.Episode, st *episodeStat
 	default:
 		ada = st.Asked
 	}
-	rec := bench.NewRecord(job, opts)
 	rec.Label = ep.Label
 	rec.OutOfView = ep.OutOfView
 	rec.Instruction = ep.Instruction()
@@ -133,15 +138,14 @@ func score(job bench.Job, opts bench.Options, ep *tasks.Episode, st *episodeStat
 	rec.ToolCalls = st.toolCalls
 	rec.Messages = st.messages
 	rec.ActedBy = st.actedBy
-	rec.WallMS = float64(wall.Microseconds()) / 1000
-	st.misperceived.put(&rec) // zeros unless the lead's workflow reported its perception
-	switch {
-	case runErr != nil:
-		rec.Error = runErr.Error()
-	case st.partnerErr != nil:
+	st.misperceived.put(rec) // zeros unless the lead's workflow reported its perception
+	if rec.Error == "" && st.partnerErr != nil {
 		rec.Error = "partner: " + st.partnerErr.Error()
 	}
-	return rec
+	rec.SceneSize, rec.Objects = e.job.Size, e.objects
+	if st.seeing {
+		rec.Perception = agents.PerceptionImage
+	}
 }
 
 // perceivesImage reports whether an agent shows the model the robot's

@@ -22,7 +22,6 @@ import (
 // robot or two, the task families of package tasks under the
 // perturbations of package perturb, scored by ADA and SR.
 type Track struct {
-	bench.BaseTrack
 	// StepLimit is the tool calls per episode, both robots together,
 	// before it ends (DefaultStepLimit if zero).
 	StepLimit int

@@ -3,7 +3,11 @@
 // edit to bench, cmd or results, its episodes run through "ambibench run"
 // (with a flag of its own, --marbles), its settings go to run.json, its
 // records get a report section of their own, and its Go benchmark runs
-// through bench.Benchmark.
+// through bench.Benchmark. The track is the eight methods of bench.Track
+// and, of bench.Presenter, Report alone; an episode, a jar, is the two of
+// bench.Episode (the agent's environment, here the jar itself, and the
+// record fields the track scores). bench makes and plays the agent, fills
+// the record's common fields, and gives the defaults of the rest.
 //
 // An episode is a jar of marbles described in the instruction ("The jar
 // holds a red, a blue and a red marble. How many red marbles?"); the agent

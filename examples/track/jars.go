@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/ambibench/ambibench/agents"
 	"github.com/ambibench/ambibench/bench"
@@ -27,7 +26,6 @@ func init() { bench.RegisterTrack(func() bench.Track { return &Track{Marbles: 6}
 // dimension is how the jar is described: "listed" names every marble,
 // "grouped" says how many of each colour there are.
 type Track struct {
-	bench.BaseTrack
 	// Marbles is the most marbles a jar holds (--marbles).
 	Marbles int
 }
@@ -48,12 +46,10 @@ func (t *Track) Prepare(io.Writer) error {
 	return nil
 }
 
-func (t *Track) Cells(families, views []string) ([]bench.Cell, error) {
-	return grid(families, []string{"count"}, views, []string{"listed", "grouped"})
-}
-
-// grid crosses the families and views asked for with those there are.
-func grid(families, haveFamilies, views, haveViews []string) ([]bench.Cell, error) {
+// Cells crosses the families and views asked for (all of them when none
+// is) and refuses those the track does not have.
+func (*Track) Cells(families, views []string) ([]bench.Cell, error) {
+	haveFamilies, haveViews := []string{"count"}, []string{"listed", "grouped"}
 	if len(families) == 0 {
 		families = haveFamilies
 	}
@@ -81,15 +77,18 @@ func (t *Track) Settings() (map[string]string, error) {
 	return map[string]string{"marbles": strconv.Itoa(t.Marbles)}, nil
 }
 
-// jar draws episode index of a cell: the marbles, and the colour asked
-// about.
-func (t *Track) jar(seed uint64, c bench.Cell, index int) (marbles []string, asked string) {
-	rng := bench.NewRand(bench.EpisodeSeed(seed, Name, c.Family, c.Perturbation, index))
-	n := 1 + rng.IntN(t.Marbles)
-	for range n {
-		marbles = append(marbles, colours[rng.IntN(len(colours))])
+// NewEpisode draws the job's jar: the marbles, and the colour asked about.
+// bench.RunEpisode makes the agent, plays it in the jar and fills the
+// record's common fields; the jar scores the rest.
+func (t *Track) NewEpisode(_ context.Context, job bench.Job, opts bench.Options) (bench.Episode, error) {
+	rng := bench.NewRand(bench.EpisodeSeed(opts.Seed, Name, job.Family, job.Perturbation, job.Index))
+	j := &jar{}
+	for range 1 + rng.IntN(t.Marbles) {
+		j.marbles = append(j.marbles, colours[rng.IntN(len(colours))])
 	}
-	return marbles, colours[rng.IntN(len(colours))]
+	j.asked = colours[rng.IntN(len(colours))]
+	j.instruction = instruction(j.marbles, j.asked, job.Perturbation)
+	return j, nil
 }
 
 func instruction(marbles []string, asked, view string) string {
@@ -128,18 +127,30 @@ func count(marbles []string, colour string) int {
 var guessTool = agents.Tool{Name: "guess", Description: "answer with the number of marbles",
 	Schema: json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}`)}
 
-// env is an agent's view of one jar.
-type env struct {
-	instruction string
-	guessed     bool
-	n           int
+// jar is one episode (a bench.Episode) and the agent's view of it (its
+// agents.Env).
+type jar struct {
+	marbles            []string
+	asked, instruction string
+	guessed            bool
+	n                  int
 }
 
-func (e *env) Instruction() string  { return e.instruction }
-func (e *env) Robot() string        { return "agent" }
-func (e *env) Partner() string      { return "" }
-func (e *env) Tools() []agents.Tool { return []agents.Tool{guessTool} }
-func (e *env) Call(ctx context.Context, call agents.ToolCall) (agents.Result, error) {
+// Env is the jar itself; the agent has bench's default config and seed.
+func (j *jar) Env(agents.Agent, bench.NewAgentFunc) (agents.Env, error) { return j, nil }
+
+// Score fills the record's fields that are the track's own.
+func (j *jar) Score(rec *results.Record, _ error) {
+	rec.Label, rec.Instruction, rec.Objects, rec.Steps = "none", j.instruction, len(j.marbles), 1
+	rec.Success = j.guessed && j.n == count(j.marbles, j.asked)
+	rec.ADA = rec.Success
+}
+
+func (j *jar) Instruction() string  { return j.instruction }
+func (j *jar) Robot() string        { return "agent" }
+func (j *jar) Partner() string      { return "" }
+func (j *jar) Tools() []agents.Tool { return []agents.Tool{guessTool} }
+func (j *jar) Call(ctx context.Context, call agents.ToolCall) (agents.Result, error) {
 	if err := ctx.Err(); err != nil {
 		return agents.Result{}, err
 	}
@@ -147,36 +158,8 @@ func (e *env) Call(ctx context.Context, call agents.ToolCall) (agents.Result, er
 	if call.Name != guessTool.Name || json.Unmarshal(call.Args, &a) != nil || a.N == nil {
 		return bench.Refused("want guess with a number n"), nil
 	}
-	e.guessed, e.n = true, *a.N
+	j.guessed, j.n = true, *a.N
 	return agents.Result{Text: "Noted.", Ended: true}, nil
-}
-
-func (t *Track) RunEpisode(ctx context.Context, job bench.Job, opts bench.Options) (results.Record, error) {
-	start := time.Now()
-	marbles, asked := t.jar(opts.Seed, job.Cell, job.Index)
-	a, err := bench.NewAgent(job, opts, agents.Config{Seed: bench.AgentSeed(job, opts, Name, job.Family, job.Perturbation, job.Index, job.Agent)})
-	if err != nil {
-		return results.Record{}, err
-	}
-	e := &env{instruction: instruction(marbles, asked, job.Perturbation)}
-	ctx, tally := bench.EpisodeContext(ctx, job, opts)
-	runErr, err := bench.PlayAgent(ctx, a, e, job.Key(opts.Seed, opts.ModelFor(job.Agent)))
-	if err != nil {
-		return results.Record{}, err
-	}
-	rec := bench.NewRecord(job, opts)
-	rec.Label = "none"
-	rec.Instruction = e.instruction
-	rec.Objects = len(marbles)
-	rec.Success = e.guessed && e.n == count(marbles, asked)
-	rec.ADA = rec.Success
-	rec.Steps = 1
-	rec.WallMS = float64(time.Since(start).Microseconds()) / 1000
-	if runErr != nil {
-		rec.Error = runErr.Error()
-	}
-	bench.FinishRecord(&rec, runErr, tally)
-	return rec, nil
 }
 
 // Report gives the track's records the rate and cost sections and one

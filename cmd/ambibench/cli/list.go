@@ -20,7 +20,7 @@ func listCmd(stdout io.Writer) error {
 		fmt.Fprintf(tw, "  %s\t%s\n", t.Name(), t.Summary())
 	}
 	for _, t := range all {
-		t.List(tw)
+		bench.List(tw, t)
 	}
 	for _, g := range agentGroups(all) {
 		fmt.Fprintf(tw, "\nAGENTS (%s)\n", g.tracks)

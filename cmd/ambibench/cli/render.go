@@ -89,7 +89,7 @@ func renderCmd(stdout, stderr io.Writer, args []string) error {
 	track := fs.String("track", tabletop.Name, "the track: only tabletop has a table to look at")
 	taskList := fs.String("tasks", "", "comma-separated task `families` (default all)")
 	perturbList := fs.String("perturbations", "", "comma-separated `perturbations` (default all)")
-	episodes := fs.Int("episodes", tabletop.New().DefaultEpisodes(), "episodes per cell")
+	episodes := fs.Int("episodes", bench.DefaultEpisodes(tabletop.New()), "episodes per cell")
 	seed := fs.Uint64("seed", 1, "suite `seed`, as ambibench run takes it")
 	sizes := fs.String("scene-sizes", "", fmt.Sprintf("comma-separated table `sizes`, in objects with distractors added (0: the family's own size; at most %d; default: own size only)", tabletop.MaxSceneSize))
 	conc := fs.Int("concurrency", runtime.GOMAXPROCS(0), "episodes rendered at once; the files do not depend on it")

@@ -112,7 +112,7 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 func trackReports() map[string]reports.Track {
 	out := map[string]reports.Track{}
 	for _, t := range bench.Tracks() {
-		out[t.Name()] = t.Report()
+		out[t.Name()] = bench.Report(t)
 	}
 	return out
 }
@@ -123,7 +123,7 @@ func plotFiles() string {
 	var parts []string
 	for _, t := range bench.Tracks() {
 		var files []string
-		for _, p := range t.Report().Plots {
+		for _, p := range bench.Report(t).Plots {
 			files = append(files, p.File)
 		}
 		if len(files) > 0 {
@@ -139,7 +139,7 @@ func plotFiles() string {
 func reportBaselines() string {
 	var parts []string
 	for _, t := range bench.Tracks() {
-		if b := t.Report().Baseline; b != "" {
+		if b := bench.Report(t).Baseline; b != "" {
 			parts = append(parts, b+" on the "+t.Name()+" track")
 		}
 	}

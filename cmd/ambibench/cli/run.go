@@ -69,7 +69,7 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 	agentList := fs.String("agents", "oracle,rules,random", "comma-separated `agents` to run (see ambibench list), or all")
 	taskList := fs.String("tasks", "", "comma-separated task `families` (default all)")
 	perturbList := fs.String("perturbations", "", "tabletop and household: comma-separated `perturbations` (default all)")
-	episodes := fs.Int("episodes", 0, fmt.Sprintf("episodes per cell and agent; on household and semmap at most the games or dataset pairs a cell holds (default: tabletop %d, household and semmap all of them)", tabletop.New().DefaultEpisodes()))
+	episodes := fs.Int("episodes", 0, fmt.Sprintf("episodes per cell and agent; on household and semmap at most the games or dataset pairs a cell holds (default: tabletop %d, household and semmap all of them)", bench.DefaultEpisodes(tabletop.New())))
 	seed := fs.Uint64("seed", 1, "suite `seed`; with the cell and the episode index it fixes every episode")
 	repeats := fs.Int("repeats", 1, "plays of each episode, each with independent sampling streams (the model's draws and the agent's seed), for models sampled at a temperature above zero; records carry the repeat, reports show the mean and spread between repeats")
 	conc := fs.Int("concurrency", runtime.GOMAXPROCS(0), "episodes run at once; the records do not depend on it")
@@ -343,14 +343,14 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 	if *out != "" {
 		var sum strings.Builder
 		fmt.Fprintf(&sum, "# ambibench %s summary\n\n", *track)
-		fmt.Fprintf(&sum, "Suite version %d. Seed %d, %s%s.\n\n", bench.SuiteVersion, opts.Seed, episodesRun, t.SummaryNote())
+		fmt.Fprintf(&sum, "Suite version %d. Seed %d, %s%s.\n\n", bench.SuiteVersion, opts.Seed, episodesRun, bench.SummaryNote(t))
 		sum.WriteString(promptsNote(opts.Prompts, t.Name()))
 		tables, err := summaryTables(recs, opts)
 		if err != nil {
 			return err
 		}
 		sum.WriteString(tables)
-		sum.WriteString(t.SummaryTail())
+		sum.WriteString(bench.SummaryTail(t))
 		if err := os.WriteFile(filepath.Join(*out, summaryFileName), []byte(sum.String()), 0o644); err != nil {
 			return fmt.Errorf("run: %w", err)
 		}
@@ -420,7 +420,7 @@ func summaryTables(recs []results.Record, opts bench.Options) (string, error) {
 	if err := summarize(&b, recs, opts, false); err != nil {
 		return "", err
 	}
-	if opts.Track.FamilyTable() {
+	if bench.FamilyTable(opts.Track) {
 		b.WriteString("\n## By task family\n\n")
 		if err := summarize(&b, recs, opts, true); err != nil {
 			return "", err
@@ -439,7 +439,7 @@ func summarize(w io.Writer, recs []results.Record, opts bench.Options, byFamily 
 }
 
 func summarizeScored(w io.Writer, recs []results.Record, opts bench.Options, byFamily bool) error {
-	return opts.Track.Table(w, recs, bench.TableSpec{Agents: opts.Agents, Perturbations: opts.Perturbations, ByFamily: byFamily})
+	return bench.Table(w, opts.Track, recs, bench.TableSpec{Agents: opts.Agents, Perturbations: opts.Perturbations, ByFamily: byFamily})
 }
 
 // needsModel reports whether any job's agent is a workflow.

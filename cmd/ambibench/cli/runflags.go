@@ -100,7 +100,7 @@ func flagGiven(fs *flag.FlagSet, name string) bool {
 // fixed set of episodes is 0 for every one of them (bench.Options).
 func episodesFlag(n int, t bench.Track) int {
 	if n == 0 {
-		return t.DefaultEpisodes()
+		return bench.DefaultEpisodes(t)
 	}
 	return n
 }
@@ -125,7 +125,7 @@ func checkUnusedModel(fs *flag.FlagSet, stderr io.Writer, spec string) error {
 // that --episodes left some out.
 func episodesLine(opts bench.Options) (line string, cut bool) {
 	t := opts.Track
-	unit := t.EpisodeUnit()
+	unit := bench.EpisodeUnit(t)
 	cells, err := t.Cells(opts.Families, opts.Perturbations)
 	if _, bounded := t.CellEpisodes(bench.Cell{}); !bounded || err != nil || len(cells) == 0 {
 		return fmt.Sprintf("%d episodes per cell and agent", opts.Episodes), false
