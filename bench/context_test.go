@@ -20,7 +20,7 @@ import (
 	"github.com/ambibench/ambibench/bench/semmap"
 	"github.com/ambibench/ambibench/bench/tabletop"
 	"github.com/ambibench/ambibench/scenes"
-	tsm "github.com/ambibench/ambibench/tasks/semmap"
+	"github.com/ambibench/ambibench/tasks/mapqueries"
 )
 
 // recordCalls plays a few episodes of every workflow of a track on the
@@ -90,7 +90,7 @@ func workflowCalls(t *testing.T) []llm.Request {
 		}
 		calls = append(calls, recordCalls(t, bench.Options{Track: &household.Track{Trials: 3, Grammar: "v0.3"}, Episodes: 2,
 			Perturbations: []string{"none", "absence", "multiplicity", "underspecified", "partial_observability"}})...)
-		calls = append(calls, recordCalls(t, bench.Options{Track: &semmap.Track{Dataset: tsm.Builtin(1), Modes: semmap.Modes}, Episodes: 3})...)
+		calls = append(calls, recordCalls(t, bench.Options{Track: &semmap.Track{Dataset: mapqueries.Builtin(1), Modes: semmap.Modes}, Episodes: 3})...)
 	})
 	if len(calls) == 0 {
 		t.Fatal("no workflow calls were recorded")

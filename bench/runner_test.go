@@ -13,8 +13,8 @@ import (
 	"github.com/ambibench/ambibench/bench/semmap"
 	"github.com/ambibench/ambibench/bench/tabletop"
 	"github.com/ambibench/ambibench/results"
-	hh "github.com/ambibench/ambibench/tasks/household"
-	tsm "github.com/ambibench/ambibench/tasks/semmap"
+	"github.com/ambibench/ambibench/tasks/alfworld"
+	"github.com/ambibench/ambibench/tasks/mapqueries"
 )
 
 // stripWall zeroes wall times, the one field allowed to differ between runs.
@@ -108,17 +108,17 @@ func TestJobsRejectsBadGrid(t *testing.T) {
 // number takes the first ones.
 func TestJobsEpisodesOfFixedSets(t *testing.T) {
 	t.Parallel()
-	d := tsm.Builtin(1)
+	d := mapqueries.Builtin(1)
 	for _, tc := range []struct {
 		why    string
 		opts   bench.Options
 		family string
 		want   int // -1: all the cell has
 	}{
-		{"semmap, 0: every pair", bench.Options{Track: semmap.NewWith(d)}, tsm.TypeNegation, -1},
-		{"semmap, more than there are: every pair", bench.Options{Track: semmap.NewWith(d), Episodes: 1 << 20}, tsm.TypeNegation, -1},
-		{"semmap, fewer: the first", bench.Options{Track: semmap.NewWith(d), Episodes: 7}, tsm.TypeNegation, 7},
-		{"household, 0: every game", bench.Options{Track: household.New()}, hh.TypePickAndPlace, -1},
+		{"semmap, 0: every pair", bench.Options{Track: semmap.NewWith(d)}, mapqueries.TypeNegation, -1},
+		{"semmap, more than there are: every pair", bench.Options{Track: semmap.NewWith(d), Episodes: 1 << 20}, mapqueries.TypeNegation, -1},
+		{"semmap, fewer: the first", bench.Options{Track: semmap.NewWith(d), Episodes: 7}, mapqueries.TypeNegation, 7},
+		{"household, 0: every game", bench.Options{Track: household.New()}, alfworld.TypePickAndPlace, -1},
 	} {
 		tc.opts.Agents, tc.opts.Families = []string{"rules"}, []string{tc.family}
 		jobs, err := bench.Jobs(tc.opts)

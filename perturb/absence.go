@@ -5,7 +5,7 @@ import (
 
 	"github.com/ambibench/ambibench/scenes"
 	"github.com/ambibench/ambibench/tasks"
-	"github.com/ambibench/ambibench/tasks/household"
+	"github.com/ambibench/ambibench/tasks/alfworld"
 )
 
 // absence removes the block the instruction names, or its destination. The
@@ -45,11 +45,11 @@ func (absence) Apply(rng *rand.Rand, ep *tasks.Episode) error {
 }
 
 // On the household track no object of the named kind is left; the user
-// offers another kind (household.Absence).
+// offers another kind (alfworld.Absence).
 func (absence) AppliesToGame(string) bool { return true }
 func (absence) HouseholdDescription() string {
 	return "no object of the kind the task names is left; asked, the user names another kind to use"
 }
-func (absence) ApplyGame(rng *rand.Rand, g *household.Game) error {
-	return household.Absence(rng, g)
+func (absence) ApplyGame(rng *rand.Rand, g *alfworld.Game) error {
+	return alfworld.Absence(rng, g)
 }

@@ -13,7 +13,7 @@
 // robot's scene graph drops, invents and misreads) and execution_noise
 // (grasps slip, placements stray). The first five also apply to the
 // household track, under the same names and labels (see
-// tasks/household's Absence, Multiplicity, Underspecified and
+// tasks/alfworld's Absence, Multiplicity, Underspecified and
 // PartialObservability).
 //
 // # Tracks

@@ -7,11 +7,11 @@ import (
 
 	"github.com/ambibench/ambibench/perturb"
 	"github.com/ambibench/ambibench/tasks"
-	"github.com/ambibench/ambibench/tasks/household"
+	"github.com/ambibench/ambibench/tasks/alfworld"
 )
 
 // mumbled is a household perturbation written outside package perturb
-// with only the exported API of tasks/household: the user mumbles the
+// with only the exported API of tasks/alfworld: the user mumbles the
 // object ("put something hot in fridge, please."), and names its kind
 // when asked with the underspecified tag. It implements perturb.Household
 // only, so it joins the household grid and no other.
@@ -24,17 +24,17 @@ func (mumbled) Description() string {
 
 // Leave out pick-two games, whose answer would have to name two.
 func (mumbled) AppliesToGame(taskType string) bool {
-	return taskType != household.TypePickTwoObjAndPlace
+	return taskType != alfworld.TypePickTwoObjAndPlace
 }
 
-func (mumbled) ApplyGame(rng *rand.Rand, g *household.Game) error {
-	if err := g.Refer(household.FormVague); err != nil { // re-render: "put something hot in fridge."
+func (mumbled) ApplyGame(rng *rand.Rand, g *alfworld.Game) error {
+	if err := g.Refer(alfworld.FormVague); err != nil { // re-render: "put something hot in fridge."
 		return err
 	}
 	please := []string{", please.", ", if you would."}[rng.IntN(2)]
 	g.Instruction = strings.TrimSuffix(g.Instruction, ".") + please
 	g.Label = tasks.LabelUnderspecified
-	g.Answer = "Oh, I mean " + household.Indefinite(g.Goal.Kind) + "."
+	g.Answer = "Oh, I mean " + alfworld.Indefinite(g.Goal.Kind) + "."
 	return nil
 }
 
@@ -44,7 +44,7 @@ func init() { perturb.Register(mumbled{}) }
 
 func Example_householdPerturbation() {
 	p, _ := perturb.LookupHousehold("mumbled")
-	g, err := household.EvalGames()[55].BuildWith(p)
+	g, err := alfworld.EvalGames()[55].BuildWith(p)
 	if err != nil {
 		panic(err)
 	}

@@ -5,7 +5,7 @@ import (
 
 	"github.com/ambibench/ambibench/scenes"
 	"github.com/ambibench/ambibench/tasks"
-	"github.com/ambibench/ambibench/tasks/household"
+	"github.com/ambibench/ambibench/tasks/alfworld"
 )
 
 // multiplicity adds a second object that the instruction's phrase also
@@ -65,16 +65,16 @@ func (multiplicity) Apply(rng *rand.Rand, ep *tasks.Episode) error {
 }
 
 // On the household track the instruction says "the mug" among several;
-// the user says which (household.Multiplicity). It leaves out
+// the user says which (alfworld.Multiplicity). It leaves out
 // pick_two_obj_and_place.
 func (multiplicity) AppliesToGame(taskType string) bool {
-	return household.MultiplicityApplies(taskType)
+	return alfworld.MultiplicityApplies(taskType)
 }
 func (multiplicity) HouseholdDescription() string {
 	return "the task says \"the mug\" among several; asked, the user says which (not pick_two_obj_and_place)"
 }
-func (multiplicity) ApplyGame(rng *rand.Rand, g *household.Game) error {
-	return household.Multiplicity(rng, g)
+func (multiplicity) ApplyGame(rng *rand.Rand, g *alfworld.Game) error {
+	return alfworld.Multiplicity(rng, g)
 }
 
 // spatialPick returns the direction and anchor of move i's pick phrase if it

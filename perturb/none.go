@@ -4,7 +4,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/ambibench/ambibench/tasks"
-	"github.com/ambibench/ambibench/tasks/household"
+	"github.com/ambibench/ambibench/tasks/alfworld"
 )
 
 // none leaves the episode clear.
@@ -17,6 +17,6 @@ func (none) Apply(_ *rand.Rand, ep *tasks.Episode) error { ep.Label = tasks.Labe
 
 // On the household track none leaves the generated game as it is (its
 // label is none already).
-func (none) AppliesToGame(string) bool                       { return true }
-func (none) HouseholdDescription() string                    { return "the generated game, unchanged" }
-func (none) ApplyGame(_ *rand.Rand, _ *household.Game) error { return nil }
+func (none) AppliesToGame(string) bool                      { return true }
+func (none) HouseholdDescription() string                   { return "the generated game, unchanged" }
+func (none) ApplyGame(_ *rand.Rand, _ *alfworld.Game) error { return nil }

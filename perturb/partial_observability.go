@@ -5,7 +5,7 @@ import (
 
 	"github.com/ambibench/ambibench/scenes"
 	"github.com/ambibench/ambibench/tasks"
-	"github.com/ambibench/ambibench/tasks/household"
+	"github.com/ambibench/ambibench/tasks/alfworld"
 )
 
 // partialObservability puts two robots at the table, each seeing only its
@@ -84,11 +84,11 @@ func (partialObservability) Apply(rng *rand.Rand, ep *tasks.Episode) error {
 }
 
 // On the household track every object of the kind lies in closed
-// receptacles (household.PartialObservability); the answer stays empty.
+// receptacles (alfworld.PartialObservability); the answer stays empty.
 func (partialObservability) AppliesToGame(string) bool { return true }
 func (partialObservability) HouseholdDescription() string {
 	return "every object of the kind lies in closed receptacles; the task is clear and exploring finds it"
 }
-func (partialObservability) ApplyGame(rng *rand.Rand, g *household.Game) error {
-	return household.PartialObservability(rng, g)
+func (partialObservability) ApplyGame(rng *rand.Rand, g *alfworld.Game) error {
+	return alfworld.PartialObservability(rng, g)
 }

@@ -9,10 +9,10 @@ import (
 
 	"github.com/ambibench/ambibench/perturb"
 	"github.com/ambibench/ambibench/scenes"
-	engine "github.com/ambibench/ambibench/sim/household"
-	"github.com/ambibench/ambibench/sim/tabletop"
+	"github.com/ambibench/ambibench/sim/physics"
+	"github.com/ambibench/ambibench/sim/textworld"
 	"github.com/ambibench/ambibench/tasks"
-	"github.com/ambibench/ambibench/tasks/household"
+	"github.com/ambibench/ambibench/tasks/alfworld"
 )
 
 // These tests range over every registered perturbation and every track
@@ -76,7 +76,7 @@ func drawEpisode(t *testing.T, f tasks.Family, p perturb.Tabletop, seed uint64) 
 // goal holds after it.
 func solves(t *testing.T, ep *tasks.Episode) bool {
 	t.Helper()
-	w, err := tabletop.New(ep.Objects, tabletop.Config{
+	w, err := physics.New(ep.Objects, physics.Config{
 		TwoRobots: ep.TwoRobots, PartialView: ep.PartialView,
 		PlaceNoise: ep.Physics.PlaceNoise, SlipRate: ep.Physics.SlipRate, NoiseSeed: ep.Physics.Seed,
 	})
@@ -138,14 +138,14 @@ func TestLabelsAndAnswers(t *testing.T) {
 
 // expertSolves plays the household expert's plan in the engine and
 // reports whether the goal holds after it.
-func expertSolves(t *testing.T, g *household.Game) bool {
+func expertSolves(t *testing.T, g *alfworld.Game) bool {
 	t.Helper()
 	plan, err := g.Expert("")
 	if err != nil {
 		t.Errorf("%s: expert: %v", g.ID, err)
 		return false
 	}
-	e, err := engine.New(g.House, engine.Options{})
+	e, err := textworld.New(g.House, textworld.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +160,7 @@ func expertSolves(t *testing.T, g *household.Game) bool {
 func TestHouseholdLabelsAndAnswers(t *testing.T) {
 	for _, p := range perturb.ForHousehold() {
 		solved, total := 0, 0
-		for i, s := range household.EvalGames() {
+		for i, s := range alfworld.EvalGames() {
 			if testing.Short() && i%5 != 0 {
 				continue
 			}
@@ -218,23 +218,23 @@ func TestTracks(t *testing.T) {
 	}
 }
 
-// The name-based household.Spec.Build, Perturbations and Applies, which
+// The name-based alfworld.Spec.Build, Perturbations and Applies, which
 // know the built-in building blocks only, agree with the registry: the
 // same names in the registry's order, the same cells, the same games.
 func TestHouseholdBuiltinsAgreeWithTheRegistry(t *testing.T) {
 	var registered []string
 	for _, name := range perturb.HouseholdNames() {
-		if slices.Contains(household.Perturbations(), name) {
+		if slices.Contains(alfworld.Perturbations(), name) {
 			registered = append(registered, name)
 		}
 	}
-	if !slices.Equal(registered, household.Perturbations()) {
-		t.Fatalf("household.Perturbations() %v; the registry has %v of them, in that order", household.Perturbations(), registered)
+	if !slices.Equal(registered, alfworld.Perturbations()) {
+		t.Fatalf("alfworld.Perturbations() %v; the registry has %v of them, in that order", alfworld.Perturbations(), registered)
 	}
-	for i, s := range household.EvalGames() {
-		for _, name := range household.Perturbations() {
+	for i, s := range alfworld.EvalGames() {
+		for _, name := range alfworld.Perturbations() {
 			p, _ := perturb.LookupHousehold(name)
-			if household.Applies(s.Type, name) != p.AppliesToGame(s.Type) {
+			if alfworld.Applies(s.Type, name) != p.AppliesToGame(s.Type) {
 				t.Errorf("%s/%s: Applies and AppliesToGame disagree", s.ID, name)
 			}
 			if !p.AppliesToGame(s.Type) || testing.Short() && i%5 != 0 {

@@ -7,7 +7,7 @@ import (
 	"slices"
 
 	"github.com/ambibench/ambibench/tasks"
-	"github.com/ambibench/ambibench/tasks/household"
+	"github.com/ambibench/ambibench/tasks/alfworld"
 )
 
 // Perturbation is what every registered perturbation is: a name, unique in
@@ -33,20 +33,20 @@ type Tabletop interface {
 }
 
 // Household is a perturbation of the household track; it satisfies
-// household.Perturbation, which household.Spec.BuildWith applies.
+// alfworld.Perturbation, which alfworld.Spec.BuildWith applies.
 type Household interface {
 	Perturbation
 	// AppliesToGame reports whether the perturbation makes sense for a
-	// game of the task type (household.Types); the grid leaves out the
+	// game of the task type (alfworld.Types); the grid leaves out the
 	// cells where it does not.
 	AppliesToGame(taskType string) bool
 	// ApplyGame perturbs g in place, drawing only from rng, and sets its
-	// Label and Answer. It returns household.ErrRedraw when this game
+	// Label and Answer. It returns alfworld.ErrRedraw when this game
 	// cannot take the perturbation; the builder draws another.
-	ApplyGame(rng *rand.Rand, g *household.Game) error
+	ApplyGame(rng *rand.Rand, g *alfworld.Game) error
 }
 
-var _ household.Perturbation = Household(nil)
+var _ alfworld.Perturbation = Household(nil)
 
 // ErrRedraw means this particular episode cannot take the perturbation
 // (say, there is no spare object to offer instead); draw another.

@@ -4,7 +4,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/ambibench/ambibench/tasks"
-	"github.com/ambibench/ambibench/tasks/household"
+	"github.com/ambibench/ambibench/tasks/alfworld"
 )
 
 // underspecified makes the instruction vague: the block becomes "something"
@@ -44,11 +44,11 @@ func (underspecified) Apply(rng *rand.Rand, ep *tasks.Episode) error {
 }
 
 // On the household track the instruction does not say the kind; the user
-// names it (household.Underspecified).
+// names it (alfworld.Underspecified).
 func (underspecified) AppliesToGame(string) bool { return true }
 func (underspecified) HouseholdDescription() string {
 	return "the task does not say the kind (\"put something cool in countertop\"); asked, the user names it"
 }
-func (underspecified) ApplyGame(rng *rand.Rand, g *household.Game) error {
-	return household.Underspecified(rng, g)
+func (underspecified) ApplyGame(rng *rand.Rand, g *alfworld.Game) error {
+	return alfworld.Underspecified(rng, g)
 }

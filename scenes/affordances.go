@@ -5,7 +5,7 @@ import "slices"
 // The semantic-map knowledge: the object classes a household map holds
 // (COCO-style names as detectors give them, plus a few furniture classes),
 // the words people use for them, and what each class affords. The
-// built-in dataset's ground truth (tasks/semmap), the rules agent and the
+// built-in dataset's ground truth (tasks/mapqueries), the rules agent and the
 // simulated model (through ParseObjectQuery and ResolveObjects) all read
 // these tables, so that the reference answer and the references'
 // reasoning cannot drift apart.

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/ambibench/ambibench/scenes"
-	"github.com/ambibench/ambibench/tasks/semmap"
+	"github.com/ambibench/ambibench/tasks/mapqueries"
 )
 
 // BenchmarkResolveObjects answers one built-in query per op over maps of
@@ -22,7 +22,7 @@ import (
 //	go test -run '^$' -bench ResolveObjects -count 6 ./scenes/ | go tool benchstat -col /objects -
 func BenchmarkResolveObjects(b *testing.B) {
 	qs := map[string][]scenes.ObjectQuery{}
-	for _, t := range semmap.Templates() {
+	for _, t := range mapqueries.Templates() {
 		kind := "plain"
 		if t.Request.Relation != "" {
 			kind = "related"
@@ -32,7 +32,7 @@ func BenchmarkResolveObjects(b *testing.B) {
 	for _, kind := range []string{"plain", "related"} {
 		for _, minP := range []float64{0, 0.3} {
 			for _, n := range []int{10, 100, 1000} {
-				m := semmap.Generate(1, 0, n).Map
+				m := mapqueries.Generate(1, 0, n).Map
 				b.Run(fmt.Sprintf("query=%s/minp=%g/objects=%d", kind, minP, n), func(b *testing.B) {
 					b.ReportAllocs()
 					i := 0

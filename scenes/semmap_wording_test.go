@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/ambibench/ambibench/scenes"
-	"github.com/ambibench/ambibench/tasks/semmap"
+	"github.com/ambibench/ambibench/tasks/mapqueries"
 )
 
 // The held-out wording's hash, as committed (1ee59f6) before the
@@ -34,11 +34,11 @@ func wordingTop1(t *testing.T, path string) (top1 float64, misread []string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	qs, err := semmap.ParseIntentQueries(data, path)
+	qs, err := mapqueries.ParseIntentQueries(data, path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := semmap.Builtin(1)
+	d := mapqueries.Builtin(1)
 	hits, n := 0, 0
 	for _, q := range qs {
 		req, ok := scenes.ParseObjectQuery(q.Text)
@@ -62,7 +62,7 @@ func wordingTop1(t *testing.T, path string) (top1 float64, misread []string) {
 // maxWordingGap worse than A, or the vocabulary fits A's words rather
 // than the classes and affordances.
 func TestWordingGeneralises(t *testing.T) {
-	const a, b = "../tasks/semmap/testdata/wording/queries_a.yaml", "../tasks/semmap/testdata/wording/queries_b.yaml"
+	const a, b = "../tasks/mapqueries/testdata/wording/queries_a.yaml", "../tasks/mapqueries/testdata/wording/queries_b.yaml"
 	data, err := os.ReadFile(b)
 	if err != nil {
 		t.Fatal(err)

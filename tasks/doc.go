@@ -22,5 +22,5 @@
 // A family is one file and one [Register] call.
 //
 // The household track's tasks are in
-// [github.com/ambibench/ambibench/tasks/household].
+// [github.com/ambibench/ambibench/tasks/alfworld].
 package tasks

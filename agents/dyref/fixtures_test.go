@@ -3,7 +3,7 @@ package dyref
 import "github.com/ambibench/ambibench/agents/housework"
 
 // trial is a recorded trial of the household track: the first evaluation
-// game of each task type (tasks/household EvalGames, perturbation none),
+// game of each task type (tasks/alfworld EvalGames, perturbation none),
 // played by the housework planner told to skip treatments, so that the
 // treat-then-place ones fail as a careless model's would.
 type trial struct {

@@ -8,7 +8,7 @@ import (
 
 // The solved cases are DyRef's toolkit examples (key_rules shows them).
 // bench/household makes them from the household's training split, which
-// no agent may import (tasks/household), and a test of bench/household
+// no agent may import (tasks/alfworld), and a test of bench/household
 // holds the embedded file equal to what it makes.
 
 // SolvedCase is a solved game of one task type, shown to the toolkit.

@@ -10,8 +10,8 @@ import (
 	"github.com/ambibench/ambibench/agents"
 	"github.com/ambibench/ambibench/agents/llm"
 	"github.com/ambibench/ambibench/agents/llm/simmodel"
-	engine "github.com/ambibench/ambibench/sim/household"
-	"github.com/ambibench/ambibench/tasks/household"
+	"github.com/ambibench/ambibench/sim/textworld"
+	"github.com/ambibench/ambibench/tasks/alfworld"
 )
 
 // BenchmarkDecision times one decision of the ReAct player with some
@@ -31,7 +31,7 @@ import (
 //
 //	go test -run '^$' -bench Decision -benchtime 2000x -count 6 ./agents/household/ | go tool benchstat -col /step -
 func BenchmarkDecision(b *testing.B) {
-	g, err := household.EvalGames()[0].Build("")
+	g, err := alfworld.EvalGames()[0].Build("")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -50,12 +50,12 @@ func BenchmarkDecision(b *testing.B) {
 
 // benchDecision plays b.N trials that end at decision step+1 and times
 // that decision only; last, when not nil, makes it.
-func benchDecision(b *testing.B, g *household.Game, step int, last llm.Model) {
+func benchDecision(b *testing.B, g *alfworld.Game, step int, last llm.Model) {
 	b.ReportAllocs()
 	b.StopTimer()
 	b.ResetTimer()
 	for range b.N {
-		w, err := engine.New(g.House, engine.Options{})
+		w, err := textworld.New(g.House, textworld.Options{})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -106,8 +106,8 @@ func (m *wanderer) Generate(ctx context.Context, req llm.Request) (llm.Reply, er
 // trial, at the call after.
 type timedHouse struct {
 	b       *testing.B
-	game    *household.Game
-	world   *engine.Game
+	game    *alfworld.Game
+	world   *textworld.Game
 	opening string
 	step    int
 	steps   int

@@ -10,14 +10,14 @@ import (
 
 	"github.com/ambibench/ambibench/agents"
 	"github.com/ambibench/ambibench/agents/internal/agenttest"
-	simhh "github.com/ambibench/ambibench/sim/household"
-	hh "github.com/ambibench/ambibench/tasks/household"
+	"github.com/ambibench/ambibench/sim/textworld"
+	"github.com/ambibench/ambibench/tasks/alfworld"
 )
 
 // exampleSpecs are the training games the worked examples are made
 // from: the first two of each task type.
-func exampleSpecs() []hh.Spec {
-	return hh.TrainGames(examplesPerType * len(hh.Types()))
+func exampleSpecs() []alfworld.Spec {
+	return alfworld.TrainGames(examplesPerType * len(alfworld.Types()))
 }
 
 // playExample plays a training game with the expert in the engine and
@@ -26,21 +26,21 @@ func exampleSpecs() []hh.Spec {
 // after "> " and what the engine answered, with "You arrive at loc N. "
 // cut (alfworld_trial.py, lines 41-44). Thoughts are commands too, sent
 // to the engine, which answers them "OK.".
-func playExample(s hh.Spec) (string, error) {
+func playExample(s alfworld.Spec) (string, error) {
 	g, err := s.BuildWith(nil)
 	if err != nil {
 		return "", err
 	}
-	plan, err := g.Expert(simhh.GrammarV03)
+	plan, err := g.Expert(textworld.GrammarV03)
 	if err != nil {
 		return "", err
 	}
-	w, err := simhh.New(g.House, simhh.Options{})
+	w, err := textworld.New(g.House, textworld.Options{})
 	if err != nil {
 		return "", err
 	}
 	var b strings.Builder
-	b.WriteString(strings.TrimPrefix(g.Intro(w.Reset()), hh.Banner+"\n\n") + "\n")
+	b.WriteString(strings.TrimPrefix(g.Intro(w.Reset()), alfworld.Banner+"\n\n") + "\n")
 	send := func(cmd string) {
 		fmt.Fprintf(&b, "> %s\n%s\n", cmd, stripArrival(w.Step(cmd)))
 	}
@@ -59,7 +59,7 @@ func playExample(s hh.Spec) (string, error) {
 // exampleThought is the thought written before plan[i], or "": the plan
 // at the start, and what comes next after the object is taken and after
 // it is treated. The words are the project's own.
-func exampleThought(g *hh.Game, plan []string, i int) string {
+func exampleThought(g *alfworld.Game, plan []string, i int) string {
 	kind := g.Goal.Kind
 	first := func(verb string) string { // the first argument of a command
 		for _, c := range plan {
@@ -79,14 +79,14 @@ func exampleThought(g *hh.Game, plan []string, i int) string {
 			appliance = last(c, " with ")
 		}
 	}
-	treat := map[string]string{hh.StateHot: "heat", hh.StateCold: "cool", hh.StateClean: "clean"}[g.Goal.State]
+	treat := map[string]string{alfworld.StateHot: "heat", alfworld.StateCold: "cool", alfworld.StateClean: "clean"}[g.Goal.State]
 	if i == 0 {
 		where := first("go to")
 		switch {
-		case g.Type == hh.TypeLookAtObjInLight:
+		case g.Type == alfworld.TypeLookAtObjInLight:
 			return fmt.Sprintf("I am to hold a %s where a %s is, with the %s switched on. First the %s: the %s is a likely place for one.", kind, g.Goal.Lamp, g.Goal.Lamp, kind, where)
-		case g.Type == hh.TypePickTwoObjAndPlace:
-			return fmt.Sprintf("Two %s must end in one %s, and I can carry only one at a time. I look for the first at the %s.", hh.Plural(kind), g.Goal.Dest, where)
+		case g.Type == alfworld.TypePickTwoObjAndPlace:
+			return fmt.Sprintf("Two %s must end in one %s, and I can carry only one at a time. I look for the first at the %s.", alfworld.Plural(kind), g.Goal.Dest, where)
 		case treat != "":
 			return fmt.Sprintf("I need a %s, to %s before it goes in or on a %s. I look for one first, at the %s.", kind, treat, g.Goal.Dest, where)
 		}
@@ -97,11 +97,11 @@ func exampleThought(g *hh.Game, plan []string, i int) string {
 	case strings.HasPrefix(prev, "take "):
 		obj, _, _ := strings.Cut(strings.TrimPrefix(prev, "take "), " from ")
 		switch {
-		case g.Type == hh.TypeLookAtObjInLight:
+		case g.Type == alfworld.TypeLookAtObjInLight:
 			return fmt.Sprintf("I hold the %s. Now the %s: I go where I expect one and switch it on there.", obj, g.Goal.Lamp)
-		case g.Type == hh.TypePickTwoObjAndPlace && strings.Count(strings.Join(plan[:i], "\n"), "take ") == 1:
+		case g.Type == alfworld.TypePickTwoObjAndPlace && strings.Count(strings.Join(plan[:i], "\n"), "take ") == 1:
 			return fmt.Sprintf("That is the first %s, the %s. It goes to the %s, and then I look for the second.", kind, obj, dest)
-		case g.Type == hh.TypePickTwoObjAndPlace:
+		case g.Type == alfworld.TypePickTwoObjAndPlace:
 			return fmt.Sprintf("The %s is the second %s. Back to the %s with it.", obj, kind, dest)
 		case treat != "":
 			return fmt.Sprintf("I hold the %s. Before it goes to the %s I %s it with the %s.", obj, dest, treat, appliance)
@@ -142,13 +142,13 @@ func TestExamplesAreTheEngines(t *testing.T) {
 	}
 }
 
-func replayExample(t *testing.T, s hh.Spec, file, text string) {
+func replayExample(t *testing.T, s alfworld.Spec, file, text string) {
 	t.Helper()
 	g, err := s.BuildWith(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := simhh.New(g.House, simhh.Options{})
+	w, err := textworld.New(g.House, textworld.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +156,7 @@ func replayExample(t *testing.T, s hh.Spec, file, text string) {
 	if !ok {
 		t.Fatalf("%s: no command", file)
 	}
-	if want := strings.TrimPrefix(g.Intro(w.Reset()), hh.Banner+"\n\n"); opening != want {
+	if want := strings.TrimPrefix(g.Intro(w.Reset()), alfworld.Banner+"\n\n"); opening != want {
 		t.Fatalf("%s: opening\n%s\nwant the engine's\n%s", file, opening, want)
 	}
 	lines := strings.Split(strings.TrimSuffix("> "+steps, "\n"), "\n")
@@ -211,10 +211,10 @@ func TestExamplesChosenByTaskType(t *testing.T) {
 		env func() agents.Env
 		typ string
 	}{
-		{"the harness says heat", func() agents.Env { return typedHouse{newFakeHouse(1), hh.TypePickHeatThenPlace} }, hh.TypePickHeatThenPlace},
-		{"the harness says pick-two", func() agents.Env { return typedHouse{newFakeHouse(1), hh.TypePickTwoObjAndPlace} }, hh.TypePickTwoObjAndPlace},
-		{"the harness says look", func() agents.Env { return typedHouse{newFakeHouse(1), hh.TypeLookAtObjInLight} }, hh.TypeLookAtObjInLight},
-		{"no word from the harness: the instruction reads as put", func() agents.Env { return newFakeHouse(1) }, hh.TypePickAndPlace},
+		{"the harness says heat", func() agents.Env { return typedHouse{newFakeHouse(1), alfworld.TypePickHeatThenPlace} }, alfworld.TypePickHeatThenPlace},
+		{"the harness says pick-two", func() agents.Env { return typedHouse{newFakeHouse(1), alfworld.TypePickTwoObjAndPlace} }, alfworld.TypePickTwoObjAndPlace},
+		{"the harness says look", func() agents.Env { return typedHouse{newFakeHouse(1), alfworld.TypeLookAtObjInLight} }, alfworld.TypeLookAtObjInLight},
+		{"no word from the harness: the instruction reads as put", func() agents.Env { return newFakeHouse(1) }, alfworld.TypePickAndPlace},
 	} {
 		model := &houseModel{plans: acts(winning...)}
 		agent, err := agenttest.Workflow(t, "react", model)

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	simhh "github.com/ambibench/ambibench/sim/household"
-	hh "github.com/ambibench/ambibench/tasks/household"
+	"github.com/ambibench/ambibench/sim/textworld"
+	"github.com/ambibench/ambibench/tasks/alfworld"
 )
 
 // The reflection prompt is few-shot, as the Reflexion authors' is
@@ -57,7 +57,7 @@ func TestReflectionExamplesAreTheEngines(t *testing.T) {
 		t.Fatal(err)
 	}
 	games := strings.Split(strings.TrimSpace(text), "\n\nYou are in the middle")
-	specs := []hh.Spec{hh.TrainGames(12)[3], hh.TrainGames(12)[10]} // train/pick_heat_then_place/00, train/pick_cool_then_place/01
+	specs := []alfworld.Spec{alfworld.TrainGames(12)[3], alfworld.TrainGames(12)[10]} // train/pick_heat_then_place/00, train/pick_cool_then_place/01
 	if len(games) != len(specs) {
 		t.Fatalf("%d worked attempts, want %d", len(games), len(specs))
 	}
@@ -70,12 +70,12 @@ func TestReflectionExamplesAreTheEngines(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		w, err := simhh.New(g.House, simhh.Options{})
+		w, err := textworld.New(g.House, textworld.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		opening, rest, _ := strings.Cut(game, "\n> ")
-		if want := strings.TrimPrefix(g.Intro(w.Reset()), hh.Banner+"\n\n"); opening != want {
+		if want := strings.TrimPrefix(g.Intro(w.Reset()), alfworld.Banner+"\n\n"); opening != want {
 			t.Fatalf("%s: opening\n%s\nwant the engine's\n%s", s.ID, opening, want)
 		}
 		steps, _, _ := strings.Cut("> "+rest, "\nThe attempt failed.\n")

@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// The six task types, under the names tasks/household gives them.
+// The six task types, under the names tasks/alfworld gives them.
 const (
 	TypePickAndPlace       = "pick_and_place"
 	TypeLookAtObjInLight   = "look_at_obj_in_light"

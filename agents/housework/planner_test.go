@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	"github.com/ambibench/ambibench/agents/housework"
-	engine "github.com/ambibench/ambibench/sim/household"
+	"github.com/ambibench/ambibench/sim/textworld"
 	"github.com/ambibench/ambibench/tasks"
-	"github.com/ambibench/ambibench/tasks/household"
+	"github.com/ambibench/ambibench/tasks/alfworld"
 )
 
 // A Planner told each turn as it is played decides as Decide does over the
@@ -22,28 +22,28 @@ func TestPlannerIsDecide(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		why  string
-		opts engine.Options
+		opts textworld.Options
 		s    housework.State
 	}{
-		{"the default wording", engine.Options{}, housework.State{}},
-		{"v0.4 with explained feedback: other observations to read", engine.Options{Grammar: engine.GrammarV04, Feedback: engine.FeedbackExplain}, housework.State{}},
-		{"no priors: longer searches", engine.Options{}, housework.State{NoPriors: true}},
-		{"every slip: the paths a slipping model takes", engine.Options{}, housework.State{Slips: housework.Slips{SkipTreatment: true, IgnoreMultiplicity: true, WrongInstance: true}}},
+		{"the default wording", textworld.Options{}, housework.State{}},
+		{"v0.4 with explained feedback: other observations to read", textworld.Options{Grammar: textworld.GrammarV04, Feedback: textworld.FeedbackExplain}, housework.State{}},
+		{"no priors: longer searches", textworld.Options{}, housework.State{NoPriors: true}},
+		{"every slip: the paths a slipping model takes", textworld.Options{}, housework.State{Slips: housework.Slips{SkipTreatment: true, IgnoreMultiplicity: true, WrongInstance: true}}},
 	} {
 		decisions := 0
-		for i, spec := range household.EvalGames() {
+		for i, spec := range alfworld.EvalGames() {
 			if i%8 != 0 {
 				continue
 			}
-			for _, pert := range household.Perturbations() {
-				if !household.Applies(spec.Type, pert) {
+			for _, pert := range alfworld.Perturbations() {
+				if !alfworld.Applies(spec.Type, pert) {
 					continue
 				}
 				g, err := spec.Build(pert)
 				if err != nil {
 					t.Fatal(err)
 				}
-				e, err := engine.New(g.House, tc.opts)
+				e, err := textworld.New(g.House, tc.opts)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -102,11 +102,11 @@ func TestPlannerIsDecide(t *testing.T) {
 //
 //	go test -run '^$' -bench Planner -benchtime 2000x -count 6 ./agents/housework/ | go tool benchstat -col /step -
 func BenchmarkPlanner(b *testing.B) {
-	g, err := household.EvalGames()[0].Build(tasks.LabelNone)
+	g, err := alfworld.EvalGames()[0].Build(tasks.LabelNone)
 	if err != nil {
 		b.Fatal(err)
 	}
-	e, err := engine.New(g.House, engine.Options{})
+	e, err := textworld.New(g.House, textworld.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -6,9 +6,9 @@ import (
 	"testing"
 
 	"github.com/ambibench/ambibench/agents/housework"
-	engine "github.com/ambibench/ambibench/sim/household"
+	"github.com/ambibench/ambibench/sim/textworld"
 	"github.com/ambibench/ambibench/tasks"
-	"github.com/ambibench/ambibench/tasks/household"
+	"github.com/ambibench/ambibench/tasks/alfworld"
 )
 
 // outcome is one game played by the planner.
@@ -23,15 +23,15 @@ type outcome struct {
 // play runs the planner on a game through the engine, with a user who
 // answers a question tagged with the game's label by the game's answer and
 // ends the game on any other tag, as the harness does.
-func play(t testing.TB, g *household.Game, opts engine.Options, noPriors bool) outcome {
+func play(t testing.TB, g *alfworld.Game, opts textworld.Options, noPriors bool) outcome {
 	return playWith(t, g, opts, housework.State{NoPriors: noPriors})
 }
 
 // playWith plays from a state that sets the planner's options (priors,
 // slips).
-func playWith(t testing.TB, g *household.Game, opts engine.Options, s housework.State) outcome {
+func playWith(t testing.TB, g *alfworld.Game, opts textworld.Options, s housework.State) outcome {
 	t.Helper()
-	e, err := engine.New(g.House, opts)
+	e, err := textworld.New(g.House, opts)
 	if err != nil {
 		t.Fatalf("%s: %v", g.ID, err)
 	}
@@ -77,28 +77,28 @@ func TestPlayEvalGames(t *testing.T) {
 	}
 	for _, cfg := range []struct {
 		name     string
-		opts     engine.Options
+		opts     textworld.Options
 		noPriors bool
 		want     map[string]float64
 	}{
-		{"v0.3", engine.Options{}, false, want},
-		{"v0.4 explained", engine.Options{Grammar: engine.GrammarV04, Feedback: engine.FeedbackExplain}, false, want},
+		{"v0.3", textworld.Options{}, false, want},
+		{"v0.4 explained", textworld.Options{Grammar: textworld.GrammarV04, Feedback: textworld.FeedbackExplain}, false, want},
 		// Searching in listing order costs steps, which absence games,
 		// searched through before asking, feel the most.
-		{"no priors", engine.Options{}, true, map[string]float64{tasks.LabelNone: 0.9, tasks.LabelAbsence: 0.6, tasks.LabelMultiplicity: 0.8,
+		{"no priors", textworld.Options{}, true, map[string]float64{tasks.LabelNone: 0.9, tasks.LabelAbsence: 0.6, tasks.LabelMultiplicity: 0.8,
 			tasks.LabelUnderspecified: 0.9, tasks.LabelPartialObservability: 0.8}},
 	} {
 		t.Run(cfg.name, func(t *testing.T) { playAll(t, cfg.opts, cfg.noPriors, cfg.want) })
 	}
 }
 
-func playAll(t *testing.T, opts engine.Options, noPriors bool, want map[string]float64) {
-	for _, pert := range household.Perturbations() {
+func playAll(t *testing.T, opts textworld.Options, noPriors bool, want map[string]float64) {
+	for _, pert := range alfworld.Perturbations() {
 		won, n, steps, optimal, wrongAbsence := 0, 0, 0, 0, 0
 		byType := map[string][2]int{}
 		var failures []string
-		for _, spec := range household.EvalGames() {
-			if !household.Applies(spec.Type, pert) {
+		for _, spec := range alfworld.EvalGames() {
+			if !alfworld.Applies(spec.Type, pert) {
 				continue
 			}
 			g, err := spec.Build(pert)
@@ -153,13 +153,13 @@ func TestDiagnoseSlips(t *testing.T) {
 		slips housework.Slips
 		kind  string
 	}{
-		{"a heat game played without heating", household.TypePickHeatThenPlace, tasks.LabelNone, housework.Slips{SkipTreatment: true}, housework.MistakeSkip},
-		{"a clean game played without cleaning", household.TypePickCleanThenPlace, tasks.LabelNone, housework.Slips{SkipTreatment: true}, housework.MistakeSkip},
-		{"the X among several taken without asking", household.TypePickAndPlace, tasks.LabelMultiplicity, housework.Slips{IgnoreMultiplicity: true}, housework.MistakeMultiplicity},
-		{"another X than the user meant", household.TypePickCoolThenPlace, tasks.LabelMultiplicity, housework.Slips{WrongInstance: true}, housework.MistakeInstance},
+		{"a heat game played without heating", alfworld.TypePickHeatThenPlace, tasks.LabelNone, housework.Slips{SkipTreatment: true}, housework.MistakeSkip},
+		{"a clean game played without cleaning", alfworld.TypePickCleanThenPlace, tasks.LabelNone, housework.Slips{SkipTreatment: true}, housework.MistakeSkip},
+		{"the X among several taken without asking", alfworld.TypePickAndPlace, tasks.LabelMultiplicity, housework.Slips{IgnoreMultiplicity: true}, housework.MistakeMultiplicity},
+		{"another X than the user meant", alfworld.TypePickCoolThenPlace, tasks.LabelMultiplicity, housework.Slips{WrongInstance: true}, housework.MistakeInstance},
 	} {
 		lost, named := 0, 0
-		for _, spec := range household.EvalGames() {
+		for _, spec := range alfworld.EvalGames() {
 			if spec.Type != tc.typ {
 				continue
 			}
@@ -167,7 +167,7 @@ func TestDiagnoseSlips(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			o := playWith(t, g, engine.Options{}, housework.State{Slips: tc.slips})
+			o := playWith(t, g, textworld.Options{}, housework.State{Slips: tc.slips})
 			if o.won {
 				continue
 			}
@@ -192,11 +192,11 @@ func TestDiagnoseSlips(t *testing.T) {
 
 func TestDiagnoseLoopAndSteps(t *testing.T) {
 	t.Parallel()
-	g, err := household.EvalGames()[30].Build(tasks.LabelNone)
+	g, err := alfworld.EvalGames()[30].Build(tasks.LabelNone)
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := engine.New(g.House, engine.Options{})
+	e, err := textworld.New(g.House, textworld.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,11 +218,11 @@ func TestDiagnoseLoopAndSteps(t *testing.T) {
 // BenchmarkDecide decides once on a long trial: an absence game searched
 // through, about thirty commands and a question to replay.
 func BenchmarkDecide(b *testing.B) {
-	g, err := household.EvalGames()[100].Build(tasks.LabelAbsence)
+	g, err := alfworld.EvalGames()[100].Build(tasks.LabelAbsence)
 	if err != nil {
 		b.Fatal(err)
 	}
-	o := play(b, g, engine.Options{}, false)
+	o := play(b, g, textworld.Options{}, false)
 	s := o.state
 	s.Turns = s.Turns[:len(s.Turns)-1]
 	b.ReportMetric(float64(len(s.Turns)), "turns")

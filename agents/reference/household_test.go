@@ -9,15 +9,15 @@ import (
 
 	"github.com/ambibench/ambibench/agents"
 	_ "github.com/ambibench/ambibench/agents/reference"
-	engine "github.com/ambibench/ambibench/sim/household"
-	"github.com/ambibench/ambibench/tasks/household"
+	"github.com/ambibench/ambibench/sim/textworld"
+	"github.com/ambibench/ambibench/tasks/alfworld"
 )
 
 // houseEnv is a household Env over the engine: one trial, a user who
 // answers the game's label with its answer, the truth for the oracle.
 type houseEnv struct {
-	g       *household.Game
-	e       *engine.Game
+	g       *alfworld.Game
+	e       *textworld.Game
 	opening string
 	truth   *agents.Truth
 	ended   bool
@@ -26,13 +26,13 @@ type houseEnv struct {
 	listed  [][]string
 }
 
-func newHouseEnv(t *testing.T, spec household.Spec, pert string) *houseEnv {
+func newHouseEnv(t *testing.T, spec alfworld.Spec, pert string) *houseEnv {
 	t.Helper()
 	g, err := spec.Build(pert)
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := engine.New(g.House, engine.Options{})
+	e, err := textworld.New(g.House, textworld.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,11 +101,11 @@ func runAgent(t *testing.T, name string, seed uint64, env agents.Env) error {
 }
 
 func TestReferenceAgentsPlayHousehold(t *testing.T) {
-	specs := household.EvalGames()
+	specs := alfworld.EvalGames()
 	for _, tc := range []struct {
 		why   string
 		agent string
-		spec  household.Spec
+		spec  alfworld.Spec
 		pert  string
 		asks  []string
 	}{
@@ -133,7 +133,7 @@ func TestReferenceAgentsPlayHousehold(t *testing.T) {
 // until the step limit ends the trial; its seed fixes them.
 func TestRandomPlaysHouseholdBySeed(t *testing.T) {
 	play := func(seed uint64) *houseEnv {
-		env := newHouseEnv(t, household.EvalGames()[0], "none")
+		env := newHouseEnv(t, alfworld.EvalGames()[0], "none")
 		if err := runAgent(t, "random", seed, env); err != nil {
 			t.Fatal(err)
 		}

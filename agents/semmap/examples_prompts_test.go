@@ -20,7 +20,7 @@ var exampleRequest = regexp.MustCompile(`(?m)^Example \d+\. Map:\n(?s:.*?)\nRequ
 // ExampleRequests, no more and no fewer: what bench/semmap's
 // TestWorkedExamplesAreNotDatasetQueries holds apart from every query
 // ambibench ships or generates (that test lives there, as a package of
-// agents/ may not import tasks/semmap).
+// agents/ may not import tasks/mapqueries).
 func TestExampleRequestsAreThePrompts(t *testing.T) {
 	all := ExampleCounts{len(planExampleData), len(reflectExampleData), len(refineExampleData)}
 	var shown []string

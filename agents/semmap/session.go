@@ -151,7 +151,7 @@ type exampleSetter interface {
 
 // nearSetter is an Env whose dataset says what near means in its truth:
 // bench's semmap episodes, from the dataset's description
-// (tasks/semmap.Dataset.Near). ok is false when the dataset does not say;
+// (tasks/mapqueries.Dataset.Near). ok is false when the dataset does not say;
 // an Env that is not a nearSetter says nothing either.
 type nearSetter interface {
 	SemmapNear() (metres float64, ok bool)

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/ambibench/ambibench/agents"
-	simhh "github.com/ambibench/ambibench/sim/household"
-	hh "github.com/ambibench/ambibench/tasks/household"
+	"github.com/ambibench/ambibench/sim/textworld"
+	"github.com/ambibench/ambibench/tasks/alfworld"
 )
 
 // A trial allows 49 actions, as the Reflexion authors' loop sends at most
@@ -18,15 +18,15 @@ import (
 // the trial however many of those came between.
 func TestHouseholdStepBudget(t *testing.T) {
 	t.Parallel()
-	if hh.StepLimit != 49 {
-		t.Fatalf("StepLimit %d, want the authors' 49", hh.StepLimit)
+	if alfworld.StepLimit != 49 {
+		t.Fatalf("StepLimit %d, want the authors' 49", alfworld.StepLimit)
 	}
 	// A multiplicity game, so that the right tag is answered and play goes on.
-	g, err := HouseholdGame(hh.TypePickHeatThenPlace, "multiplicity", 0)
+	g, err := HouseholdGame(alfworld.TypePickHeatThenPlace, "multiplicity", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	env, err := newHouseholdEnv(g, simhh.Options{}, 2)
+	env, err := newHouseholdEnv(g, textworld.Options{}, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +41,7 @@ func TestHouseholdStepBudget(t *testing.T) {
 		return r
 	}
 	acts := []agents.ActArgs{{Command: "think: where is the egg?"}, {Command: "open nothing 9"}, {Command: "look"}}
-	for i := range hh.StepLimit - 1 {
+	for i := range alfworld.StepLimit - 1 {
 		if r := call(agents.ToolAct, acts[i%len(acts)]); r.Ended {
 			t.Fatalf("act %d ended the trial: %q", i+1, r.Text)
 		}
@@ -49,8 +49,8 @@ func TestHouseholdStepBudget(t *testing.T) {
 		call(agents.ToolAdmissible, struct{}{})
 		call(agents.ToolAsk, agents.AskArgs{Tag: "multiplicity", Question: "Which egg?"})
 	}
-	if env.trialSteps != hh.StepLimit-1 {
-		t.Fatalf("%d steps counted after %d acts and as many listings and questions", env.trialSteps, hh.StepLimit-1)
+	if env.trialSteps != alfworld.StepLimit-1 {
+		t.Fatalf("%d steps counted after %d acts and as many listings and questions", env.trialSteps, alfworld.StepLimit-1)
 	}
 	r := call(agents.ToolAct, agents.ActArgs{Command: "look"})
 	if !r.Ended || !strings.Contains(r.Text, "The step limit of 49 is reached") {

@@ -13,11 +13,11 @@ import (
 
 	"github.com/ambibench/ambibench/bench"
 	"github.com/ambibench/ambibench/perturb"
-	hh "github.com/ambibench/ambibench/tasks/household"
+	"github.com/ambibench/ambibench/tasks/alfworld"
 )
 
 // A game directory holds the grid's games as game files (see
-// tasks/household's WriteGame), one a file, in the layout
+// tasks/alfworld's WriteGame), one a file, in the layout
 //
 //	DIR/<perturbation>/<task type>/<index>.json
 //
@@ -47,12 +47,12 @@ func ExportGames(dir, grammar string) (int, error) {
 		if err := os.MkdirAll(sub, 0o755); err != nil {
 			return n, err
 		}
-		for i := range hh.EvalCount(c.Family) {
+		for i := range alfworld.EvalCount(c.Family) {
 			g, err := HouseholdGame(c.Family, c.Perturbation, i)
 			if err != nil {
 				return n, err
 			}
-			if err := hh.WriteGameFile(filepath.Join(sub, GameFileName(i)), g, grammar); err != nil {
+			if err := alfworld.WriteGameFile(filepath.Join(sub, GameFileName(i)), g, grammar); err != nil {
 				return n, err
 			}
 			n++
@@ -66,7 +66,7 @@ func ExportGames(dir, grammar string) (int, error) {
 type gameSet struct {
 	dir   string
 	cells []bench.Cell
-	games map[bench.Cell][]*hh.Game
+	games map[bench.Cell][]*alfworld.Game
 	hash  string // of every file read, for run.json
 }
 
@@ -75,7 +75,7 @@ type gameSet struct {
 // file or directory that does not fit the layout is an error that names
 // it. Files not ending in .json (a README) are left alone.
 func loadGames(dir, grammar string) (*gameSet, error) {
-	set := &gameSet{dir: dir, games: map[bench.Cell][]*hh.Game{}}
+	set := &gameSet{dir: dir, games: map[bench.Cell][]*alfworld.Game{}}
 	perts, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, err
@@ -98,8 +98,8 @@ func loadGames(dir, grammar string) (*gameSet, error) {
 				continue
 			}
 			tdir := filepath.Join(pdir, td.Name())
-			if !slices.Contains(hh.Types(), td.Name()) {
-				return nil, fmt.Errorf("%s: want a directory named for a household task type (%s)", tdir, strings.Join(hh.Types(), ", "))
+			if !slices.Contains(alfworld.Types(), td.Name()) {
+				return nil, fmt.Errorf("%s: want a directory named for a household task type (%s)", tdir, strings.Join(alfworld.Types(), ", "))
 			}
 			c := bench.Cell{Family: td.Name(), Perturbation: pd.Name()}
 			games, err := loadCell(tdir, c, grammar, sum)
@@ -112,7 +112,7 @@ func loadGames(dir, grammar string) (*gameSet, error) {
 		}
 	}
 	// The grid's order, whatever the directory's.
-	for _, t := range hh.Types() {
+	for _, t := range alfworld.Types() {
 		for _, p := range perturb.HouseholdNames() {
 			if c := (bench.Cell{Family: t, Perturbation: p}); set.games[c] != nil {
 				set.cells = append(set.cells, c)
@@ -127,12 +127,12 @@ func loadGames(dir, grammar string) (*gameSet, error) {
 }
 
 // loadCell reads one cell's directory, adding what it reads to sum.
-func loadCell(dir string, c bench.Cell, grammar string, sum io.Writer) ([]*hh.Game, error) {
+func loadCell(dir string, c bench.Cell, grammar string, sum io.Writer) ([]*alfworld.Game, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, err
 	}
-	byIndex := map[int]*hh.Game{}
+	byIndex := map[int]*alfworld.Game{}
 	label, labelKnown := cellLabel(c)
 	for _, e := range entries {
 		name, ok := strings.CutSuffix(e.Name(), ".json")
@@ -151,7 +151,7 @@ func loadCell(dir string, c bench.Cell, grammar string, sum io.Writer) ([]*hh.Ga
 		if err != nil {
 			return nil, err
 		}
-		g, gr, err := hh.UnmarshalGame(b, path)
+		g, gr, err := alfworld.UnmarshalGame(b, path)
 		if err != nil {
 			return nil, err
 		}
@@ -175,7 +175,7 @@ func loadCell(dir string, c bench.Cell, grammar string, sum io.Writer) ([]*hh.Ga
 		sum.Write(b)
 		byIndex[i] = g
 	}
-	games := make([]*hh.Game, len(byIndex))
+	games := make([]*alfworld.Game, len(byIndex))
 	for i := range games {
 		g, ok := byIndex[i]
 		if !ok {
@@ -223,7 +223,7 @@ func (s *gameSet) filter(types, perturbations []string) ([]bench.Cell, error) {
 }
 
 // game returns a copy of a cell's game, so that no episode shares one.
-func (s *gameSet) game(c bench.Cell, index int) (*hh.Game, error) {
+func (s *gameSet) game(c bench.Cell, index int) (*alfworld.Game, error) {
 	games := s.games[c]
 	if index < 0 || index >= len(games) {
 		return nil, fmt.Errorf("--data %s: %s/%s has %d games; episode %d is out of range", s.dir, c.Perturbation, c.Family, len(games), index)
@@ -233,7 +233,7 @@ func (s *gameSet) game(c bench.Cell, index int) (*hh.Game, error) {
 
 // episodeGame is job's game: read from the game directory when the run
 // has one, else built as the grid builds it.
-func (t *Track) episodeGame(job bench.Job) (*hh.Game, error) {
+func (t *Track) episodeGame(job bench.Job) (*alfworld.Game, error) {
 	if t.data != nil {
 		return t.data.game(bench.Cell{Family: job.Family, Perturbation: job.Perturbation}, job.Index)
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	hh "github.com/ambibench/ambibench/tasks/household"
+	"github.com/ambibench/ambibench/tasks/alfworld"
 )
 
 // A directory written by ExportGames reads back as the grid: the same
@@ -91,7 +91,7 @@ func TestGameLabelMatchesItsDirectory(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := hh.MarshalGame(g, "v0.3")
+		b, err := alfworld.MarshalGame(g, "v0.3")
 		if err != nil {
 			t.Fatal(err)
 		}

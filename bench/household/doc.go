@@ -1,7 +1,7 @@
 // Package household is the household track of the harness: the
-// ALFWorld-like text world (sim/household), whose task families are
+// ALFWorld-like text world (sim/textworld), whose task families are
 // ALFWorld's six task types and whose episodes are the games of the
-// 134-game evaluation split (tasks/household), under the perturbations of
+// 134-game evaluation split (tasks/alfworld), under the perturbations of
 // package perturb that implement perturb.Household.
 //
 // An episode is one game played over up to Track.Trials trials from the

@@ -4,8 +4,8 @@ import (
 	"fmt"
 
 	"github.com/ambibench/ambibench/agents/household"
-	simhh "github.com/ambibench/ambibench/sim/household"
-	hh "github.com/ambibench/ambibench/tasks/household"
+	"github.com/ambibench/ambibench/sim/textworld"
+	"github.com/ambibench/ambibench/tasks/alfworld"
 )
 
 // CasesPerType is how many solved games of each task type DyRef's
@@ -21,8 +21,8 @@ const CasesPerType = 2
 // (agents/household/dyref_cases.json) because agents may not import tasks.
 func SolvedCases(grammar string) ([]household.SolvedCase, error) {
 	var out []household.SolvedCase
-	types := hh.Types()
-	for _, s := range hh.TrainGames(CasesPerType * len(types)) {
+	types := alfworld.Types()
+	for _, s := range alfworld.TrainGames(CasesPerType * len(types)) {
 		g, err := s.Build("none")
 		if err != nil {
 			return nil, fmt.Errorf("solved case %s: %w", s.ID, err)
@@ -31,7 +31,7 @@ func SolvedCases(grammar string) ([]household.SolvedCase, error) {
 		if err != nil {
 			return nil, fmt.Errorf("solved case %s: expert: %w", s.ID, err)
 		}
-		w, err := simhh.New(g.House, simhh.Options{Grammar: grammar})
+		w, err := textworld.New(g.House, textworld.Options{Grammar: grammar})
 		if err != nil {
 			return nil, fmt.Errorf("solved case %s: %w", s.ID, err)
 		}

@@ -8,18 +8,18 @@ import (
 	"strings"
 
 	"github.com/ambibench/ambibench/agents"
-	simhh "github.com/ambibench/ambibench/sim/household"
+	"github.com/ambibench/ambibench/sim/textworld"
 	"github.com/ambibench/ambibench/tasks"
-	hh "github.com/ambibench/ambibench/tasks/household"
+	"github.com/ambibench/ambibench/tasks/alfworld"
 )
 
 // householdEnv is an agent's view of a household episode: one game,
 // played over one or more trials from the same start. The goal decides
 // success, never the agent.
 type householdEnv struct {
-	game  *hh.Game      // the game and its ground truth
-	opts  simhh.Options // the wording of the texts
-	world *simhh.Game   // the current trial's play
+	game  *alfworld.Game    // the game and its ground truth
+	opts  textworld.Options // the wording of the texts
+	world *textworld.Game   // the current trial's play
 	tools []agents.Tool
 	truth *agents.Truth // for the oracle only
 
@@ -40,7 +40,7 @@ type householdEnv struct {
 	toolCalls map[string]int
 }
 
-func newHouseholdEnv(g *hh.Game, opts simhh.Options, maxTrials int) (*householdEnv, error) {
+func newHouseholdEnv(g *alfworld.Game, opts textworld.Options, maxTrials int) (*householdEnv, error) {
 	e := &householdEnv{game: g, opts: opts, tools: agents.HouseholdTools(), maxTrials: max(maxTrials, 1), toolCalls: map[string]int{}}
 	if err := e.start(); err != nil {
 		return nil, err
@@ -50,7 +50,7 @@ func newHouseholdEnv(g *hh.Game, opts simhh.Options, maxTrials int) (*householdE
 
 // start begins a trial: a fresh play of the game from its start.
 func (e *householdEnv) start() error {
-	w, err := simhh.New(e.game.House, e.opts)
+	w, err := textworld.New(e.game.House, e.opts)
 	if err != nil {
 		return fmt.Errorf("%s: %w", e.game.ID, err)
 	}
@@ -58,7 +58,7 @@ func (e *householdEnv) start() error {
 	// The agent reads the opening as the ReAct and Reflexion runs gave
 	// it to their models, without ALFWorld's banner paragraph
 	// (alfworld_trial.py, line 107).
-	e.opening = strings.TrimPrefix(e.game.Intro(w.Reset()), hh.Banner+"\n\n")
+	e.opening = strings.TrimPrefix(e.game.Intro(w.Reset()), alfworld.Banner+"\n\n")
 	e.trial++
 	e.trialSteps, e.trialOver = 0, false
 	return nil
@@ -161,7 +161,7 @@ func (e *householdEnv) ask(a *agents.AskArgs) agents.Result {
 
 // householdTruth is the reference solution: the question the ambiguity
 // calls for, then the expert's shortest plan for the goal the user means.
-func householdTruth(g *hh.Game, grammar string) (*agents.Truth, int, error) {
+func householdTruth(g *alfworld.Game, grammar string) (*agents.Truth, int, error) {
 	plan, err := g.Expert(grammar)
 	if err != nil {
 		return nil, 0, fmt.Errorf("%s: expert: %w", g.ID, err)

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/ambibench/ambibench/results"
-	hh "github.com/ambibench/ambibench/tasks/household"
+	"github.com/ambibench/ambibench/tasks/alfworld"
 )
 
 // runHousehold runs agents on household cells, every evaluation game.
@@ -46,8 +46,8 @@ func TestHouseholdOracleIsOptimal(t *testing.T) {
 				r.Family, r.Perturbation, r.Episode, r.Success, r.SolvedTrial, r.Steps, r.OptimalSteps, r.Error)
 		}
 	}
-	if games["none"] != len(hh.EvalGames()) {
-		t.Errorf("%d games without perturbation, want the %d of the evaluation split", games["none"], len(hh.EvalGames()))
+	if games["none"] != len(alfworld.EvalGames()) {
+		t.Errorf("%d games without perturbation, want the %d of the evaluation split", games["none"], len(alfworld.EvalGames()))
 	}
 }
 

@@ -11,7 +11,7 @@ import (
 	"github.com/ambibench/ambibench/agents/llm"
 	"github.com/ambibench/ambibench/bench"
 	"github.com/ambibench/ambibench/results"
-	hh "github.com/ambibench/ambibench/tasks/household"
+	"github.com/ambibench/ambibench/tasks/alfworld"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -100,20 +100,20 @@ func RouterExamples(ctx context.Context, cfg RouterTraining) (RouterData, error)
 	// The first games of each type are the solved cases the toolkit
 	// shows (SolvedCases); training starts after them, so that no game
 	// sees its own solution.
-	skip := CasesPerType * len(hh.Types())
-	specs := hh.TrainGames(n + skip)[skip:]
+	skip := CasesPerType * len(alfworld.Types())
+	specs := alfworld.TrainGames(n + skip)[skip:]
 	out := make([]routerGame, len(specs))
 	g, ctx := errgroup.WithContext(ctx)
 	g.SetLimit(max(1, cfg.Concurrency))
 	perturbationOf := map[string]int{}
-	var games []*hh.Game
+	var games []*alfworld.Game
 	var perturbations []string
 	for _, s := range specs {
 		// The built-in perturbations, not the registry's: one a user adds
 		// must not change what the shipped router was trained on.
 		var ps []string
-		for _, p := range hh.Perturbations() {
-			if hh.Applies(s.Type, p) {
+		for _, p := range alfworld.Perturbations() {
+			if alfworld.Applies(s.Type, p) {
 				ps = append(ps, p)
 			}
 		}
@@ -163,7 +163,7 @@ func subsets(cfg RouterTraining) int { return int(dyref.FirstTools(cfg.Train.Too
 
 // routerOutcome plays one training game under every subset of the
 // router's tools; the others are not played, and never win the label.
-func routerOutcome(ctx context.Context, cfg RouterTraining, game *hh.Game, cell bench.Cell, index int) (routerGame, error) {
+func routerOutcome(ctx context.Context, cfg RouterTraining, game *alfworld.Game, cell bench.Cell, index int) (routerGame, error) {
 	var r routerGame
 	for s := subsets(cfg); s < dyref.Subsets; s++ {
 		r.success[s] = math.NaN()

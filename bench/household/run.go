@@ -9,9 +9,9 @@ import (
 	"github.com/ambibench/ambibench/agents"
 	"github.com/ambibench/ambibench/perturb"
 	"github.com/ambibench/ambibench/results"
-	simhh "github.com/ambibench/ambibench/sim/household"
+	"github.com/ambibench/ambibench/sim/textworld"
 	"github.com/ambibench/ambibench/tasks"
-	hh "github.com/ambibench/ambibench/tasks/household"
+	"github.com/ambibench/ambibench/tasks/alfworld"
 )
 
 // Name is the name of the household track.
@@ -27,15 +27,15 @@ const DefaultTrials = 10
 // episodes are the evaluation split's games of its type.
 func HouseholdCells(types, perturbations []string) ([]bench.Cell, error) {
 	if len(types) == 0 {
-		types = hh.Types()
+		types = alfworld.Types()
 	}
 	if len(perturbations) == 0 {
 		perturbations = perturb.HouseholdNames()
 	}
 	var cells []bench.Cell
 	for _, t := range types {
-		if !slices.Contains(hh.Types(), t) {
-			return nil, fmt.Errorf("unknown household task type %q (have %v)", t, hh.Types())
+		if !slices.Contains(alfworld.Types(), t) {
+			return nil, fmt.Errorf("unknown household task type %q (have %v)", t, alfworld.Types())
 		}
 		for _, p := range perturbations {
 			pert, ok := perturb.LookupHousehold(p)
@@ -52,23 +52,23 @@ func HouseholdCells(types, perturbations []string) ([]bench.Cell, error) {
 
 // EvalCount is the number of evaluation games of a household task type:
 // the episodes of its cells.
-func EvalCount(taskType string) int { return hh.EvalCount(taskType) }
+func EvalCount(taskType string) int { return alfworld.EvalCount(taskType) }
 
 // HouseholdGame returns episode index of a household cell: the index-th
 // evaluation game of the type, under the perturbation.
-func HouseholdGame(taskType, perturbation string, index int) (*hh.Game, error) {
-	n := hh.EvalCount(taskType)
+func HouseholdGame(taskType, perturbation string, index int) (*alfworld.Game, error) {
+	n := alfworld.EvalCount(taskType)
 	if index < 0 || index >= n {
 		return nil, fmt.Errorf("household %s has %d evaluation games; episode %d is out of range", taskType, n, index)
 	}
-	var p hh.Perturbation // "" is the clear game
+	var p alfworld.Perturbation // "" is the clear game
 	if perturbation != "" {
 		var ok bool
 		if p, ok = perturb.LookupHousehold(perturbation); !ok {
 			return nil, fmt.Errorf("unknown household perturbation %q (have %v)", perturbation, perturb.HouseholdNames())
 		}
 	}
-	s, ok := hh.EvalGame(taskType, index)
+	s, ok := alfworld.EvalGame(taskType, index)
 	if !ok {
 		return nil, fmt.Errorf("household %s: no evaluation game %d", taskType, index)
 	}
@@ -80,7 +80,7 @@ func HouseholdGame(taskType, perturbation string, index int) (*hh.Game, error) {
 type episode struct {
 	t       *Track
 	job     bench.Job
-	game    *hh.Game
+	game    *alfworld.Game
 	env     *householdEnv
 	optimal int // the expert's steps
 	agent   agents.Agent
@@ -96,12 +96,12 @@ func (t *Track) NewEpisode(_ context.Context, job bench.Job, _ bench.Options) (b
 }
 
 // newEpisode sets up game g for the job's agent.
-func (t *Track) newEpisode(job bench.Job, g *hh.Game) (*episode, error) {
+func (t *Track) newEpisode(job bench.Job, g *alfworld.Game) (*episode, error) {
 	trials := t.Trials
 	if trials <= 0 {
 		trials = DefaultTrials
 	}
-	env, err := newHouseholdEnv(g, simhh.Options{Grammar: t.Grammar, Feedback: t.Feedback}, trials)
+	env, err := newHouseholdEnv(g, textworld.Options{Grammar: t.Grammar, Feedback: t.Feedback}, trials)
 	if err != nil {
 		return nil, err
 	}

@@ -13,7 +13,7 @@ import (
 	"github.com/ambibench/ambibench/perturb"
 	"github.com/ambibench/ambibench/results"
 	"github.com/ambibench/ambibench/results/reports"
-	hh "github.com/ambibench/ambibench/tasks/household"
+	"github.com/ambibench/ambibench/tasks/alfworld"
 )
 
 // Track is the household track: the ALFWorld-like text world, whose
@@ -24,7 +24,7 @@ type Track struct {
 	// Trials is how many times an episode may play its game
 	// (DefaultTrials if zero); agents that do not reflect play once.
 	Trials int
-	// Grammar and Feedback select the texts (see sim/household.Options).
+	// Grammar and Feedback select the texts (see sim/textworld.Options).
 	Grammar, Feedback string
 	// Router is dyref's routing policy; nil means the shipped one.
 	Router *dyref.Router
@@ -109,7 +109,7 @@ func (t *Track) CellEpisodes(c bench.Cell) (int, bool) {
 	if t.data != nil {
 		return len(t.data.games[c]), true
 	}
-	return hh.EvalCount(c.Family), true
+	return alfworld.EvalCount(c.Family), true
 }
 func (*Track) EpisodeUnit() string { return "games" }
 
@@ -169,8 +169,8 @@ func (t *Track) ModelName(agent string, opts bench.Options) (string, bool) {
 
 func (*Track) List(w io.Writer) {
 	fmt.Fprintln(w, "\nTASK TYPES (household; episodes are the 134-game evaluation split)")
-	for _, t := range hh.Types() {
-		fmt.Fprintf(w, "  %s\t%d evaluation games\n", t, hh.EvalCount(t))
+	for _, t := range alfworld.Types() {
+		fmt.Fprintf(w, "  %s\t%d evaluation games\n", t, alfworld.EvalCount(t))
 	}
 	fmt.Fprintln(w, "\nPERTURBATIONS (household)")
 	for _, p := range perturb.ForHousehold() {
@@ -197,10 +197,10 @@ const DefaultBaseline = "reflexion"
 var dyrefCut = reports.TrialCut{
 	Name:  "dyref",
 	Title: "DyRef's cut",
-	Games: "As the DyRef paper reports ALFWorld: the clear games (perturbation none) of the evaluation split less the pick-two type (" + hh.TypePickTwoObjAndPlace + ").",
+	Games: "As the DyRef paper reports ALFWorld: the clear games (perturbation none) of the evaluation split less the pick-two type (" + alfworld.TypePickTwoObjAndPlace + ").",
 	Trial: 4,
 	Keep: func(r results.Record) bool {
-		return r.Family != hh.TypePickTwoObjAndPlace && r.Perturbation == "none"
+		return r.Family != alfworld.TypePickTwoObjAndPlace && r.Perturbation == "none"
 	},
 }
 

@@ -12,7 +12,7 @@ import (
 	"github.com/ambibench/ambibench/agents/llm/simmodel"
 	agsm "github.com/ambibench/ambibench/agents/semmap"
 	"github.com/ambibench/ambibench/bench"
-	tsm "github.com/ambibench/ambibench/tasks/semmap"
+	"github.com/ambibench/ambibench/tasks/mapqueries"
 )
 
 // The attempts a run without --attempts makes are the workflows' own,
@@ -64,8 +64,8 @@ func (m *textModel) Generate(ctx context.Context, req llm.Request) (llm.Reply, e
 // workflows.
 func TestDatasetReachesTheEpisode(t *testing.T) {
 	t.Parallel()
-	small := func(near float64, origins bool) *tsm.Dataset {
-		d := tsm.Builtin(1)
+	small := func(near float64, origins bool) *mapqueries.Dataset {
+		d := mapqueries.Builtin(1)
 		d.Maps, d.Near = d.Maps[:2], near
 		keep := map[string]bool{d.Maps[0].Name: true, d.Maps[1].Name: true}
 		maps.DeleteFunc(d.Truth, func(k string, _ map[string][]string) bool { return !keep[k] })
@@ -76,7 +76,7 @@ func TestDatasetReachesTheEpisode(t *testing.T) {
 	}
 	for _, c := range []struct {
 		why      string
-		d        *tsm.Dataset
+		d        *mapqueries.Dataset
 		near     string // the sentence's distance, "" for none
 		attempts int
 	}{
@@ -92,7 +92,7 @@ func TestDatasetReachesTheEpisode(t *testing.T) {
 		model := &textModel{Model: simmodel.New(p, "sim:malformed=1")}
 		// Account counts the calls in the episode's tally, as the command's
 		// model chain does.
-		opts := bench.Options{Track: &Track{Dataset: c.d, Attempts: c.attempts}, Seed: 1, Model: middleware.Account(model), Agents: []string{"baseline"}, Families: []string{tsm.TypeDescriptive}, Episodes: 2}
+		opts := bench.Options{Track: &Track{Dataset: c.d, Attempts: c.attempts}, Seed: 1, Model: middleware.Account(model), Agents: []string{"baseline"}, Families: []string{mapqueries.TypeDescriptive}, Episodes: 2}
 		jobs, err := bench.Jobs(opts)
 		if err != nil {
 			t.Fatal(err)

@@ -1,5 +1,5 @@
 // Package semmap is the semantic-map track of the harness: queries on
-// object-level semantic maps (tasks/semmap), whose task families are the
+// object-level semantic maps (tasks/mapqueries), whose task families are the
 // query types and whose episodes are a dataset's (map, query) pairs. The
 // agent reads the map (get_map) and answers a ranked list of object ids;
 // the record holds Top-1, Top-2, Top-3 and Top-Any against the annotated

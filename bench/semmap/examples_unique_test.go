@@ -12,15 +12,15 @@ import (
 
 	agsm "github.com/ambibench/ambibench/agents/semmap"
 	"github.com/ambibench/ambibench/scenes"
-	tsm "github.com/ambibench/ambibench/tasks/semmap"
+	"github.com/ambibench/ambibench/tasks/mapqueries"
 )
 
 // The worked examples of the semmap prompts must not give away a query
 // the benchmark asks: no example's request may be a query of any dataset
 // ambibench ships or generates, word for word, reworded, or read the same
-// way. The queries checked are the generator's (tasks/semmap.Builtin,
+// way. The queries checked are the generator's (tasks/mapqueries.Builtin,
 // whose queries are its templates whatever the seed) and every query file
-// under tasks/semmap/testdata (the golden dataset and the two wordings of
+// under tasks/mapqueries/testdata (the golden dataset and the two wordings of
 // the project's own intents, which are the same intents in other words).
 //
 // Three checks, each failing the test:
@@ -186,10 +186,10 @@ type shippedQuery struct {
 func shippedQueries(t *testing.T) []shippedQuery {
 	t.Helper()
 	var out []shippedQuery
-	for _, tp := range tsm.Templates() {
+	for _, tp := range mapqueries.Templates() {
 		out = append(out, shippedQuery{"the built-in dataset's " + tp.ID, tp.Text, &tp.Request})
 	}
-	for _, q := range tsm.Builtin(2).Queries {
+	for _, q := range mapqueries.Builtin(2).Queries {
 		// Builtin's queries are the templates whatever the seed: checked
 		// here, so that a generator that made more would be too.
 		if !slices.ContainsFunc(out, func(s shippedQuery) bool { return s.text == q.Text }) {
@@ -197,7 +197,7 @@ func shippedQueries(t *testing.T) []shippedQuery {
 			out = append(out, shippedQuery{"the generated dataset's " + q.ID, q.Text, ptrIf(r, ok)})
 		}
 	}
-	root := filepath.Join("..", "..", "tasks", "semmap", "testdata")
+	root := filepath.Join("..", "..", "tasks", "mapqueries", "testdata")
 	files := 0
 	err := filepath.WalkDir(root, func(path string, e fs.DirEntry, err error) error {
 		if err != nil || e.IsDir() || filepath.Ext(path) != ".yaml" {
@@ -208,13 +208,13 @@ func shippedQueries(t *testing.T) []shippedQuery {
 			return err
 		}
 		files++
-		if iqs, err := tsm.ParseIntentQueries(data, path); err == nil {
+		if iqs, err := mapqueries.ParseIntentQueries(data, path); err == nil {
 			for _, q := range iqs {
 				out = append(out, shippedQuery{path + " " + q.ID, q.Text, &q.Intent})
 			}
 			return nil
 		}
-		qs, err := tsm.ParseQueries(data, path)
+		qs, err := mapqueries.ParseQueries(data, path)
 		if err != nil {
 			return fmt.Errorf("%s is neither a query set with intents nor a queries file: %w", path, err)
 		}
@@ -307,7 +307,7 @@ func TestWorkedExampleChecksBite(t *testing.T) {
 			t.Errorf("%q and %q overlap %.2f (%v, %v): the content-word check misses them", c.a, c.b, o, contentWords(c.a), contentWords(c.b))
 		}
 	}
-	if _, err := os.Stat(filepath.Join("..", "..", "tasks", "semmap", "testdata", "wording")); errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Stat(filepath.Join("..", "..", "tasks", "mapqueries", "testdata", "wording")); errors.Is(err, fs.ErrNotExist) {
 		t.Error("the wordings moved: shippedQueries must find them")
 	}
 }

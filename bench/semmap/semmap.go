@@ -9,7 +9,7 @@ import (
 	"github.com/ambibench/ambibench/agents"
 	"github.com/ambibench/ambibench/results"
 	"github.com/ambibench/ambibench/scenes"
-	tsm "github.com/ambibench/ambibench/tasks/semmap"
+	"github.com/ambibench/ambibench/tasks/mapqueries"
 )
 
 // Name is the name of the semantic-map track.
@@ -24,12 +24,12 @@ var Modes = []string{agents.ModeCertainty, agents.ModeUncertainty}
 // semmapPair is one episode of the track: a query on a map.
 type semmapPair struct {
 	m *scenes.SemanticMap
-	q tsm.Query
+	q mapqueries.Query
 }
 
 // semmapPairs lists a dataset's (map, query) pairs of one query type, maps
 // outermost, both in the dataset's order: the episodes of a cell.
-func semmapPairs(d *tsm.Dataset, qtype string) []semmapPair {
+func semmapPairs(d *mapqueries.Dataset, qtype string) []semmapPair {
 	var out []semmapPair
 	for _, m := range d.Maps {
 		for _, q := range d.Queries {
@@ -45,7 +45,7 @@ func semmapPairs(d *tsm.Dataset, qtype string) []semmapPair {
 
 // SemmapCells returns the (query type, input mode) cells of a dataset;
 // empty filters mean all.
-func SemmapCells(d *tsm.Dataset, qtypes, modes []string) ([]bench.Cell, error) {
+func SemmapCells(d *mapqueries.Dataset, qtypes, modes []string) ([]bench.Cell, error) {
 	if d == nil {
 		return nil, fmt.Errorf("the semmap track needs a dataset")
 	}
@@ -117,7 +117,7 @@ func (e *semmapEnv) SemmapExamples() (plan, reflect, refine int, set bool) {
 
 // SemmapNear is the distance within which the dataset's truth counts
 // two objects near each other, for the LLM workflows' prompts; ok is
-// false when the dataset does not say (tsm.Dataset.Near).
+// false when the dataset does not say (mapqueries.Dataset.Near).
 func (e *semmapEnv) SemmapNear() (metres float64, ok bool) { return e.near, e.near > 0 }
 
 // SemmapAttempts are the run's attempts at a JSON answer (--attempts),
@@ -157,7 +157,7 @@ func (e semmapTruthEnv) Truth() *agents.Truth { return e.truth }
 // episode is one semmap job's episode: a query on a map of the dataset.
 type episode struct {
 	job   bench.Job
-	d     *tsm.Dataset
+	d     *mapqueries.Dataset
 	p     semmapPair
 	truth []string
 	env   *semmapEnv

@@ -17,7 +17,7 @@ import (
 	"github.com/ambibench/ambibench/bench"
 	"github.com/ambibench/ambibench/results"
 	"github.com/ambibench/ambibench/results/reports"
-	tsm "github.com/ambibench/ambibench/tasks/semmap"
+	"github.com/ambibench/ambibench/tasks/mapqueries"
 )
 
 // BuiltinSeed fixes the built-in dataset.
@@ -30,7 +30,7 @@ type Track struct {
 	// Dataset holds the maps, queries and their annotated answers: what
 	// Prepare loads from DataDir, or, when nil, the built-in dataset, made
 	// on first use (so that listing the tracks builds no dataset).
-	Dataset *tsm.Dataset
+	Dataset *mapqueries.Dataset
 	// DataDir is the folder Dataset was read from; empty for the
 	// built-in dataset.
 	DataDir string
@@ -51,10 +51,10 @@ type Track struct {
 }
 
 // dataset is Dataset, or the built-in one when none was given.
-func (t *Track) dataset() *tsm.Dataset {
+func (t *Track) dataset() *mapqueries.Dataset {
 	t.once.Do(func() {
 		if t.Dataset == nil {
-			t.Dataset = tsm.Builtin(BuiltinSeed)
+			t.Dataset = mapqueries.Builtin(BuiltinSeed)
 		}
 	})
 	return t.Dataset
@@ -64,7 +64,7 @@ func (t *Track) dataset() *tsm.Dataset {
 func New() *Track { return &Track{} }
 
 // NewWith returns the semmap track on a dataset.
-func NewWith(d *tsm.Dataset) *Track { return &Track{Dataset: d} }
+func NewWith(d *mapqueries.Dataset) *Track { return &Track{Dataset: d} }
 
 func (*Track) Name() string { return Name }
 func (*Track) Summary() string {
@@ -81,7 +81,7 @@ func (t *Track) Flags(fs *flag.FlagSet) {
 // Prepare loads --data and prints the faults its loader tolerated.
 func (t *Track) Prepare(stderr io.Writer) error {
 	if t.DataDir != "" {
-		d, err := tsm.LoadDataset(t.DataDir)
+		d, err := mapqueries.LoadDataset(t.DataDir)
 		if err != nil {
 			return fmt.Errorf("--data: %w", err)
 		}
@@ -205,7 +205,7 @@ var modeDescriptions = map[string]string{
 // modes, its second dimension (--modes), without building a dataset.
 func (*Track) List(w io.Writer) {
 	fmt.Fprintln(w, "\nQUERY TYPES (semmap; episodes are the dataset's (map, query) pairs, the built-in one or --data DIR)")
-	for _, q := range tsm.QueryTypes() {
+	for _, q := range mapqueries.QueryTypes() {
 		fmt.Fprintf(w, "  %s\t%s\n", q, queryTypeDescriptions[q])
 	}
 	fmt.Fprintln(w, "\nINPUT MODES (semmap; --modes, in place of perturbations)")
@@ -216,9 +216,9 @@ func (*Track) List(w io.Writer) {
 
 // queryTypeDescriptions say what each query type asks.
 var queryTypeDescriptions = map[string]string{
-	tsm.TypeDescriptive: "asks for objects by what they are (\"Is there a refrigerator?\")",
-	tsm.TypeAffordance:  "asks for objects by what they are for (\"I am tired, where can I sit?\")",
-	tsm.TypeNegation:    "asks with an exclusion (\"something to sit on that is not a chair\")",
+	mapqueries.TypeDescriptive: "asks for objects by what they are (\"Is there a refrigerator?\")",
+	mapqueries.TypeAffordance:  "asks for objects by what they are for (\"I am tired, where can I sit?\")",
+	mapqueries.TypeNegation:    "asks with an exclusion (\"something to sit on that is not a chair\")",
 }
 
 // Metrics are Top1, Top2, Top3, TopAny (higher is better), calls/op and

@@ -10,14 +10,14 @@ import (
 	"github.com/ambibench/ambibench/agents"
 	"github.com/ambibench/ambibench/agents/llm/simmodel"
 	"github.com/ambibench/ambibench/results"
-	tsm "github.com/ambibench/ambibench/tasks/semmap"
+	"github.com/ambibench/ambibench/tasks/mapqueries"
 )
 
 // semmapTable runs every semmap agent with a model over the whole
 // built-in dataset in both input modes and returns the records.
 func semmapTable(t *testing.T, p simmodel.Profile, name string) []results.Record {
 	t.Helper()
-	opts := bench.Options{Track: &Track{Dataset: tsm.Builtin(1), Modes: Modes}, Seed: 1, Model: simmodel.New(p, name), Episodes: 1 << 20}
+	opts := bench.Options{Track: &Track{Dataset: mapqueries.Builtin(1), Modes: Modes}, Seed: 1, Model: simmodel.New(p, name), Episodes: 1 << 20}
 	jobs, err := bench.Jobs(opts)
 	if err != nil {
 		t.Fatal(err)
@@ -75,7 +75,7 @@ func semmapReport(recs []results.Record) string {
 		for _, m := range Modes {
 			all := cells[[3]string{a, m, ""}]
 			fmt.Fprintf(&b, "| %s | %s | %.2f | %.2f | %.2f | %.2f / %.2f / %.2f / %.2f | %d |\n", a, m,
-				cells[[3]string{a, m, tsm.TypeDescriptive}][0], cells[[3]string{a, m, tsm.TypeAffordance}][0], cells[[3]string{a, m, tsm.TypeNegation}][0],
+				cells[[3]string{a, m, mapqueries.TypeDescriptive}][0], cells[[3]string{a, m, mapqueries.TypeAffordance}][0], cells[[3]string{a, m, mapqueries.TypeNegation}][0],
 				all[0], all[1], all[2], all[3], errs[a+"/"+m])
 		}
 	}
@@ -145,7 +145,7 @@ func TestSemmapMalformedIsAMissEverywhere(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := bench.Options{Track: &Track{Dataset: tsm.Builtin(1), Modes: Modes}, Seed: 1, Model: simmodel.New(p, "sim:malformed=1")}
+	opts := bench.Options{Track: &Track{Dataset: mapqueries.Builtin(1), Modes: Modes}, Seed: 1, Model: simmodel.New(p, "sim:malformed=1")}
 	for _, a := range agents.NamesFor(Name) {
 		if info, _ := agents.Lookup(a); info.UsesModel {
 			opts.Agents = append(opts.Agents, a)

@@ -1,5 +1,5 @@
 // Package tabletop is the tabletop track of the harness: a physics table
-// of blocks and bowls (sim/tabletop), one robot or two with private views
+// of blocks and bowls (sim/physics), one robot or two with private views
 // and a shared workspace, the task families of package tasks under the
 // perturbations of package perturb that implement perturb.Tabletop,
 // scored by ADA and SR.

@@ -11,7 +11,7 @@ import (
 	"github.com/ambibench/ambibench/agents"
 	"github.com/ambibench/ambibench/results"
 	"github.com/ambibench/ambibench/scenes"
-	"github.com/ambibench/ambibench/sim/tabletop"
+	"github.com/ambibench/ambibench/sim/physics"
 	"github.com/ambibench/ambibench/tasks"
 )
 
@@ -19,7 +19,7 @@ import (
 // user, and the tallies the record is made of.
 type episodeState struct {
 	ep    *tasks.Episode
-	world *tabletop.World
+	world *physics.World
 	limit int
 
 	steps int
@@ -122,7 +122,7 @@ func (e *robotEnv) Call(ctx context.Context, call agents.ToolCall) (agents.Resul
 		}
 		pick, place := e.actual(a.Pick), e.actual(a.Place)
 		if _, err := st.world.PickAndPlace(e.robot, pick, place); err != nil {
-			var ae *tabletop.ActionError
+			var ae *physics.ActionError
 			if errors.As(err, &ae) {
 				return bench.Refused("%s", e.perceived(ae.Reason, a.Pick, a.Place)), nil
 			}

@@ -10,7 +10,7 @@ import (
 	"github.com/ambibench/ambibench/agents"
 	"github.com/ambibench/ambibench/agents/llm/models"
 	"github.com/ambibench/ambibench/results"
-	"github.com/ambibench/ambibench/sim/tabletop"
+	"github.com/ambibench/ambibench/sim/physics"
 	"github.com/ambibench/ambibench/tasks"
 )
 
@@ -21,7 +21,7 @@ func newTestEnv(t *testing.T, family, perturbation string, limit int) (*robotEnv
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := tabletop.New(ep.Objects, tabletop.Config{TwoRobots: ep.TwoRobots, PartialView: ep.PartialView})
+	w, err := physics.New(ep.Objects, physics.Config{TwoRobots: ep.TwoRobots, PartialView: ep.PartialView})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,7 +208,7 @@ func TestDestinationOutOfViewIsNotAbsent(t *testing.T) {
 	if ep == nil {
 		t.Fatal("no destination-case episode in 20")
 	}
-	w, err := tabletop.New(ep.Objects, tabletop.Config{TwoRobots: ep.TwoRobots, PartialView: ep.PartialView})
+	w, err := physics.New(ep.Objects, physics.Config{TwoRobots: ep.TwoRobots, PartialView: ep.PartialView})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 	"github.com/ambibench/ambibench/bench"
 	"github.com/ambibench/ambibench/scenes"
 	"github.com/ambibench/ambibench/scenes/camera"
-	"github.com/ambibench/ambibench/sim/tabletop"
+	"github.com/ambibench/ambibench/sim/physics"
 )
 
 // cameraOptions are the robot's camera on the episode's table: the
@@ -101,7 +101,7 @@ func (e *robotEnv) pickAndPlaceAt(a *agents.PickAndPlaceArgs) (agents.Result, er
 		_, err = st.world.PickAndPlace(e.robot, pick, place)
 	}
 	if err != nil {
-		var ae *tabletop.ActionError
+		var ae *physics.ActionError
 		if !errors.As(err, &ae) {
 			return agents.Result{}, err
 		}

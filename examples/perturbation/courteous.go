@@ -6,7 +6,7 @@ import (
 
 	"github.com/ambibench/ambibench/perturb"
 	"github.com/ambibench/ambibench/tasks"
-	"github.com/ambibench/ambibench/tasks/household"
+	"github.com/ambibench/ambibench/tasks/alfworld"
 )
 
 // courteous rewords a household instruction as a polite request ("could
@@ -22,7 +22,7 @@ func (courteous) Description() string { return "the instruction reworded as a po
 // (A tabletop one would implement perturb.Tabletop's Applies and Apply.)
 func (courteous) AppliesToGame(string) bool { return true }
 
-func (courteous) ApplyGame(rng *rand.Rand, g *household.Game) error {
+func (courteous) ApplyGame(rng *rand.Rand, g *alfworld.Game) error {
 	task := strings.TrimSuffix(g.Instruction, ".")
 	openers := []string{"could you ", "would you mind if I asked you to ", "when you have a moment, "}
 	g.Instruction = openers[rng.IntN(len(openers))] + task + ", please?"

@@ -8,9 +8,9 @@ import (
 
 	"github.com/ambibench/ambibench/agents/housework"
 	"github.com/ambibench/ambibench/agents/llm"
-	engine "github.com/ambibench/ambibench/sim/household"
+	"github.com/ambibench/ambibench/sim/textworld"
 	"github.com/ambibench/ambibench/tasks"
-	"github.com/ambibench/ambibench/tasks/household"
+	"github.com/ambibench/ambibench/tasks/alfworld"
 )
 
 // houseTrial is one trial played by the model.
@@ -25,9 +25,9 @@ type houseTrial struct {
 // prompts does: each call's block carries the trajectory so far, the
 // reply is one tool call, and a user answers a question tagged with the
 // game's label by the game's answer and ends the trial on another tag.
-func playHouse(t *testing.T, m *Model, g *household.Game, reflections []string, trial int) houseTrial {
+func playHouse(t *testing.T, m *Model, g *alfworld.Game, reflections []string, trial int) houseTrial {
 	t.Helper()
-	e, err := engine.New(g.House, engine.Options{})
+	e, err := textworld.New(g.House, textworld.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +75,7 @@ func playHouse(t *testing.T, m *Model, g *household.Game, reflections []string, 
 	return tr
 }
 
-func build(t *testing.T, s household.Spec, pert string) *household.Game {
+func build(t *testing.T, s alfworld.Spec, pert string) *alfworld.Game {
 	t.Helper()
 	g, err := s.Build(pert)
 	if err != nil {
@@ -88,10 +88,10 @@ func build(t *testing.T, s household.Spec, pert string) *household.Game {
 func TestHouseholdPerfectWins(t *testing.T) {
 	m := New(Perfect, "sim:perfect")
 	budgetLost := 0
-	for _, pert := range household.Perturbations() {
+	for _, pert := range alfworld.Perturbations() {
 		won, n := 0, 0
-		for i, spec := range household.EvalGames() {
-			if i%4 != 0 || !household.Applies(spec.Type, pert) {
+		for i, spec := range alfworld.EvalGames() {
+			if i%4 != 0 || !alfworld.Applies(spec.Type, pert) {
 				continue
 			}
 			n++
@@ -118,8 +118,8 @@ func TestHouseholdPerfectWins(t *testing.T) {
 // messages.
 func TestHouseholdTextFormat(t *testing.T) {
 	m := New(Perfect, "sim:perfect")
-	g := build(t, household.EvalGames()[60], tasks.LabelMultiplicity)
-	e, err := engine.New(g.House, engine.Options{})
+	g := build(t, alfworld.EvalGames()[60], tasks.LabelMultiplicity)
+	e, err := textworld.New(g.House, textworld.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,7 +191,7 @@ func TestHouseholdSlips(t *testing.T) {
 			return !anyTool(tr, "ask") && anyCommand(tr, "take ")
 		}},
 	} {
-		g := build(t, household.EvalGames()[tc.game], tc.pert)
+		g := build(t, alfworld.EvalGames()[tc.game], tc.pert)
 		tr := playHouse(t, New(tc.profile, "sim:test"), g, nil, 1)
 		if !tc.shows(tr) {
 			t.Errorf("%s: %s %s played %+v", tc.why, g.ID, tc.pert, tr)
@@ -218,7 +218,7 @@ func anyTool(tr houseTrial, tool string) bool {
 }
 
 // reflectOn asks the model to reflect on a failed trial.
-func reflectOn(t *testing.T, m *Model, g *household.Game, tr houseTrial) string {
+func reflectOn(t *testing.T, m *Model, g *alfworld.Game, tr houseTrial) string {
 	t.Helper()
 	b := &llm.CallContext{Role: llm.CallReflect, Track: "household", Instruction: g.Instruction, Opening: tr.opening, Trajectory: tr.steps, Format: llm.FormatText}
 	r, err := m.Generate(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: "Reflect.\n"}}, Context: b})
@@ -233,8 +233,8 @@ func reflectOn(t *testing.T, m *Model, g *household.Game, tr houseTrial) string 
 func TestHouseholdReflectionSuppressesSlip(t *testing.T) {
 	m := New(Profile{Skip: 1}, "sim:skip")
 	games, heeded, heededUnrelated, slipAgain := 0, 0, 0, 0
-	for _, spec := range household.EvalGames() {
-		if spec.Type != household.TypePickHeatThenPlace && spec.Type != household.TypePickCoolThenPlace && spec.Type != household.TypePickCleanThenPlace {
+	for _, spec := range alfworld.EvalGames() {
+		if spec.Type != alfworld.TypePickHeatThenPlace && spec.Type != alfworld.TypePickCoolThenPlace && spec.Type != alfworld.TypePickCleanThenPlace {
 			continue
 		}
 		g := build(t, spec, tasks.LabelNone)
@@ -283,7 +283,7 @@ func TestHouseholdReflectionNamesSlips(t *testing.T) {
 		{"another instance than the one meant", Profile{Hallucinate: 1}, 55, tasks.LabelMultiplicity, housework.MistakeInstance},
 	} {
 		m := New(tc.profile, "sim:test")
-		g := build(t, household.EvalGames()[tc.game], tc.pert)
+		g := build(t, alfworld.EvalGames()[tc.game], tc.pert)
 		tr := playHouse(t, m, g, nil, 1)
 		if tr.won {
 			t.Errorf("%s: %s won despite the slip", tc.why, g.ID)

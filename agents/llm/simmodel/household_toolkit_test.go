@@ -8,15 +8,15 @@ import (
 
 	"github.com/ambibench/ambibench/agents/housework"
 	"github.com/ambibench/ambibench/agents/llm"
-	engine "github.com/ambibench/ambibench/sim/household"
+	"github.com/ambibench/ambibench/sim/textworld"
 	"github.com/ambibench/ambibench/tasks"
-	"github.com/ambibench/ambibench/tasks/household"
+	"github.com/ambibench/ambibench/tasks/alfworld"
 )
 
 // solvedCase plays the expert's plan of the first training game of a type.
 func solvedCase(t *testing.T, taskType string) []llm.HouseStep {
 	t.Helper()
-	for _, s := range household.TrainGames(6) {
+	for _, s := range alfworld.TrainGames(6) {
 		if s.Type != taskType {
 			continue
 		}
@@ -25,7 +25,7 @@ func solvedCase(t *testing.T, taskType string) []llm.HouseStep {
 		if err != nil {
 			t.Fatal(err)
 		}
-		e, err := engine.New(g.House, engine.Options{})
+		e, err := textworld.New(g.House, textworld.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -40,7 +40,7 @@ func solvedCase(t *testing.T, taskType string) []llm.HouseStep {
 	return nil
 }
 
-func toolReply(t *testing.T, m *Model, tool string, g *household.Game, tr houseTrial, solved []llm.HouseStep, outputs []string) string {
+func toolReply(t *testing.T, m *Model, tool string, g *alfworld.Game, tr houseTrial, solved []llm.HouseStep, outputs []string) string {
 	t.Helper()
 	b := &llm.CallContext{Role: llm.CallReflect, Track: "household", Instruction: g.Instruction, Opening: tr.opening,
 		Trajectory: tr.steps, Tool: tool, Case: solved, Reflections: outputs, Format: llm.FormatText}
@@ -72,11 +72,11 @@ func TestToolkitNamesItsSlips(t *testing.T) {
 		m := New(tc.profile, "sim:test")
 		// The first game from tc.game on that the slip loses: taking one
 		// of several at random can still be the right one.
-		var g *household.Game
+		var g *alfworld.Game
 		var tr houseTrial
 		for i := tc.game; ; i++ {
-			spec := household.EvalGames()[i%len(household.EvalGames())]
-			if !household.Applies(spec.Type, tc.pert) {
+			spec := alfworld.EvalGames()[i%len(alfworld.EvalGames())]
+			if !alfworld.Applies(spec.Type, tc.pert) {
 				continue
 			}
 			g = build(t, spec, tc.pert)
@@ -128,7 +128,7 @@ func TestToolkitNamesItsSlips(t *testing.T) {
 // gives ambiguity nothing to find.
 func TestToolkitWithoutMaterial(t *testing.T) {
 	m := New(Profile{Skip: 1}, "sim:test")
-	g := build(t, household.EvalGames()[55], tasks.LabelNone)
+	g := build(t, alfworld.EvalGames()[55], tasks.LabelNone)
 	tr := playHouse(t, m, g, nil, 1)
 	if got := toolReply(t, m, "key_rules", g, tr, nil, nil); !strings.HasPrefix(got, "No solved case") {
 		t.Errorf("key_rules without a case: %q", got)

@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/ambibench/ambibench/bench/household"
-	simhh "github.com/ambibench/ambibench/sim/household"
-	hh "github.com/ambibench/ambibench/tasks/household"
+	"github.com/ambibench/ambibench/sim/textworld"
+	"github.com/ambibench/ambibench/tasks/alfworld"
 )
 
 const householdUsage = `Usage:
@@ -70,8 +70,8 @@ func householdCmd(stdin io.Reader, stdout, stderr io.Writer, args []string) erro
 		}
 		return fmt.Errorf("household %s: want one %s, got %d arguments", sub, what, fs.NArg())
 	}
-	if *grammar != "" && *grammar != simhh.GrammarV03 && *grammar != simhh.GrammarV04 {
-		return fmt.Errorf("household %s: --grammar %q: want %s or %s", sub, *grammar, simhh.GrammarV03, simhh.GrammarV04)
+	if *grammar != "" && *grammar != textworld.GrammarV03 && *grammar != textworld.GrammarV04 {
+		return fmt.Errorf("household %s: --grammar %q: want %s or %s", sub, *grammar, textworld.GrammarV03, textworld.GrammarV04)
 	}
 	if sub == "export" {
 		if *feedback != "" || *echo {
@@ -79,7 +79,7 @@ func householdCmd(stdin io.Reader, stdout, stderr io.Writer, args []string) erro
 		}
 		g := *grammar
 		if g == "" {
-			g = simhh.GrammarV03
+			g = textworld.GrammarV03
 		}
 		n, err := household.ExportGames(fs.Arg(0), g)
 		if err != nil {
@@ -88,13 +88,13 @@ func householdCmd(stdin io.Reader, stdout, stderr io.Writer, args []string) erro
 		fmt.Fprintf(stdout, "wrote %s: %d games, grammar %s\n", fs.Arg(0), n, g)
 		return nil
 	}
-	return playGame(stdin, stdout, fs.Arg(0), simhh.Options{Grammar: *grammar, Feedback: *feedback}, *echo)
+	return playGame(stdin, stdout, fs.Arg(0), textworld.Options{Grammar: *grammar, Feedback: *feedback}, *echo)
 }
 
 // playGame plays the game file at path with the commands read from in.
 // An empty opts.Grammar is the file's.
-func playGame(in io.Reader, out io.Writer, path string, opts simhh.Options, echo bool) error {
-	g, grammar, err := hh.ReadGameFile(path)
+func playGame(in io.Reader, out io.Writer, path string, opts textworld.Options, echo bool) error {
+	g, grammar, err := alfworld.ReadGameFile(path)
 	if err != nil {
 		return fmt.Errorf("household play: %w", err)
 	}
@@ -106,7 +106,7 @@ func playGame(in io.Reader, out io.Writer, path string, opts simhh.Options, echo
 	} else if opts.Grammar != grammar {
 		return fmt.Errorf("household play: %s: grammar: the game is written in %s, --grammar is %s", path, grammar, opts.Grammar)
 	}
-	e, err := simhh.New(g.House, opts)
+	e, err := textworld.New(g.House, opts)
 	if err != nil {
 		return fmt.Errorf("household play: %s: %w", path, err)
 	}

@@ -6,7 +6,7 @@ import (
 	bsemmap "github.com/ambibench/ambibench/bench/semmap"
 	"io"
 
-	tsm "github.com/ambibench/ambibench/tasks/semmap"
+	"github.com/ambibench/ambibench/tasks/mapqueries"
 )
 
 // semmapCmd serves the semmap track's data: "export DIR" writes the
@@ -29,7 +29,7 @@ func semmapCmd(stdout, stderr io.Writer, args []string) error {
 	if fs.NArg() != 1 {
 		return fmt.Errorf("semmap export: want one DIR, got %d arguments", fs.NArg())
 	}
-	d := tsm.Builtin(*seed)
+	d := mapqueries.Builtin(*seed)
 	if err := d.Write(fs.Arg(0)); err != nil {
 		return fmt.Errorf("semmap export: %w", err)
 	}

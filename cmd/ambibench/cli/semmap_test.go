@@ -9,7 +9,7 @@ import (
 
 	"github.com/ambibench/ambibench/agents"
 	"github.com/ambibench/ambibench/results"
-	tsm "github.com/ambibench/ambibench/tasks/semmap"
+	"github.com/ambibench/ambibench/tasks/mapqueries"
 )
 
 // A dataset in the public layout, written by hand: evidence scores that
@@ -146,7 +146,7 @@ func TestSemmapEpisodesNeverDropPairsSilently(t *testing.T) {
 	if _, stderr, err := runCLI(t, "run", "--track", "semmap", "--agents", "rules", "--out", all); err != nil {
 		t.Fatalf("run: %v\n%s", err, stderr)
 	}
-	d := tsm.Builtin(bsemmap.BuiltinSeed)
+	d := mapqueries.Builtin(bsemmap.BuiltinSeed)
 	pairs := 0
 	for _, m := range d.Maps {
 		pairs += len(d.Truth[m.Name])
