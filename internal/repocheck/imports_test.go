@@ -40,6 +40,7 @@ var importRules = []importRule{
 	{"results/stats", []string{"results"}, resultsRule},
 	{"results/compare", []string{"results", "results/stats"}, resultsRule},
 	{"results/reports", []string{"results", "results/stats"}, resultsRule},
+	{"results/view", []string{"results"}, "results/view imports results only: the report's and the comparison's Markdown are handed to it"},
 	{"results/...", nil, resultsRule}, // a results package the rules do not place yet
 	{"bench", []string{"agents", "agents/llm", "agents/llm/cassette", "agents/llm/models", "agents/prompt", "results/..."},
 		"bench itself imports only agents, agents/llm, agents/llm/cassette, agents/llm/models, agents/prompt and the results packages"},

@@ -29,6 +29,7 @@ Usage:
   ambibench show DIR KEY   print one recorded episode: instruction, outcome, every model call
   ambibench render --out DIR  write each robot's camera image of a tabletop grid's episodes
   ambibench compare BASE NEW  compare two runs on the same episodes; exit 1 on a significant regression
+  ambibench view DIR       write a run as a static site to browse, DIR/view/index.html (view BASE NEW: compared)
   ambibench list           list tracks, task families, perturbations and agents
   ambibench serve-sim      serve the simulated model as an OpenAI-compatible endpoint
   ambibench train-router   train dyref's routing policy for a model (household track)
@@ -69,6 +70,7 @@ var commands = []command{
 	{"show", showCmd},
 	{"render", renderCmd},
 	{"compare", compareCmd},
+	{"view", viewCmd},
 	{"serve-sim", serveSimCmd},
 	{"train-router", trainRouterCmd},
 }

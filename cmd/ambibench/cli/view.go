@@ -1,0 +1,210 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/ambibench/ambibench/perturb"
+	"github.com/ambibench/ambibench/results"
+	"github.com/ambibench/ambibench/results/compare"
+	"github.com/ambibench/ambibench/results/reports"
+	"github.com/ambibench/ambibench/results/view"
+)
+
+const viewUsage = `Usage: ambibench view [--serve ADDR] DIR
+       ambibench view [--serve ADDR] BASE NEW
+
+Writes a static site of the run in DIR to DIR/view/: index.html with the
+run's settings (run.json), suite version and outcome counts, the report's
+tables and the plots found in DIR, and a table of every episode, filtered
+by agent, track, family, perturbation, outcome and success, sorted by the
+cost columns and exported as JSONL or CSV; and each episode's page under
+DIR/view/episodes/ (a hundred episodes a page when the run kept no
+transcripts) with its instruction, truth, what the agent did, its
+questions and score, and every model call when the run kept transcripts
+(run --transcripts). The site needs no network and opens from
+the file system: open DIR/view/index.html in a browser.
+
+With two directories, BASE and NEW, both sites are written and NEW's gets
+compare.html: compare's table and the episodes whose outcome changed,
+each linking to its page in both sites.
+
+Flags:
+  --serve ADDR  also serve the site (NEW's, with two directories) on ADDR,
+                a loopback address such as 127.0.0.1:8080 (port 0 picks
+                one), print its URL and serve until interrupted
+`
+
+// viewCmd is "ambibench view".
+func viewCmd(stdout, stderr io.Writer, args []string) error {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	return viewMain(ctx, stdout, stderr, args)
+}
+
+// viewMain is viewCmd until ctx is done, which stops --serve.
+func viewMain(ctx context.Context, stdout, stderr io.Writer, args []string) error {
+	fs := flag.NewFlagSet("ambibench view", flag.ContinueOnError)
+	serve := fs.String("serve", "", "")
+	fs.Usage = func() { fmt.Fprint(fs.Output(), viewUsage) }
+	var pos []string
+	if done, err := parseFlags(fs, stdout, stderr, func() (err error) { pos, err = parseInterspersed(fs, args); return err }); done {
+		return err
+	}
+	switch {
+	case len(pos) == 0:
+		return fmt.Errorf("view: missing DIR, the output directory of ambibench run --out DIR (see ambibench view --help)")
+	case len(pos) > 2:
+		return fmt.Errorf("view: want DIR, or BASE and NEW, got %d directories %q", len(pos), pos)
+	}
+	var ln net.Listener
+	if *serve != "" {
+		if err := loopback(*serve); err != nil {
+			return fmt.Errorf("view: --serve %q: %w", *serve, err)
+		}
+		var err error
+		if ln, err = net.Listen("tcp", *serve); err != nil {
+			return fmt.Errorf("view: --serve: %w", err)
+		}
+		defer ln.Close()
+	}
+	runs := make([]view.Run, len(pos))
+	for i, dir := range pos {
+		rf, recs, err := readRun(dir, "view", "showing", knownTrack, stderr)
+		if err != nil {
+			return fmt.Errorf("view: %w", err)
+		}
+		report, err := viewReport(dir, recs, rf)
+		if err != nil {
+			return fmt.Errorf("view: %s: %w", dir, err)
+		}
+		runs[i] = view.Run{Dir: dir, RunFile: rf, Records: recs, Report: report, Compare: i == 1}
+	}
+	var table string
+	if len(runs) == 2 {
+		var err error
+		if table, err = viewCompare(runs[0], runs[1]); err != nil {
+			return fmt.Errorf("view: %w", err)
+		}
+	}
+	for _, run := range runs {
+		s, err := view.Write(run)
+		if err != nil {
+			return fmt.Errorf("view: %w", err)
+		}
+		with, without := s.PerEpisode()
+		kept := "no transcripts kept"
+		if s.Transcripts {
+			kept = fmt.Sprintf("%.0f bytes an episode with its transcript", with)
+		}
+		fmt.Fprintf(stdout, "wrote %s: %d episodes, %d files, %d bytes; %.0f bytes an episode without transcripts, %s\n",
+			filepath.Join(s.Dir, "index.html"), s.Episodes, s.Files, s.Bytes, without, kept)
+	}
+	site := filepath.Join(runs[len(runs)-1].Dir, view.SiteDir)
+	if len(runs) == 2 {
+		path, err := view.WriteCompare(runs[0], runs[1], table)
+		if err != nil {
+			return fmt.Errorf("view: %w", err)
+		}
+		fmt.Fprintf(stdout, "wrote %s\n", path)
+	}
+	if ln == nil {
+		return nil
+	}
+	srv := &http.Server{Handler: http.FileServer(http.Dir(site)), ReadHeaderTimeout: 10 * time.Second}
+	fmt.Fprintf(stdout, "serving %s at http://%s/ (interrupt to stop)\n", site, ln.Addr())
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("view: --serve: %w", err)
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("view: --serve: %w", err)
+	}
+	return nil
+}
+
+// loopback refuses an address that is not a loopback one: the site holds
+// every prompt and reply of the run.
+func loopback(addr string) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return err
+	}
+	if host == "localhost" {
+		return nil
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+		return nil
+	}
+	return fmt.Errorf("want a loopback address (127.0.0.1:PORT, [::1]:PORT or localhost:PORT), not %q", host)
+}
+
+// viewReport is the report of a run, as ambibench report writes it with
+// its defaults, linking the plots already in dir (it draws none).
+func viewReport(dir string, recs []results.Record, rf results.RunFile) (string, error) {
+	ropts := reports.Options{
+		Perturbations:    perturb.Names(),
+		Tracks:           trackReports(),
+		CategoryEpisodes: 100,
+		Shard:            rf.Shard,
+	}
+	var tracks []string
+	for i := range recs {
+		if !slices.Contains(tracks, recs[i].Track) {
+			tracks = append(tracks, recs[i].Track)
+		}
+	}
+	seen := map[string]bool{}
+	for _, t := range tracks {
+		for _, p := range ropts.Tracks[t].Plots {
+			if seen[p.File] {
+				continue
+			}
+			seen[p.File] = true
+			if _, err := os.Stat(filepath.Join(dir, p.File)); err == nil {
+				ropts.Plots = append(ropts.Plots, reports.PlotLink{Title: p.Title, Caption: p.Title, Section: p.Section, Link: p.File})
+			}
+		}
+	}
+	var b strings.Builder
+	err := reports.Write(&b, recs, ropts)
+	return b.String(), err
+}
+
+// viewCompare is compare's Markdown of two runs, with compare's defaults.
+func viewCompare(base, new view.Run) (string, error) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "BASE `%s`, NEW `%s`", base.Dir, new.Dir)
+	compared, err := compare.Settings(base.RunFile, new.RunFile, false)
+	if err != nil {
+		return "", fmt.Errorf("compare %s %s: %w", base.Dir, new.Dir, err)
+	}
+	for _, c := range compared {
+		fmt.Fprintf(&b, "; %s %s in BASE, %s in NEW", c.Name, c.Old, c.New)
+	}
+	b.WriteString("\n\n")
+	res, err := compare.Runs(base.Records, new.Records, compare.Options{Alpha: 0.05, MinEffect: 0.05})
+	if err != nil {
+		return "", fmt.Errorf("compare %s %s: %w", base.Dir, new.Dir, err)
+	}
+	if err := compare.WriteMarkdown(&b, res); err != nil {
+		return "", err
+	}
+	return b.String(), nil
+}

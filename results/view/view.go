@@ -1,0 +1,602 @@
+package view
+
+import (
+	"bufio"
+	"bytes"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/ambibench/ambibench/results"
+)
+
+// SiteDir is the directory under a run's directory that the site is
+// written to.
+const SiteDir = "view"
+
+// ChunkSize is the number of rows of each data script of the index.
+const ChunkSize = 5000
+
+//go:embed assets
+var assets embed.FS
+
+var pages = template.Must(template.New("").Funcs(template.FuncMap{
+	"inc": func(i int) int { return i + 1 },
+}).ParseFS(assets, "assets/*.tmpl"))
+
+// Run is what the site of one run shows.
+type Run struct {
+	// Dir is the run's directory; the site is written to Dir/view, the
+	// plots and transcripts are read from it.
+	Dir     string
+	RunFile results.RunFile
+	Records []results.Record
+	// Report is the run's report in Markdown, as results/reports writes
+	// it; its tables are shown as HTML tables, and its PNG plots that are
+	// in Dir are copied into the site.
+	Report string
+	// Compare links the index to compare.html, which WriteCompare writes.
+	Compare bool
+}
+
+// Site says what Write wrote.
+type Site struct {
+	Dir      string // the site's directory, Dir/view
+	Files    int
+	Bytes    int64
+	Episodes int
+	// TranscriptBytes is the part of Bytes that is model calls (of the
+	// episode pages) and their images: Bytes less it is the site's size
+	// without transcripts.
+	TranscriptBytes int64
+	Transcripts     bool // the run kept transcripts
+}
+
+// PerEpisode is the site's size per episode, with its transcripts and
+// without them.
+func (s Site) PerEpisode() (with, without float64) {
+	if s.Episodes == 0 {
+		return 0, 0
+	}
+	n := float64(s.Episodes)
+	return float64(s.Bytes) / n, float64(s.Bytes-s.TranscriptBytes) / n
+}
+
+// site writes the files of one site and counts them.
+type site struct {
+	Site
+}
+
+func (s *site) write(rel string, data []byte) error {
+	path := filepath.Join(s.Dir, filepath.FromSlash(rel))
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		return err
+	}
+	s.Files++
+	s.Bytes += int64(len(data))
+	return nil
+}
+
+// Count is one line of the outcome counts.
+type Count struct {
+	Name string
+	N    int
+}
+
+type indexPage struct {
+	Title    string
+	Settings [][2]string
+	Suite    string
+	Records  int
+	Counts   []Count
+	Report   []block
+	Chunks   []string
+	Compare  bool
+	// Group is the episodes a page of episodes holds (GroupSize), 0
+	// when each has its own (the run kept transcripts).
+	Group int
+}
+
+// Write writes the site of run to run.Dir/view, replacing the files of a
+// site written before.
+func Write(run Run) (Site, error) {
+	s := &site{Site{Dir: filepath.Join(run.Dir, SiteDir), Episodes: len(run.Records)}}
+	// The episodes' pages are written over those of a site written
+	// before, and the pages it had that this one has not are removed.
+	for _, sub := range []string{"data", "plots", "images"} {
+		if err := os.RemoveAll(filepath.Join(s.Dir, sub)); err != nil {
+			return s.Site, err
+		}
+	}
+	for _, sub := range []string{"data", "episodes", "plots", "images"} {
+		if err := os.MkdirAll(filepath.Join(s.Dir, sub), 0o755); err != nil {
+			return s.Site, err
+		}
+	}
+	for _, a := range []string{"app.js", "style.css"} {
+		data, err := assets.ReadFile("assets/" + a)
+		if err != nil {
+			return s.Site, err
+		}
+		if err := s.write(a, data); err != nil {
+			return s.Site, err
+		}
+	}
+	page := indexPage{Title: "ambibench run " + filepath.Base(filepath.Clean(run.Dir)), Records: len(run.Records)}
+	keys := make([]string, 0, len(run.RunFile.Settings))
+	for k := range run.RunFile.Settings {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		page.Settings = append(page.Settings, [2]string{k, run.RunFile.Settings[k]})
+	}
+	g := run.RunFile.Grid
+	page.Settings = append(page.Settings,
+		[2]string{"grid: agents", strings.Join(g.Agents, ", ")},
+		[2]string{"grid: models", strings.Join(g.Models, ", ")},
+		[2]string{"grid: episodes", strconv.Itoa(g.Episodes)})
+	page.Suite = run.RunFile.Settings["suite"]
+	if page.Suite == "" && len(run.Records) > 0 {
+		page.Suite = strconv.Itoa(run.Records[0].Suite)
+	}
+	page.Counts = counts(run.Records)
+	blocks, err := reportBlocks(s, run)
+	if err != nil {
+		return s.Site, err
+	}
+	page.Report = blocks
+	// The index's data: one row a record, in chunks.
+	for start := 0; start < len(run.Records) || start == 0; start += ChunkSize {
+		end := min(start+ChunkSize, len(run.Records))
+		rows := make([][]any, 0, end-start)
+		for i := start; i < end; i++ {
+			rows = append(rows, row(i, &run.Records[i]))
+		}
+		data, err := json.Marshal(rows)
+		if err != nil {
+			return s.Site, err
+		}
+		name := fmt.Sprintf("data/records-%03d.js", start/ChunkSize)
+		js := append([]byte("AMBIBENCH.add("), data...)
+		js = append(js, ");\n"...)
+		if err := s.write(name, js); err != nil {
+			return s.Site, err
+		}
+		page.Chunks = append(page.Chunks, name)
+		if end == len(run.Records) {
+			break
+		}
+	}
+	page.Compare = run.Compare
+	if !keptTranscripts(run.Dir) {
+		page.Group = GroupSize
+	}
+	var b bytes.Buffer
+	if err := pages.ExecuteTemplate(&b, "index.html.tmpl", page); err != nil {
+		return s.Site, err
+	}
+	if err := s.write("index.html", b.Bytes()); err != nil {
+		return s.Site, err
+	}
+	if err := writeEpisodes(s, run); err != nil {
+		return s.Site, err
+	}
+	return s.Site, nil
+}
+
+// row is a record's row of the index: the columns app.js reads, by
+// position (see its COLS).
+func row(n int, r *results.Record) []any {
+	tokens := r.InputTokens + r.OutputTokens
+	return []any{n, r.Agent, r.Track, r.Family, r.Perturbation, r.Outcome, b01(r.Success), b01(r.ADA),
+		r.Questions, r.Calls, tokens, int64(r.WallMS + 0.5), r.ErrorKind, r.Instruction, r.PlainKey()}
+}
+
+func b01(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// counts are the outcome counts: scored, agent errors, infrastructure
+// errors, and each error kind.
+func counts(recs []results.Record) []Count {
+	byOutcome := map[string]int{}
+	kinds := map[string]int{}
+	for i := range recs {
+		r := &recs[i]
+		byOutcome[r.Outcome]++
+		if r.Outcome != results.OutcomeScored {
+			kind := r.ErrorKind
+			if kind == "" {
+				kind = "unknown"
+			}
+			kinds[r.Outcome+": "+kind]++
+		}
+	}
+	out := []Count{{"records", len(recs)}}
+	for _, o := range []string{results.OutcomeScored, results.OutcomeAgentError, results.OutcomeInfraError} {
+		out = append(out, Count{o, byOutcome[o]})
+	}
+	ks := make([]string, 0, len(kinds))
+	for k := range kinds {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	for _, k := range ks {
+		out = append(out, Count{k, kinds[k]})
+	}
+	return out
+}
+
+// reportBlocks parses the report and copies the plots it shows into the
+// site's plots/, pointing the blocks at the copies; a plot missing from
+// the run's directory is dropped.
+func reportBlocks(s *site, run Run) ([]block, error) {
+	blocks := parseMarkdown(run.Report)
+	shown := map[string]bool{}
+	out := blocks[:0]
+	for _, b := range blocks {
+		if b.Image != "" {
+			name := filepath.Base(b.Image)
+			data, err := os.ReadFile(filepath.Join(run.Dir, name))
+			if err != nil || !strings.HasSuffix(name, ".png") {
+				continue
+			}
+			if !shown[name] {
+				if err := s.write("plots/"+name, data); err != nil {
+					return nil, err
+				}
+				shown[name] = true
+			}
+			b.Image = "plots/" + name
+		}
+		out = append(out, b)
+	}
+	// Plots the report does not show but that are in the directory.
+	pngs, _ := filepath.Glob(filepath.Join(run.Dir, "*.png"))
+	for _, p := range pngs {
+		name := filepath.Base(p)
+		if shown[name] {
+			continue
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return nil, err
+		}
+		if err := s.write("plots/"+name, data); err != nil {
+			return nil, err
+		}
+		out = append(out, block{Image: "plots/" + name, Alt: name})
+	}
+	return out, nil
+}
+
+type episodePage struct {
+	N        int
+	Key      string
+	R        *results.Record
+	Tokens   int
+	Tools    []Count
+	Calls    template.HTML
+	HasCalls bool
+	Kept     bool // the run kept transcripts
+	Index    string
+}
+
+// GroupSize is the number of episodes of each page of a run that kept no
+// transcripts: one file an episode would be most of the time and the
+// space of writing the site of a large run.
+const GroupSize = 100
+
+// EpisodePage is where, in a site, the page of the run's n-th record is:
+// its own page episodes/N.html when the run kept transcripts, or its
+// section of the page of GroupSize episodes, episodes/g-K.html#eN.
+func EpisodePage(kept bool, n int) string {
+	if kept {
+		return "episodes/" + strconv.Itoa(n) + ".html"
+	}
+	return groupPage(n/GroupSize) + "#e" + strconv.Itoa(n)
+}
+
+func groupPage(k int) string { return fmt.Sprintf("episodes/g-%03d.html", k) }
+
+// keptTranscripts reports whether the run in dir kept transcripts.
+func keptTranscripts(dir string) bool {
+	_, err := os.Stat(filepath.Join(dir, "transcripts.jsonl"))
+	return err == nil
+}
+
+type groupData struct {
+	First, Last int
+	Pages       []episodePage
+}
+
+// writeEpisodes writes the episodes' pages: one an episode, with its
+// model calls, when the run kept transcripts; else one a GroupSize
+// episodes.
+func writeEpisodes(s *site, run Run) error {
+	calls, err := readTranscripts(filepath.Join(run.Dir, "transcripts.jsonl"))
+	kept := err == nil
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	s.Transcripts = kept
+	want := map[string]bool{}
+	copied := map[string]bool{}
+	var b, cb bytes.Buffer
+	var group groupData
+	for i := range run.Records {
+		r := &run.Records[i]
+		p := episodePage{N: i, Key: r.PlainKey(), R: r, Tokens: r.InputTokens + r.OutputTokens, Kept: kept}
+		for name, n := range r.ToolCalls {
+			p.Tools = append(p.Tools, Count{name, n})
+		}
+		slices.SortFunc(p.Tools, func(a, b Count) int { return strings.Compare(a.Name, b.Name) })
+		if !kept {
+			group.Pages = append(group.Pages, p)
+			if len(group.Pages) == GroupSize || i == len(run.Records)-1 {
+				group.First, group.Last = group.Pages[0].N, i
+				b.Reset()
+				if err := pages.ExecuteTemplate(&b, "group", group); err != nil {
+					return err
+				}
+				name := groupPage(i / GroupSize)
+				want[path.Base(name)] = true
+				if err := s.write(name, b.Bytes()); err != nil {
+					return err
+				}
+				group.Pages = group.Pages[:0]
+			}
+			continue
+		}
+		if cs := calls[r.Key()]; len(cs) > 0 {
+			for _, im := range imagesOf(cs) {
+				if copied[im] {
+					continue
+				}
+				copied[im] = true
+				data, err := os.ReadFile(filepath.Join(run.Dir, "images", im))
+				if err != nil {
+					continue // shown by digest alone
+				}
+				if err := s.write("images/"+im, data); err != nil {
+					return err
+				}
+				s.TranscriptBytes += int64(len(data))
+			}
+			cb.Reset()
+			if err := pages.ExecuteTemplate(&cb, "calls", callsOf(cs, run.Dir)); err != nil {
+				return err
+			}
+			p.Calls = template.HTML(cb.String()) // made by html/template, escaped
+			p.HasCalls = true
+			s.TranscriptBytes += int64(cb.Len())
+		}
+		b.Reset()
+		if err := pages.ExecuteTemplate(&b, "episode.html.tmpl", p); err != nil {
+			return err
+		}
+		name := EpisodePage(true, i)
+		want[path.Base(name)] = true
+		if err := s.write(name, b.Bytes()); err != nil {
+			return err
+		}
+	}
+	return removeStale(filepath.Join(s.Dir, "episodes"), want)
+}
+
+// The transcript as transcripts.jsonl holds it (agents/llm/middleware's
+// TranscriptEntry), read by its JSON fields.
+type entry struct {
+	Episode string `json:"episode"`
+	Model   string `json:"model"`
+	Request struct {
+		System   string    `json:"system"`
+		Messages []message `json:"messages"`
+		Tools    []string  `json:"tools"`
+	} `json:"request"`
+	Reply *struct {
+		Text         string     `json:"text"`
+		ToolCalls    []toolCall `json:"tool_calls"`
+		FinishReason string     `json:"finish_reason"`
+	} `json:"reply"`
+	Error        string `json:"error"`
+	InputTokens  int    `json:"input_tokens"`
+	OutputTokens int    `json:"output_tokens"`
+	LatencyNS    int64  `json:"latency_ns"`
+}
+
+type message struct {
+	Role       string     `json:"role"`
+	Text       string     `json:"text"`
+	ToolCalls  []toolCall `json:"tool_calls"`
+	ToolCallID string     `json:"tool_call_id"`
+	Name       string     `json:"name"`
+	Images     []image    `json:"images"`
+}
+
+type toolCall struct {
+	ID   string          `json:"id"`
+	Name string          `json:"name"`
+	Args json.RawMessage `json:"args"`
+}
+
+type image struct {
+	Digest string `json:"digest"`
+	MIME   string `json:"mime"`
+	Width  int    `json:"width"`
+	Height int    `json:"height"`
+}
+
+// file is the image's file name under images/, as agents/llm/imagefile
+// names it.
+func (im image) file() string {
+	if im.MIME == "image/jpeg" {
+		return im.Digest + ".jpg"
+	}
+	return im.Digest + ".png"
+}
+
+// readTranscripts reads transcripts.jsonl, the calls of each episode by
+// its key, in order.
+func readTranscripts(path string) (map[string][]entry, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	out := map[string][]entry{}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 1<<20), 64<<20)
+	for line := 1; sc.Scan(); line++ {
+		var e entry
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+			return nil, fmt.Errorf("%s:%d: %v", path, line, err)
+		}
+		out[e.Episode] = append(out[e.Episode], e)
+	}
+	return out, sc.Err()
+}
+
+func imagesOf(cs []entry) []string {
+	var out []string
+	for _, c := range cs {
+		for _, m := range c.Request.Messages {
+			for _, im := range m.Images {
+				if validDigest(im.Digest) {
+					out = append(out, im.file())
+				}
+			}
+		}
+	}
+	return out
+}
+
+func validDigest(d string) bool {
+	if len(d) < 16 || len(d) > 128 {
+		return false
+	}
+	for _, c := range d {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// call is one model call as the episode page shows it: the messages the
+// previous call did not have (a workflow resends its conversation).
+type call struct {
+	Model     string
+	System    string
+	Messages  []shownMessage
+	Reply     string
+	ToolCalls []shownCall
+	Finish    string
+	Error     string
+	In, Out   int
+	LatencyMS string
+	Earlier   int // messages shown at an earlier call
+}
+
+type shownMessage struct {
+	Role, Text, Name string
+	ToolCalls        []shownCall
+	Images           []shownImage
+}
+
+type shownCall struct{ Name, Args string }
+
+type shownImage struct {
+	Src, Digest, MIME string
+	Width, Height     int
+	Kept              bool
+}
+
+func callsOf(cs []entry, dir string) []call {
+	out := make([]call, 0, len(cs))
+	var prev []message
+	prevSystem := ""
+	for _, c := range cs {
+		sc := call{Model: c.Model, Error: c.Error, In: c.InputTokens, Out: c.OutputTokens,
+			LatencyMS: strconv.FormatFloat(float64(c.LatencyNS)/1e6, 'f', 1, 64)}
+		msgs := c.Request.Messages
+		if c.Request.System == prevSystem && isPrefix(prev, msgs) {
+			sc.Earlier = len(prev)
+			msgs = msgs[len(prev):]
+		} else {
+			sc.System = c.Request.System
+		}
+		for _, m := range msgs {
+			sm := shownMessage{Role: m.Role, Text: m.Text, Name: m.Name, ToolCalls: shownCalls(m.ToolCalls)}
+			for _, im := range m.Images {
+				si := shownImage{Digest: im.Digest, MIME: im.MIME, Width: im.Width, Height: im.Height}
+				if validDigest(im.Digest) {
+					if _, err := os.Stat(filepath.Join(dir, "images", im.file())); err == nil {
+						si.Src, si.Kept = "../images/"+im.file(), true
+					}
+				}
+				sm.Images = append(sm.Images, si)
+			}
+			sc.Messages = append(sc.Messages, sm)
+		}
+		prev, prevSystem = c.Request.Messages, c.Request.System
+		if c.Reply != nil {
+			sc.Reply, sc.ToolCalls, sc.Finish = c.Reply.Text, shownCalls(c.Reply.ToolCalls), c.Reply.FinishReason
+			prev = append(slices.Clone(prev), message{Role: "assistant", Text: c.Reply.Text, ToolCalls: c.Reply.ToolCalls})
+		}
+		out = append(out, sc)
+	}
+	return out
+}
+
+func shownCalls(tcs []toolCall) []shownCall {
+	var out []shownCall
+	for _, tc := range tcs {
+		out = append(out, shownCall{tc.Name, string(tc.Args)})
+	}
+	return out
+}
+
+func isPrefix(prev, msgs []message) bool {
+	if len(prev) > len(msgs) {
+		return false
+	}
+	for i := range prev {
+		a, b := prev[i], msgs[i]
+		if a.Role != b.Role || a.Text != b.Text || a.ToolCallID != b.ToolCallID || len(a.ToolCalls) != len(b.ToolCalls) {
+			return false
+		}
+	}
+	return true
+}
+
+// removeStale removes from dir the files of a site written before that
+// this one did not write.
+func removeStale(dir string, want map[string]bool) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if !want[e.Name()] {
+			if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
