@@ -1,11 +1,15 @@
 // Package view writes a run as a static site, which ambibench view makes
 // under DIR/view/: index.html with the run's settings, outcome counts, the
 // report's tables and plots, and a table of every episode, filtered and
-// sorted in the browser by a little plain JavaScript; the episodes' pages
-// with each record and, when the run kept transcripts, every model call
-// (one page an episode, episodes/N.html, when it kept them; else one a
-// hundred episodes, episodes/g-K.html#eN, see [EpisodePage]); and, for
-// two runs, a comparison page.
+// sorted in the browser by a little plain JavaScript (a report table's
+// cell of an agent and a perturbation links to the index filtered to its
+// failures, a fragment app.js reads, see [CellLink]); the episodes' pages
+// with each record (a semmap episode's answered ids against the truth)
+// and, when the run kept transcripts, every model call and a household
+// episode's game text, trial by trial with the reflections between, read
+// from its calls' prompts (one page an episode, episodes/N.html, when it
+// kept them; else one a hundred episodes, episodes/g-K.html#eN, see
+// [EpisodePage]); and, for two runs, a comparison page.
 //
 // The site opens from the file system with no network: browsers refuse
 // fetch() from a page opened as a file, so the index's data are script

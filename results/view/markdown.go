@@ -14,6 +14,17 @@ type block struct {
 	Alt     string
 	Header  []string   // a table's header row
 	Rows    [][]string // a table's rows
+	// Links holds, for each cell of Rows, the link it is shown as, ""
+	// for text (see linkCells).
+	Links [][]string
+}
+
+// Link is the link of the cell of row i and column j, "" for none.
+func (b block) Link(i, j int) string {
+	if i < len(b.Links) && j < len(b.Links[i]) {
+		return b.Links[i][j]
+	}
+	return ""
 }
 
 var imageLine = regexp.MustCompile(`^!\[([^\]]*)\]\(([^)\s]+)\)$`)

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"html/template"
 	"io/fs"
+	"net/url"
 	"os"
 	"path"
 	"path/filepath"
@@ -246,6 +247,7 @@ func counts(recs []results.Record) []Count {
 // the run's directory is dropped.
 func reportBlocks(s *site, run Run) ([]block, error) {
 	blocks := parseMarkdown(run.Report)
+	linkCells(blocks, run.Records)
 	shown := map[string]bool{}
 	out := blocks[:0]
 	for _, b := range blocks {
@@ -284,6 +286,63 @@ func reportBlocks(s *site, run Run) ([]block, error) {
 	return out, nil
 }
 
+// linkCells links the cells of the report's tables whose row is an agent
+// of the records (its first column) and whose column a perturbation of
+// them (its header) to the index filtered to that cell's failures.
+func linkCells(blocks []block, recs []results.Record) {
+	agents, perts := map[string]bool{}, map[string]bool{}
+	for i := range recs {
+		agents[recs[i].Agent] = true
+		perts[recs[i].Perturbation] = true
+	}
+	for k := range blocks {
+		b := &blocks[k]
+		if b.Header == nil {
+			continue
+		}
+		b.Links = nil
+		for _, row := range b.Rows {
+			links := make([]string, len(row))
+			if len(row) > 0 && agents[row[0]] {
+				for j := 1; j < len(row) && j < len(b.Header); j++ {
+					if perts[b.Header[j]] {
+						links[j] = CellLink(row[0], b.Header[j])
+					}
+				}
+			}
+			b.Links = append(b.Links, links)
+		}
+	}
+}
+
+// CellLink is the link to the index filtered to the failures of an agent
+// on a perturbation, which app.js reads from the fragment.
+func CellLink(agent, perturbation string) string {
+	return "index.html#agent=" + url.QueryEscape(agent) + "&perturbation=" + url.QueryEscape(perturbation) + "&success=false"
+}
+
+// answerRow is one id of a semmap answer against the truth.
+type answerRow struct {
+	Rank      int
+	ID        string
+	InTruth   bool
+	TruthRank int // 1-based, 0 when not in the truth
+}
+
+// answerRows are a semmap record's answered ids, each with its rank in
+// the truth.
+func answerRows(r *results.Record) []answerRow {
+	var out []answerRow
+	for i, id := range r.Answer {
+		a := answerRow{Rank: i + 1, ID: id}
+		if k := slices.Index(r.Truth, id); k >= 0 {
+			a.InTruth, a.TruthRank = true, k+1
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
 type episodePage struct {
 	N        int
 	Key      string
@@ -294,6 +353,8 @@ type episodePage struct {
 	HasCalls bool
 	Kept     bool // the run kept transcripts
 	Index    string
+	Answers  []answerRow // semmap: the answer against the truth
+	Trials   []trial     // household: the game's text, trial by trial
 }
 
 // GroupSize is the number of episodes of each page of a run that kept no
@@ -345,6 +406,9 @@ func writeEpisodes(s *site, run Run) error {
 			p.Tools = append(p.Tools, Count{name, n})
 		}
 		slices.SortFunc(p.Tools, func(a, b Count) int { return strings.Compare(a.Name, b.Name) })
+		if r.Query != "" {
+			p.Answers = answerRows(r)
+		}
 		if !kept {
 			group.Pages = append(group.Pages, p)
 			if len(group.Pages) == GroupSize || i == len(run.Records)-1 {
@@ -384,6 +448,12 @@ func writeEpisodes(s *site, run Run) error {
 			p.Calls = template.HTML(cb.String()) // made by html/template, escaped
 			p.HasCalls = true
 			s.TranscriptBytes += int64(cb.Len())
+			if r.Track == "household" {
+				p.Trials = householdTrials(cs)
+				for _, t := range p.Trials {
+					s.TranscriptBytes += int64(len(t.Text) + len(t.Last) + len(t.Reflection))
+				}
+			}
 		}
 		b.Reset()
 		if err := pages.ExecuteTemplate(&b, "episode.html.tmpl", p); err != nil {

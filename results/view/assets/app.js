@@ -114,5 +114,44 @@
     objects().forEach(function (o) { lines.push(COLS.map(function (k) { return quote(o[k]); }).join(",")); });
     download("episodes.csv", "text/csv", lines.join("\n") + "\n");
   });
-  apply();
+  // A fragment #agent=A&perturbation=P&success=false (a report cell's
+  // link, results/view's CellLink) sets the filters it names and clears
+  // the others; a fragment without "=" (#episodes) leaves them.
+  var NAMES = { agent: 1, track: 2, family: 3, perturbation: 4, outcome: 5, success: 6 };
+  function fromHash() {
+    var h = location.hash.replace(/^#/, "");
+    if (h.indexOf("=") < 0) return false;
+    var set = {};
+    h.split("&").forEach(function (kv) {
+      var i = kv.indexOf("=");
+      if (i < 0) return;
+      var k, v;
+      try {
+        k = decodeURIComponent(kv.slice(0, i).replace(/\+/g, " "));
+        v = decodeURIComponent(kv.slice(i + 1).replace(/\+/g, " "));
+      } catch (e) { return; }
+      if (!NAMES.hasOwnProperty(k)) return;
+      if (k === "success") v = (v === "true" || v === "1") ? "1" : "0";
+      set[NAMES[k]] = v;
+    });
+    selects.forEach(function (sel) {
+      var v = set.hasOwnProperty(sel.dataset.col) ? set[sel.dataset.col] : "";
+      var known = Array.prototype.some.call(sel.options, function (o) { return o.value === v; });
+      if (!known) {
+        var o = document.createElement("option");
+        o.value = v; o.textContent = sel.dataset.col === "6" ? (v === "1" ? "success" : "failure") : v;
+        sel.appendChild(o);
+      }
+      sel.value = v;
+    });
+    limit = PAGE;
+    return true;
+  }
+  function follow() {
+    var filtering = fromHash();
+    apply();
+    if (filtering) document.getElementById("episodes").scrollIntoView();
+  }
+  window.addEventListener("hashchange", follow);
+  follow();
 })();
