@@ -37,9 +37,10 @@ var importRules = []importRule{
 	{"agents/prompt", nil, "agents/prompt imports none of the project"},
 	{"agents/...", []string{"scenes", "agents/..."}, "agents and its sub-packages import scenes and packages under agents/ only"},
 	{"results", nil, resultsRule},
-	{"results/stats", []string{"results"}, resultsRule},
-	{"results/compare", []string{"results", "results/stats"}, resultsRule},
-	{"results/reports", []string{"results", "results/stats"}, resultsRule},
+	{"results/internal/recordtest", []string{"results"}, resultsRule},
+	{"results/stats", []string{"results", "results/internal/recordtest"}, resultsRule},
+	{"results/compare", []string{"results", "results/stats", "results/internal/recordtest"}, resultsRule},
+	{"results/reports", []string{"results", "results/stats", "results/internal/recordtest"}, resultsRule},
 	{"results/view", []string{"results"}, "results/view imports results only: the report's and the comparison's Markdown are handed to it"},
 	{"results/...", nil, resultsRule}, // a results package the rules do not place yet
 	{"bench", []string{"agents", "agents/llm", "agents/llm/cassette", "agents/llm/models", "agents/prompt", "results/..."},
