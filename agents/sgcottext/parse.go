@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -146,7 +147,7 @@ func parseRequest(s string) (*Request, error) {
 	if name == "" {
 		return nil, errorf("%q is followed by %s; it takes a request such as retrieve_node(name=\"red block\")", markRequest, quoteStart(s))
 	}
-	if !known(name) {
+	if !slices.Contains(Requests, name) {
 		return nil, errorf("unknown request %q; the requests are %s", name, strings.Join(Requests, ", "))
 	}
 	p := &argParser{s: s, i: i}
@@ -162,15 +163,6 @@ func parseRequest(s string) (*Request, error) {
 		return nil, errorf("%s: %v", name, err)
 	}
 	return req, nil
-}
-
-func known(name string) bool {
-	for _, r := range Requests {
-		if r == name {
-			return true
-		}
-	}
-	return false
 }
 
 type argParser struct {

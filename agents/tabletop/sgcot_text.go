@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/ambibench/ambibench/agents"
@@ -96,12 +97,7 @@ func (c *textConversation) turn(ctx context.Context) (ended bool, err error) {
 
 // offers reports whether the call's prompt offers the request.
 func (c *textConversation) offers(name string) bool {
-	for _, r := range c.req.Context.Requests {
-		if r == name {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(c.req.Context.Requests, name)
 }
 
 // carryOut makes the tool call of a request. A retrieve_node with several
