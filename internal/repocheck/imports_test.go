@@ -41,7 +41,8 @@ var importRules = []importRule{
 	{"results/stats", []string{"results", "results/internal/recordtest"}, resultsRule},
 	{"results/compare", []string{"results", "results/stats", "results/internal/recordtest"}, resultsRule},
 	{"results/reports", []string{"results", "results/stats", "results/internal/recordtest"}, resultsRule},
-	{"results/view", []string{"results"}, "results/view imports results only: the report's and the comparison's Markdown are handed to it"},
+	{"results/view", []string{"results", "agents/llm", "agents/llm/imagefile", "agents/llm/middleware"},
+		"results/view imports results and, to read transcripts and their images as the model layer writes them, agents/llm, agents/llm/imagefile and agents/llm/middleware; the report's and the comparison's Markdown are handed to it"},
 	{"results/...", nil, resultsRule}, // a results package the rules do not place yet
 	{"bench", []string{"agents", "agents/llm", "agents/llm/cassette", "agents/llm/models", "agents/prompt", "results/..."},
 		"bench itself imports only agents, agents/llm, agents/llm/cassette, agents/llm/models, agents/prompt and the results packages"},

@@ -18,7 +18,9 @@
 // html/template, which escapes everything a model wrote; the data files are
 // encoded with encoding/json, which escapes <, > and &.
 //
-// The package knows no track and reads no model package: the caller hands
-// it the records, run.json, the report's Markdown and the comparison's
-// Markdown; transcripts.jsonl is read by its JSON fields alone.
+// The package knows no track: the caller hands it the records, run.json,
+// the report's Markdown and the comparison's Markdown. transcripts.jsonl
+// and its images are read with the model layer's own types
+// (middleware.TranscriptEntry, imagefile.Path), so that what view reads is
+// what the run wrote.
 package view

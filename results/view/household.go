@@ -3,6 +3,8 @@ package view
 import (
 	"encoding/json"
 	"strings"
+
+	"github.com/ambibench/ambibench/agents/llm"
 )
 
 // trial is one trial of a household game as its episode page shows it.
@@ -79,9 +81,9 @@ func householdTrials(cs []entry) []trial {
 	return out
 }
 
-func lastUserText(ms []message) string {
+func lastUserText(ms []llm.Message) string {
 	for i := len(ms) - 1; i >= 0; i-- {
-		if ms[i].Role == "user" {
+		if ms[i].Role == llm.RoleUser {
 			return ms[i].Text
 		}
 	}

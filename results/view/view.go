@@ -18,6 +18,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ambibench/ambibench/agents/llm"
+	"github.com/ambibench/ambibench/agents/llm/imagefile"
+	"github.com/ambibench/ambibench/agents/llm/middleware"
 	"github.com/ambibench/ambibench/results"
 )
 
@@ -468,60 +471,20 @@ func writeEpisodes(s *site, run Run) error {
 	return removeStale(filepath.Join(s.Dir, "episodes"), want)
 }
 
-// The transcript as transcripts.jsonl holds it (agents/llm/middleware's
-// TranscriptEntry), read by its JSON fields.
-type entry struct {
-	Episode string `json:"episode"`
-	Model   string `json:"model"`
-	Request struct {
-		System   string    `json:"system"`
-		Messages []message `json:"messages"`
-		Tools    []string  `json:"tools"`
-	} `json:"request"`
-	Reply *struct {
-		Text         string     `json:"text"`
-		ToolCalls    []toolCall `json:"tool_calls"`
-		FinishReason string     `json:"finish_reason"`
-	} `json:"reply"`
-	Error        string `json:"error"`
-	InputTokens  int    `json:"input_tokens"`
-	OutputTokens int    `json:"output_tokens"`
-	LatencyNS    int64  `json:"latency_ns"`
-}
+// entry is one line of transcripts.jsonl, as the model layer writes it.
+type entry = middleware.TranscriptEntry
 
-type message struct {
-	Role       string     `json:"role"`
-	Text       string     `json:"text"`
-	ToolCalls  []toolCall `json:"tool_calls"`
-	ToolCallID string     `json:"tool_call_id"`
-	Name       string     `json:"name"`
-	Images     []image    `json:"images"`
-}
-
-type toolCall struct {
-	ID   string          `json:"id"`
-	Name string          `json:"name"`
-	Args json.RawMessage `json:"args"`
-}
-
-type image struct {
-	Digest string `json:"digest"`
-	MIME   string `json:"mime"`
-	Width  int    `json:"width"`
-	Height int    `json:"height"`
-}
-
-// file is the image's file name under images/, as agents/llm/imagefile
-// names it.
-func (im image) file() string {
-	if im.MIME == "image/jpeg" {
-		return im.Digest + ".jpg"
+// imageFile is im's file name under the run's images/ directory, as
+// agents/llm/imagefile names it; false for a digest that could not name
+// a file there.
+func imageFile(im llm.Image) (string, bool) {
+	p, err := imagefile.Path("", im)
+	if err != nil {
+		return "", false
 	}
-	return im.Digest + ".png"
+	return filepath.Base(p), true
 }
 
-// readTranscripts reads transcripts.jsonl, the calls of each episode by
-// its key, in order.
 func readTranscripts(path string) (map[string][]entry, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -546,25 +509,13 @@ func imagesOf(cs []entry) []string {
 	for _, c := range cs {
 		for _, m := range c.Request.Messages {
 			for _, im := range m.Images {
-				if validDigest(im.Digest) {
-					out = append(out, im.file())
+				if name, ok := imageFile(im); ok {
+					out = append(out, name)
 				}
 			}
 		}
 	}
 	return out
-}
-
-func validDigest(d string) bool {
-	if len(d) < 16 || len(d) > 128 {
-		return false
-	}
-	for _, c := range d {
-		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
-			return false
-		}
-	}
-	return true
 }
 
 // call is one model call as the episode page shows it: the messages the
@@ -598,11 +549,11 @@ type shownImage struct {
 
 func callsOf(cs []entry, dir string) []call {
 	out := make([]call, 0, len(cs))
-	var prev []message
+	var prev []llm.Message
 	prevSystem := ""
 	for _, c := range cs {
 		sc := call{Model: c.Model, Error: c.Error, In: c.InputTokens, Out: c.OutputTokens,
-			LatencyMS: strconv.FormatFloat(float64(c.LatencyNS)/1e6, 'f', 1, 64)}
+			LatencyMS: strconv.FormatFloat(float64(c.Latency)/1e6, 'f', 1, 64)}
 		msgs := c.Request.Messages
 		if c.Request.System == prevSystem && isPrefix(prev, msgs) {
 			sc.Earlier = len(prev)
@@ -611,12 +562,12 @@ func callsOf(cs []entry, dir string) []call {
 			sc.System = c.Request.System
 		}
 		for _, m := range msgs {
-			sm := shownMessage{Role: m.Role, Text: m.Text, Name: m.Name, ToolCalls: shownCalls(m.ToolCalls)}
+			sm := shownMessage{Role: string(m.Role), Text: m.Text, Name: m.Name, ToolCalls: shownCalls(m.ToolCalls)}
 			for _, im := range m.Images {
 				si := shownImage{Digest: im.Digest, MIME: im.MIME, Width: im.Width, Height: im.Height}
-				if validDigest(im.Digest) {
-					if _, err := os.Stat(filepath.Join(dir, "images", im.file())); err == nil {
-						si.Src, si.Kept = "../images/"+im.file(), true
+				if name, ok := imageFile(im); ok {
+					if _, err := os.Stat(filepath.Join(dir, imagefile.Dir, name)); err == nil {
+						si.Src, si.Kept = "../images/"+name, true
 					}
 				}
 				sm.Images = append(sm.Images, si)
@@ -626,14 +577,14 @@ func callsOf(cs []entry, dir string) []call {
 		prev, prevSystem = c.Request.Messages, c.Request.System
 		if c.Reply != nil {
 			sc.Reply, sc.ToolCalls, sc.Finish = c.Reply.Text, shownCalls(c.Reply.ToolCalls), c.Reply.FinishReason
-			prev = append(slices.Clone(prev), message{Role: "assistant", Text: c.Reply.Text, ToolCalls: c.Reply.ToolCalls})
+			prev = append(slices.Clone(prev), llm.Message{Role: llm.RoleAssistant, Text: c.Reply.Text, ToolCalls: c.Reply.ToolCalls})
 		}
 		out = append(out, sc)
 	}
 	return out
 }
 
-func shownCalls(tcs []toolCall) []shownCall {
+func shownCalls(tcs []llm.ToolCall) []shownCall {
 	var out []shownCall
 	for _, tc := range tcs {
 		out = append(out, shownCall{tc.Name, string(tc.Args)})
@@ -641,7 +592,7 @@ func shownCalls(tcs []toolCall) []shownCall {
 	return out
 }
 
-func isPrefix(prev, msgs []message) bool {
+func isPrefix(prev, msgs []llm.Message) bool {
 	if len(prev) > len(msgs) {
 		return false
 	}
