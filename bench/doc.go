@@ -18,11 +18,11 @@
 // (calibration, perception, router …) and seed ([AgentEpisode]) and what
 // it adds to the context ([ContextEpisode]). [RunEpisode] runs the
 // one skeleton for every track: it builds the episode, makes the agent
-// ([NewAgent], seeded by [AgentSeed]), plays it with its model calls
-// counted ([EpisodeContext], [PlayAgent]), starts the record with the
-// fields every track fills the same way ([NewRecord], the wall time, the
+// (newAgent, seeded by [AgentSeed]), plays it with its model calls
+// counted ([EpisodeContext], playAgent), starts the record with the
+// fields every track fills the same way (newRecord, the wall time, the
 // agent's error), has the episode score it, and finishes it
-// ([FinishRecord]), which sorts the episode into scored, agent error or
+// (finishRecord), which sorts the episode into scored, agent error or
 // infrastructure error. [PlayEpisode] does the same with an agent made
 // already (the household's router training). [User] is the simulated user
 // the tracks share: a question whose tag matches the ground truth gets the

@@ -42,7 +42,7 @@ const SuiteVersion = 4
 //
 // Only errors that hold an *llm.Error count, or a call's own deadline: an
 // error the workflow made itself (a reply it could not read) is the
-// agent's, and a cancelled run never reaches here (PlayAgent stops it).
+// agent's, and a cancelled run never reaches here (playAgent stops it).
 func infraKind(err error) (string, bool) {
 	var miss *cassette.MissError
 	var le *llm.Error
@@ -69,14 +69,14 @@ func agentKind(err error) string {
 	return ""
 }
 
-// FinishRecord finishes a scored record: it stamps the suite version,
+// finishRecord finishes a scored record: it stamps the suite version,
 // copies the episode's model usage, and sorts the episode into one of
 // the three outcomes. A model call that failed for the infrastructure
 // makes the whole episode an infra error, even when the workflow carried
 // on after it: what followed was not the agent meeting the task. runErr is
 // the agent's own error, if it returned one; rec.Error already holds what
 // the episode's scorer made of it.
-func FinishRecord(rec *results.Record, runErr error, tally *llm.Tally) {
+func finishRecord(rec *results.Record, runErr error, tally *llm.Tally) {
 	rec.Suite = SuiteVersion
 	u := tally.Usage()
 	rec.Calls, rec.Attempts, rec.InputTokens, rec.OutputTokens = u.Calls, u.Attempts, u.InputTokens, u.OutputTokens

@@ -13,7 +13,7 @@ import (
 
 // RunEpisode plays one job on the run's track and scores it: the one
 // skeleton of every track's episodes. It builds the episode
-// ([Track.NewEpisode]), makes its agent ([NewAgent], seeded by
+// ([Track.NewEpisode]), makes its agent (newAgent, seeded by
 // [AgentSeed]) and plays it ([PlayEpisode]). Failures of the agent are
 // part of the record (its Error field); the error return is for a
 // cancelled context or an episode that could not be built.
@@ -56,17 +56,17 @@ func playEpisode(ctx context.Context, job Job, opts Options, ep Episode, a agent
 	if c, ok := ep.(ContextEpisode); ok {
 		ctx = c.Context(ctx)
 	}
-	runErr, err := PlayAgent(ctx, a, env, fmt.Sprintf("%s/%s episode %d, agent %s", job.Family, job.Perturbation, job.Index, job.Agent))
+	runErr, err := playAgent(ctx, a, env, fmt.Sprintf("%s/%s episode %d, agent %s", job.Family, job.Perturbation, job.Index, job.Agent))
 	if err != nil {
 		return results.Record{}, err
 	}
-	rec := NewRecord(job, opts)
+	rec := newRecord(job, opts)
 	rec.WallMS = float64(time.Since(start).Microseconds()) / 1000
 	if runErr != nil {
 		rec.Error = runErr.Error()
 	}
 	ep.Score(&rec, runErr)
-	FinishRecord(&rec, runErr, tally)
+	finishRecord(&rec, runErr, tally)
 	return rec, nil
 }
 
@@ -84,13 +84,13 @@ func newAgentFunc(job Job, opts Options, ep Episode) NewAgentFunc {
 	return func(seed ...any) (agents.Agent, error) {
 		cfg, _ := agentOf(job, ep)
 		cfg.Seed = AgentSeed(job, opts, seed...)
-		return NewAgent(job, opts, cfg)
+		return newAgent(job, opts, cfg)
 	}
 }
 
-// NewAgent makes the job's agent for the track: known, playing it, with
+// newAgent makes the job's agent for the track: known, playing it, with
 // a model if it needs one. cfg's Model and Members are the run's.
-func NewAgent(job Job, opts Options, cfg agents.Config) (agents.Agent, error) {
+func newAgent(job Job, opts Options, cfg agents.Config) (agents.Agent, error) {
 	info, ok := agents.Lookup(job.Agent)
 	switch {
 	case !ok:
@@ -110,7 +110,7 @@ func NewAgent(job Job, opts Options, cfg agents.Config) (agents.Agent, error) {
 
 // EpisodeContext names the job's episode in ctx, for transcripts and
 // cassette misses, marks its repeat (llm.WithRepeat) when above 0, and counts its model calls in a tally of its own,
-// which [FinishRecord] reads.
+// which finishRecord reads.
 func EpisodeContext(ctx context.Context, job Job, opts Options) (context.Context, *llm.Tally) {
 	tally := &llm.Tally{}
 	ctx = llm.WithEpisode(ctx, job.Key(opts.Seed, opts.ModelFor(job.Agent)))
@@ -120,16 +120,16 @@ func EpisodeContext(ctx context.Context, job Job, opts Options) (context.Context
 	return llm.WithTally(ctx, tally), tally
 }
 
-// PlayAgent runs an agent on its env and sorts what went wrong: the
+// playAgent runs an agent on its env and sorts what went wrong: the
 // agent's failure (runErr), or the provider's, belongs in its record (see
-// FinishRecord); a cancelled context (stop) ends the run, and the episode
+// finishRecord); a cancelled context (stop) ends the run, and the episode
 // is not recorded, so that a resumed run plays it again. where names the
 // episode in the latter.
 //
 // A model call refused because the run is stopping (ErrStopped) stops the
 // episode too, unrecorded, even when the workflow carried on after it:
 // what followed was not the agent meeting the task.
-func PlayAgent(ctx context.Context, a agents.Agent, env agents.Env, where string) (runErr, stop error) {
+func playAgent(ctx context.Context, a agents.Agent, env agents.Env, where string) (runErr, stop error) {
 	runErr = a.Run(ctx, env)
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("%s: %w", where, err)
@@ -147,9 +147,9 @@ func PlayAgent(ctx context.Context, a agents.Agent, env agents.Env, where string
 	return runErr, nil
 }
 
-// NewRecord starts the record of a job: the fields every track fills the
+// newRecord starts the record of a job: the fields every track fills the
 // same way.
-func NewRecord(job Job, opts Options) results.Record {
+func newRecord(job Job, opts Options) results.Record {
 	return results.Record{
 		Schema:       results.SchemaVersion,
 		Track:        job.Track,

@@ -55,12 +55,12 @@ type Track interface {
 }
 
 // An Episode is what a track says about one job's episode; [RunEpisode]
-// does the rest. It makes the agent ([NewAgent]), seeded by [AgentSeed];
+// does the rest. It makes the agent (newAgent), seeded by [AgentSeed];
 // names the episode in the context ([EpisodeContext]); plays the agent
-// in Env's environment ([PlayAgent]); starts the record with the fields
-// every track fills the same way ([NewRecord], the wall time, and the
+// in Env's environment (playAgent); starts the record with the fields
+// every track fills the same way (newRecord, the wall time, and the
 // agent's error in Error); has Score fill the track's own; and finishes
-// it ([FinishRecord]).
+// it (finishRecord).
 //
 // An Episode may also have the methods of [AgentEpisode], to give the
 // agent settings or a seed of its own, and of [ContextEpisode], to add to
