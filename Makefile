@@ -2,7 +2,7 @@
 GO ?= go
 OUT ?= out
 
-.PHONY: bench test test-long gobench baselines fuzz cover clean
+.PHONY: bench test test-long test-browser gobench baselines fuzz cover clean
 
 # The main job: every tabletop agent (reference agents and workflows, the
 # workflows on the simulated model) on every tabletop cell, 100 episodes
@@ -59,6 +59,18 @@ test-long:
 	$(GO) vet -tags long ./...
 	$(GO) test $(TESTFLAGS) -tags long -run '$(LONG_RUN)' $(sort $(dir $(LONG_FILES)))
 	$(GO) test $(TESTFLAGS) -race -short $(RACE_LONG)
+
+# The browser tier, which CI runs last: ambibench view's site opened from
+# the file system in headless Chromium (the tests of the files named
+# *_browser_test.go, built only with the tag browser: tables and counts
+# against the records, a report cell's failures, an episode's transcript
+# and images, the comparison page, screenshots against the golden images
+# of testdata/screenshots/). It needs Debian's chromium package, or
+# CHROMIUM=/path/to/chrome; without one it fails saying so.
+BROWSER_FILES = $(shell find . -path ./third_party -prune -o -name '*_browser_test.go' -print)
+test-browser:
+	$(GO) vet -tags browser $(sort $(dir $(BROWSER_FILES)))
+	$(GO) test $(TESTFLAGS) -tags browser -run '^TestBrowser' $(sort $(dir $(BROWSER_FILES)))
 
 # The stored reference runs of the default suite on the simulated model
 # (the runs of make bench), which make test-long holds every record to:

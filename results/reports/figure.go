@@ -17,6 +17,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
 )
 
 // The figures' common size: panels at the left, the legend in a column
@@ -226,12 +227,24 @@ func models(units []unit) string {
 
 // writeFigure draws panels stacked top to bottom, their axes aligned,
 // each panelHeight high, the figure width wide (figWidth when 0), with
-// legend at the right, as a PNG to w.
-func writeFigure(w io.Writer, panels []*plot.Plot, width, panelHeight vg.Length, legend plot.Legend) error {
+// legend at the right, to w: as a PNG, or as an SVG when svg is set
+// (opts.SVG).
+func writeFigure(w io.Writer, svg bool, panels []*plot.Plot, width, panelHeight vg.Length, legend plot.Legend) error {
 	figWidth := cmp.Or(width, figWidth)
 	height := panelHeight * vg.Length(len(panels))
-	img := vgimg.NewWith(vgimg.UseWH(figWidth, height), vgimg.UseDPI(plotDPI))
-	dc := draw.New(img)
+	var canvas interface {
+		vg.CanvasSizer
+		io.WriterTo
+	}
+	if svg {
+		// The fonts go into the file: an SVG shown by an <img> sees no
+		// font of its page's, and one the machine lacks would move every
+		// label.
+		canvas = vgsvg.NewWith(vgsvg.UseWH(figWidth, height), vgsvg.EmbedFonts(true))
+	} else {
+		canvas = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(figWidth, height), vgimg.UseDPI(plotDPI))}
+	}
+	dc := draw.New(canvas)
 	dc.SetColor(color.White)
 	dc.Fill(dc.Rectangle.Path())
 	left := draw.Crop(dc, 0, -figLegend, 0, -vg.Points(4))
@@ -246,7 +259,7 @@ func writeFigure(w io.Writer, panels []*plot.Plot, width, panelHeight vg.Length,
 	legend.Top, legend.Left = true, true
 	legend.Padding = vg.Points(2)
 	legend.Draw(draw.Crop(dc, figWidth-figLegend+vg.Points(8), -vg.Points(4), 0, -vg.Points(28)))
-	_, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(w)
+	_, err := canvas.WriteTo(w)
 	return err
 }
 

@@ -62,10 +62,15 @@ type PlotLink struct {
 	Link string
 }
 
+// pngSignature starts every PNG: a track's own plot that ignores
+// Options.SVG keeps its .png name.
+var pngSignature = []byte("\x89PNG\r\n\x1a\n")
+
 // DrawPlots draws the plots of the tracks present in recs (opts.Tracks),
 // each once, in the order the tracks (by name) list them, each over the
 // records of the tracks that list it. save gets each plot that has
-// something to show, with its PNG, and returns the link the report
+// something to show, with its PNG (its SVG, named .svg, with
+// opts.SVG), and returns the link the report
 // should give it. The links are what [Options.Plots] takes.
 func DrawPlots(recs []results.Record, opts Options, save func(file string, png []byte) (link string, err error)) ([]PlotLink, error) {
 	recs = results.ScoredOnly(recs)
@@ -94,7 +99,11 @@ func DrawPlots(recs []results.Record, opts Options, save func(file string, png [
 		if !ok {
 			continue
 		}
-		link, err := save(p.File, buf.Bytes())
+		file := p.File
+		if opts.SVG && !bytes.HasPrefix(buf.Bytes(), pngSignature) {
+			file = strings.TrimSuffix(file, ".png") + ".svg"
+		}
+		link, err := save(file, buf.Bytes())
 		if err != nil {
 			return nil, err
 		}

@@ -98,7 +98,7 @@ func ratesPlot(w io.Writer, recs []results.Record, opts Options) (string, bool, 
 	}
 	// An inch or so per perturbation keeps their labels apart.
 	width := max(figWidth, figLegend+vg.Inch+1.05*vg.Inch*vg.Length(len(perturbs)))
-	if err := writeFigure(w, panels, width, 3.6*vg.Inch, legend); err != nil {
+	if err := writeFigure(w, opts.SVG, panels, width, 3.6*vg.Inch, legend); err != nil {
 		return "", false, err
 	}
 	return fmt.Sprintf("ADA (top) and SR (bottom) by perturbation, task families pooled: a point per agent (%d agents, one colour and marker each) with its 95%% Wilson interval, %s episodes per point",
@@ -143,7 +143,7 @@ func trialsPlot(w io.Writer, recs []results.Record, opts Options) (string, bool,
 			return "", false, err
 		}
 	}
-	if err := writeFigure(w, []*plot.Plot{p}, 0, 4.5*vg.Inch, legend); err != nil {
+	if err := writeFigure(w, opts.SVG, []*plot.Plot{p}, 0, 4.5*vg.Inch, legend); err != nil {
 		return "", false, err
 	}
 	return fmt.Sprintf("SR@k, the games solved by trial k, for k = 1 to %d: a line per agent (%d agents) with 95%% Wilson intervals, %s games per agent (in the legend)",
@@ -222,7 +222,7 @@ func sceneSizePlot(w io.Writer, recs []results.Record, opts Options) (string, bo
 		panels = append(panels, p)
 		n = allN(ss)
 	}
-	if err := writeFigure(w, panels, 0, 3.6*vg.Inch, legend); err != nil {
+	if err := writeFigure(w, opts.SVG, panels, 0, 3.6*vg.Inch, legend); err != nil {
 		return "", false, err
 	}
 	return fmt.Sprintf("Tokens (top) and wall time (bottom) per episode against scene size, task families and perturbations pooled: a line per agent (%d agents), each point a mean with its 95%% normal-approximation interval (mean ± 1.96·s/√n), %s episodes per point",

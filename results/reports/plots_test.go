@@ -2,6 +2,9 @@ package reports
 
 import (
 	"bytes"
+	"image"
+	"image/png"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -230,5 +233,41 @@ func TestDrawPlotsAndLinks(t *testing.T) {
 	// two.
 	if !strings.Contains(out, "ADA (top) and SR (bottom) by perturbation, task families pooled: a point per agent (5 agents") {
 		t.Errorf("the rates plot's caption does not count the agents of both tracks:\n%s", out)
+	}
+}
+
+// With Options.SVG, the built-in plots are drawn as SVG, named .svg,
+// their fonts in the file (a page's <img> lends them none), the same
+// bytes from the same records; a track's own plot that draws a PNG
+// whatever the option keeps its .png name.
+func TestDrawPlotsSVG(t *testing.T) {
+	t.Parallel()
+	own := NewPlot("own.png", "Own", SectionRates.name, func(w io.Writer, recs []results.Record, opts Options) (string, bool, error) {
+		return "A PNG.", true, png.Encode(w, image.NewGray(image.Rect(0, 0, 2, 2)))
+	})
+	tracks := map[string]Track{"tabletop": {Sections: testTracks["tabletop"].Sections, Plots: []Plot{PlotRates, PlotSceneSize, own}}}
+	recs := filter(sceneRecords(), func(r results.Record) bool { return r.SceneSize != 0 })
+	draw := func() map[string][]byte {
+		files := map[string][]byte{}
+		if _, err := DrawPlots(recs, Options{Tracks: tracks, SVG: true}, func(file string, data []byte) (string, error) {
+			files[file] = data
+			return file, nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return files
+	}
+	files, again := draw(), draw()
+	for _, name := range []string{"ada_sr_by_perturbation.svg", "cost_by_scene_size.svg"} {
+		data := files[name]
+		if !bytes.Contains(data, []byte("<svg")) || !bytes.Contains(data, []byte("@font-face")) {
+			t.Errorf("%s is not an SVG with its fonts: %.120q", name, data)
+		}
+		if !bytes.Equal(data, again[name]) {
+			t.Errorf("%s differs between two draws of the same records", name)
+		}
+	}
+	if _, ok := files["own.png"]; !ok || len(files) != 3 {
+		t.Errorf("drew %d files, want the two SVGs and own.png", len(files))
 	}
 }

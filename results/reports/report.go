@@ -47,6 +47,10 @@ type Options struct {
 	// "Plots" when the report has not that section. Empty: no plot is
 	// mentioned.
 	Plots []PlotLink
+	// SVG has the built-in plots drawn as SVG instead of PNG (ambibench
+	// view's, which stay sharp at any size); [DrawPlots] then names
+	// their files .svg. A track's own plot ([NewPlot]) gets it too.
+	SVG bool
 	// Tracks says, by track name, what each track's records get: its
 	// sections, baseline, plots and words (a track's contribution to the
 	// report, as bench.Track's Report method gives it); a track not named

@@ -111,7 +111,7 @@ func mapSizePlot(w io.Writer, recs []results.Record, opts Options) (string, bool
 			return "", false, fmt.Errorf("map-size plot: %w", err)
 		}
 	}
-	if err := writeFigure(w, []*plot.Plot{p}, 0, 4.5*vg.Inch, legend); err != nil {
+	if err := writeFigure(w, opts.SVG, []*plot.Plot{p}, 0, 4.5*vg.Inch, legend); err != nil {
 		return "", false, fmt.Errorf("map-size plot: %w", err)
 	}
 	return fmt.Sprintf("Top-Any against map size, query types and input modes pooled: a line per agent (%d agents) with 95%% Wilson intervals, %s queries per point (under each map size)",

@@ -17,6 +17,11 @@ type block struct {
 	// Links holds, for each cell of Rows, the link it is shown as, ""
 	// for text (see linkCells).
 	Links [][]string
+	// Details opens a folded part with this summary (a line
+	// "<details><summary>…</summary>", as compare writes); EndDetails
+	// closes the last one opened.
+	Details    string
+	EndDetails bool
 }
 
 // Link is the link of the cell of row i and column j, "" for none.
@@ -27,14 +32,19 @@ func (b block) Link(i, j int) string {
 	return ""
 }
 
-var imageLine = regexp.MustCompile(`^!\[([^\]]*)\]\(([^)\s]+)\)$`)
+var (
+	imageLine   = regexp.MustCompile(`^!\[([^\]]*)\]\(([^)\s]+)\)$`)
+	detailsLine = regexp.MustCompile(`^<details><summary>(.+)</summary>$`)
+)
 
 // parseMarkdown reads the Markdown the reports write: headings, pipe
-// tables, image lines and paragraphs. Anything else is kept as a
-// paragraph of text.
+// tables, image lines, folded parts (<details>, the only HTML they
+// write, on lines of their own) and paragraphs. Anything else is kept as
+// a paragraph of text.
 func parseMarkdown(md string) []block {
 	var out []block
 	var para []string
+	open := 0 // <details> opened and not closed
 	flush := func() {
 		if len(para) > 0 {
 			out = append(out, block{Text: strings.Join(para, " ")})
@@ -63,6 +73,14 @@ func parseMarkdown(md string) []block {
 				t.Rows = append(t.Rows, row)
 			}
 			out = append(out, t)
+		case detailsLine.MatchString(line):
+			flush()
+			out = append(out, block{Details: detailsLine.FindStringSubmatch(line)[1]})
+			open++
+		case line == "</details>" && open > 0:
+			flush()
+			out = append(out, block{EndDetails: true})
+			open--
 		case imageLine.MatchString(line):
 			flush()
 			m := imageLine.FindStringSubmatch(line)
@@ -72,6 +90,9 @@ func parseMarkdown(md string) []block {
 		}
 	}
 	flush()
+	for ; open > 0; open-- {
+		out = append(out, block{EndDetails: true})
+	}
 	return out
 }
 

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"html/template"
 	"io/fs"
+	"maps"
 	"net/url"
 	"os"
 	"path"
@@ -46,9 +47,16 @@ type Run struct {
 	RunFile results.RunFile
 	Records []results.Record
 	// Report is the run's report in Markdown, as results/reports writes
-	// it; its tables are shown as HTML tables, and its PNG plots that are
-	// in Dir are copied into the site.
+	// it; its tables are shown as HTML tables, and the plots it links are
+	// taken from Plots, else (a PNG) from Dir.
 	Report string
+	// Plots are the report's plots drawn for the site, by the file name
+	// the report links (reports.Options.SVG draws them as SVG).
+	Plots map[string][]byte
+	// Maps are the semantic maps of a semmap run's records, by map
+	// name (results.Record.Map): an episode's page draws its answer and
+	// truth on its map. Nil draws none.
+	Maps map[string][]MapObject
 	// Compare links the index to compare.html, which WriteCompare writes.
 	Compare bool
 }
@@ -122,7 +130,7 @@ func Write(run Run) (Site, error) {
 			return s.Site, err
 		}
 	}
-	for _, sub := range []string{"data", "episodes", "plots", "images"} {
+	for _, sub := range []string{"data", "episodes", "plots", "images", "fonts"} {
 		if err := os.MkdirAll(filepath.Join(s.Dir, sub), 0o755); err != nil {
 			return s.Site, err
 		}
@@ -135,6 +143,9 @@ func Write(run Run) (Site, error) {
 		if err := s.write(a, data); err != nil {
 			return s.Site, err
 		}
+	}
+	if err := writeFonts(s); err != nil {
+		return s.Site, err
 	}
 	page := indexPage{Title: "ambibench run " + filepath.Base(filepath.Clean(run.Dir)), Records: len(run.Records)}
 	keys := make([]string, 0, len(run.RunFile.Settings))
@@ -245,9 +256,10 @@ func counts(recs []results.Record) []Count {
 	return out
 }
 
-// reportBlocks parses the report and copies the plots it shows into the
-// site's plots/, pointing the blocks at the copies; a plot missing from
-// the run's directory is dropped.
+// reportBlocks parses the report and writes the plots it shows into the
+// site's plots/, pointing the blocks at them: those of run.Plots, else
+// the PNG of that name in the run's directory; a plot found in neither
+// is dropped.
 func reportBlocks(s *site, run Run) ([]block, error) {
 	blocks := parseMarkdown(run.Report)
 	linkCells(blocks, run.Records)
@@ -255,10 +267,14 @@ func reportBlocks(s *site, run Run) ([]block, error) {
 	out := blocks[:0]
 	for _, b := range blocks {
 		if b.Image != "" {
-			name := filepath.Base(b.Image)
-			data, err := os.ReadFile(filepath.Join(run.Dir, name))
-			if err != nil || !strings.HasSuffix(name, ".png") {
-				continue
+			name := path.Base(b.Image)
+			data, ok := run.Plots[name]
+			if !ok {
+				var err error
+				data, err = os.ReadFile(filepath.Join(run.Dir, name))
+				if err != nil || !strings.HasSuffix(name, ".png") {
+					continue
+				}
 			}
 			if !shown[name] {
 				if err := s.write("plots/"+name, data); err != nil {
@@ -270,18 +286,13 @@ func reportBlocks(s *site, run Run) ([]block, error) {
 		}
 		out = append(out, b)
 	}
-	// Plots the report does not show but that are in the directory.
-	pngs, _ := filepath.Glob(filepath.Join(run.Dir, "*.png"))
-	for _, p := range pngs {
-		name := filepath.Base(p)
+	// Plots drawn that the report does not show.
+	names := slices.Sorted(maps.Keys(run.Plots))
+	for _, name := range names {
 		if shown[name] {
 			continue
 		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return nil, err
-		}
-		if err := s.write("plots/"+name, data); err != nil {
+		if err := s.write("plots/"+name, run.Plots[name]); err != nil {
 			return nil, err
 		}
 		out = append(out, block{Image: "plots/" + name, Alt: name})
@@ -357,6 +368,7 @@ type episodePage struct {
 	Kept     bool // the run kept transcripts
 	Index    string
 	Answers  []answerRow // semmap: the answer against the truth
+	Map      *mapView    // semmap: the answer against the truth on the map
 	Trials   []trial     // household: the game's text, trial by trial
 }
 
@@ -411,6 +423,7 @@ func writeEpisodes(s *site, run Run) error {
 		slices.SortFunc(p.Tools, func(a, b Count) int { return strings.Compare(a.Name, b.Name) })
 		if r.Query != "" {
 			p.Answers = answerRows(r)
+			p.Map = drawMap(run.Maps[r.Map], r.Answer, r.Truth)
 		}
 		if !kept {
 			group.Pages = append(group.Pages, p)

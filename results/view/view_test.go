@@ -2,6 +2,7 @@ package view
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -29,6 +30,39 @@ func TestParseMarkdown(t *testing.T) {
 	}
 	if got[5].Image != "x.png" || got[5].Alt != "Plot" {
 		t.Errorf("image %+v", got[5])
+	}
+}
+
+func TestParseMarkdownDetails(t *testing.T) {
+	for _, tc := range []struct {
+		why, md string
+		want    []string // each block as D(summary), /D, T(rows) or P(text)
+	}{
+		{"compare's folded table opens and closes a <details>",
+			"<details><summary>All 2 comparisons</summary>\n\n| a |\n| --- |\n| 1 |\n\n</details>\n",
+			[]string{"D(All 2 comparisons)", "T(1)", "/D"}},
+		{"a </details> with none open is text, so the page's tags stay balanced",
+			"</details>\n", []string{"P(</details>)"}},
+		{"a <details> left open is closed at the end",
+			"<details><summary>x</summary>\ntext\n", []string{"D(x)", "P(text)", "/D"}},
+		{"other HTML is text", "<script>alert(1)</script>\n", []string{"P(<script>alert(1)</script>)"}},
+	} {
+		var got []string
+		for _, b := range parseMarkdown(tc.md) {
+			switch {
+			case b.Details != "":
+				got = append(got, "D("+b.Details+")")
+			case b.EndDetails:
+				got = append(got, "/D")
+			case b.Header != nil:
+				got = append(got, fmt.Sprintf("T(%d)", len(b.Rows)))
+			default:
+				got = append(got, "P("+b.Text+")")
+			}
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s: %q gives %q, want %q", tc.why, tc.md, got, tc.want)
+		}
 	}
 }
 
@@ -246,5 +280,46 @@ func TestEpisodePages(t *testing.T) {
 		if strings.Contains(tc.page, tc.want) != tc.present {
 			t.Errorf("%s: page holds %q = %v, want %v", tc.why, tc.want, !tc.present, tc.present)
 		}
+	}
+}
+
+func TestDrawMap(t *testing.T) {
+	objs := []MapObject{
+		{ID: "obj1", Class: "chair", X: 1, Y: 1, W: 0.5, H: 0.5},
+		{ID: "obj2", Class: "table", X: 3, Y: 2, W: 1, H: 2},
+		{ID: "obj3", Class: "bed", X: 5, Y: 1, W: 2, H: 1},
+		{ID: "obj4", Class: "lamp", X: 0, Y: 4, W: 0.2, H: 0.2},
+	}
+	v := drawMap(objs, []string{"obj2", "obj1", "obj9"}, []string{"obj1", "obj3"})
+	kinds := map[string]string{}
+	labels := map[string]string{}
+	for _, b := range v.Boxes {
+		id := strings.Fields(b.Title)[0]
+		kinds[id], labels[id] = b.Kind, b.Label
+	}
+	for _, tc := range []struct {
+		why, id, kind, label string
+	}{
+		{"answered at rank 2 and true", "obj1", "both", "#2 obj1"},
+		{"answered at rank 1, not true", "obj2", "answer", "#1 obj2"},
+		{"true, not answered: labelled so the reader sees what was missed", "obj3", "truth", "obj3"},
+		{"neither: drawn, not labelled", "obj4", "other", ""},
+	} {
+		if kinds[tc.id] != tc.kind || labels[tc.id] != tc.label {
+			t.Errorf("%s: %s is %q labelled %q, want %q labelled %q", tc.why, tc.id, kinds[tc.id], labels[tc.id], tc.kind, tc.label)
+		}
+	}
+	if len(v.Boxes) != len(objs) {
+		t.Errorf("%d boxes for %d objects (an answered id the map lacks, obj9, draws none)", len(v.Boxes), len(objs))
+	}
+	if v.Boxes[0].Kind != "other" {
+		t.Errorf("the unmarked objects are not drawn first, under the marked ones: %+v", v.Boxes[0])
+	}
+	// x from -0.1 (obj4) to 6 (obj3), y from 0.5 (obj3) to 4.1 (obj4), a margin around.
+	if v.ViewBox != "0 0 7.100 4.600" {
+		t.Errorf("view box %q, want the boxes' extent and a margin of %g m", v.ViewBox, planMargin)
+	}
+	if drawMap(nil, nil, nil) != nil {
+		t.Error("a map of no object is drawn")
 	}
 }

@@ -15,11 +15,13 @@ import (
 	"strings"
 	"time"
 
+	bsemmap "github.com/ambibench/ambibench/bench/semmap"
 	"github.com/ambibench/ambibench/perturb"
 	"github.com/ambibench/ambibench/results"
 	"github.com/ambibench/ambibench/results/compare"
 	"github.com/ambibench/ambibench/results/reports"
 	"github.com/ambibench/ambibench/results/view"
+	"github.com/ambibench/ambibench/tasks/mapqueries"
 )
 
 const viewUsage = `Usage: ambibench view [--serve ADDR] DIR
@@ -27,7 +29,7 @@ const viewUsage = `Usage: ambibench view [--serve ADDR] DIR
 
 Writes a static site of the run in DIR to DIR/view/: index.html with the
 run's settings (run.json), suite version and outcome counts, the report's
-tables and the plots found in DIR, and a table of every episode, filtered
+tables and its plots (drawn as SVG), and a table of every episode, filtered
 by agent, track, family, perturbation, outcome and success, sorted by the
 cost columns and exported as JSONL or CSV; and each episode's page under
 DIR/view/episodes/ (a hundred episodes a page when the run kept no
@@ -85,11 +87,12 @@ func viewMain(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 		if err != nil {
 			return fmt.Errorf("view: %w", err)
 		}
-		report, err := viewReport(dir, recs, rf)
+		report, plots, err := viewReport(recs, rf)
 		if err != nil {
 			return fmt.Errorf("view: %s: %w", dir, err)
 		}
-		runs[i] = view.Run{Dir: dir, RunFile: rf, Records: recs, Report: report, Compare: i == 1}
+		runs[i] = view.Run{Dir: dir, RunFile: rf, Records: recs, Report: report, Plots: plots, Compare: i == 1,
+			Maps: viewMaps(rf, recs, stderr)}
 	}
 	var table string
 	if len(runs) == 2 {
@@ -156,35 +159,27 @@ func loopback(addr string) error {
 }
 
 // viewReport is the report of a run, as ambibench report writes it with
-// its defaults, linking the plots already in dir (it draws none).
-func viewReport(dir string, recs []results.Record, rf results.RunFile) (string, error) {
+// its defaults, and its plots, drawn as SVG for the site (by file name).
+func viewReport(recs []results.Record, rf results.RunFile) (string, map[string][]byte, error) {
 	ropts := reports.Options{
 		Perturbations:    perturb.Names(),
 		Tracks:           trackReports(),
 		CategoryEpisodes: 100,
 		Shard:            rf.Shard,
+		SVG:              true,
 	}
-	var tracks []string
-	for i := range recs {
-		if !slices.Contains(tracks, recs[i].Track) {
-			tracks = append(tracks, recs[i].Track)
-		}
+	plots := map[string][]byte{}
+	links, err := reports.DrawPlots(recs, ropts, func(file string, data []byte) (string, error) {
+		plots[file] = data
+		return file, nil
+	})
+	if err != nil {
+		return "", nil, err
 	}
-	seen := map[string]bool{}
-	for _, t := range tracks {
-		for _, p := range ropts.Tracks[t].Plots {
-			if seen[p.File] {
-				continue
-			}
-			seen[p.File] = true
-			if _, err := os.Stat(filepath.Join(dir, p.File)); err == nil {
-				ropts.Plots = append(ropts.Plots, reports.PlotLink{Title: p.Title, Caption: p.Title, Section: p.Section, Link: p.File})
-			}
-		}
-	}
+	ropts.Plots = links
 	var b strings.Builder
-	err := reports.Write(&b, recs, ropts)
-	return b.String(), err
+	err = reports.Write(&b, recs, ropts)
+	return b.String(), plots, err
 }
 
 // viewCompare is compare's Markdown of two runs, with compare's defaults.
@@ -207,4 +202,35 @@ func viewCompare(base, new view.Run) (string, error) {
 		return "", err
 	}
 	return b.String(), nil
+}
+
+// viewMaps are the maps of a semmap run, for its episodes' pages: the
+// built-in dataset's, or those of the folder run.json's data setting
+// names. A folder that no longer reads is said on stderr and its maps
+// are not drawn; nil when the run has no semmap record.
+func viewMaps(rf results.RunFile, recs []results.Record, stderr io.Writer) map[string][]view.MapObject {
+	if !slices.ContainsFunc(recs, func(r results.Record) bool { return r.Track == "semmap" && r.Map != "" }) {
+		return nil
+	}
+	var d *mapqueries.Dataset
+	switch data := rf.Settings["data"]; data {
+	case "", "builtin":
+		d = mapqueries.Builtin(bsemmap.BuiltinSeed)
+	default:
+		var err error
+		if d, err = mapqueries.LoadDataset(data); err != nil {
+			fmt.Fprintf(stderr, "view: the maps are not drawn: %v\n", err)
+			return nil
+		}
+	}
+	out := map[string][]view.MapObject{}
+	for _, m := range d.Maps {
+		objs := make([]view.MapObject, 0, len(m.Instances))
+		for _, in := range m.Instances {
+			objs = append(objs, view.MapObject{ID: in.ID, Class: in.Best(),
+				X: in.Center[0], Y: in.Center[1], W: in.Size[0], H: in.Size[1]})
+		}
+		out[m.Name] = objs
+	}
+	return out
 }
