@@ -218,8 +218,6 @@ func allowedColors(class string, banned map[string]bool) []string {
 // spotCheck tells whether a distractor may stand at a spot. The first
 // failure to resolve a phrase is kept in err.
 type spotCheck struct {
-	refs      []grounding.Ref
-	want      [][]string // what each phrase resolves to without distractors
 	keepClear []mgl64.Vec2
 	err       error
 	// nodes holds the scene-graph node of each object of the table so far,
@@ -237,14 +235,32 @@ type spotCheck struct {
 	// scenes.Mask): on a crowded table nearly every spot drawn, which
 	// then costs one bit.
 	masks map[string]*scenes.Mask
+	// fixed and anchored split the episode's phrases, with what each
+	// resolves to without distractors (its want): those with no anchor,
+	// whose resolution does not depend on where the probe stands, and the
+	// rest.
+	fixed, anchored         []grounding.Ref
+	fixedWant, anchoredWant [][]string
+	// fixedDone and fixedOK say, for the draw under way, whether the
+	// fixed phrases were resolved yet and whether they resolve as before.
+	fixedDone, fixedOK bool
+	// probes are the probes of each class and colour (probeOf).
+	probes map[[2]string]scenes.Object
 }
 
 // newSpotCheck starts the check of an empty table.
 func newSpotCheck(refs []grounding.Ref, want [][]string, keepClear []mgl64.Vec2) *spotCheck {
-	d := &spotCheck{refs: refs, want: want, keepClear: keepClear, masks: map[string]*scenes.Mask{
+	d := &spotCheck{keepClear: keepClear, masks: map[string]*scenes.Mask{
 		scenes.ClassBlock: {},
 		scenes.ClassBowl:  {},
 	}}
+	for i, r := range refs {
+		if r.Anchor == nil {
+			d.fixed, d.fixedWant = append(d.fixed, r), append(d.fixedWant, want[i])
+		} else {
+			d.anchored, d.anchoredWant = append(d.anchored, r), append(d.anchoredWant, want[i])
+		}
+	}
 	for _, p := range keepClear {
 		for _, m := range d.masks {
 			m.AddDisc(p.X(), p.Y(), placeClearance)
@@ -357,17 +373,20 @@ func (d *spotCheck) roomFor(l *scenes.Layout, class, color string, objs []scenes
 		d.add(o, len(d.nodes)-1)
 		d.probed = append(d.probed, o)
 	}
-	probe := scenes.NewBlock(l.NextID(class, color), color, 0, 0)
-	if class == scenes.ClassBowl {
-		probe = scenes.NewBowl(probe.ID, color, 0, 0)
-	}
-	probe.Region = scenes.RegionTable
+	probe := d.probeOf(class, color)
+	probe.ID = l.NextID(class, color)
 	// The buffers of the draw before are reused: its closure is done with.
 	d.probed = append(d.probed, probe)
 	probed := d.probed
 	mask := d.masks[class]
 	d.probeNodes = append(append(d.probeNodes[:0], d.nodes...), readNode(&probe))
 	nodes := &scenes.Graph{Nodes: d.probeNodes}
+	// A phrase with no anchor names its objects by colour and class, which
+	// the probe has wherever it stands: such phrases are resolved once a
+	// draw, at its first spot that passes the cheap tests, and only the
+	// phrases with an anchor (whose relations move with the probe) at
+	// every spot.
+	d.fixedDone = false
 	return func(x, y float64) bool {
 		if mask.Covered(x, y) {
 			return false // what the tests below would say
@@ -385,13 +404,46 @@ func (d *spotCheck) roomFor(l *scenes.Layout, class, color string, objs []scenes
 		}
 		at := &probed[len(probed)-1]
 		at.Pose[0], at.Pose[1] = x, y
-		got, err := resolveOver(&pairView{objs: probed, nodes: nodes}, d.refs)
+		v := &pairView{objs: probed, nodes: nodes}
+		if !d.fixedDone {
+			got, err := resolveOver(v, d.fixed)
+			if err != nil {
+				d.err = err
+				return false
+			}
+			d.fixedDone, d.fixedOK = true, slices.EqualFunc(got, d.fixedWant, slices.Equal)
+		}
+		if !d.fixedOK {
+			return false
+		}
+		got, err := resolveOver(v, d.anchored)
 		if err != nil {
 			d.err = err
 			return false
 		}
-		return slices.EqualFunc(got, d.want, slices.Equal)
+		return slices.EqualFunc(got, d.anchoredWant, slices.Equal)
 	}
+}
+
+// probeOf returns a probe of class and colour, with no id, in no
+// workspace, as a probe always is. Its attributes are made once a class
+// and colour, and shared by the probes of every draw: the views read
+// them and never change them.
+func (d *spotCheck) probeOf(class, color string) scenes.Object {
+	key := [2]string{class, color}
+	if p, ok := d.probes[key]; ok {
+		return p
+	}
+	p := scenes.NewBlock("", color, 0, 0)
+	if class == scenes.ClassBowl {
+		p = scenes.NewBowl("", color, 0, 0)
+	}
+	p.Region = scenes.RegionTable
+	if d.probes == nil {
+		d.probes = map[[2]string]scenes.Object{}
+	}
+	d.probes[key] = p
+	return p
 }
 
 // readNode is scenes.NodeOf(o), but sharing o's attribute map where NodeOf

@@ -2,6 +2,7 @@ package tabletop
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/ambibench/ambibench/agents/llm/simmodel"
 	"github.com/ambibench/ambibench/results"
@@ -101,9 +102,18 @@ func (e *robotEnv) ReportPerception(g *scenes.Graph, at map[string][2]int) error
 //     phantom at either end is not judged: its phantom is counted.
 func countPerceptionErrors(g *scenes.Graph, objs []scenes.Object, observed []int, under func(scenes.Node) (int, bool)) perceptionErrors {
 	var p perceptionErrors
-	at := make(map[string]int, len(g.Nodes))
+	// A perceived graph of n nodes holds up to n² edges (2,984 at 48
+	// objects), so an edge costs no map lookup, relation reading or pair
+	// test of its own where it can be helped: the nodes are indexed once,
+	// an edge's ends found by where the edge before had them (a reply's
+	// edges run by source, then target), a name read once, and the
+	// table's relations derived once for every pair (scenes.RelationCodes,
+	// the relations of scenes.AppendPairEdges).
+	at := make(map[string]int, len(g.Nodes))     // the object under a node of an id
+	nodeAt := make(map[string]int, len(g.Nodes)) // a node of an id
 	found := make([]bool, len(objs))
-	for _, n := range g.Nodes {
+	for k, n := range g.Nodes {
+		nodeAt[n.ID] = k
 		i, ok := under(n)
 		if !ok {
 			p.phantoms++
@@ -112,35 +122,82 @@ func countPerceptionErrors(g *scenes.Graph, objs []scenes.Object, observed []int
 		at[n.ID] = i
 		found[i] = true
 	}
+	objAt := make([]int, len(g.Nodes)) // at[the node's id], -1 for none
+	for k, n := range g.Nodes {
+		if i, ok := at[n.ID]; ok {
+			objAt[k] = i
+		} else {
+			objAt[k] = -1
+		}
+	}
 	for _, i := range observed {
 		if !found[i] {
 			p.missed++
 		}
 	}
-	var pair []scenes.Edge
-	for _, e := range g.Edges {
-		r, ok := scenes.ReadRelation(e.Relation)
+	// objectOf returns the object under the node of id, looking first at
+	// the node at hint and the one after it, then by id; hint becomes the
+	// node found.
+	objectOf := func(id string, hint *int) int {
+		for _, k := range [2]int{*hint, *hint + 1} {
+			if k < len(g.Nodes) && g.Nodes[k].ID == id {
+				return objAt[k]
+			}
+		}
+		k, ok := nodeAt[id]
 		if !ok {
+			return -1
+		}
+		*hint = k
+		return objAt[k]
+	}
+	// The names read so far: a reply uses a handful, edge after edge.
+	type reading struct {
+		name string
+		r    scenes.RelationReading
+		ok   bool
+		code uint8 // one more than r.Relation's index in scenes.Relations
+	}
+	var readings []reading
+	readName := func(name string) reading {
+		for _, r := range readings {
+			if r.name == name {
+				return r
+			}
+		}
+		r := reading{name: name}
+		r.r, r.ok = scenes.ReadRelation(name)
+		r.code = uint8(slices.Index(scenes.Relations, r.r.Relation) + 1)
+		if len(readings) < 16 { // an open vocabulary may have many; most are few
+			readings = append(readings, r)
+		}
+		return r
+	}
+	var (
+		codes            []uint8 // the table's relations, by pair; made at the first edge judged
+		n                = len(objs)
+		srcHint, dstHint int
+	)
+	for _, e := range g.Edges {
+		read := readName(e.Relation)
+		if !read.ok {
 			p.unmapped++
 			continue
 		}
-		src, ok1 := at[e.Source]
-		dst, ok2 := at[e.Target]
-		if !ok1 || !ok2 {
+		src, dst := objectOf(e.Source, &srcHint), objectOf(e.Target, &dstHint)
+		if src < 0 || dst < 0 {
 			continue
 		}
-		if r.Reversed {
+		if read.r.Reversed {
 			src, dst = dst, src
 		}
 		holds := false
 		if src != dst {
-			pair = scenes.AppendPairEdges(pair[:0], &objs[src], &objs[dst])
-			for _, t := range pair {
-				if t.Source == objs[src].ID && t.Relation == r.Relation {
-					holds = true
-					break
-				}
+			if codes == nil {
+				codes, _ = scenes.RelationCodes(objs)
 			}
+			pair := codes[2*(src*n+dst) : 2*(src*n+dst)+2]
+			holds = pair[0] == read.code || pair[1] == read.code
 		}
 		if !holds {
 			p.wrong++

@@ -2,6 +2,7 @@ package tabletop
 
 import (
 	"context"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/ambibench/ambibench/agents"
@@ -246,4 +247,106 @@ type perceivedRecord struct {
 	episode int
 	err     string
 	errs    perceptionErrors
+}
+
+// countPerceptionErrors counts as the plain reading of its doc comment
+// does (plainPerceptionErrors: a map lookup, a name read and a pair
+// derived for every edge) on noisy graphs of crowded tables, with
+// renamed relations, reversed ones, names it cannot read, phantoms, nodes
+// over one object, and edges whose ends are no node.
+func TestCountPerceptionErrorsIsThePlainCount(t *testing.T) {
+	t.Parallel()
+	names := map[string][]string{
+		scenes.RelLeftOf: {"left_of", "to the left of"}, scenes.RelNear: {"near", "next to", "floats by"},
+		scenes.RelInsideOf: {"inside_of", "in"}, scenes.RelAbove: {"behind", "above"},
+	}
+	for i := range 12 {
+		ep, err := MakeEpisodeSized(1, "pick_place", "none", i, 12+3*i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rng := rand.New(rand.NewPCG(uint64(i), 9))
+		g, _ := scenes.BuildGraph(ep.Objects).WithNoise(scenes.GraphNoise{Drop: 0.1, Spurious: 0.2, Seed: uint64(i)})
+		for k := range g.Edges {
+			e := &g.Edges[k]
+			if alt := names[e.Relation]; len(alt) > 0 && rng.IntN(2) == 0 {
+				e.Relation = alt[rng.IntN(len(alt))]
+			}
+			if rng.IntN(20) == 0 {
+				e.Source, e.Target, e.Relation = e.Target, e.Source, "contains"
+			}
+			if rng.IntN(50) == 0 {
+				e.Target = "pink block 9"
+			}
+		}
+		over := map[string]int{}
+		for j, o := range ep.Objects {
+			if rng.IntN(10) > 0 {
+				over[o.ID] = j
+			}
+		}
+		g.Nodes = append(g.Nodes, scenes.Node{ID: "pink block 9"}, scenes.Node{ID: "another"})
+		over["another"] = 0
+		under := func(n scenes.Node) (int, bool) { j, ok := over[n.ID]; return j, ok }
+		var observed []int
+		for j := range ep.Objects {
+			if j%7 != 3 {
+				observed = append(observed, j)
+			}
+		}
+		got := countPerceptionErrors(g, ep.Objects, observed, under)
+		want := plainPerceptionErrors(g, ep.Objects, observed, under)
+		if got != want {
+			t.Errorf("table %d: %+v, want %+v", i, got, want)
+		}
+		if want.wrong == 0 || want.unmapped == 0 || want.phantoms == 0 {
+			t.Errorf("table %d: %+v: the case tests less than it should", i, want)
+		}
+	}
+}
+
+// plainPerceptionErrors is countPerceptionErrors as its doc comment says
+// it, edge by edge.
+func plainPerceptionErrors(g *scenes.Graph, objs []scenes.Object, observed []int, under func(scenes.Node) (int, bool)) perceptionErrors {
+	var p perceptionErrors
+	at := map[string]int{}
+	found := make([]bool, len(objs))
+	for _, n := range g.Nodes {
+		i, ok := under(n)
+		if !ok {
+			p.phantoms++
+			continue
+		}
+		at[n.ID], found[i] = i, true
+	}
+	for _, i := range observed {
+		if !found[i] {
+			p.missed++
+		}
+	}
+	for _, e := range g.Edges {
+		r, ok := scenes.ReadRelation(e.Relation)
+		if !ok {
+			p.unmapped++
+			continue
+		}
+		src, ok1 := at[e.Source]
+		dst, ok2 := at[e.Target]
+		if !ok1 || !ok2 {
+			continue
+		}
+		if r.Reversed {
+			src, dst = dst, src
+		}
+		holds := false
+		if src != dst {
+			for _, t := range scenes.AppendPairEdges(nil, &objs[src], &objs[dst]) {
+				holds = holds || (t.Source == objs[src].ID && t.Relation == r.Relation)
+			}
+		}
+		if !holds {
+			p.wrong++
+		}
+	}
+	return p
 }

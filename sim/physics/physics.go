@@ -56,13 +56,20 @@ func newSpace() *cp.Space {
 	return s
 }
 
-// addShape adds a shape to a space: awake, or asleep from the start (see
-// cp.Space.AddShapeAsleep), as the world builds its bodies.
-type addShape func(s *cp.Space, sh *cp.Shape) *cp.Shape
+// addShape adds the shapes of a body to a space: awake, or asleep from the
+// start (see cp.Space.AddShapesAsleep), as the world builds its bodies.
+// A body's shapes come in one call, so that asleep they enter the index
+// as one subtree (a bowl's sixteen rim segments, which one by one each
+// walked the whole index), as putting the body to sleep leaves them.
+type addShape func(s *cp.Space, shapes ...*cp.Shape)
 
 var (
-	addAwake  addShape = (*cp.Space).AddShape
-	addAsleep addShape = (*cp.Space).AddShapeAsleep
+	addAwake addShape = func(s *cp.Space, shapes ...*cp.Shape) {
+		for _, sh := range shapes {
+			s.AddShape(sh)
+		}
+	}
+	addAsleep addShape = (*cp.Space).AddShapesAsleep
 )
 
 // newBlockBody builds a block of side size (metres) at (x, y).
@@ -97,9 +104,9 @@ func newBowlBody(s *cp.Space, add addShape, x, y, diameter float64, group uint) 
 		sh.SetFriction(0.6)
 		sh.SetElasticity(0)
 		sh.SetFilter(filter)
-		add(s, sh)
 		shapes = append(shapes, sh)
 	}
+	add(s, shapes...)
 	return b, shapes
 }
 

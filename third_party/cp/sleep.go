@@ -68,9 +68,33 @@ func (body *Body) joinSleepingGroup(group *Body) {
 // depends on its size: a space built with AddShapeAsleep steps to the same
 // bits as one built with AddShape and put to sleep body by body.
 //
-// Every shape of the body must be added by AddShapeAsleep, and no shape of
-// it by AddShape.
+// Every shape of the body must be added by AddShapeAsleep or
+// AddShapesAsleep, and no shape of it by AddShape. A body of several
+// shapes takes them all in one AddShapesAsleep: added one at a time they
+// would not stand in the static index as SleepWithGroup puts them.
 func (space *Space) AddShapeAsleep(shape *Shape) *Shape {
+	space.AddShapesAsleep(shape)
+	return shape
+}
+
+// AddShapesAsleep is AddShapeAsleep for every shape of a body at once:
+// they go into the static index as one subtree, as SleepWithGroup (through
+// Deactivate) puts a body's shapes there, so that a body built asleep
+// and one built awake and put to sleep leave the same tree. A body built
+// asleep takes all its shapes in one call.
+func (space *Space) AddShapesAsleep(shapes ...*Shape) {
+	for _, shape := range shapes {
+		space.addShapeAsleep(shape)
+	}
+	space.insertStatic(shapes)
+	for _, shape := range shapes {
+		shape.SetSpace(space)
+	}
+}
+
+// addShapeAsleep is AddShapeAsleep but for the static index and the
+// shape's space, which AddShapesAsleep sets for all its shapes at once.
+func (space *Space) addShapeAsleep(shape *Shape) {
 	body := shape.Body()
 	assert(body.GetType() == BODY_DYNAMIC, "Only a dynamic body can be built asleep.")
 	assert(shape.space == nil, "You have already added this shape to a space.")
@@ -84,8 +108,6 @@ func (space *Space) AddShapeAsleep(shape *Shape) *Shape {
 	shape.SetHashId(HashValue(space.shapeIDCounter))
 	space.shapeIDCounter += 1
 	shape.Update(body.transform)
-	space.staticShapes.class.Insert(shape, shape.HashId())
-	shape.SetSpace(space)
 
 	// Grow the dynamic index's leaf set as an insertion would have: every
 	// shape built asleep sits in it at once on the way of AddShape, which
@@ -95,5 +117,4 @@ func (space *Space) AddShapeAsleep(shape *Shape) *Shape {
 	if leaves.entries+space.builtAsleep >= leaves.size {
 		leaves.resize()
 	}
-	return shape
 }

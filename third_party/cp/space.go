@@ -214,9 +214,23 @@ func (space *Space) Deactivate(body *Body) {
 
 	for _, shape := range body.shapeList {
 		space.dynamicShapes.class.Remove(shape, shape.hashid)
+	}
+	space.insertStatic(body.shapeList)
+	space.deactivateIndexed(body)
+}
+
+// insertStatic puts a sleeping body's shapes in the static index: as one
+// subtree when the index is a tree (BBTree.InsertBatch), as AddShapeAsleep
+// does too, so that a body put to sleep and one built asleep leave the
+// same tree.
+func (space *Space) insertStatic(shapes []*Shape) {
+	if tree, ok := space.staticShapes.class.(*BBTree); ok && len(shapes) > 0 {
+		tree.InsertBatch(shapes)
+		return
+	}
+	for _, shape := range shapes {
 		space.staticShapes.class.Insert(shape, shape.hashid)
 	}
-	space.deactivateIndexed(body)
 }
 
 // deactivateIndexed is Deactivate for a body whose shapes are in the

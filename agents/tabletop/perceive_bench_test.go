@@ -1,0 +1,50 @@
+package tabletop
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/ambibench/ambibench/agents/llm"
+	"github.com/ambibench/ambibench/agents/llm/simmodel"
+	"github.com/ambibench/ambibench/scenes"
+)
+
+// BenchmarkParsePerception reads the perceive reply the simulated model
+// writes for a crowded table: 48 objects on an 8 × 6 grid over the whole
+// table, a quarter of them bowls, so that the reply holds thousands of
+// relations as MaxSceneSize's tables do. It is the parse alone, the
+// reply written once before the loop.
+//
+//	go test -run '^$' -bench ParsePerception -count 5 ./agents/tabletop/
+func BenchmarkParsePerception(b *testing.B) {
+	const cols, rows = 8, 6
+	var ds []llm.Detection
+	for i := range cols * rows {
+		x := scenes.TableMinX + (float64(i%cols)+0.5)*(scenes.TableMaxX-scenes.TableMinX)/cols
+		y := scenes.TableMinY + (float64(i/cols)+0.5)*(scenes.TableMaxY-scenes.TableMinY)/rows
+		color := scenes.Colors[i%len(scenes.Colors)]
+		o := scenes.NewBlock(fmt.Sprintf("%s block %d", color, i), color, x, y)
+		if i%4 == 3 {
+			o = scenes.NewBowl(fmt.Sprintf("%s bowl %d", color, i), color, x, y)
+		}
+		ds = append(ds, llm.DetectionOf(o))
+	}
+	m := &recording{Model: simmodel.New(simmodel.Perfect, "sim:perfect")}
+	if _, err := perceiveScene(context.Background(), m, &detectEnv{ds: ds}, true); err != nil {
+		b.Fatal(err)
+	}
+	reply, err := m.Model.Generate(context.Background(), m.reqs[0])
+	if err != nil {
+		b.Fatal(err)
+	}
+	edges := 0
+	for b.Loop() {
+		g, err := parsePerception(reply.Text, ds, true)
+		if err != nil {
+			b.Fatal(err)
+		}
+		edges = len(g.Edges)
+	}
+	b.ReportMetric(float64(edges), "edges")
+}
