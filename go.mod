@@ -7,6 +7,7 @@ require (
 	github.com/chromedp/chromedp v0.23.0
 	github.com/go-gl/mathgl v1.2.0
 	github.com/jakecoffman/cp/v2 v2.4.0
+	github.com/klauspost/compress v1.20.4
 	github.com/openai/openai-go/v3 v3.98.0
 	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/image v0.46.0

@@ -72,13 +72,16 @@ func key(model string, req llm.Request) (string, error) {
 type Recorder struct {
 	counter
 	dir  string
+	st   *store
 	next llm.Model
 }
 
-// Record returns a model, a *Recorder, that serves each request from
-// DIR/<key>.json when that file exists, without calling next, and
-// otherwise calls next and records a successful reply there (failures are
-// returned and not recorded). The key is llm.Hash(next.Name(), req), and
+// Record returns a model, a *Recorder, that serves each request from its
+// recording in dir (DIR/<key>.zst, or DIR/<key>.json of the first layout)
+// when there is one, without calling next, and otherwise calls next and
+// records a successful reply as DIR/<key>.zst, compressed with the
+// dictionary dir names current when Record is called, if any (failures
+// are returned and not recorded). The key is llm.Hash(next.Name(), req), and
 // Name is next.Name(), so that a [Replay] of the directory under the same
 // name serves the same calls.
 //
@@ -94,7 +97,11 @@ func Record(dir string, next llm.Model) (llm.Model, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("cassette: recording into %s: %w", dir, err)
 	}
-	return &Recorder{dir: dir, next: next}, nil
+	st, err := openStore(dir)
+	if err != nil {
+		return nil, fmt.Errorf("cassette: recording into %s: %w", dir, err)
+	}
+	return &Recorder{dir: dir, st: st, next: next}, nil
 }
 
 // Name returns the recorded model's name.
@@ -112,7 +119,7 @@ func (r *Recorder) Generate(ctx context.Context, req llm.Request) (llm.Reply, er
 	if err != nil {
 		return llm.Reply{}, fail(err)
 	}
-	reply, ok, err := load(r.dir, model, k)
+	reply, ok, err := r.st.load(model, k)
 	if err == nil && ok && checkImages(r.dir, req) != nil {
 		// A recorder holds the images' bytes: it mends a store that lost
 		// one, and refuses only what it cannot mend.
@@ -142,7 +149,7 @@ func (r *Recorder) Generate(ctx context.Context, req llm.Request) (llm.Reply, er
 	}
 	data, err := encode(model, k, req, reply)
 	if err == nil {
-		err = store(r.dir, k, data)
+		err = r.st.write(k, data)
 	}
 	if err != nil {
 		return reply, fail(fmt.Errorf("recording the reply to request %s: %w", k, err))
@@ -154,10 +161,11 @@ func (r *Recorder) Generate(ctx context.Context, req llm.Request) (llm.Reply, er
 type Player struct {
 	counter
 	dir, model string
+	st         *store
 }
 
-// Replay returns a model, a *Player, that answers each request from
-// DIR/<key>.json, key being llm.Hash(model, req), and never calls
+// Replay returns a model, a *Player, that answers each request from its
+// recording in dir (DIR/<key>.zst or DIR/<key>.json), key being llm.Hash(model, req), and never calls
 // anything else. model is the name of the model the cassette was recorded
 // from (the Name of the model given to [Record]), and the Player's Name.
 // When model is "", Replay reads it from the cassette's files, which must
@@ -174,12 +182,16 @@ func Replay(dir, model string) (llm.Model, error) {
 	if !info.IsDir() {
 		return nil, fmt.Errorf("cassette: replaying %s: not a directory", dir)
 	}
+	st, err := openStore(dir)
+	if err != nil {
+		return nil, fmt.Errorf("cassette: replaying %s: %w", dir, err)
+	}
 	if model == "" {
-		if model, err = recordedModel(dir); err != nil {
+		if model, err = recordedModel(st); err != nil {
 			return nil, err
 		}
 	}
-	return &Player{dir: dir, model: model}, nil
+	return &Player{dir: dir, model: model, st: st}, nil
 }
 
 // recordedModel returns the one model whose replies dir holds.
@@ -190,7 +202,8 @@ func Replay(dir, model string) (llm.Model, error) {
 // (see [Player.Generate]), not the whole replay. Only when no file can be
 // read is there no name to take, and the error names the first file and
 // what is wrong with it.
-func recordedModel(dir string) (string, error) {
+func recordedModel(st *store) (string, error) {
+	dir := st.dir
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return "", fmt.Errorf("cassette: replaying: %w", err)
@@ -199,13 +212,18 @@ func recordedModel(dir string) (string, error) {
 	var damaged []error
 	for _, e := range entries {
 		name := e.Name()
-		if e.IsDir() || strings.HasPrefix(name, ".") || !strings.HasSuffix(name, ".json") {
+		if e.IsDir() || recordingKey(name) == "" {
 			continue
 		}
 		p := filepath.Join(dir, name)
 		data, err := os.ReadFile(p)
 		if err != nil {
 			return "", fmt.Errorf("cassette: reading the model name: %w", err)
+		}
+		data, err = st.unpack(p, data)
+		if err != nil {
+			damaged = append(damaged, err)
+			continue
 		}
 		model, err := fileModel(p, data)
 		if err != nil {
@@ -263,7 +281,7 @@ func (p *Player) Generate(ctx context.Context, req llm.Request) (llm.Reply, erro
 	if err != nil {
 		return llm.Reply{}, fail(err)
 	}
-	reply, ok, err := load(p.dir, p.model, k)
+	reply, ok, err := p.st.load(p.model, k)
 	if err == nil && ok {
 		err = checkImages(p.dir, req)
 	}

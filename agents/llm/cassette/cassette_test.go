@@ -244,7 +244,7 @@ func TestCassetteHoldsNoSecret(t *testing.T) {
 			return err
 		}
 		n++
-		data, err := os.ReadFile(path)
+		data, err := cassette.ReadFile(path)
 		if err != nil {
 			return err
 		}
@@ -286,7 +286,7 @@ func TestCorruptFiles(t *testing.T) {
 		dir := t.TempDir()
 		rec, _ := cassette.Record(dir, newFake())
 		rec.Generate(context.Background(), req)
-		data, err := os.ReadFile(filepath.Join(dir, hash+".json"))
+		data, err := cassette.ReadJSON(dir, hash)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -484,8 +484,8 @@ func TestReplayPassesOverDamagedFiles(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	empty := filepath.Join(dir, llm.Hash(live.Name(), requests[1].req)+".json")
-	binary := filepath.Join(dir, llm.Hash(live.Name(), requests[2].req)+".json")
+	empty := filepath.Join(dir, llm.Hash(live.Name(), requests[1].req)+".zst")
+	binary := filepath.Join(dir, llm.Hash(live.Name(), requests[2].req)+".zst")
 	os.WriteFile(empty, nil, 0o644)
 	os.WriteFile(binary, []byte("\x00\xff\xfe binary"), 0o644)
 	m, err := cassette.Replay(dir, "")
@@ -498,7 +498,7 @@ func TestReplayPassesOverDamagedFiles(t *testing.T) {
 	if _, err := m.Generate(context.Background(), requests[0].req); err != nil {
 		t.Errorf("a whole recording beside damaged ones: %v", err)
 	}
-	for _, tc := range []struct{ file, want string }{{empty, "empty (0 bytes)"}, {binary, "not valid JSON at byte 1"}} {
+	for _, tc := range []struct{ file, want string }{{empty, "empty (0 bytes)"}, {binary, "not a zstd frame"}} {
 		req := requests[1].req
 		if tc.file == binary {
 			req = requests[2].req

@@ -5,8 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/ambibench/ambibench/agents/llm"
@@ -44,9 +43,6 @@ type fileToolCall struct {
 	// Signature is llm.ToolCall.Signature (base64 in the file).
 	Signature []byte `json:"signature,omitempty"`
 }
-
-// path is the file of key in dir.
-func path(dir, key string) string { return filepath.Join(dir, key+".json") }
 
 // encode returns the file recording req and reply for model under key.
 func encode(model, key string, req llm.Request, reply llm.Reply) ([]byte, error) {
@@ -161,47 +157,29 @@ func emptyFile(name string, data []byte) error {
 	return nil
 }
 
-// load reads the file of key in dir. ok is false when there is none.
-func load(dir, model, key string) (reply llm.Reply, ok bool, err error) {
-	name := path(dir, key)
-	data, err := os.ReadFile(name)
-	if errors.Is(err, os.ErrNotExist) {
-		return llm.Reply{}, false, nil
-	}
-	if err != nil {
-		return llm.Reply{}, false, fmt.Errorf("reading cassette file: %w", err)
+// load reads the recording of key. ok is false when there is none.
+func (s *store) load(model, key string) (reply llm.Reply, ok bool, err error) {
+	name, data, ok, err := s.read(key)
+	if err != nil || !ok {
+		return llm.Reply{}, false, err
 	}
 	reply, err = decode(name, data, model, key)
 	return reply, err == nil, err
 }
 
-// store writes data as the file of key in dir, atomically: readers see
-// the old file or the whole new one, never a part.
-func store(dir, key string, data []byte) (err error) {
-	tmp, err := os.CreateTemp(dir, "."+key+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("writing cassette file: %w", err)
+// recordingKey returns the key of the recording file called name, or ""
+// when name is no recording's (a temporary file, a dictionary, a file
+// of another kind).
+func recordingKey(name string) string {
+	if strings.HasPrefix(name, ".") {
+		return ""
 	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-			err = fmt.Errorf("writing cassette file %s: %w", path(dir, key), err)
+	for _, ext := range [...]string{extZstd, extJSON} {
+		if k, ok := strings.CutSuffix(name, ext); ok && k != "" {
+			return k
 		}
-	}()
-	if _, err := tmp.Write(data); err != nil {
-		return err
 	}
-	if err := tmp.Chmod(0o644); err != nil {
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path(dir, key))
+	return ""
 }
 
 // validRequest returns req with raw JSON that is not valid quoted as a

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -103,9 +104,13 @@ func FuzzRoundTrip(f *testing.F) {
 		reply := llm.Reply{Text: text, ToolCalls: []llm.ToolCall{{ID: "x", Name: text, Args: json.RawMessage(args)}}, FinishReason: "stop"}
 		validReq := utf8.ValidString(text) && utf8.ValidString(schema) && utf8.ValidString(echoed)
 		validReply := utf8.ValidString(text) && utf8.ValidString(args)
-		rec := &Recorder{dir: dir, next: echo{reply}}
+		st, err := openStore(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec := &Recorder{dir: dir, st: st, next: echo{reply}}
 		got, err := rec.Generate(context.Background(), req)
-		play := &Player{dir: dir, model: "fuzz:echo"}
+		play := &Player{dir: dir, model: "fuzz:echo", st: st}
 		if !validReq || !validReply {
 			if err == nil || !strings.Contains(err.Error(), "not valid UTF-8") {
 				t.Fatalf("recording text that is not UTF-8: error %v, want one saying so", err)
@@ -133,6 +138,62 @@ func FuzzRoundTrip(f *testing.F) {
 		if !reflect.DeepEqual(replayed, got) {
 			t.Fatalf("replayed\n%#v\nrecorded\n%#v", replayed, got)
 		}
-		os.Remove(filepath.Join(dir, llm.Hash("fuzz:echo", req)+".json"))
+		os.Remove(filepath.Join(dir, llm.Hash("fuzz:echo", req)+extZstd))
+	})
+}
+
+// FuzzUnpack reads arbitrary bytes as a compressed recording in a store
+// with a dictionary: it must never panic nor unpack past the size limit,
+// and every error must name the file; what unpacks is then read as
+// decode reads it, under the same rule.
+func FuzzUnpack(f *testing.F) {
+	dir := f.TempDir()
+	var samples [][]byte
+	for i := range 200 {
+		req := llm.Request{System: "plan", Messages: []llm.Message{{Role: llm.RoleUser, Text: strings.Repeat(fmt.Sprintf("a red block at (%d, %d), a blue bowl at %d; ", i*7%31, i*13%37, i), 20+i%7)}}}
+		data, err := encode("m", llm.Hash("m", req), req, llm.Reply{Text: "ok", FinishReason: llm.FinishStop})
+		if err != nil {
+			f.Fatal(err)
+		}
+		samples = append(samples, data)
+	}
+	dict, id, err := trainDict(samples)
+	if err != nil || id == 0 {
+		f.Fatalf("training: %v (id %d)", err, id)
+	}
+	if err := writeNew(dictPath(dir, id), dict); err != nil {
+		f.Fatal(err)
+	}
+	s, err := openStore(dir)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(s.pack(samples[0])) // no dictionary
+	if err := s.useDict(id, dict); err != nil {
+		f.Fatal(err)
+	}
+	good := s.pack(samples[1])
+	f.Add(good)
+	f.Add(good[:len(good)/2])
+	f.Add(append(append([]byte{}, good...), good...)) // two frames
+	f.Add([]byte{0x28, 0xb5, 0x2f, 0xfd})             // a magic number alone
+	f.Add([]byte{0x50, 0x2a, 0x4d, 0x18, 4, 0, 0, 0, 1, 2, 3, 4})
+	f.Add([]byte(""))
+	f.Add([]byte(`{"model":"m"}`))
+	name := filepath.Join(dir, "some.zst")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		out, err := s.unpack(name, data)
+		if err != nil {
+			if !strings.Contains(err.Error(), name) {
+				t.Fatalf("error %q does not name the file", err)
+			}
+			return
+		}
+		if len(out) > maxBytes {
+			t.Fatalf("unpacked %d bytes, past the limit of %d", len(out), maxBytes)
+		}
+		if _, err := decode(name, out, "", ""); err != nil && !strings.Contains(err.Error(), name) {
+			t.Fatalf("error %q does not name the file", err)
+		}
 	})
 }

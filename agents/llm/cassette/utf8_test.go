@@ -39,7 +39,7 @@ func TestRecordRefusesTextThatIsNotUTF8(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want one containing %q", tc.why, err, tc.want)
 		}
-		if files, _ := filepath.Glob(filepath.Join(dir, "*.json")); len(files) != 0 {
+		if files, _ := filepath.Glob(filepath.Join(dir, "*.*")); len(files) != 0 {
 			t.Errorf("%s: stored %v", tc.why, files)
 		}
 	}

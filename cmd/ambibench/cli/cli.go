@@ -30,6 +30,7 @@ Usage:
   ambibench render --out DIR  write each robot's camera image of a tabletop grid's episodes
   ambibench compare BASE NEW  compare two runs on the same episodes; exit 1 on a significant regression
   ambibench view DIR       write a run as a static site to browse, DIR/view/index.html (view BASE NEW: compared)
+  ambibench cassette verify|compact|merge  check, compact (zstd with a trained dictionary) and merge cassette stores
   ambibench list           list tracks, task families, perturbations and agents
   ambibench serve-sim      serve the simulated model as an OpenAI-compatible endpoint
   ambibench train-router   train dyref's routing policy for a model (household track)
@@ -71,6 +72,7 @@ var commands = []command{
 	{"render", renderCmd},
 	{"compare", compareCmd},
 	{"view", viewCmd},
+	{"cassette", cassetteCmd},
 	{"serve-sim", serveSimCmd},
 	{"train-router", trainRouterCmd},
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ambibench/ambibench/agents/llm/cassette"
 	"github.com/ambibench/ambibench/results"
 )
 
@@ -171,6 +172,10 @@ func assertNoSecret(t *testing.T, dir, secret string) {
 			return err
 		}
 		data, err := os.ReadFile(path)
+		if strings.HasSuffix(path, ".zst") {
+			// A recording: its JSON, unpacked, is what must not hold it.
+			data, err = cassette.ReadFile(path)
+		}
 		if err != nil {
 			return err
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ambibench/ambibench/agents/llm/cassette"
 	"github.com/ambibench/ambibench/results"
 )
 
@@ -185,24 +186,25 @@ func TestRunFileWithoutRecordsIsReplaced(t *testing.T) {
 func TestRerunOfInfraErrorsKeepsGridOrder(t *testing.T) {
 	t.Parallel()
 	tmp := t.TempDir()
-	cassette := filepath.Join(tmp, "cassette")
+	tapes := filepath.Join(tmp, "tapes")
 	args := []string{"run", "--quiet", "--agents", "direct", "--tasks", "pick_place", "--perturbations", "none,absence", "--episodes", "3"}
 	recorded := filepath.Join(tmp, "recorded")
-	if _, stderr, err := runCLI(t, append(args, "--model", "record:"+cassette+"=sim", "--out", recorded)...); err != nil {
+	if _, stderr, err := runCLI(t, append(args, "--model", "record:"+tapes+"=sim", "--out", recorded)...); err != nil {
 		t.Fatalf("%v\n%s", err, stderr)
 	}
 	// Away goes the recording of the first episode's first call: its
 	// request holds the instruction.
 	first := readRecords(t, recorded)[0]
-	entries, err := os.ReadDir(cassette)
+	entries, err := os.ReadDir(tapes)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var lost string
 	for _, e := range entries {
-		data, _ := os.ReadFile(filepath.Join(cassette, e.Name()))
+		// A recording is compressed: read what it holds.
+		data, _ := cassette.ReadFile(filepath.Join(tapes, e.Name()))
 		if bytes.Contains(data, []byte(first.Instruction)) {
-			lost = filepath.Join(cassette, e.Name())
+			lost = filepath.Join(tapes, e.Name())
 			break
 		}
 	}
@@ -216,7 +218,7 @@ func TestRerunOfInfraErrorsKeepsGridOrder(t *testing.T) {
 	if err := os.WriteFile(lost, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	replay := append(args, "--model", "replay:"+cassette, "--transcripts")
+	replay := append(args, "--model", "replay:"+tapes, "--transcripts")
 	dir := filepath.Join(tmp, "replayed")
 	var infra *exitError
 	_, stderr, err := runCLI(t, append(replay, "--out", dir)...)

@@ -1,0 +1,561 @@
+package cassette
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+
+	"github.com/ambibench/ambibench/agents/llm"
+	"github.com/ambibench/ambibench/agents/llm/imagefile"
+	"github.com/klauspost/compress/zstd"
+)
+
+// Stats describes a store: what [Verify], [Compact] and [Merge] found in
+// it, or wrote to it.
+type Stats struct {
+	Recordings int   // distinct requests recorded
+	Legacy     int   // of them, those only in a .json file of the first layout
+	Bytes      int64 // of the recordings' files as stored
+	JSONBytes  int64 // of their JSON, unpacked
+
+	Dictionaries    int // files under DIR/dict/
+	DictionaryBytes int64
+
+	Images     int // files under DIR/images/, each image once
+	ImageBytes int64
+
+	// Merge only: recordings of a request already in the output (the
+	// same reply, so left alone), and those whose reply differed there.
+	Duplicates, Conflicts int
+}
+
+// StoreBytes is what the store's recordings and dictionaries hold, the
+// images aside.
+func (s Stats) StoreBytes() int64 { return s.Bytes + s.DictionaryBytes }
+
+// recording is one recorded request as found in a store.
+type recording struct {
+	key  string
+	name string // its file: the .zst when there is one
+	data []byte // its JSON
+	// legacy is the .json file beside name, "" when there is none or it
+	// is name itself.
+	legacy string
+}
+
+// walk calls fn with each recording of the store, reading the directory
+// a batch at a time so that a store of millions of files is never listed
+// whole. A key with both a .zst and a .json file is one recording, read
+// from the .zst as [Replay] does. A recording that cannot be read is
+// passed to fn with its error, and the walk goes on.
+func (s *store) walk(fn func(r recording, err error) error) error {
+	d, err := os.Open(s.dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	for {
+		entries, err := d.ReadDir(1024)
+		for _, e := range entries {
+			key := recordingKey(e.Name())
+			if e.IsDir() || key == "" {
+				continue
+			}
+			r := recording{key: key, name: filepath.Join(s.dir, e.Name())}
+			if strings.HasSuffix(e.Name(), extJSON) {
+				if _, err := os.Stat(filepath.Join(s.dir, key+extZstd)); err == nil {
+					continue // read with its .zst
+				}
+			} else if _, err := os.Stat(filepath.Join(s.dir, key+extJSON)); err == nil {
+				r.legacy = filepath.Join(s.dir, key+extJSON)
+			}
+			raw, rerr := os.ReadFile(r.name)
+			if rerr == nil {
+				r.data, rerr = s.unpack(r.name, raw)
+			}
+			if rerr != nil && !errors.Is(rerr, os.ErrNotExist) { // gone since listed: compacted
+				if err := fn(r, rerr); err != nil {
+					return err
+				}
+				continue
+			}
+			if rerr == nil {
+				if err := fn(r, nil); err != nil {
+					return err
+				}
+			}
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// check reads a recording whole, as a Player would serve it: the JSON
+// holds a reply to the request its name says, and the images it names
+// are in the store. It returns the recording's request and reply.
+func (s *store) check(r recording) (llm.Request, llm.Reply, error) {
+	reply, err := decode(r.name, r.data, "", r.key)
+	if err != nil {
+		return llm.Request{}, llm.Reply{}, err
+	}
+	var f file
+	if err := json.Unmarshal(r.data, &f); err != nil {
+		return llm.Request{}, llm.Reply{}, fmt.Errorf("cassette file %s: %v", r.name, err)
+	}
+	if err := checkImages(s.dir, f.Request); err != nil {
+		return llm.Request{}, llm.Reply{}, fmt.Errorf("cassette file %s: %w", r.name, err)
+	}
+	return f.Request, reply, nil
+}
+
+// count adds r's files to st.
+func (st *Stats) count(r recording) {
+	st.Recordings++
+	if strings.HasSuffix(r.name, extJSON) {
+		st.Legacy++
+	}
+	if info, err := os.Stat(r.name); err == nil {
+		st.Bytes += info.Size()
+	}
+	st.JSONBytes += int64(len(r.data))
+}
+
+// countFiles adds the dictionaries and images of dir to st, and returns
+// the problems of its dictionaries.
+func (st *Stats) countFiles(dir string) []error {
+	var errs []error
+	id, err := currentDict(dir)
+	if err != nil {
+		errs = append(errs, err)
+	} else if id != 0 {
+		if _, err := readDict(dir, id); err != nil {
+			errs = append(errs, fmt.Errorf("%s: names dictionary %08x: %w", filepath.Join(dir, dictDir, current), id, err))
+		}
+	}
+	entries, _ := os.ReadDir(filepath.Join(dir, dictDir))
+	for _, e := range entries {
+		name := e.Name()
+		hex, ok := strings.CutSuffix(name, dictExt)
+		if !ok || strings.HasPrefix(name, ".") {
+			continue
+		}
+		st.Dictionaries++
+		if info, err := e.Info(); err == nil {
+			st.DictionaryBytes += info.Size()
+		}
+		var id uint32
+		if _, err := fmt.Sscanf(hex, "%08x", &id); err != nil || fmt.Sprintf("%08x", id) != hex {
+			errs = append(errs, fmt.Errorf("%s: not named by a dictionary ID (8 hex digits)", filepath.Join(dir, dictDir, name)))
+			continue
+		}
+		if _, err := readDict(dir, id); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	filepath.WalkDir(filepath.Join(dir, imagefile.Dir), func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && !strings.HasPrefix(d.Name(), ".") {
+			st.Images++
+			if info, err := d.Info(); err == nil {
+				st.ImageBytes += info.Size()
+			}
+		}
+		return nil
+	})
+	return errs
+}
+
+// Verify reads every recording of the store in dir as a [Player] would
+// serve it (each file unpacks, with the dictionary it names; its JSON is
+// a reply to the request its name is the hash of; the images it names
+// are there, of their type and size) and every dictionary, and returns
+// what it found. Every problem is in the error, one a line, each naming
+// its file.
+func Verify(dir string) (Stats, error) {
+	var st Stats
+	s, err := openStore(dir)
+	if err != nil {
+		return st, err
+	}
+	errs := st.countFiles(dir)
+	err = s.walk(func(r recording, err error) error {
+		if err == nil {
+			_, _, err = s.check(r)
+		}
+		if err == nil && r.legacy != "" {
+			err = sameLegacy(r)
+		}
+		if err != nil {
+			errs = append(errs, err)
+			return nil
+		}
+		st.count(r)
+		return nil
+	})
+	if err != nil {
+		errs = append(errs, err)
+	}
+	return st, errors.Join(errs...)
+}
+
+// sameLegacy reports a .json file beside a .zst one (a compaction cut
+// short leaves one) whose recording is not the same.
+func sameLegacy(r recording) error {
+	data, err := os.ReadFile(r.legacy)
+	if err != nil {
+		return err
+	}
+	if !bytes.Equal(data, r.data) {
+		return fmt.Errorf("cassette file %s: another recording than %s, which is the one replayed; delete the one that is wrong", r.legacy, r.name)
+	}
+	return nil
+}
+
+// CompactOptions are the options of [Compact].
+type CompactOptions struct {
+	// Prune deletes the dictionaries no recording is compressed with
+	// once the rest is done. Only when nothing is recording into the
+	// store: a recorder still writing with an old dictionary puts it back,
+	// but a file it renames into place between the count and the
+	// deletion would name a dictionary the store lacks.
+	Prune bool
+}
+
+// sampleCount is about how many recordings Compact trains a dictionary
+// on: about 8 MB of a tabletop grid's.
+const sampleCount = 2000
+
+// Compact trains a dictionary on the store in dir and rewrites every
+// recording with it, as DIR/<key>.zst; a .json file of the first layout
+// is deleted once its .zst is in place and reads back the same. Every
+// file is replaced atomically, and a recording is rewritten only when its
+// new file unpacks to the very bytes of the old, so that no reply is ever
+// lost or changed. A recording that cannot be read is left as it is and
+// reported in the error, which names its file; the rest is compacted.
+//
+// The dictionary is trained on about 2,000 recordings drawn by the hash of
+// their keys, the same for the same store, and becomes the store's
+// current one, which recorders opened later compress with. A store too
+// small to train one (under 64 KiB of JSON) is rewritten without. A store
+// whose recordings all use its current dictionary already is left as it
+// is.
+func Compact(dir string, opts CompactOptions) (Stats, error) {
+	s, err := openStore(dir)
+	if err != nil {
+		return Stats{}, err
+	}
+	// Pass 1: count, and draw the samples.
+	n, inCurrent := 0, 0
+	err = s.walk(func(r recording, err error) error {
+		if err == nil {
+			n++
+			if r.legacy == "" && strings.HasSuffix(r.name, extZstd) && frameDict(r.name) == s.dictID && s.dictID != 0 {
+				inCurrent++
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return Stats{}, err
+	}
+	if n > 0 && inCurrent < n {
+		var samples []recording
+		err = s.walk(func(r recording, err error) error {
+			if err == nil && drawn(r.key, n) {
+				samples = append(samples, recording{key: r.key, data: r.data})
+			}
+			return nil
+		})
+		if err != nil {
+			return Stats{}, err
+		}
+		slices.SortFunc(samples, func(a, b recording) int { return strings.Compare(a.key, b.key) })
+		data := make([][]byte, len(samples))
+		for i, r := range samples {
+			data[i] = r.data
+		}
+		dict, id, err := trainDict(data)
+		if err != nil {
+			return Stats{}, fmt.Errorf("%s: %w", dir, err)
+		}
+		if id != 0 {
+			if err := writeNew(dictPath(dir, id), dict); err != nil {
+				return Stats{}, err
+			}
+			// Read back: a dictionary of this ID already there must be
+			// this one (IDs are drawn from the history).
+			got, err := readDict(dir, id)
+			if err != nil {
+				return Stats{}, err
+			}
+			if !bytes.Equal(got, dict) {
+				return Stats{}, fmt.Errorf("%s: another dictionary of the same ID is there; move it away and compact again", dictPath(dir, id))
+			}
+			if err := writeFile(filepath.Join(dir, dictDir, current), fmt.Appendf(nil, "%08x\n", id)); err != nil {
+				return Stats{}, err
+			}
+		}
+		if err := s.useDict(id, dict); err != nil {
+			return Stats{}, err
+		}
+	}
+	// Pass 2: rewrite.
+	var st Stats
+	var errs []error
+	err = s.walk(func(r recording, err error) error {
+		if err == nil {
+			_, _, err = s.check(r)
+		}
+		if err == nil {
+			err = s.rewrite(&r)
+		}
+		if err != nil {
+			errs = append(errs, err)
+			return nil
+		}
+		st.count(r)
+		return nil
+	})
+	if err != nil {
+		errs = append(errs, err)
+	}
+	if opts.Prune && len(errs) == 0 {
+		errs = append(errs, s.prune()...)
+	}
+	errs = append(errs, st.countFiles(dir)...)
+	return st, errors.Join(errs...)
+}
+
+// drawn reports whether the recording of key is among the samples a
+// dictionary is trained on, in a store of n recordings: keys are hashes,
+// and a hash of the key draws about sampleCount of them.
+func drawn(key string, n int) bool {
+	if n <= sampleCount {
+		return true
+	}
+	h := fnv.New32a()
+	h.Write([]byte(key))
+	return uint64(h.Sum32())*uint64(n) < uint64(sampleCount)<<32
+}
+
+// frameDict returns the dictionary the frame in the file called name was
+// written with, 0 for none or when the file cannot be read.
+func frameDict(name string) uint32 {
+	f, err := os.Open(name)
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	head := make([]byte, 18)
+	n, _ := io.ReadFull(f, head)
+	var h zstd.Header
+	if h.Decode(head[:n]) != nil {
+		return 0
+	}
+	return h.DictionaryID
+}
+
+// rewrite writes r with the store's current dictionary, unless its file
+// is already written with it, and deletes the .json file of its key once
+// the new file is in place. r is updated to name the file it is now in.
+func (s *store) rewrite(r *recording) error {
+	if strings.HasSuffix(r.name, extZstd) && frameDict(r.name) == s.dictID {
+		return s.dropLegacy(r)
+	}
+	packed := s.pack(r.data)
+	again, err := s.unpackWith(s.dictID, packed)
+	if err != nil || !bytes.Equal(again, r.data) {
+		return fmt.Errorf("cassette file %s: compressed with dictionary %08x, it would not read back the same (%v); left as it is", r.name, s.dictID, err)
+	}
+	name := filepath.Join(s.dir, r.key+extZstd)
+	if err := writeFile(name, packed); err != nil {
+		return err
+	}
+	if r.name != name {
+		r.legacy, r.name = r.name, name
+	}
+	return s.dropLegacy(r)
+}
+
+// dropLegacy deletes the .json file beside r's .zst when it holds the
+// same recording.
+func (s *store) dropLegacy(r *recording) error {
+	if r.legacy == "" {
+		return nil
+	}
+	if err := sameLegacy(*r); err != nil {
+		return err
+	}
+	if err := os.Remove(r.legacy); err != nil {
+		return err
+	}
+	r.legacy = ""
+	return nil
+}
+
+// unpackWith unpacks a frame written with dictionary id.
+func (s *store) unpackWith(id uint32, data []byte) ([]byte, error) {
+	d, err := s.decoder(id)
+	if err != nil {
+		return nil, err
+	}
+	return d.DecodeAll(data, nil)
+}
+
+// prune deletes the dictionaries that neither a recording nor current
+// names.
+func (s *store) prune() []error {
+	used := map[uint32]bool{s.dictID: true}
+	if err := s.walk(func(r recording, err error) error {
+		if err == nil && strings.HasSuffix(r.name, extZstd) {
+			used[frameDict(r.name)] = true
+		}
+		return nil
+	}); err != nil {
+		return []error{err}
+	}
+	var errs []error
+	entries, _ := os.ReadDir(filepath.Join(s.dir, dictDir))
+	for _, e := range entries {
+		var id uint32
+		if _, err := fmt.Sscanf(e.Name(), "%08x"+dictExt, &id); err != nil || used[id] {
+			continue
+		}
+		if err := os.Remove(filepath.Join(s.dir, dictDir, e.Name())); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errs
+}
+
+// MergeOptions are the options of [Merge].
+type MergeOptions struct {
+	// KeepFirst keeps, of two recordings of one request with different
+	// replies, the one in the output or in the earlier input, and counts
+	// it in Stats.Conflicts; without it such a pair is an error (naming
+	// both files), as a run replayed from the merged store would not be
+	// the run recorded from the other.
+	KeepFirst bool
+}
+
+// Merge copies the recordings of the stores ins, and the images they
+// name, into the store out (made if need be), each checked as [Verify]
+// does on the way, compressed with out's current dictionary. A request
+// out holds already is left as it is. Stores recorded by the shards of
+// one run, or by runs of one model, merge into one; [Compact] the output
+// afterwards to train its dictionary on it all.
+func Merge(out string, ins []string, opts MergeOptions) (Stats, error) {
+	var st Stats
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return st, err
+	}
+	dst, err := openStore(out)
+	if err != nil {
+		return st, err
+	}
+	var errs []error
+	for _, in := range ins {
+		if same, _ := sameDir(in, out); same {
+			return st, fmt.Errorf("%s: the output cannot be one of the inputs", in)
+		}
+		src, err := openStore(in)
+		if err != nil {
+			return st, err
+		}
+		err = src.walk(func(r recording, err error) error {
+			var req llm.Request
+			var reply llm.Reply
+			if err == nil {
+				req, reply, err = src.check(r)
+			}
+			if err == nil {
+				err = dst.merge(src, r, req, reply, &st, opts)
+			}
+			if err != nil {
+				errs = append(errs, err)
+			}
+			return nil
+		})
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", in, err))
+		}
+	}
+	return st, errors.Join(errs...)
+}
+
+// merge copies r, of src, into s.
+func (s *store) merge(src *store, r recording, req llm.Request, reply llm.Reply, st *Stats, opts MergeOptions) error {
+	name, data, ok, err := s.read(r.key)
+	if err != nil {
+		return err
+	}
+	if ok {
+		have, err := decode(name, data, "", r.key)
+		if err != nil {
+			return err
+		}
+		if reflect.DeepEqual(have, reply) {
+			st.Duplicates++
+			return nil
+		}
+		st.Conflicts++
+		if opts.KeepFirst {
+			return nil
+		}
+		return fmt.Errorf("cassette file %s: another reply to its request than %s's; kept %s (merge with --keep-first to keep the first without an error)", r.name, name, name)
+	}
+	for i, m := range req.Messages {
+		for j, im := range m.Images {
+			im, err := imagefile.Open(src.dir, im)
+			if err == nil {
+				err = imagefile.Store(s.dir, im)
+			}
+			if err != nil {
+				return fmt.Errorf("cassette file %s: message %d, image %d: %w", r.name, i, j, err)
+			}
+		}
+	}
+	if err := s.write(r.key, r.data); err != nil {
+		return err
+	}
+	st.count(recording{key: r.key, name: filepath.Join(s.dir, r.key+extZstd), data: r.data})
+	return nil
+}
+
+// sameDir reports whether a and b are one directory.
+func sameDir(a, b string) (bool, error) {
+	ai, err := os.Stat(a)
+	if err != nil {
+		return false, err
+	}
+	bi, err := os.Stat(b)
+	if err != nil {
+		return false, err
+	}
+	return os.SameFile(ai, bi), nil
+}
+
+// ReadFile returns the JSON of the recording file called name, in either
+// layout: the file itself for a .json file, its frame unpacked, with the
+// dictionary it names from the store it is in, for a .zst file. The error
+// names the file.
+func ReadFile(name string) ([]byte, error) {
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	s := &store{dir: filepath.Dir(name), decoders: map[uint32]*zstd.Decoder{}}
+	return s.unpack(name, data)
+}
