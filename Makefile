@@ -12,20 +12,28 @@ OUT ?= out
 # $(OUT)/scene-size/, then the household track's evaluation split to
 # $(OUT)/household/, then the semmap track's built-in dataset to
 # $(OUT)/semmap/ (report.md and, next to it, the plot of Top-Any against map
-# size).
+# size). Next to each report, ambibench view's site: DIR/view/index.html.
+# The command is built once, to $(OUT)/bin/ambibench.
+AMBIBENCH = $(OUT)/bin/ambibench
 bench:
 	rm -rf $(OUT)/tabletop $(OUT)/scene-size
-	$(GO) run ./cmd/ambibench run --track tabletop --agents all --model sim --episodes 100 --out $(OUT)/tabletop
-	$(GO) run ./cmd/ambibench report --out $(OUT)/tabletop/report.md $(OUT)/tabletop
-	$(GO) run ./cmd/ambibench run --track tabletop --model sim --agents sgcot,sgcot-full-graph,direct --tasks pick_place --perturbations none --scene-sizes 6,12,24,48 --episodes 50 --out $(OUT)/scene-size > /dev/null
-	$(GO) run ./cmd/ambibench report --out $(OUT)/scene-size/report.md $(OUT)/scene-size
+	$(GO) build -o $(AMBIBENCH) ./cmd/ambibench
+	$(AMBIBENCH) run --track tabletop --agents all --model sim --episodes 100 --out $(OUT)/tabletop
+	$(AMBIBENCH) report --out $(OUT)/tabletop/report.md $(OUT)/tabletop
+	$(AMBIBENCH) view $(OUT)/tabletop
+	$(AMBIBENCH) run --track tabletop --model sim --agents sgcot,sgcot-full-graph,direct --tasks pick_place --perturbations none --scene-sizes 6,12,24,48 --episodes 50 --out $(OUT)/scene-size > /dev/null
+	$(AMBIBENCH) report --out $(OUT)/scene-size/report.md $(OUT)/scene-size
+	$(AMBIBENCH) view $(OUT)/scene-size
 	rm -rf $(OUT)/household
-	$(GO) run ./cmd/ambibench run --track household --agents oracle,rules,random,react,reflexion,react-text,reflexion-text,dyref,dyref-ambiguity,reflect-all,no-reflect --model sim --out $(OUT)/household
-	$(GO) run ./cmd/ambibench report --cut dyref --out $(OUT)/household/report.md $(OUT)/household
+	$(AMBIBENCH) run --track household --agents oracle,rules,random,react,reflexion,react-text,reflexion-text,dyref,dyref-ambiguity,reflect-all,no-reflect --model sim --out $(OUT)/household
+	$(AMBIBENCH) report --cut dyref --out $(OUT)/household/report.md $(OUT)/household
+	$(AMBIBENCH) view $(OUT)/household
 	rm -rf $(OUT)/semmap
-	$(GO) run ./cmd/ambibench run --track semmap --agents all --modes certainty,uncertainty --model sim --out $(OUT)/semmap
-	$(GO) run ./cmd/ambibench report --out $(OUT)/semmap/report.md $(OUT)/semmap
+	$(AMBIBENCH) run --track semmap --agents all --modes certainty,uncertainty --model sim --out $(OUT)/semmap
+	$(AMBIBENCH) report --out $(OUT)/semmap/report.md $(OUT)/semmap
+	$(AMBIBENCH) view $(OUT)/semmap
 	@echo "Reports: $(OUT)/tabletop/report.md, $(OUT)/scene-size/report.md, $(OUT)/household/report.md, $(OUT)/semmap/report.md (plot: $(OUT)/semmap/semmap_topany_by_map_size.png)"
+	@echo "Sites (open in a browser): $(OUT)/tabletop/view/index.html, $(OUT)/scene-size/view/index.html, $(OUT)/household/view/index.html, $(OUT)/semmap/view/index.html"
 
 # The fast tier, what a change is checked with: formatting, vet, every
 # test but the long ones without the race detector, then the tests of the

@@ -1,9 +1,11 @@
 package view
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // MapObject is one object of a semantic map as a semmap episode's page
@@ -20,13 +22,15 @@ type MapObject struct {
 type mapView struct {
 	ViewBox       string
 	Width, Height int
-	Boxes         []mapBox
+	// Others is the SVG path of the objects neither answered nor true.
+	Others string
+	Boxes  []mapBox
 }
 
 type mapBox struct {
 	X, Y, W, H string // in the view box's units, y pointing down
 	LX, LY     string // the label's position
-	Kind       string // "both", "answer", "truth" or "other"
+	Kind       string // "both", "answer" or "truth"
 	Label      string
 	Title      string
 }
@@ -52,31 +56,31 @@ func drawMap(objs []MapObject, answer, truth []string) *mapView {
 	}
 	minX, minY = minX-planMargin, minY-planMargin
 	maxX, maxY = maxX+planMargin, maxY+planMargin
-	f := func(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) }
+	f := func(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }
 	w, h := maxX-minX, maxY-minY
 	v := &mapView{ViewBox: "0 0 " + f(w) + " " + f(h), Width: int(w*planScale + 0.5), Height: int(h*planScale + 0.5)}
-	// Other objects first, so that the marked ones are drawn over them.
-	order := slices.Clone(objs)
-	rank := func(o MapObject) int {
-		if slices.Contains(answer, o.ID) || slices.Contains(truth, o.ID) {
-			return 1
-		}
-		return 0
-	}
-	slices.SortStableFunc(order, func(a, b MapObject) int { return rank(a) - rank(b) })
-	for _, o := range order {
+	// The objects neither answered nor true are one path, drawn first,
+	// under the marked ones: a map of a hundred objects is on the page of
+	// each of its episodes, and a box of its own each would be most of
+	// the site's size.
+	var others strings.Builder
+	for _, o := range objs {
 		inA, inT := slices.Index(answer, o.ID), slices.Index(truth, o.ID)
+		if inA < 0 && inT < 0 {
+			fmt.Fprintf(&others, "M%s %sh%sv%sh-%sz", f(o.X-o.W/2-minX), f(maxY-(o.Y+o.H/2)), f(o.W), f(o.H), f(o.W))
+			continue
+		}
 		b := mapBox{
 			X: f(o.X - o.W/2 - minX), Y: f(maxY - (o.Y + o.H/2)), W: f(o.W), H: f(o.H),
 			LX: f(o.X - minX), LY: f(maxY - o.Y),
-			Kind: "other", Title: o.ID + " " + o.Class,
+			Title: o.ID + " " + o.Class,
 		}
 		switch {
 		case inA >= 0 && inT >= 0:
 			b.Kind = "both"
 		case inA >= 0:
 			b.Kind = "answer"
-		case inT >= 0:
+		default:
 			b.Kind = "truth"
 			b.Label = o.ID
 		}
@@ -89,5 +93,6 @@ func drawMap(objs []MapObject, answer, truth []string) *mapView {
 		}
 		v.Boxes = append(v.Boxes, b)
 	}
+	v.Others = others.String()
 	return v
 }

@@ -303,20 +303,22 @@ func TestDrawMap(t *testing.T) {
 		{"answered at rank 2 and true", "obj1", "both", "#2 obj1"},
 		{"answered at rank 1, not true", "obj2", "answer", "#1 obj2"},
 		{"true, not answered: labelled so the reader sees what was missed", "obj3", "truth", "obj3"},
-		{"neither: drawn, not labelled", "obj4", "other", ""},
+		{"neither: in the path of the others, not a box", "obj4", "", ""},
 	} {
 		if kinds[tc.id] != tc.kind || labels[tc.id] != tc.label {
 			t.Errorf("%s: %s is %q labelled %q, want %q labelled %q", tc.why, tc.id, kinds[tc.id], labels[tc.id], tc.kind, tc.label)
 		}
 	}
-	if len(v.Boxes) != len(objs) {
-		t.Errorf("%d boxes for %d objects (an answered id the map lacks, obj9, draws none)", len(v.Boxes), len(objs))
+	if len(v.Boxes) != 3 {
+		t.Errorf("%d boxes, want the 3 marked objects (an answered id the map lacks, obj9, draws none)", len(v.Boxes))
 	}
-	if v.Boxes[0].Kind != "other" {
-		t.Errorf("the unmarked objects are not drawn first, under the marked ones: %+v", v.Boxes[0])
+	// obj4, 0.2 m square, the leftmost and topmost: its corner is the
+	// margin's, 0.5 m from the left and the top.
+	if v.Others != "M0.50 0.50h0.20v0.20h-0.20z" {
+		t.Errorf("the others' path is %q, want obj4's square", v.Others)
 	}
 	// x from -0.1 (obj4) to 6 (obj3), y from 0.5 (obj3) to 4.1 (obj4), a margin around.
-	if v.ViewBox != "0 0 7.100 4.600" {
+	if v.ViewBox != "0 0 7.10 4.60" {
 		t.Errorf("view box %q, want the boxes' extent and a margin of %g m", v.ViewBox, planMargin)
 	}
 	if drawMap(nil, nil, nil) != nil {
