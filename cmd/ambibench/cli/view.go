@@ -34,9 +34,12 @@ by agent, track, family, perturbation, outcome and success, sorted by the
 cost columns and exported as JSONL or CSV; and each episode's page under
 DIR/view/episodes/ (a hundred episodes a page when the run kept no
 transcripts) with its instruction, truth, what the agent did, its
-questions and score, and every model call when the run kept transcripts
-(run --transcripts). The site needs no network and opens from
-the file system: open DIR/view/index.html in a browser.
+questions and score (a semmap answer also on its map), and, when the run
+kept transcripts (run --transcripts), every model call with the images
+it showed, and a household game's text trial by trial with the
+reflections between. The site needs no network and opens from the file
+system: open DIR/view/index.html in a browser. make bench writes one
+next to each of its reports.
 
 With two directories, BASE and NEW, both sites are written and NEW's gets
 compare.html: compare's table and the episodes whose outcome changed,
