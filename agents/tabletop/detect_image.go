@@ -148,6 +148,9 @@ func seenNodes(objs []llm.ImageObject) []seenNode {
 // reads again to say what is wrong with it. What it accepts,
 // readImageObjects accepts alike (FuzzParseImageObjects).
 func strictImageObjects(body string) ([]llm.ImageObject, bool) {
+	if out, ok := fastImageObjects(body); ok {
+		return out, true
+	}
 	dec := json.NewDecoder(strings.NewReader(body))
 	dec.DisallowUnknownFields()
 	var reply struct {

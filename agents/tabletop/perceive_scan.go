@@ -409,3 +409,78 @@ func fastDetections(text string) (ds []llm.Detection, ok bool) {
 	}
 	return ds, true
 }
+
+// fastImageObjects is strictImageObjects for a reply in the asked shape
+// and plainly well formed (perceive_scan.go's scanner: no escapes, no
+// repeated or unknown key, every field there, boxes of four small whole
+// numbers), read without encoding/json's reflection: at a crowded table
+// the detection reply lists dozens of objects. ok is false for anything
+// else, which encoding/json then reads (FuzzParseImageObjects holds the
+// two reads alike).
+func fastImageObjects(body string) (out []llm.ImageObject, ok bool) {
+	sc := &scanner{s: body}
+	listed := false
+	sc.members(func(key string) {
+		if key != "objects" {
+			sc.bad = true
+			return
+		}
+		listed = true
+		sc.expect('[')
+		if sc.bad {
+			return
+		}
+		out = make([]llm.ImageObject, 0, strings.Count(body, `"box_2d"`))
+		if sc.next() == ']' {
+			sc.i++
+			return
+		}
+		for !sc.bad {
+			var o llm.ImageObject
+			has := 0
+			sc.members(func(field string) {
+				has++
+				switch field {
+				case "name":
+					o.Name = sc.str()
+				case "color":
+					o.Color = sc.str()
+				case "type":
+					o.Type = sc.str()
+				case "box_2d":
+					sc.expect('[')
+					for k := range 4 {
+						if k > 0 {
+							sc.expect(',')
+						}
+						if sc.bad {
+							return
+						}
+						o.Box[k] = sc.small()
+					}
+					sc.expect(']')
+				default:
+					sc.bad = true
+				}
+			})
+			if has != 4 || sc.bad || checkImageObject(o) != nil {
+				sc.bad = true
+				return
+			}
+			out = append(out, o)
+			switch sc.next() {
+			case ',':
+				sc.i++
+			case ']':
+				sc.i++
+				return
+			default:
+				sc.bad = true
+			}
+		}
+	})
+	if sc.space(); sc.bad || !listed || sc.i != len(sc.s) {
+		return nil, false
+	}
+	return out, true
+}

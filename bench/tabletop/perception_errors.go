@@ -62,12 +62,14 @@ func (e *robotEnv) ReportPerception(g *scenes.Graph, at map[string][2]int) error
 				observed = append(observed, i)
 			}
 		}
+		// One camera for every node's point (camera.Picker), not one a node.
+		picker := camera.NewPicker(objs, opt)
 		under = func(n scenes.Node) (int, bool) {
 			p, ok := at[n.ID]
 			if !ok {
 				return -1, false // seen nowhere: nothing to stand on
 			}
-			return camera.Pick(objs, opt, float64(p[0]), float64(p[1]))
+			return picker.Pick(float64(p[0]), float64(p[1]))
 		}
 	} else {
 		objs = e.st.world.Observe(e.robot)
@@ -159,9 +161,14 @@ func countPerceptionErrors(g *scenes.Graph, objs []scenes.Object, observed []int
 		code uint8 // one more than r.Relation's index in scenes.Relations
 	}
 	var readings []reading
+	last := -1 // the reading of the edge before: a source's edges run by relation
 	readName := func(name string) reading {
-		for _, r := range readings {
+		if last >= 0 && readings[last].name == name {
+			return readings[last]
+		}
+		for k, r := range readings {
 			if r.name == name {
+				last = k
 				return r
 			}
 		}

@@ -71,7 +71,10 @@
 // within [PickTolerance] (3 cm, a block's half side and a centimetre of
 // slack); else nothing. Objects hidden by partial observability are never
 // picked. [Hit] is Pick without the tolerance, and [TablePoint] is where
-// the line meets the table plane, for a place on empty table.
+// the line meets the table plane, for a place on empty table. A
+// [Picker] picks as Pick does at many points of one image, the camera
+// and which objects the image draws worked out once (the table judging
+// a perceived graph picks at every node).
 //
 // # Digest
 //

@@ -38,14 +38,65 @@ func Pick(objs []scenes.Object, opt Options, y, x float64) (idx int, ok bool) {
 	if !ok {
 		return -1, false
 	}
-	if i, ok := s.hit(objs); ok {
+	return s.pick(objs, nil)
+}
+
+// pick is Pick along s; drawn, if not nil, is s.drawn of each object.
+func (s *sight) pick(objs []scenes.Object, drawn []bool) (int, bool) {
+	if i, ok := s.hit(objs, drawn); ok {
 		return i, true
 	}
 	px, py, ok := s.table()
 	if !ok {
 		return -1, false
 	}
-	return s.nearest(objs, px, py)
+	return s.nearest(objs, drawn, px, py)
+}
+
+// Picker is [Pick] at many points of one image of the same objects: the
+// camera, its inverse projection and which objects the image draws are
+// worked out once, not at every point. Judging a perceived graph picks at
+// each of its nodes, so at a crowded table a Pick of its own for each
+// rebuilt the camera dozens of times and tested every object's place in
+// the view for every node. A Picker gives what Pick gives at every point;
+// objs must not change while it is used.
+type Picker struct {
+	objs  []scenes.Object
+	opt   Options // resolved
+	cam   camera
+	inv   mgl64.Mat4
+	drawn []bool
+	valid bool
+}
+
+// NewPicker returns the Picker of the image of opt over objs. Where opt
+// is not valid ([Options.Validate]) its Pick picks nothing, as Pick does.
+func NewPicker(objs []scenes.Object, opt Options) *Picker {
+	p := &Picker{objs: objs}
+	if opt.Validate() != nil {
+		return p
+	}
+	p.valid, p.opt = true, opt.resolved()
+	p.cam = newCamera(p.opt)
+	p.inv = p.cam.m.Inv()
+	s := sight{opt: p.opt, cam: p.cam}
+	p.drawn = make([]bool, len(objs))
+	for i := range objs {
+		p.drawn[i] = s.drawn(&objs[i])
+	}
+	return p
+}
+
+// Pick is [Pick] of the Picker's objects and options at [y, x].
+func (p *Picker) Pick(y, x float64) (idx int, ok bool) {
+	if !p.valid {
+		return -1, false
+	}
+	s, ok := sightThrough(p.opt, p.cam, &p.inv, y, x)
+	if !ok {
+		return -1, false
+	}
+	return s.pick(p.objs, p.drawn)
 }
 
 // Hit is [Pick] without the tolerance: the first object the line of sight
@@ -55,7 +106,7 @@ func Hit(objs []scenes.Object, opt Options, y, x float64) (idx int, ok bool) {
 	if !ok {
 		return -1, false
 	}
-	return s.hit(objs)
+	return s.hit(objs, nil)
 }
 
 // TablePoint returns where the line of sight through the image point
@@ -95,8 +146,17 @@ func newSight(opt Options, y, x float64) (sight, bool) {
 	o := opt.resolved()
 	c := newCamera(o)
 	inv := c.m.Inv()
+	return sightThrough(o, c, &inv, y, x)
+}
+
+// sightThrough is newSight with the camera c of the resolved options o
+// and the inverse of its projection made, and opt found valid.
+func sightThrough(o Options, c camera, inv *mgl64.Mat4, y, x float64) (sight, bool) {
+	if !(y >= 0 && y <= PointScale && x >= 0 && x <= PointScale) {
+		return sight{}, false
+	}
 	xn, yn := 2*x/PointScale-1, 1-2*y/PointScale
-	near, far := unproject(&inv, xn, yn, -1), unproject(&inv, xn, yn, 1)
+	near, far := unproject(inv, xn, yn, -1), unproject(inv, xn, yn, 1)
 	d := far.Sub(near)
 	if l := d.Len(); l > 0 && !math.IsInf(l, 0) && !math.IsNaN(l) {
 		return sight{opt: o, cam: c, o: near, d: d.Mul(1 / l)}, true
@@ -117,13 +177,21 @@ func (s *sight) drawn(o *scenes.Object) bool {
 	return !s.opt.hidden(o.Pose.X(), o.Pose.Y()) && s.cam.inFront(o)
 }
 
+// isDrawn is s.drawn(&objs[i]), or drawn[i] where drawn holds it.
+func (s *sight) isDrawn(objs []scenes.Object, drawn []bool, i int) bool {
+	if drawn != nil {
+		return drawn[i]
+	}
+	return s.drawn(&objs[i])
+}
+
 // hit returns the drawn object whose shape the line meets first; on an
-// exact tie, the first in objs.
-func (s *sight) hit(objs []scenes.Object) (int, bool) {
+// exact tie, the first in objs. drawn, if not nil, is s.drawn of each.
+func (s *sight) hit(objs []scenes.Object, drawn []bool) (int, bool) {
 	best, bestT := -1, math.Inf(1)
 	for i := range objs {
 		o := &objs[i]
-		if !s.drawn(o) {
+		if !s.isDrawn(objs, drawn, i) {
 			continue
 		}
 		var t float64
@@ -154,11 +222,12 @@ func (s *sight) table() (x, y float64, ok bool) {
 
 // nearest returns the drawn object whose centre is nearest (x, y) on the
 // table plane, within PickTolerance; of two as near (a stack), the higher.
-func (s *sight) nearest(objs []scenes.Object, x, y float64) (int, bool) {
+// drawn, if not nil, is s.drawn of each object.
+func (s *sight) nearest(objs []scenes.Object, drawn []bool, x, y float64) (int, bool) {
 	best, bestD := -1, PickTolerance
 	for i := range objs {
 		o := &objs[i]
-		if !s.drawn(o) {
+		if !s.isDrawn(objs, drawn, i) {
 			continue
 		}
 		d := math.Hypot(o.Pose.X()-x, o.Pose.Y()-y)

@@ -83,15 +83,32 @@ func relationsJSON(ds []llm.Detection) string {
 		b = appendNode(b, i, nd)
 	}
 	b = append(b, `},"edges":{`...)
-	first = true
+	b = appendRelations(b, codes, n, nil)
+	b = append(b, "}}"...)
+	return string(b)
+}
+
+// appendRelations appends a reply's edges, without their braces, from the
+// relations scenes.RelationCodes found between m objects (codes): each source that has one, then its relations in the order they
+// first appear, each with its targets, as perceptionJSON writes the
+// graph's edges. The objects are the reply's objects at, in order (an
+// object's index in the reply: at[k] for object k); nil is the identity.
+func appendRelations(b []byte, codes []uint8, m int, at []int) []byte {
+	index := func(k int) int {
+		if at == nil {
+			return k
+		}
+		return at[k]
+	}
+	first := true
 	// A source's target lists, one a relation code, written in one pass
 	// over its row and kept from source to source; order holds the codes
 	// in the order they first appear.
 	var lists [8][]byte
-	for i := range n {
+	for i := range m {
 		var order [8]uint8
 		k := 0
-		for j, c := range codes[2*i*n : 2*(i+1)*n] {
+		for j, c := range codes[2*i*m : 2*(i+1)*m] {
 			if c == 0 {
 				continue
 			}
@@ -102,7 +119,7 @@ func relationsJSON(ds []llm.Detection) string {
 			} else {
 				l = append(l, ',')
 			}
-			lists[c] = appendIndex(l, j/2)
+			lists[c] = appendIndex(l, index(j/2))
 		}
 		if k == 0 {
 			continue
@@ -112,7 +129,7 @@ func relationsJSON(ds []llm.Detection) string {
 		}
 		first = false
 		b = append(b, '"')
-		b = appendIndex(b, i)
+		b = appendIndex(b, index(i))
 		b = append(b, `":{`...)
 		for r, c := range order[:k] {
 			if r > 0 {
@@ -125,8 +142,7 @@ func relationsJSON(ds []llm.Detection) string {
 		}
 		b = append(b, '}')
 	}
-	b = append(b, "}}"...)
-	return string(b)
+	return b
 }
 
 // appendIndex appends the decimal digits of an object index.
@@ -183,17 +199,12 @@ func appendNode(b []byte, i int, n scenes.Node) []byte {
 	return append(b, "}}"...)
 }
 
-// perceptionJSON writes a perceive reply: nodes keyed by index where they
-// differ from the detections, then the edges as source index → relation →
-// target indices, in the graph's order (each source's relations in the
-// order they first appear), into one buffer.
-func perceptionJSON(g *scenes.Graph, ds []llm.Detection, edges bool) string {
-	b := make([]byte, 0, 64+8*len(g.Edges))
+// perceptionNodes appends the opening of a perceive reply: its nodes,
+// keyed by index, where they differ from the detections.
+func perceptionNodes(b []byte, g *scenes.Graph, ds []llm.Detection) []byte {
 	b = append(b, `{"nodes":{`...)
-	index := make(map[string]int, len(g.Nodes))
 	first := true
 	for i, n := range g.Nodes {
-		index[n.ID] = i
 		if i < len(ds) && n.ID == ds[i].ID && maps.Equal(n.Attributes, ds[i].Attributes) {
 			continue
 		}
@@ -203,7 +214,19 @@ func perceptionJSON(g *scenes.Graph, ds []llm.Detection, edges bool) string {
 		first = false
 		b = appendNode(b, i, n)
 	}
-	b = append(b, '}')
+	return append(b, '}')
+}
+
+// perceptionJSON writes a perceive reply: nodes keyed by index where they
+// differ from the detections, then the edges as source index → relation →
+// target indices, in the graph's order (each source's relations in the
+// order they first appear), into one buffer.
+func perceptionJSON(g *scenes.Graph, ds []llm.Detection, edges bool) string {
+	b := perceptionNodes(make([]byte, 0, 64+8*len(g.Edges)), g, ds)
+	index := make(map[string]int, len(g.Nodes))
+	for i, n := range g.Nodes {
+		index[n.ID] = i
+	}
 	if edges {
 		b = append(b, `,"edges":{`...)
 		// A source has a few relations (at most one a kind), so its
