@@ -48,6 +48,54 @@ func BenchmarkDecision(b *testing.B) {
 	}
 }
 
+// BenchmarkModelCall times the simulated model alone at the decision
+// BenchmarkDecision times: one call with the request the player sends
+// after the wanderer's first steps (step 5 or 45), built once. Its prompt
+// is 3.6 KB at step 5 and 5.6 KB at step 45, its context (as JSON) 0.9
+// and 4.3 KB. What the model reads grows with the step; what the call
+// costs should not, but for the planner's own reading of the trial
+// (housework.Decide), so both columns should read nearly the same:
+//
+//	go test -run '^$' -bench ModelCall -count 6 ./agents/household/ | go tool benchstat -col /step -
+func BenchmarkModelCall(b *testing.B) {
+	g, err := alfworld.EvalGames()[0].Build("")
+	if err != nil {
+		b.Fatal(err)
+	}
+	m := simmodel.New(simmodel.Default, "sim")
+	for _, step := range []int{5, 45} {
+		w, err := textworld.New(g.House, textworld.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		req := &keep{}
+		env := &timedHouse{b: b, game: g, world: w, opening: g.Intro(w.Reset()), step: step}
+		if err := (&react{model: &wanderer{cmds: wander(w.Admissible()), calls: step, last: req}}).Run(context.Background(), env); err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("step=%d", step), func(b *testing.B) {
+			b.ReportAllocs()
+			ctx := context.Background()
+			for b.Loop() {
+				if _, err := m.Generate(ctx, req.req); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// keep is a model that keeps the request it is sent and looks around.
+type keep struct{ req llm.Request }
+
+func (k *keep) Name() string { return "keep" }
+
+func (k *keep) Generate(_ context.Context, req llm.Request) (llm.Reply, error) {
+	k.req = req
+	args, _ := json.Marshal(agents.ActArgs{Command: "look"})
+	return llm.Reply{ToolCalls: []llm.ToolCall{{ID: "c0", Name: agents.ToolAct, Args: args}}, FinishReason: llm.FinishToolCalls}, nil
+}
+
 // benchDecision plays b.N trials that end at decision step+1 and times
 // that decision only; last, when not nil, makes it.
 func benchDecision(b *testing.B, g *alfworld.Game, step int, last llm.Model) {

@@ -12,11 +12,15 @@ import (
 )
 
 // Hash is the hash of a request together with the model spec: what
-// cassettes are keyed by and what seeds the simulated model's errors. Every
-// field counts. Raw JSON (schemas, tool-call arguments) is normalised
-// first: valid raw JSON is re-encoded with sorted keys and no spaces, as an
-// SDK may re-encode it on the way to a server, and raw JSON that is not
-// valid, such as a malformed call echoed back, is quoted as a string.
+// cassettes are keyed by, and serve-sim's reply ids. Every field counts,
+// every byte of the prompt read, so its cost grows with the prompt: a
+// caller that needs only to tell calls apart should not pay it on every
+// call (the simulated model seeds its draws from a fixed amount of the
+// call instead; see package simmodel). Raw JSON (schemas, tool-call
+// arguments) is normalised first: valid raw JSON is re-encoded with
+// sorted keys and no spaces, as an SDK may re-encode it on the way to a
+// server, and raw JSON that is not valid, such as a malformed call echoed
+// back, is quoted as a string.
 func Hash(model string, req Request) string {
 	// A length-prefixed encoding of every field, in declaration order: as
 	// canonical as JSON and several times faster on long prompts. The

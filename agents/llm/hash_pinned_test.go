@@ -11,8 +11,8 @@ import (
 
 // TestHashPinned: the hashes of a set of requests, computed before the
 // hasher reused its buffers and stopped copying the request. Cassettes
-// are keyed by these hashes and the simulated model is seeded by them, so
-// a change to how a request is fed to SHA-256 must leave every one alone.
+// are keyed by these hashes, so a change to how a request is fed to
+// SHA-256 must leave every one alone.
 func TestHashPinned(t *testing.T) {
 	long := strings.Repeat("the red block is left of the blue bowl; ", 400) // longer than any scratch buffer
 	call := func(args string, sig []byte) llm.ToolCall {

@@ -106,9 +106,41 @@
 // object missed at one look is missed at the next as long as it stays as
 // hidden, and found once it shows more of itself.
 //
-// Each error is drawn from a random stream keyed by the profile, the hash of
-// the request and its sample index, so the same request always gets the
-// same reply and different samples at temperature > 0 get different ones.
+// # What its draws are keyed by
+//
+// A misreading or slip that recurs through an episode (Persists, the
+// detections' draws) is hashed from the situation (the model's spec with
+// its salt and repeat, the track, instruction, robot, partner, message,
+// the objects or map in view and a household game's opening), a key of
+// what it concerns and, at temperature > 0, the sample. Every other error
+// (Happens: a malformed reply among them; Rand) is drawn from the call's
+// own random stream, seeded by a SHA-256 of a fixed amount of the call,
+// whatever its prompt's length:
+//
+//   - the situation;
+//   - the context's labels (role, format, tool, mode, trial) and the
+//     lengths of its lists that grow through an episode (trajectory,
+//     exchanges, moves done, reflections, case, answers, feedback,
+//     requests);
+//   - the request's shape: its numbers of messages and tool calls, the
+//     characters of its system text and messages, its tools' names;
+//   - its last message: role, tool-call names, tool-call id, name, the
+//     images' digests, and its text whole up to 512 bytes, else the first
+//     and last 256;
+//   - the temperature, the seed and, at temperature > 0, the sample.
+//
+// So the same request always gets the same reply, at any concurrency and
+// on either side of serve-sim's wire, and different samples at
+// temperature > 0 get different ones. The stream is not keyed by a hash
+// of the whole request (llm.Hash, which cassettes are keyed by): that
+// read every byte of a prompt the model reads from the context, and its
+// cost grew with the prompt. Two requests of one episode that differed
+// only inside a long text, at the same length, in the same place of the
+// episode and with the same sample, would share a stream: their draws
+// would be alike, and still the same every run. The
+// context's tokens that the rates grow with are counted from the lengths
+// of its strings, not by marshalling it (readTokens).
+//
 // "sim:perfect" makes no error; it proves that a workflow's prompts,
 // parsing and tool loop are right.
 //

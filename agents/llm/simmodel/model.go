@@ -7,11 +7,10 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"io"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/ambibench/ambibench/agents/llm"
@@ -52,7 +51,7 @@ func (m *Model) Name() string { return m.name }
 // call is the state of one Generate.
 type call struct {
 	model   string
-	opening []byte // hash of the conversation's opening, once computed
+	opening []byte // the situation's hash (situation)
 	p       Profile
 	rng     *rand.Rand
 	tokens  int // the request's input tokens: what it sends
@@ -151,16 +150,123 @@ func (c *call) situation() []byte {
 		ids = append(ids, "\x00map="+b.SemanticMap.Name+"\x00mode="+b.Mode)
 	}
 	slices.Sort(ids)
-	o := sha256.New()
-	for _, s := range []string{c.model, b.Track, b.Instruction, b.Robot, b.Partner, b.Message, strings.Join(ids, "\x00")} {
-		io.WriteString(o, s+"\x00")
+	// Each string and a zero byte, hashed in one piece: the room of a
+	// household game is a kilobyte, written through fmt or io.WriteString
+	// a copy of it at every call.
+	var buf [2048]byte
+	o := buf[:0]
+	for _, s := range [...]string{c.model, b.Track, b.Instruction, b.Robot, b.Partner, b.Message} {
+		o = append(append(o, s...), 0)
 	}
+	for i, id := range ids {
+		if i > 0 {
+			o = append(o, 0)
+		}
+		o = append(o, id...)
+	}
+	o = append(o, 0)
 	if b.Opening != "" {
 		// A household game: its room tells it from others with the same
 		// task sentence. Tabletop contexts have none, so their draws stay.
-		io.WriteString(o, b.Opening+"\x00")
+		o = append(append(o, b.Opening...), 0)
 	}
-	return o.Sum(nil)
+	h := sha256.Sum256(o)
+	return h[:]
+}
+
+// genKey is what of a request's generation parameters reaches a call's
+// random stream: the temperature, the seed and, at temperature > 0, the
+// sample. A response schema does not: it is offered by the workflow and
+// sent only when the model spec asks for structured output (schema=1);
+// sim answers the same either way, and serve-sim, which receives no
+// schema from a default client, draws as sim does.
+type genKey struct {
+	temp   float64
+	seed   int64
+	sample int
+}
+
+// tailWindow is how much of the last message's text a call's stream is
+// keyed by: all of a text up to twice this long, else its first and last
+// tailWindow bytes.
+const tailWindow = 256
+
+// stream is the call's random stream (happens, Call.Rand). It is seeded
+// by a SHA-256 of what tells the calls of an episode apart, a fixed
+// amount of reading whatever the prompt's length, and not of the whole
+// request: llm.Hash, which cassettes are keyed by, read every byte of
+// the prompt at every call, a sixth of a household decision, for draws
+// the model then makes from the context. The key is
+//
+//   - the situation (the model's draw key, track, instruction, robot,
+//     partner, message, the objects or map in view, the opening);
+//   - the context's labels (role, format, tool, mode, trial) and the
+//     lengths of its growing lists (trajectory, exchanges, moves done,
+//     reflections, case, answers, feedback, requests);
+//   - the request's shape: the number of messages and of tool calls, the
+//     characters of the system text and of every message's text, the
+//     tools' names; and its last message whole but for a long text, of
+//     which the first and last tailWindow bytes (role, text, tool-call
+//     names, tool-call id, name, images' digests);
+//   - the temperature, the seed and the sample (genKey).
+//
+// Every one of these arrives alike over serve-sim's wire, so a request
+// draws there as it does in process. Two requests that differ only inside
+// a long text, in the same place of the same episode, at the same length
+// and with the same sample, share a stream: their draws are alike, and
+// still the same every run.
+func (c *call) stream(g genKey) *rand.Rand {
+	var buf [1024]byte
+	b := append(buf[:0], "sim-call-v1"...)
+	b = append(b, c.opening...)
+	cc := &c.cc
+	for _, s := range [...]string{cc.Role, cc.Format, cc.Tool, cc.Mode} {
+		b = appendStr(b, s)
+	}
+	for _, n := range [...]int{cc.Trial, len(cc.Trajectory), len(cc.Exchanges), len(cc.Done), len(cc.Reflections),
+		len(cc.Case), len(cc.Answers), len(cc.Feedback), len(cc.Requests)} {
+		b = binary.AppendVarint(b, int64(n))
+	}
+	req := &c.req
+	chars, calls := len(req.System), 0
+	for i := range req.Messages {
+		chars += len(req.Messages[i].Text)
+		calls += len(req.Messages[i].ToolCalls)
+	}
+	for _, n := range [...]int{len(req.Messages), calls, chars, len(req.Tools)} {
+		b = binary.AppendVarint(b, int64(n))
+	}
+	for _, t := range req.Tools {
+		b = appendStr(b, t.Name)
+	}
+	if n := len(req.Messages); n > 0 {
+		m := &req.Messages[n-1]
+		b = appendStr(b, string(m.Role))
+		if t := m.Text; len(t) <= 2*tailWindow {
+			b = appendStr(b, t)
+		} else {
+			b = appendStr(appendStr(b, t[:tailWindow]), t[len(t)-tailWindow:])
+		}
+		b = binary.AppendUvarint(b, uint64(len(m.ToolCalls)))
+		for _, tc := range m.ToolCalls {
+			b = appendStr(b, tc.Name)
+		}
+		b = appendStr(appendStr(b, m.ToolCallID), m.Name)
+		b = binary.AppendUvarint(b, uint64(len(m.Images)))
+		for _, im := range m.Images {
+			b = appendStr(b, im.Digest)
+		}
+	}
+	b = binary.LittleEndian.AppendUint64(b, math.Float64bits(g.temp))
+	b = binary.AppendVarint(b, g.seed)
+	b = binary.AppendVarint(b, int64(g.sample))
+	h := sha256.Sum256(b)
+	return rand.New(rand.NewPCG(binary.LittleEndian.Uint64(h[:8]), binary.LittleEndian.Uint64(h[8:16])))
+}
+
+// appendStr writes s's length, then s.
+func appendStr(b []byte, s string) []byte {
+	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
 }
 
 func (m *Model) Generate(ctx context.Context, req llm.Request) (llm.Reply, error) {
@@ -175,8 +281,8 @@ func (m *Model) Generate(ctx context.Context, req llm.Request) (llm.Reply, error
 	}
 	// At temperature 0 every sample is the most likely reply, so the sample
 	// index does not reach the random stream.
-	keyed := req
-	if keyed.OmitTemperature {
+	g := genKey{temp: req.Temperature, seed: req.Seed, sample: req.Sample}
+	if req.OmitTemperature {
 		// The provider's default, which for this model is what serve-sim
 		// reads from a request without a temperature: 1, with the sample
 		// arriving as the seed (llm.GenParams.SeedFor), so that a request
@@ -184,27 +290,23 @@ func (m *Model) Generate(ctx context.Context, req llm.Request) (llm.Reply, error
 		// (persists) stay those of the situation: at this temperature the
 		// sample reaches only this call's own draws, a malformed reply
 		// among them, which a request asked again draws afresh.
-		keyed.OmitTemperature, keyed.Temperature = false, 1
-		keyed.Seed, keyed.Sample = keyed.Seed+int64(keyed.Sample), 0
+		g = genKey{temp: 1, seed: req.Seed + int64(req.Sample)}
 	}
-	if keyed.Temperature == 0 {
-		keyed.Sample = 0
+	if g.temp == 0 {
+		g.sample = 0
 	}
-	// A response schema is offered by the workflow and sent only when the
-	// model spec asks for structured output (schema=1); sim answers the
-	// same either way, so its draws do not depend on it, and serve-sim,
-	// which receives no schema from a default client, draws as sim does.
-	keyed.ResponseSchema = nil
-	key := m.drawKey(ctx)
-	seed, _ := hex.DecodeString(llm.Hash(key, keyed))
 	c := &call{
-		model:  key,
+		model:  m.drawKey(ctx),
 		p:      m.profile,
-		rng:    rand.New(rand.NewPCG(binary.LittleEndian.Uint64(seed[:8]), binary.LittleEndian.Uint64(seed[8:16]))),
 		tokens: CountTokens(req),
 		req:    req,
 		noise:  llm.PerceptionNoiseFrom(ctx),
 	}
+	if req.Context != nil {
+		c.cc = *req.Context
+	}
+	c.opening = c.situation()
+	c.rng = c.stream(g)
 	c.read = c.tokens + readTokens(req.Context)
 	var reply llm.Reply
 	if req.Context == nil {
@@ -212,7 +314,6 @@ func (m *Model) Generate(ctx context.Context, req llm.Request) (llm.Reply, error
 		// an answer that says why it gets nothing better.
 		reply = llm.Reply{Text: NoContextReply, FinishReason: llm.FinishStop}
 	} else {
-		c.cc = *req.Context
 		// What the model knows of a track, each track taught it (Teach).
 		r, known := responder(c.cc.Track)
 		switch {

@@ -52,7 +52,8 @@ func TestPerceptionJSONBytes(t *testing.T) {
 }
 
 // readTokens measures a context with detections as the JSON of the whole
-// context, fenced, as it always has: the rates grow by the same tokens.
+// context, fenced, as it always has: the rates grow by the same tokens;
+// a string counts as its bytes, whatever JSON escapes in it (contextSize).
 // Rows: a perceive call's context, a baseline's (with exchanges), a
 // detection whose id JSON escapes, and none.
 func TestReadTokensOfDetections(t *testing.T) {
@@ -66,6 +67,10 @@ func TestReadTokensOfDetections(t *testing.T) {
 	} {
 		c := *cc
 		c.Version = llm.ContextVersion
+		c.Detections = slices.Clone(c.Detections)
+		for i := range c.Detections {
+			c.Detections[i].ID = strings.Repeat("x", len(c.Detections[i].ID))
+		}
 		data, _ := json.Marshal(c)
 		want := (len(data) + len("```ambibench\n") + len("\n```") + 3) / 4
 		if got := readTokens(cc); got != want {

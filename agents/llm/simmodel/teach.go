@@ -31,10 +31,11 @@ func (v *Call) Request() llm.Request { return v.c.req }
 // Profile is the model's profile: its error rates.
 func (v *Call) Profile() Profile { return v.c.p }
 
-// Rand is the call's random stream, seeded by the model's name (and
-// salt and repeat), the request's hash and, at temperature > 0, its
-// sample: a draw from it is the call's own, made afresh when the request
-// changes.
+// Rand is the call's random stream, seeded by the situation (with the
+// model's name, salt and repeat), the call's place in the episode, the
+// request's shape and the ends of its last message and, at temperature >
+// 0, its sample (see the package comment): a draw from it is the call's
+// own, made afresh from one call of an episode to the next.
 func (v *Call) Rand() *rand.Rand { return v.c.rng }
 
 // Happens draws from the call's random stream whether an error of base

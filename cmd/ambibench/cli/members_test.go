@@ -3,7 +3,6 @@ package cli
 import (
 	"bufio"
 	"encoding/json"
-	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -58,11 +57,16 @@ func TestEnsembleModelsEndToEnd(t *testing.T) {
 	if err := sc.Err(); err != nil {
 		t.Fatal(err)
 	}
-	// Six answers, three from each member in turn, and one choice by --model.
-	if want := map[string]int{"sim:perfect": 18, "sim:weak": 18, "sim": 6}; !maps.Equal(byModel, want) {
-		t.Errorf("calls by model %v, want %v", byModel, want)
+	// Six answers, three from each member in turn, and one choice by --model;
+	// sim:weak, which writes a malformed reply now and then, is asked again
+	// for each (the record counts those calls too, checked below).
+	retries := byModel["sim:weak"] - 18
+	if byModel["sim:perfect"] != 18 || byModel["sim"] != 6 || retries < 0 || len(byModel) != 3 {
+		t.Errorf("calls by model %v, want sim:perfect 18, sim 6 and sim:weak at least 18", byModel)
 	}
+	extra := 0
 	for _, r := range recs {
+		extra += r.Calls - 7
 		if r.Model != "members sim:perfect,sim:weak; chooser sim" {
 			t.Errorf("episode %d: model %q does not name the members and the chooser", r.Episode, r.Model)
 		}
@@ -74,9 +78,12 @@ func TestEnsembleModelsEndToEnd(t *testing.T) {
 			t.Errorf("episode %d: record counts %d calls, %d+%d tokens; the transcript %d calls, %d+%d tokens",
 				r.Episode, r.Calls, r.InputTokens, r.OutputTokens, u.calls, u.in, u.out)
 		}
-		if r.Calls != 7 {
-			t.Errorf("episode %d: %d calls, want 7 (6 answers and the choice)", r.Episode, r.Calls)
+		if r.Calls < 7 {
+			t.Errorf("episode %d: %d calls, want at least 7 (6 answers and the choice)", r.Episode, r.Calls)
 		}
+	}
+	if extra != retries {
+		t.Errorf("the records count %d calls beyond 7 an episode, the transcript %d retries of sim:weak", extra, retries)
 	}
 }
 
