@@ -152,8 +152,8 @@ func newPlanner(s State) (*planner, *Decision) {
 // prepare folds a state's turns into a planner, from the state that
 // foldMemo kept for the longest prefix of them it holds.
 func prepare(s State) (*planner, *Decision) {
-	key, ends := foldKey(s)
-	f, done, ok := recall(key, ends)
+	head := headHash(s)
+	f, done, from, ok := recall(s, head)
 	var p *planner
 	if ok {
 		p = &planner{s: s, folded: f}
@@ -162,8 +162,7 @@ func prepare(s State) (*planner, *Decision) {
 		if p, bad = newPlanner(s); bad != nil {
 			return nil, bad
 		}
-		// A copy, so that the kept key does not hold the whole trial's.
-		keep(strings.Clone(key[:ends[0]]), p)
+		keep(s, head, 0, nil, p)
 	}
 	if done == len(s.Turns) {
 		return p, nil
@@ -171,7 +170,7 @@ func prepare(s State) (*planner, *Decision) {
 	for _, tu := range s.Turns[done:] {
 		p.fold(tu)
 	}
-	keep(key, p)
+	keep(s, head, len(s.Turns), from, p)
 	return p, nil
 }
 

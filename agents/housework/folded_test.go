@@ -1,15 +1,19 @@
 package housework
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 )
 
-// Two states whose fields hold the same text cut at other places have
-// different keys, and a state's key with its first k turns is the
-// longer state's key cut at ends[k]: recall reads a prefix's state there.
-func TestFoldKey(t *testing.T) {
-	t.Parallel()
+// These tests keep entries in foldMemo and read them back, so they do not
+// run in parallel with those that empty it.
+
+// An entry is taken only for the state it was folded from: two states
+// whose fields hold the same text cut at other places, or that share
+// their last turns but not the ones before, are not the same, whatever
+// their keys say.
+func TestFoldEntrySame(t *testing.T) {
 	turn := func(cmd, obs string) Turn { return Turn{Command: cmd, Observation: obs} }
 	for _, tc := range []struct {
 		why  string
@@ -23,28 +27,61 @@ func TestFoldKey(t *testing.T) {
 			State{Turns: []Turn{turn("look", "")}}, State{Turns: []Turn{turn("look", ""), {}}}},
 		{"an answer against an observation",
 			State{Turns: []Turn{{Tag: "absence", Answer: "Use a cup."}}}, State{Turns: []Turn{{Tag: "absence", Observation: "Use a cup."}}}},
-		{"fields holding what a separator without the lengths would be",
-			State{Turns: []Turn{turn("x0:y", "")}}, State{Turns: []Turn{turn("x", "y0:")}}},
-		{"a field holding the separators themselves",
-			State{Turns: []Turn{turn("a", "1:b|1:c")}}, State{Turns: []Turn{turn("a", "1:b"), turn("c", "")}}},
+		{"the same last two turns after another first one (the same key)",
+			State{Turns: []Turn{turn("go to desk 1", "a"), turn("look", "b"), turn("look", "c")}},
+			State{Turns: []Turn{turn("go to desk 2", "a"), turn("look", "b"), turn("look", "c")}}},
 	} {
-		ka, _ := foldKey(tc.a)
-		kb, _ := foldKey(tc.b)
-		if ka == kb {
-			t.Errorf("%s: both states have the key %q", tc.why, ka)
+		p := &planner{folded: folded{b: NewBelief("")}}
+		keep(tc.a, headHash(tc.a), len(tc.a.Turns), nil, p)
+		e, ok := foldMemo.Get(keyOf(headHash(tc.a), tc.a.Turns, len(tc.a.Turns)))
+		if !ok {
+			t.Fatalf("%s: nothing kept for a", tc.why)
+		}
+		if !e.same(tc.a, len(tc.a.Turns)) {
+			t.Errorf("%s: the entry kept for a is not a's", tc.why)
+		}
+		if e.same(tc.b, len(tc.b.Turns)) {
+			t.Errorf("%s: the entry kept for a is taken for b", tc.why)
 		}
 	}
-	long := State{Instruction: "heat some egg and put it in fridge.", Opening: "You are in the middle of a room.",
-		Turns: []Turn{turn("go to fridge 1", "The fridge 1 is closed."), {Tag: "absence", Question: "Which?", Answer: "Any."}, turn("open fridge 1", strings.Repeat("x", 300))}}
-	key, ends := foldKey(long)
-	if len(ends) != len(long.Turns)+1 || ends[len(ends)-1] != len(key) {
-		t.Fatalf("ends %v for %d turns and a key of %d bytes", ends, len(long.Turns), len(key))
+}
+
+// Two trials of one game that reach the same last turns at the same step
+// by other ways share a key: the second is folded afresh, not handed the
+// first's state, and each still decides as folding all its turns does.
+func TestFoldSharedKey(t *testing.T) {
+	in, opening := "put a mug in desk.", "You are in the middle of a room. Looking quickly around you, you see a desk 1, a drawer 1, and a shelf 1."
+	tail := []Turn{{Command: "go to shelf 1", Observation: "On the shelf 1, you see nothing."}, {Command: "look", Observation: "You are facing the shelf 1."}}
+	a := State{Instruction: in, Opening: opening, Turns: append([]Turn{{Command: "go to desk 1", Observation: "On the desk 1, you see a mug 1."}}, tail...)}
+	b := State{Instruction: in, Opening: opening, Turns: append([]Turn{{Command: "go to drawer 1", Observation: "The drawer 1 is closed."}}, tail...)}
+	if keyOf(headHash(a), a.Turns, 3) != keyOf(headHash(b), b.Turns, 3) {
+		t.Fatalf("the two trials' keys differ; the test wants them shared")
 	}
-	for k := range len(long.Turns) + 1 {
-		short := long
-		short.Turns = long.Turns[:k]
-		if got, _ := foldKey(short); got != key[:ends[k]] {
-			t.Errorf("the key with %d turns is %q, the longer key cut at ends[%d] %q", k, got, k, key[:ends[k]])
+	for _, s := range []State{a, b, a, b} {
+		if got, want := Decide(s), DecideUnremembered(s); !reflect.DeepEqual(got, want) {
+			t.Errorf("after %q: Decide gives %+v, folding every turn %+v", s.Turns[0].Command, got, want)
+		}
+	}
+}
+
+// An entry's links are the state's turns, the last first, shared with the
+// entry it was folded on from.
+func TestFoldLinks(t *testing.T) {
+	turn := func(cmd, obs string) Turn { return Turn{Command: cmd, Observation: obs} }
+	s := State{Instruction: "heat some egg and put it in fridge.", Opening: "You are in the middle of a room.",
+		Turns: []Turn{turn("go to fridge 1", "The fridge 1 is closed."), {Tag: "absence", Question: "Which?", Answer: "Any."}, turn("open fridge 1", strings.Repeat("x", 300))}}
+	head := headHash(s)
+	p := &planner{folded: folded{b: NewBelief("")}}
+	keep(s, head, 1, nil, p)
+	first, _ := foldMemo.Get(keyOf(head, s.Turns, 1))
+	keep(s, head, 3, first, p)
+	e, _ := foldMemo.Get(keyOf(head, s.Turns, 3))
+	if e == nil || e.n != 3 || !e.same(s, 3) || e.turns.up.up != first.turns {
+		t.Fatalf("the entry for three turns is %+v; want one on the entry for the first", e)
+	}
+	for k := range 3 {
+		if e.same(s, k) {
+			t.Errorf("the entry for three turns is taken for the first %d", k)
 		}
 	}
 }

@@ -241,10 +241,10 @@ func (c *call) housePlan() llm.Reply {
 // turnPool keeps the turns planning calls rebuild from their contexts.
 // A household trial's turns are rebuilt at every step, and made afresh
 // they cost a call at step 45 several microseconds more than at step 5,
-// in allocation and collection. housework keeps nothing of a State past
-// the call (its memo keeps what the turns taught: the belief, the task,
-// the failed commands), so the slice serves the next call once this one
-// has replied.
+// in allocation and collection. housework keeps no State's slice past the
+// call (its memo keeps what the turns taught, and copies of the turns
+// themselves to check that a state is the one it kept), so the slice
+// serves the next call once this one has replied.
 var turnPool = sync.Pool{New: func() any { return new([]housework.Turn) }}
 
 // houseDecide is the model's reasoning at a household planning call.
