@@ -33,7 +33,15 @@ import (
 // spread of the pick and place phrases). The tabletop's records moved:
 // the prompts' text is part of what the simulated model's draws are keyed
 // on, and the version names the camera images.
-const SuiteVersion = 4
+//
+// Version 5: what an episode costs (issue 37): the simulated model seeds
+// a call's draws from a fixed amount of the call (the situation, the
+// context's labels and list lengths, the message and tool counts, the
+// last message's ends) instead of a hash of the whole request, and counts
+// a context's bytes without marshalling it. The simulated mistakes fall
+// on other calls, so records of every track moved; no world, wording or
+// scorer changed.
+const SuiteVersion = 5
 
 // infraKind says whether err is a failure of the provider, the network or
 // a cassette rather than of the agent, and names its kind for reports.

@@ -220,9 +220,11 @@ type perceptionNoiseKey struct{}
 // agents/tabletop's package comment). Like WithRepeat it shapes only a
 // simulated model's play: a real model's perception errors are its own,
 // and only the openai backend's serve-sim field (CallContext.Play)
-// carries it.
+// carries it. The zero noise states a perfect perceiver over any noise
+// ctx stated before (a calibration episode played in a test episode's
+// context is its own episode).
 func WithPerceptionNoise(ctx context.Context, n scenes.GraphNoise) context.Context {
-	if n.IsZero() {
+	if n.IsZero() && PerceptionNoiseFrom(ctx).IsZero() {
 		return ctx
 	}
 	return context.WithValue(ctx, perceptionNoiseKey{}, n)

@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -33,5 +34,22 @@ func TestHashIgnoresContext(t *testing.T) {
 	b.Context = &CallContext{Role: CallPlan, Track: "household", Instruction: "y"}
 	if Hash("m", a) != Hash("m", b) {
 		t.Error("the context changes the hash")
+	}
+}
+
+// The zero noise states a perfect perceiver over a noise stated before,
+// and changes nothing where none was.
+func TestPerceptionNoiseCleared(t *testing.T) {
+	t.Parallel()
+	bg := context.Background()
+	if WithPerceptionNoise(bg, scenes.GraphNoise{}) != bg {
+		t.Error("the zero noise over none made a new context")
+	}
+	noisy := WithPerceptionNoise(bg, scenes.GraphNoise{Drop: 0.5, Seed: 3})
+	if n := PerceptionNoiseFrom(WithPerceptionNoise(noisy, scenes.GraphNoise{})); !n.IsZero() {
+		t.Errorf("the zero noise over drop 0.5: %+v", n)
+	}
+	if p := PlayFrom(WithPerceptionNoise(noisy, scenes.GraphNoise{})); p != nil {
+		t.Errorf("play %+v of a context whose noise was cleared, want nil", p)
 	}
 }

@@ -70,8 +70,13 @@ func (c *Calibration) Scores(ctx context.Context, key string, score agents.Score
 	if k.done {
 		return k.scored, k.err
 	}
-	// The calls belong to no test episode: a tally of their own.
+	// The calls belong to no test episode: a tally of their own, and none
+	// of the play of the episode that asked first (its repeat, its
+	// perceiver's noise), so that the split is played alike whichever
+	// episode that was (a repeat above 0, a shard's or a resumed run's
+	// first). Each calibration episode states its own noise (scoreOne).
 	cctx := llm.WithTally(llm.WithEpisode(ctx, "calibration/"+key), &llm.Tally{})
+	cctx = llm.WithRepeat(cctx, 0)
 	scored, err := c.score(cctx, score)
 	if err != nil && ctx.Err() != nil {
 		// Cancelled with the episode that asked first: the next episode
@@ -143,13 +148,21 @@ func (c *Calibration) scoreOne(ctx context.Context, score agents.ScoreFunc, cell
 	if err != nil {
 		return agents.Scored{}, fmt.Errorf("calibration episode %s/%s %d: %w", cell.Family, cell.Perturbation, i, err)
 	}
-	st := &episodeState{ep: ep, world: world, limit: DefaultStepLimit, toolCalls: map[string]int{}}
+	// The table is named as a test episode's is, by the seed that drew it
+	// (the split's own) and its cell: its camera images' digests name
+	// it, so that no two calibration tables share an image's identity. A
+	// cassette keys a request by that digest, not the bytes, and so does
+	// the simulated model's stream.
+	st := &episodeState{ep: ep, world: world, limit: DefaultStepLimit, toolCalls: map[string]int{},
+		episode: episodeName(c.seed, cell.Family, cell.Perturbation, i, 0)}
 	partner := ""
 	if ep.TwoRobots {
 		partner = scenes.Robot2
 	}
 	env := &robotEnv{st: st, robot: scenes.Robot1, partner: partner, instruction: ep.Instruction(), tools: agents.Tools(partner != "")}
-	s, err := score(ctx, env)
+	// As the episode's own context states it for a test episode
+	// (episode.Context).
+	s, err := score(llm.WithPerceptionNoise(ctx, ep.ViewNoise), env)
 	if err != nil {
 		return agents.Scored{}, fmt.Errorf("calibration episode %s/%s %d: %w", cell.Family, cell.Perturbation, i, err)
 	}

@@ -3,12 +3,15 @@ package tabletop
 import (
 	"context"
 	"errors"
+	"fmt"
 	"reflect"
 	"sync"
 	"sync/atomic"
 	"testing"
 
 	"github.com/ambibench/ambibench/agents"
+	"github.com/ambibench/ambibench/agents/llm"
+	"github.com/ambibench/ambibench/scenes"
 )
 
 // Episodes of a run ask for the calibration at once; the split must be
@@ -109,5 +112,52 @@ func TestCalibrationSameAtAnyConcurrency(t *testing.T) {
 		if ferr.Error() != wantErr {
 			t.Errorf("%d workers: error %q, one at a time %q", workers, ferr, wantErr)
 		}
+	}
+}
+
+// Each calibration episode is a table of its own, as a test episode is:
+// its camera image has a digest no other table of the split shares (a
+// cassette and the simulated model know an image by its digest alone:
+// one digest for the split served one table's detections to the rest);
+// and the split is played alike whichever test episode asked first,
+// under none of that episode's play (its repeat, its perceiver's noise).
+func TestCalibrationEpisodesAreTheirOwn(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	digests := map[string]string{}
+	var shared []string
+	var repeats, noisy int
+	score := func(ctx context.Context, env agents.Env) (float64, error) {
+		img, _, err := env.(agents.Camera).View()
+		if err != nil {
+			return 0, err
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if llm.RepeatFrom(ctx) != 0 {
+			repeats++
+		}
+		if !llm.PerceptionNoiseFrom(ctx).IsZero() {
+			noisy++
+		}
+		if other, ok := digests[img.Digest]; ok {
+			shared = append(shared, fmt.Sprintf("%q and %q", other, env.Instruction()))
+		}
+		digests[img.Digest] = env.Instruction()
+		return 0, nil
+	}
+	ctx := llm.WithPerceptionNoise(llm.WithRepeat(context.Background(), 1), scenes.GraphNoise{Drop: 0.5, Seed: 7})
+	scored, err := NewCalibration(1, 2).Scores(ctx, "k", score)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(scored) < 2 {
+		t.Fatalf("%d calibration episodes", len(scored))
+	}
+	if len(shared) > 0 {
+		t.Errorf("%d of %d calibration episodes share a camera image digest with another, as %s", len(shared), len(scored), shared[0])
+	}
+	if repeats > 0 || noisy > 0 {
+		t.Errorf("of %d calibration episodes, %d were played as the asking episode's repeat, %d with its perception noise; want none", len(scored), repeats, noisy)
 	}
 }
