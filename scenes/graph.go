@@ -26,10 +26,14 @@ func (e Edge) String() string {
 }
 
 // Graph is a scene graph: nodes with attributes and the relations between
-// them.
+// them. The edges are held compactly (graph_edges.go): read them with
+// Edges, NumEdges and Edge, and set them with SetEdges, AddEdge or
+// AddNodeEdge. Its JSON is {"nodes": [...], "edges": [...]}, each edge
+// {"source", "target", "relation"}.
 type Graph struct {
-	Nodes []Node `json:"nodes"`
-	Edges []Edge `json:"edges"`
+	Nodes []Node
+	edges []edge   // in graph order
+	names []string // the edges' ends and the relations not in Relations; the nodes' ids first
 }
 
 // BuildGraph derives the scene graph of a set of objects. Node order follows
@@ -42,21 +46,19 @@ func BuildGraph(objs []Object) *Graph {
 	}
 	n := len(objs)
 	codes, count := RelationCodes(objs)
-	if count > 0 {
-		g.Edges = make([]Edge, 0, count)
+	if count == 0 {
+		return g // as the graph of one object has always been written: "edges": null
 	}
+	g.GrowEdges(count)
 	for i := range n {
 		for j := range n {
 			for _, c := range codes[2*(i*n+j) : 2*(i*n+j)+2] {
 				if c == 0 {
 					break
 				}
-				g.Edges = append(g.Edges, Edge{Source: objs[i].ID, Target: objs[j].ID, Relation: Relations[c-1]})
+				g.AddNodeEdge(i, j, int(c-1))
 			}
 		}
-	}
-	if len(g.Edges) == 0 {
-		g.Edges = nil // as the graph of one object has always been written: "edges": null
 	}
 	return g
 }
@@ -201,19 +203,31 @@ type EdgeQuery struct {
 func (g *Graph) RetrieveEdge(q EdgeQuery) []Edge {
 	var out []Edge
 	source, target := normalName(q.Source), normalName(q.Target)
-	for _, e := range g.Edges {
-		if q.Source != "" && !nameMatches(e.Source, source) {
-			continue
+	for i := range g.edges {
+		if e := g.Edge(i); q.matches(e, source, target) {
+			out = append(out, e)
 		}
-		if q.Target != "" && !nameMatches(e.Target, target) {
-			continue
-		}
-		if q.Relation != "" && e.Relation != q.Relation {
-			continue
-		}
-		out = append(out, e)
 	}
 	return out
+}
+
+// AppendMatchingEdges appends to dst the edges of es that match q, as
+// RetrieveEdge finds them in a graph of es.
+func AppendMatchingEdges(dst, es []Edge, q EdgeQuery) []Edge {
+	source, target := normalName(q.Source), normalName(q.Target)
+	for _, e := range es {
+		if q.matches(e, source, target) {
+			dst = append(dst, e)
+		}
+	}
+	return dst
+}
+
+// matches reports whether e matches q, given q's normal names.
+func (q EdgeQuery) matches(e Edge, source, target string) bool {
+	return (q.Source == "" || nameMatches(e.Source, source)) &&
+		(q.Target == "" || nameMatches(e.Target, target)) &&
+		(q.Relation == "" || e.Relation == q.Relation)
 }
 
 // Node returns the node with the given id.

@@ -39,8 +39,9 @@ func (g *Graph) compactSize() int {
 			n += len(`"":"",`) + len(k) + len(v)
 		}
 	}
-	for _, e := range g.Edges {
-		n += len(`{"source":"","target":"","relation":""},`) + len(e.Source) + len(e.Target) + len(e.Relation)
+	n += len(`{"source":"","target":"","relation":""},`) * len(g.edges)
+	for _, e := range g.edges {
+		n += len(g.names[e.src]) + len(g.names[e.dst]) + len(g.relationName(e.rel))
 	}
 	return n
 }
@@ -80,20 +81,20 @@ func (g *Graph) appendCompactJSON(b []byte) []byte {
 		b = append(b, ']')
 	}
 	b = append(b, `,"edges":`...)
-	if g.Edges == nil {
+	if g.edges == nil {
 		b = append(b, "null"...)
 	} else {
 		b = append(b, '[')
-		for i, e := range g.Edges {
+		for i, e := range g.edges {
 			if i > 0 {
 				b = append(b, ',')
 			}
 			b = append(b, `{"source":`...)
-			b = quote(b, e.Source)
+			b = quote(b, g.names[e.src])
 			b = append(b, `,"target":`...)
-			b = quote(b, e.Target)
+			b = quote(b, g.names[e.dst])
 			b = append(b, `,"relation":`...)
-			b = quote(b, e.Relation)
+			b = quote(b, g.relationName(e.rel))
 			b = append(b, '}')
 		}
 		b = append(b, ']')

@@ -15,23 +15,20 @@ func queryGraph() *scenes.Graph {
 	node := func(id, typ, color string) scenes.Node {
 		return scenes.Node{ID: id, Attributes: map[string]string{scenes.AttrType: typ, scenes.AttrColor: color}}
 	}
-	return &scenes.Graph{
-		Nodes: []scenes.Node{
-			node("red block 1", scenes.ClassBlock, "red"),
-			node("red block 2", scenes.ClassBlock, "red"),
-			node("green block 1", scenes.ClassBlock, "green"),
-			node("red bowl 1", scenes.ClassBowl, "red"),
-			node("blue bowl 1", scenes.ClassBowl, "blue"),
-		},
-		Edges: []scenes.Edge{
-			{Source: "red block 1", Target: "blue bowl 1", Relation: scenes.RelLeftOf},
-			{Source: "red block 2", Target: "blue bowl 1", Relation: scenes.RelInsideOf},
-			{Source: "green block 1", Target: "red bowl 1", Relation: scenes.RelNear},
-			{Source: "green block 1", Target: "red block 1", Relation: scenes.RelLeftOf},
-			{Source: "blue bowl 1", Target: "red block 1", Relation: scenes.RelRightOf},
-			{Source: "red bowl 1", Target: "green block 1", Relation: scenes.RelNear},
-		},
-	}
+	return scenes.NewGraph([]scenes.Node{
+		node("red block 1", scenes.ClassBlock, "red"),
+		node("red block 2", scenes.ClassBlock, "red"),
+		node("green block 1", scenes.ClassBlock, "green"),
+		node("red bowl 1", scenes.ClassBowl, "red"),
+		node("blue bowl 1", scenes.ClassBowl, "blue"),
+	}, []scenes.Edge{
+		{Source: "red block 1", Target: "blue bowl 1", Relation: scenes.RelLeftOf},
+		{Source: "red block 2", Target: "blue bowl 1", Relation: scenes.RelInsideOf},
+		{Source: "green block 1", Target: "red bowl 1", Relation: scenes.RelNear},
+		{Source: "green block 1", Target: "red block 1", Relation: scenes.RelLeftOf},
+		{Source: "blue bowl 1", Target: "red block 1", Relation: scenes.RelRightOf},
+		{Source: "red bowl 1", Target: "green block 1", Relation: scenes.RelNear},
+	})
 }
 
 func TestRetrieveNode(t *testing.T) {
@@ -68,7 +65,7 @@ func TestRetrieveNode(t *testing.T) {
 
 func TestRetrieveEdge(t *testing.T) {
 	g := queryGraph()
-	e := g.Edges
+	e := g.EdgeList()
 	tests := []struct {
 		name string
 		q    scenes.EdgeQuery
@@ -178,12 +175,12 @@ func TestAppendPairEdgesIsTheGraphsPair(t *testing.T) {
 			}
 			a, b := &objs[i], &objs[j]
 			var want []scenes.Edge
-			for _, e := range g.Edges {
+			for _, e := range g.Edges() {
 				if e.Source == a.ID && e.Target == b.ID {
 					want = append(want, e)
 				}
 			}
-			for _, e := range g.Edges {
+			for _, e := range g.Edges() {
 				if e.Source == b.ID && e.Target == a.ID {
 					want = append(want, e)
 				}

@@ -18,18 +18,19 @@ func (g *Graph) Encode() ([]byte, error) {
 func DecodeGraph(data []byte) (*Graph, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
-	var g Graph
-	if err := dec.Decode(&g); err != nil {
+	var w graphJSON
+	if err := dec.Decode(&w); err != nil {
 		return nil, fmt.Errorf("scene graph: %w", describeJSONError(err))
 	}
 	// dec.More is not enough: it reports false for a stray '}' or ']'.
 	if len(bytes.Trim(data[dec.InputOffset():], " \t\r\n")) > 0 {
 		return nil, fmt.Errorf("scene graph: trailing data after the graph object")
 	}
+	g := NewGraph(w.Nodes, w.Edges)
 	if err := g.Validate(); err != nil {
 		return nil, err
 	}
-	return &g, nil
+	return g, nil
 }
 
 // Validate checks the graph's integrity.
@@ -49,7 +50,7 @@ func (g *Graph) Validate() error {
 			}
 		}
 	}
-	for i, e := range g.Edges {
+	for i, e := range g.Edges() {
 		switch {
 		case !ids[e.Source]:
 			return fmt.Errorf("scene graph: edges[%d].source: unknown node %q", i, e.Source)

@@ -68,10 +68,7 @@ func TestGraphRoundTrip(t *testing.T) {
 		{"nodes and no edges", &scenes.Graph{Nodes: []scenes.Node{{ID: "red block 1", Attributes: map[string]string{"color": "red"}}}}},
 		{"a node with no attributes", &scenes.Graph{Nodes: []scenes.Node{{ID: "x"}}}},
 		{"empty", &scenes.Graph{}},
-		{"ids needing escapes", &scenes.Graph{
-			Nodes: []scenes.Node{{ID: `a "quoted" <id>`}, {ID: "ünïcode\tid"}},
-			Edges: []scenes.Edge{{Source: `a "quoted" <id>`, Target: "ünïcode\tid", Relation: scenes.RelNear}},
-		}},
+		{"ids needing escapes", scenes.NewGraph([]scenes.Node{{ID: `a "quoted" <id>`}, {ID: "ünïcode\tid"}}, []scenes.Edge{{Source: `a "quoted" <id>`, Target: "ünïcode\tid", Relation: scenes.RelNear}})},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -62,7 +62,7 @@ func (g *Graph) WithNoise(n GraphNoise) (*Graph, map[string]string) {
 		for _, nd := range g.Nodes {
 			out.Nodes = append(out.Nodes, Node{ID: nd.ID, Attributes: cloneAttrs(nd.Attributes)})
 		}
-		out.Edges = slices.Clone(g.Edges)
+		out.CopyEdges(g)
 		return out, map[string]string{}
 	}
 	// The highest number of each true name, so renamed nodes number after.
@@ -112,7 +112,8 @@ func (g *Graph) WithNoise(n GraphNoise) (*Graph, map[string]string) {
 	for _, nd := range g.Nodes {
 		isNode[nd.ID] = true
 	}
-	for _, e := range g.Edges {
+	var outEdges []Edge
+	for _, e := range g.Edges() {
 		if !isNode[e.Source] || !isNode[e.Target] {
 			stray = append(stray, e)
 			continue
@@ -121,7 +122,7 @@ func (g *Graph) WithNoise(n GraphNoise) (*Graph, map[string]string) {
 	}
 	emit := func(e Edge) {
 		if !n.hit(n.Drop, "drop", e.Source, e.Target, e.Relation) {
-			out.Edges = append(out.Edges, Edge{Source: seenAs(e.Source), Target: seenAs(e.Target), Relation: e.Relation})
+			outEdges = append(outEdges, Edge{Source: seenAs(e.Source), Target: seenAs(e.Target), Relation: e.Relation})
 		}
 	}
 	for _, a := range g.Nodes {
@@ -144,13 +145,14 @@ func (g *Graph) WithNoise(n GraphNoise) (*Graph, map[string]string) {
 			}
 			if len(cands) > 0 {
 				rel := cands[n.draw(len(cands), "spurious-rel", a.ID, b.ID)]
-				out.Edges = append(out.Edges, Edge{Source: seenAs(a.ID), Target: seenAs(b.ID), Relation: rel})
+				outEdges = append(outEdges, Edge{Source: seenAs(a.ID), Target: seenAs(b.ID), Relation: rel})
 			}
 		}
 	}
 	for _, e := range stray {
 		emit(e)
 	}
+	out.SetEdges(outEdges)
 	return out, aliases
 }
 

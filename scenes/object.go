@@ -1,6 +1,7 @@
 package scenes
 
 import (
+	"maps"
 	"math"
 	"strconv"
 
@@ -51,9 +52,13 @@ func (o Object) Color() string { return o.Attributes[AttrColor] }
 // Clone returns a copy of o that shares no map with it.
 func (o Object) Clone() Object {
 	c := o
-	c.Attributes = make(map[string]string, len(o.Attributes))
-	for k, v := range o.Attributes {
-		c.Attributes[k] = v
+	if o.Attributes == nil {
+		c.Attributes = map[string]string{} // a clone's attributes are never nil
+	} else {
+		// maps.Clone copies a small map's table whole rather than
+		// inserting key by key: the world clones every object each
+		// time it is looked at.
+		c.Attributes = maps.Clone(o.Attributes)
 	}
 	return c
 }

@@ -61,7 +61,7 @@ func TestBuildGraphEdgesAreRelationsOf(t *testing.T) {
 				}
 			}
 		}
-		if got := BuildGraph(objs).Edges; !slices.Equal(got, want) {
+		if got := BuildGraph(objs).EdgeList(); !slices.Equal(got, want) {
 			t.Fatalf("trial %d: edges differ from relationsOf:\ngot  %v\nwant %v", trial, got, want)
 		}
 	}

@@ -112,7 +112,7 @@ func TestOnTop(t *testing.T) {
 // relationsBetween returns the relations of the graph's edges from src to dst.
 func relationsBetween(g *scenes.Graph, src, dst string) []string {
 	var rels []string
-	for _, e := range g.Edges {
+	for _, e := range g.Edges() {
 		if e.Source == src && e.Target == dst {
 			rels = append(rels, e.Relation)
 		}
@@ -147,7 +147,7 @@ func TestBuildGraphEdges(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			g := scenes.BuildGraph(tt.objs)
 			if got := relationsBetween(g, tt.src, tt.dst); !slices.Equal(got, tt.want) {
-				t.Errorf("edges %s -> %s = %v, want %v (all edges: %v)", tt.src, tt.dst, got, tt.want, g.Edges)
+				t.Errorf("edges %s -> %s = %v, want %v (all edges: %v)", tt.src, tt.dst, got, tt.want, g.EdgeList())
 			}
 		})
 	}
@@ -191,18 +191,18 @@ func TestBuildGraphNodes(t *testing.T) {
 	}
 	// Each ordered pair of objects is visited once: two far objects give
 	// exactly one edge each way.
-	if len(g.Edges) != 2 {
-		t.Errorf("edges = %v, want one each way", g.Edges)
+	if g.NumEdges() != 2 {
+		t.Errorf("edges = %v, want one each way", g.EdgeList())
 	}
 }
 
 func TestBuildGraphIsDeterministic(t *testing.T) {
 	objs := sixObjects()
 	a, b := scenes.BuildGraph(objs), scenes.BuildGraph(objs)
-	if !slices.Equal(a.Edges, b.Edges) {
-		t.Fatalf("two builds of the same objects differ:\n%v\n%v", a.Edges, b.Edges)
+	if !slices.Equal(a.EdgeList(), b.EdgeList()) {
+		t.Fatalf("two builds of the same objects differ:\n%v\n%v", a.EdgeList(), b.EdgeList())
 	}
-	for _, e := range a.Edges {
+	for _, e := range a.Edges() {
 		if !slices.Contains(scenes.Relations, e.Relation) {
 			t.Errorf("edge %v has a relation not in Relations", e)
 		}

@@ -88,7 +88,7 @@ func sentText(req llm.Request) string {
 func TestBaselinePromptsHoldObjectsNotRelations(t *testing.T) {
 	start := newRelTable()
 	g := scenes.BuildGraph(start.objs)
-	if len(g.Edges) == 0 {
+	if g.NumEdges() == 0 {
 		t.Fatal("the table has no relations to keep out")
 	}
 	for _, tc := range []struct {
@@ -115,7 +115,7 @@ func TestBaselinePromptsHoldObjectsNotRelations(t *testing.T) {
 			text := sentText(req)
 			where := fmt.Sprintf("%s call %d", tc.workflow, i)
 			if tc.relations {
-				for _, e := range g.Edges {
+				for _, e := range g.Edges() {
 					if !strings.Contains(text, fmt.Sprintf("%q:%q", "relation", e.Relation)) && !strings.Contains(text, e.Relation) {
 						t.Errorf("%s: relation %s of the graph is not in the prompt", where, e.Relation)
 					}
@@ -125,7 +125,7 @@ func TestBaselinePromptsHoldObjectsNotRelations(t *testing.T) {
 				}
 				continue
 			}
-			for _, e := range g.Edges {
+			for _, e := range g.Edges() {
 				if strings.Contains(text, e.String()) {
 					t.Errorf("%s: the prompt shows the relation %q", where, e.String())
 				}

@@ -256,15 +256,7 @@ func renameSight(s *sight, name []string) {
 		}
 		n.ID = name[i]
 	}
-	for i := range s.graph.Edges {
-		ed := &s.graph.Edges[i]
-		if v, ok := old[ed.Source]; ok {
-			ed.Source = v
-		}
-		if v, ok := old[ed.Target]; ok {
-			ed.Target = v
-		}
-	}
+	s.graph.RenameEdgeEnds(old)
 	for i := range s.inImage {
 		if v, ok := old[s.inImage[i].ID]; ok {
 			s.inImage[i].ID = v

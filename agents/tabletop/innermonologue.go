@@ -258,7 +258,7 @@ func situation(g *scenes.Graph, id string) string {
 		return s
 	}
 	var near []string
-	for _, e := range g.Edges {
+	for _, e := range g.Edges() {
 		if e.Source == id && e.Relation == scenes.RelNear && len(near) < maxNear {
 			near = append(near, e.Target)
 		}
@@ -280,7 +280,7 @@ func support(g *scenes.Graph, id string) string {
 	if !ok {
 		return "out of view"
 	}
-	for _, e := range g.Edges {
+	for _, e := range g.Edges() {
 		if e.Source != id {
 			continue
 		}
@@ -333,7 +333,7 @@ func placedAt(g *scenes.Graph, pick, place string, twoRobots bool) bool {
 	if t.Attributes[scenes.AttrType] == scenes.ClassBowl {
 		rel = scenes.RelInsideOf
 	}
-	for _, e := range g.Edges {
+	for _, e := range g.Edges() {
 		if e.Source == pick && e.Target == place && e.Relation == rel {
 			return true
 		}

@@ -283,10 +283,14 @@ func perceptionJSON(text string, ds []llm.Detection, edges, open bool) (*scenes.
 	})
 	es = slices.Compact(es)
 	if len(es) > 0 {
-		g.Edges = make([]scenes.Edge, len(es))
+		g.GrowEdges(len(es))
 	}
-	for i, e := range es {
-		g.Edges[i] = scenes.Edge{Source: g.Nodes[e.src].ID, Target: g.Nodes[e.dst].ID, Relation: names[e.rel]}
+	for _, e := range es {
+		if e.rel < len(scenes.Relations) { // names begins with scenes.Relations
+			g.AddNodeEdge(e.src, e.dst, e.rel)
+		} else {
+			g.AddEdge(scenes.Edge{Source: g.Nodes[e.src].ID, Target: g.Nodes[e.dst].ID, Relation: names[e.rel]})
+		}
 	}
 	return g, nil
 }

@@ -44,7 +44,7 @@ func BenchmarkParsePerception(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		edges = len(g.Edges)
+		edges = g.NumEdges()
 	}
 	b.ReportMetric(float64(edges), "edges")
 }

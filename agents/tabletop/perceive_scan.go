@@ -277,12 +277,12 @@ func fastPerception(text string, ds []llm.Detection, edges bool) (g *scenes.Grap
 	if !edges || count == 0 {
 		return g, true
 	}
-	g.Edges = make([]scenes.Edge, 0, count)
+	g.GrowEdges(count)
 	for p, set := range pairs {
 		for set != 0 {
 			r := bits.TrailingZeros16(uint16(set))
 			set &= set - 1
-			g.Edges = append(g.Edges, scenes.Edge{Source: g.Nodes[p/n].ID, Target: g.Nodes[p%n].ID, Relation: scenes.Relations[r]})
+			g.AddNodeEdge(p/n, p%n, r)
 		}
 	}
 	return g, true

@@ -99,8 +99,8 @@ func TestParsePerception(t *testing.T) {
 		if !reflect.DeepEqual(g.Nodes, tc.nodes) {
 			t.Errorf("%s: nodes %v, want %v", tc.why, g.Nodes, tc.nodes)
 		}
-		if !reflect.DeepEqual(g.Edges, tc.want) {
-			t.Errorf("%s: edges %v, want %v", tc.why, g.Edges, tc.want)
+		if !reflect.DeepEqual(g.EdgeList(), tc.want) {
+			t.Errorf("%s: edges %v, want %v", tc.why, g.EdgeList(), tc.want)
 		}
 	}
 }
@@ -175,13 +175,13 @@ func FuzzParsePerception(f *testing.F) {
 		for _, n := range g.Nodes {
 			ids[n.ID] = true
 		}
-		for _, e := range g.Edges {
+		for _, e := range g.Edges() {
 			if !ids[e.Source] || !ids[e.Target] || e.Source == e.Target {
 				t.Fatalf("edge %v is not between two of the nodes %v", e, g.Nodes)
 			}
 		}
-		if !edges && len(g.Edges) > 0 {
-			t.Fatalf("edges in a nodes-only graph: %v", g.Edges)
+		if !edges && g.NumEdges() > 0 {
+			t.Fatalf("edges in a nodes-only graph: %v", g.EdgeList())
 		}
 	})
 }
@@ -236,10 +236,12 @@ func canonical(g *scenes.Graph) {
 	for i, n := range g.Nodes {
 		at[n.ID] = i
 	}
-	slices.SortStableFunc(g.Edges, func(a, b scenes.Edge) int {
+	es := g.EdgeList()
+	slices.SortStableFunc(es, func(a, b scenes.Edge) int {
 		return cmp.Or(cmp.Compare(at[a.Source], at[b.Source]), cmp.Compare(at[a.Target], at[b.Target]),
 			cmp.Compare(slices.Index(scenes.Relations, a.Relation), slices.Index(scenes.Relations, b.Relation)))
 	})
+	g.SetEdges(es)
 }
 
 // detectEnv is a table that only detects: detect_objects gives ds, and it
@@ -348,7 +350,7 @@ func TestSGCoTRetrievesWhatItPerceived(t *testing.T) {
 func TestPerceiveRetriesOnce(t *testing.T) {
 	m := &scripted{replies: []llm.Reply{{Text: "two objects"}, {Text: `{"edges":{"0":{"left_of":[1]}}}`}}}
 	g, err := perceiveScene(context.Background(), m, &detectEnv{ds: twoDetections()}, true)
-	if err != nil || len(g.Edges) != 1 {
+	if err != nil || g.NumEdges() != 1 {
 		t.Fatalf("graph %v, error %v; want the second reply's one edge", g, err)
 	}
 	if retry := m.reqs[1].Messages[2].Text; !strings.Contains(retry, "no JSON object") {

@@ -282,7 +282,7 @@ func assertionHolds(g *scenes.Graph, a program.Assert, lastPlace string) bool {
 		return false
 	}
 	resting := func(target string) bool {
-		for _, e := range g.Edges {
+		for _, e := range g.Edges() {
 			if e.Source == a.Object && (target == "" || e.Target == target) &&
 				(e.Relation == scenes.RelInsideOf || e.Relation == scenes.RelOnTopOf) {
 				return true

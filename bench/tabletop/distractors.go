@@ -197,7 +197,7 @@ func (v *pairView) Edges(q scenes.EdgeQuery) ([]scenes.Edge, error) {
 		for j := range v.objs {
 			if o := &v.objs[j]; o.ID != a.ID {
 				pair = scenes.AppendPairEdges(pair[:0], o, a)
-				out = append(out, (&scenes.Graph{Edges: pair}).RetrieveEdge(q)...)
+				out = scenes.AppendMatchingEdges(out, pair, q)
 			}
 		}
 	}

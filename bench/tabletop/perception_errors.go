@@ -185,7 +185,7 @@ func countPerceptionErrors(g *scenes.Graph, objs []scenes.Object, observed []int
 		n                = len(objs)
 		srcHint, dstHint int
 	)
-	for _, e := range g.Edges {
+	for _, e := range g.Edges() {
 		read := readName(e.Relation)
 		if !read.ok {
 			p.unmapped++

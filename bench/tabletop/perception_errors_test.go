@@ -44,14 +44,14 @@ func TestCountPerceptionErrors(t *testing.T) {
 		want perceptionErrors
 	}{
 		{"every observed object under a node, every relation true: nothing wrong",
-			&scenes.Graph{Nodes: all, Edges: []scenes.Edge{
+			scenes.NewGraph(all, []scenes.Edge{
 				edge("red block 1", "to the left of", "blue bowl 1"),
 				edge("blue bowl 1", "right_of", "red block 1"),
 				edge("green block 1", "in", "blue bowl 1"),
 				edge("blue bowl 1", "contains", "green block 1"),
 				edge("yellow block 1", "behind", "blue bowl 1"),
 				edge("green block 1", "is right of", "red block 1"),
-			}}, perceptionErrors{}},
+			}), perceptionErrors{}},
 		{"the gray block is not observed: no node for it is no miss",
 			&scenes.Graph{Nodes: all}, perceptionErrors{}},
 		{"a node over nothing is a phantom",
@@ -61,28 +61,28 @@ func TestCountPerceptionErrors(t *testing.T) {
 		{"two nodes over one object: neither a phantom nor a miss",
 			&scenes.Graph{Nodes: append(nodes("red block 2"), all...)}, perceptionErrors{}},
 		{"right of, where the block is left of the bowl, is wrong",
-			&scenes.Graph{Nodes: all, Edges: []scenes.Edge{edge("red block 1", "right of", "blue bowl 1")}}, perceptionErrors{wrong: 1}},
+			scenes.NewGraph(all, []scenes.Edge{edge("red block 1", "right of", "blue bowl 1")}), perceptionErrors{wrong: 1}},
 		{"next to, of a block in a bowl, is wrong: the table holds inside_of there and nothing else",
-			&scenes.Graph{Nodes: all, Edges: []scenes.Edge{edge("green block 1", "next to", "blue bowl 1")}}, perceptionErrors{wrong: 1}},
+			scenes.NewGraph(all, []scenes.Edge{edge("green block 1", "next to", "blue bowl 1")}), perceptionErrors{wrong: 1}},
 		{"behind, of two objects side by side, is wrong: only the direction along the larger offset holds",
-			&scenes.Graph{Nodes: all, Edges: []scenes.Edge{edge("red block 1", "behind", "blue bowl 1")}}, perceptionErrors{wrong: 1}},
+			scenes.NewGraph(all, []scenes.Edge{edge("red block 1", "behind", "blue bowl 1")}), perceptionErrors{wrong: 1}},
 		{"a reversed name the wrong way round is wrong: the block does not contain the bowl",
-			&scenes.Graph{Nodes: all, Edges: []scenes.Edge{edge("green block 1", "contains", "blue bowl 1")}}, perceptionErrors{wrong: 1}},
+			scenes.NewGraph(all, []scenes.Edge{edge("green block 1", "contains", "blue bowl 1")}), perceptionErrors{wrong: 1}},
 		{"a relation between two nodes over one object is wrong",
-			&scenes.Graph{Nodes: append(nodes("red block 2"), all...), Edges: []scenes.Edge{edge("red block 1", "near", "red block 2")}}, perceptionErrors{wrong: 1}},
+			scenes.NewGraph(append(nodes("red block 2"), all...), []scenes.Edge{edge("red block 1", "near", "red block 2")}), perceptionErrors{wrong: 1}},
 		{"a name the mapping cannot read is unmapped, not wrong",
-			&scenes.Graph{Nodes: all, Edges: []scenes.Edge{edge("red block 1", "same color as", "blue bowl 1")}}, perceptionErrors{unmapped: 1}},
+			scenes.NewGraph(all, []scenes.Edge{edge("red block 1", "same color as", "blue bowl 1")}), perceptionErrors{unmapped: 1}},
 		{"an edge to a phantom is not judged; its name is still read",
-			&scenes.Graph{Nodes: append(nodes("pink block 1"), all...), Edges: []scenes.Edge{
+			scenes.NewGraph(append(nodes("pink block 1"), all...), []scenes.Edge{
 				edge("pink block 1", "right of", "red block 1"),
 				edge("red block 1", "glows at", "pink block 1"),
-			}}, perceptionErrors{phantoms: 1, unmapped: 1}},
+			}), perceptionErrors{phantoms: 1, unmapped: 1}},
 		{"all four at once",
-			&scenes.Graph{Nodes: nodes("pink block 1", "red block 1", "blue bowl 1", "green block 1"), Edges: []scenes.Edge{
+			scenes.NewGraph(nodes("pink block 1", "red block 1", "blue bowl 1", "green block 1"), []scenes.Edge{
 				edge("red block 1", "left of", "blue bowl 1"),
 				edge("red block 1", "above", "blue bowl 1"),
 				edge("green block 1", "over", "blue bowl 1"),
-			}}, perceptionErrors{phantoms: 1, missed: 1, wrong: 1, unmapped: 1}},
+			}), perceptionErrors{phantoms: 1, missed: 1, wrong: 1, unmapped: 1}},
 	}
 	for _, tt := range tests {
 		if got := countPerceptionErrors(tt.g, objs, observed, under); got != tt.want {
@@ -131,7 +131,7 @@ func TestReportPerceptionFromTheTable(t *testing.T) {
 	if got := report(truth, off); got.phantoms != 1 || got.missed != 1 {
 		t.Errorf("through the image, %s seen where nothing is: %+v, want one phantom and one miss", moved, got)
 	}
-	renamed := &scenes.Graph{Nodes: append([]scenes.Node{{ID: "purple block 9"}}, truth.Nodes[1:]...), Edges: truth.Edges}
+	renamed := scenes.NewGraph(append([]scenes.Node{{ID: "purple block 9"}}, truth.Nodes[1:]...), truth.EdgeList())
 	if got := report(renamed, nil); got.phantoms != 1 || got.missed != 1 || got.wrong != 0 || got.unmapped != 0 {
 		t.Errorf("through the detector, %s renamed: %+v, want one phantom and one miss, its edges unjudged", moved, got)
 	}
@@ -267,8 +267,9 @@ func TestCountPerceptionErrorsIsThePlainCount(t *testing.T) {
 		}
 		rng := rand.New(rand.NewPCG(uint64(i), 9))
 		g, _ := scenes.BuildGraph(ep.Objects).WithNoise(scenes.GraphNoise{Drop: 0.1, Spurious: 0.2, Seed: uint64(i)})
-		for k := range g.Edges {
-			e := &g.Edges[k]
+		es := g.EdgeList()
+		for k := range es {
+			e := &es[k]
 			if alt := names[e.Relation]; len(alt) > 0 && rng.IntN(2) == 0 {
 				e.Relation = alt[rng.IntN(len(alt))]
 			}
@@ -285,6 +286,7 @@ func TestCountPerceptionErrorsIsThePlainCount(t *testing.T) {
 				over[o.ID] = j
 			}
 		}
+		g.SetEdges(es)
 		g.Nodes = append(g.Nodes, scenes.Node{ID: "pink block 9"}, scenes.Node{ID: "another"})
 		over["another"] = 0
 		under := func(n scenes.Node) (int, bool) { j, ok := over[n.ID]; return j, ok }
@@ -324,7 +326,7 @@ func plainPerceptionErrors(g *scenes.Graph, objs []scenes.Object, observed []int
 			p.missed++
 		}
 	}
-	for _, e := range g.Edges {
+	for _, e := range g.Edges() {
 		r, ok := scenes.ReadRelation(e.Relation)
 		if !ok {
 			p.unmapped++

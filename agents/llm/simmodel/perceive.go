@@ -222,7 +222,7 @@ func perceptionNodes(b []byte, g *scenes.Graph, ds []llm.Detection) []byte {
 // target indices, in the graph's order (each source's relations in the
 // order they first appear), into one buffer.
 func perceptionJSON(g *scenes.Graph, ds []llm.Detection, edges bool) string {
-	b := perceptionNodes(make([]byte, 0, 64+8*len(g.Edges)), g, ds)
+	b := perceptionNodes(make([]byte, 0, 64+8*g.NumEdges()), g, ds)
 	index := make(map[string]int, len(g.Nodes))
 	for i, n := range g.Nodes {
 		index[n.ID] = i
@@ -242,10 +242,10 @@ func perceptionJSON(g *scenes.Graph, ds []llm.Detection, edges bool) string {
 			}
 			return index[id]
 		}
-		for s, next := 0, 0; s < len(g.Edges); {
-			src := g.Edges[s].Source
+		for s, next := 0, 0; s < g.NumEdges(); {
+			src := g.EdgeSource(s)
 			e := s
-			for e < len(g.Edges) && g.Edges[e].Source == src {
+			for e < g.NumEdges() && g.EdgeSource(e) == src {
 				e++
 			}
 			if s > 0 {
@@ -258,7 +258,8 @@ func perceptionJSON(g *scenes.Graph, ds []llm.Detection, edges bool) string {
 			b = append(b, `":{`...)
 			groups = groups[:0]
 			guess := 0 // a source's targets come in node order, but for noise
-			for _, ed := range g.Edges[s:e] {
+			for i := s; i < e; i++ {
+				ed := g.Edge(i)
 				j := slices.IndexFunc(groups, func(gr group) bool { return gr.rel == ed.Relation })
 				if j < 0 {
 					j = len(groups)

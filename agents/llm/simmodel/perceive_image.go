@@ -56,7 +56,7 @@ func (c *call) perceiveImage() llm.Reply {
 	if !rel.IsZero() {
 		built, _ = built.WithNoise(rel)
 	}
-	g.Edges = built.Edges
+	g.CopyEdges(built)
 	return llm.Reply{Text: perceptionJSON(g, ds, true), FinishReason: llm.FinishStop}
 }
 

@@ -65,7 +65,7 @@ func TestPerceiveImageFromCodes(t *testing.T) {
 				g.Nodes[i].Attributes = attrs
 			}
 		})
-		g.Edges = scenes.BuildGraph(objs).Edges
+		g.CopyEdges(scenes.BuildGraph(objs))
 		if want := perceptionJSON(g, ds, true); got != want {
 			t.Fatalf("trial %d, %d objects:\ngot  %s\nwant %s", trial, n, got, want)
 		}

@@ -31,7 +31,7 @@ func TestPerceptionJSONBytes(t *testing.T) {
 		base := scenes.BuildGraph(objs)
 		noisy, _ := base.WithNoise(scenes.GraphNoise{Drop: 0.3, Spurious: 0.2, Seed: seed})
 		renamed, _ := base.WithNoise(scenes.GraphNoise{Drop: 0.1, Spurious: 0.1, Flip: 0.4, Seed: seed})
-		odd := &scenes.Graph{Nodes: base.Nodes, Edges: append([]scenes.Edge{{Source: base.Nodes[1].ID, Target: base.Nodes[0].ID, Relation: "beside"}}, base.Edges...)}
+		odd := scenes.NewGraph(base.Nodes, append([]scenes.Edge{{Source: base.Nodes[1].ID, Target: base.Nodes[0].ID, Relation: "beside"}}, base.EdgeList()...))
 		for _, tc := range []struct {
 			why   string
 			g     *scenes.Graph
@@ -109,10 +109,10 @@ func perceptionJSONMaps(g *scenes.Graph, ds []llm.Detection, edges bool) string 
 		b.WriteString(`,"edges":{`)
 		// Group each source's edges by relation, relations in the order
 		// they first appear.
-		for s := 0; s < len(g.Edges); {
-			src := g.Edges[s].Source
+		for s := 0; s < g.NumEdges(); {
+			src := g.Edge(s).Source
 			e := s
-			for e < len(g.Edges) && g.Edges[e].Source == src {
+			for e < g.NumEdges() && g.Edge(e).Source == src {
 				e++
 			}
 			if s > 0 {
@@ -121,7 +121,7 @@ func perceptionJSONMaps(g *scenes.Graph, ds []llm.Detection, edges bool) string 
 			b.WriteString(`"` + strconv.Itoa(index[src]) + `":{`)
 			var rels []string
 			targets := map[string][]int{}
-			for _, ed := range g.Edges[s:e] {
+			for _, ed := range g.EdgeList()[s:e] {
 				if _, ok := targets[ed.Relation]; !ok {
 					rels = append(rels, ed.Relation)
 				}

@@ -260,11 +260,11 @@ func (s *jsonSize) graph(g *scenes.Graph) {
 		})
 	}
 	s.field("edges")
-	if g.Edges == nil {
+	if g.EdgesNil() {
 		s.n += len("null")
 	} else {
-		s.list(len(g.Edges), func(i int) {
-			e := &g.Edges[i]
+		s.list(g.NumEdges(), func(i int) {
+			e := g.Edge(i)
 			s.open()
 			s.field("source")
 			s.str(e.Source)

@@ -66,7 +66,7 @@ func TestReadTokensCountsTheJSON(t *testing.T) {
 		full,
 		{},
 		{Role: llm.CallPlan, Track: "tabletop", Graph: &scenes.Graph{}, Format: llm.FormatJSON},
-		{Role: llm.CallPlan, Track: "tabletop", Graph: &scenes.Graph{Nodes: []scenes.Node{}, Edges: []scenes.Edge{}}, Objects: []string{}},
+		{Role: llm.CallPlan, Track: "tabletop", Graph: scenes.NewGraph([]scenes.Node{}, []scenes.Edge{}), Objects: []string{}},
 		{Role: llm.CallPlan, Graph: &scenes.Graph{Nodes: []scenes.Node{{ID: "n"}, {ID: "m", Attributes: map[string]string{}}}}},
 		{Role: "semmap", SemanticMap: &scenes.SemanticMap{}},
 		{Role: "x", Trial: -12, Done: []llm.Move{{}}},
@@ -106,7 +106,7 @@ func ptr[T any](v T) *T { return &v }
 func stringsContext(s, t string) llm.CallContext {
 	return llm.CallContext{
 		Role: s, Track: s, Instruction: s, Format: s, Objects: []string{s, t}, Reflections: []string{s},
-		Graph:       &scenes.Graph{Nodes: []scenes.Node{{ID: s, Attributes: map[string]string{s: s, "k" + t: t}}}, Edges: []scenes.Edge{{Source: s, Target: s, Relation: s}}},
+		Graph:       scenes.NewGraph([]scenes.Node{{ID: s, Attributes: map[string]string{s: s, "k" + t: t}}}, []scenes.Edge{{Source: s, Target: s, Relation: s}}),
 		Detections:  []llm.Detection{{ID: s, Attributes: map[string]string{s: t}}},
 		Trajectory:  []llm.HouseStep{{Tool: s, Command: s, Question: s, Result: t}},
 		SemanticMap: &scenes.SemanticMap{Name: s, Instances: []scenes.Instance{{ID: s, Classes: []scenes.ClassScore{{Class: t}}}}},

@@ -1,0 +1,220 @@
+package scenes
+
+import (
+	"bytes"
+	"encoding/json"
+	"iter"
+)
+
+// edge is one edge of a Graph held compactly: its ends as indexes into the
+// graph's names, its relation as an index into Relations, or, past them,
+// into the graph's names. It holds no pointer, so a crowded table's edges
+// (a graph of n objects holds up to n² of them) are one flat block the
+// collector need not scan, a quarter of the size of as many Edges.
+type edge struct{ src, dst, rel uint32 }
+
+// Edges yields the graph's edges in order, each made from its compact form
+// (the strings are the graph's own; nothing is allocated).
+func (g *Graph) Edges() iter.Seq2[int, Edge] {
+	return func(yield func(int, Edge) bool) {
+		for i := range g.edges {
+			if !yield(i, g.Edge(i)) {
+				return
+			}
+		}
+	}
+}
+
+// NumEdges returns the number of edges.
+func (g *Graph) NumEdges() int { return len(g.edges) }
+
+// Edge returns edge i.
+func (g *Graph) Edge(i int) Edge {
+	e := g.edges[i]
+	return Edge{Source: g.names[e.src], Target: g.names[e.dst], Relation: g.relationName(e.rel)}
+}
+
+// EdgeSource, EdgeTarget and EdgeRelation return one field of edge i.
+func (g *Graph) EdgeSource(i int) string   { return g.names[g.edges[i].src] }
+func (g *Graph) EdgeTarget(i int) string   { return g.names[g.edges[i].dst] }
+func (g *Graph) EdgeRelation(i int) string { return g.relationName(g.edges[i].rel) }
+
+func (g *Graph) relationName(rel uint32) string {
+	if int(rel) < len(Relations) {
+		return Relations[rel]
+	}
+	return g.names[int(rel)-len(Relations)]
+}
+
+// EdgesNil reports whether the graph has no list of edges at all, which
+// its JSON writes as "edges": null (an empty list is written []).
+func (g *Graph) EdgesNil() bool { return g.edges == nil }
+
+// EdgeList returns the edges as a new slice of Edges: nil when EdgesNil,
+// empty when the list is.
+func (g *Graph) EdgeList() []Edge {
+	if g.edges == nil {
+		return nil
+	}
+	out := make([]Edge, len(g.edges))
+	for i := range g.edges {
+		out[i] = g.Edge(i)
+	}
+	return out
+}
+
+// NewGraph returns the graph of nodes and edges (es nil: "edges": null).
+func NewGraph(nodes []Node, es []Edge) *Graph {
+	g := &Graph{Nodes: nodes}
+	g.SetEdges(es)
+	return g
+}
+
+// SetEdges replaces the graph's edges with es (nil: "edges": null; empty:
+// an empty list). es is not kept.
+func (g *Graph) SetEdges(es []Edge) {
+	g.edges, g.names = nil, nil
+	if es == nil {
+		return
+	}
+	g.edges = make([]edge, 0, len(es))
+	if len(es) == 0 {
+		return
+	}
+	g.seedNames()
+	index := make(map[string]uint32, len(g.names))
+	for i, s := range g.names {
+		if _, ok := index[s]; !ok {
+			index[s] = uint32(i)
+		}
+	}
+	name := func(s string) uint32 {
+		if i, ok := index[s]; ok {
+			return i
+		}
+		index[s] = uint32(len(g.names))
+		g.names = append(g.names, s)
+		return uint32(len(g.names) - 1)
+	}
+	for _, e := range es {
+		src, dst := name(e.Source), name(e.Target)
+		rel, ok := relationIndex(e.Relation)
+		if !ok {
+			rel = uint32(len(Relations)) + name(e.Relation)
+		}
+		g.edges = append(g.edges, edge{src, dst, rel})
+	}
+}
+
+// CopyEdges gives g the edges of h.
+func (g *Graph) CopyEdges(h *Graph) {
+	g.edges, g.names = nil, nil
+	if h.edges != nil {
+		g.edges = append(make([]edge, 0, len(h.edges)), h.edges...)
+	}
+	if h.names != nil {
+		g.names = append(make([]string, 0, len(h.names)), h.names...)
+	}
+}
+
+// GrowEdges makes room for n more edges.
+func (g *Graph) GrowEdges(n int) {
+	if g.edges == nil || cap(g.edges)-len(g.edges) < n {
+		g.edges = append(make([]edge, 0, len(g.edges)+n), g.edges...)
+	}
+}
+
+// AddEdge appends e.
+func (g *Graph) AddEdge(e Edge) {
+	if g.names == nil {
+		g.seedNames()
+	}
+	src, dst := g.name(e.Source), g.name(e.Target)
+	rel, ok := relationIndex(e.Relation)
+	if !ok {
+		rel = uint32(len(Relations)) + g.name(e.Relation)
+	}
+	g.edges = append(g.edges, edge{src, dst, rel})
+}
+
+// AddNodeEdge appends the edge from node src to node dst (indexes into
+// Nodes) of the relation Relations[rel], as AddEdge(Edge{Nodes[src].ID,
+// Nodes[dst].ID, Relations[rel]}) would.
+func (g *Graph) AddNodeEdge(src, dst, rel int) {
+	if g.names == nil {
+		g.seedNames()
+	}
+	g.edges = append(g.edges, edge{g.nodeName(src), g.nodeName(dst), uint32(rel)})
+}
+
+// nodeName is the index among the names of node i's id: i itself while the
+// names begin with the nodes' ids.
+func (g *Graph) nodeName(i int) uint32 {
+	if id := g.Nodes[i].ID; i < len(g.names) && g.names[i] == id {
+		return uint32(i)
+	}
+	return g.name(g.Nodes[i].ID)
+}
+
+// seedNames begins the names with the nodes' ids, so that an edge between
+// nodes names them by their indexes and a graph's names are the same
+// however its edges were given.
+func (g *Graph) seedNames() {
+	g.names = make([]string, len(g.Nodes), len(g.Nodes)+1)
+	for i := range g.Nodes {
+		g.names[i] = g.Nodes[i].ID
+	}
+}
+
+func (g *Graph) name(s string) uint32 {
+	for i, n := range g.names {
+		if n == s {
+			return uint32(i)
+		}
+	}
+	g.names = append(g.names, s)
+	return uint32(len(g.names) - 1)
+}
+
+// RenameEdgeEnds renames the ends of every edge by old → new.
+func (g *Graph) RenameEdgeEnds(rename map[string]string) {
+	for i, s := range g.names {
+		if v, ok := rename[s]; ok {
+			g.names[i] = v
+		}
+	}
+}
+
+// relationIndex is rel's index in Relations.
+func relationIndex(rel string) (uint32, bool) {
+	for i, r := range Relations {
+		if r == rel {
+			return uint32(i), true
+		}
+	}
+	return 0, false
+}
+
+// graphJSON is a Graph as its JSON holds it.
+type graphJSON struct {
+	Nodes []Node `json:"nodes"`
+	Edges []Edge `json:"edges"`
+}
+
+// MarshalJSON writes the graph as {"nodes": [...], "edges": [...]}, the
+// bytes a struct of the two lists marshals to.
+func (g Graph) MarshalJSON() ([]byte, error) { return g.CompactJSON(), nil }
+
+// UnmarshalJSON reads the graph MarshalJSON writes.
+func (g *Graph) UnmarshalJSON(data []byte) error {
+	if bytes.Equal(bytes.TrimSpace(data), []byte("null")) {
+		return nil
+	}
+	w := graphJSON{Nodes: g.Nodes, Edges: g.EdgeList()}
+	if err := json.Unmarshal(data, &w); err != nil {
+		return err
+	}
+	g.Nodes = w.Nodes
+	g.SetEdges(w.Edges)
+	return nil
+}
