@@ -143,16 +143,7 @@ func TestBrowserView(t *testing.T) {
 	browserRuns(t)
 	// A reply of the first sgcot episode with calls holds markup.
 	recs := viewRecords(t, "base")
-	target := -1
-	for i, r := range recs {
-		if r.Agent == "sgcot" && r.Calls > 0 {
-			target = i
-			break
-		}
-	}
-	if target < 0 {
-		t.Fatal("no sgcot record with model calls")
-	}
+	target := sgcotWithCalls(t, recs)
 	replied := false
 	rewriteLines(t, filepath.Join("base", "transcripts.jsonl"), func(_ int, v map[string]any) {
 		if v["episode"] == recs[target].Key() && !replied {

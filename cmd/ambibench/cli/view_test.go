@@ -47,6 +47,19 @@ func viewRecords(t *testing.T, dir string) []results.Record {
 	return recs
 }
 
+// sgcotWithCalls is the index of the first sgcot record that called the
+// model.
+func sgcotWithCalls(t *testing.T, recs []results.Record) int {
+	t.Helper()
+	for i, r := range recs {
+		if r.Agent == "sgcot" && r.Calls > 0 {
+			return i
+		}
+	}
+	t.Fatal("no sgcot record with model calls")
+	return -1
+}
+
 // rewriteLines applies edit to every line of a JSON Lines file.
 func rewriteLines(t *testing.T, path string, edit func(line int, v map[string]any)) {
 	t.Helper()
@@ -82,16 +95,7 @@ func TestViewSite(t *testing.T) {
 	dir := viewRun(t, "sim")
 	recs := viewRecords(t, dir)
 	// A record whose instruction, and a call whose reply, hold a script.
-	target := -1
-	for i, r := range recs {
-		if r.Agent == "sgcot" && r.Calls > 0 {
-			target = i
-			break
-		}
-	}
-	if target < 0 {
-		t.Fatal("no sgcot record with model calls")
-	}
+	target := sgcotWithCalls(t, recs)
 	key := recs[target].Key()
 	rewriteLines(t, filepath.Join(dir, recordsFileName), func(i int, v map[string]any) {
 		if i == target {
