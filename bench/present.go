@@ -158,3 +158,94 @@ func RateMetrics(recs []results.Record) []Metric {
 	return []Metric{{ada / n, "ADA", HigherIsBetter}, {sr / n, "SR", HigherIsBetter},
 		{steps / n, "steps/op", LowerIsBetter}, {calls / n, "calls/op", LowerIsBetter}, {tokens / n, "tokens/op", LowerIsBetter}}
 }
+
+// A Tally is a run's table of one [TableSpec] added up a record at a
+// time, so that a run need not hold its records to write its summary:
+// a tabletop run of a million episodes held them as 0.6 GB, for tables of
+// a few dozen cells. Add is given the scored records alone, in grid
+// order; Write writes what [Table] writes for the records added.
+type Tally interface {
+	Add(r *results.Record)
+	Write(w io.Writer) error
+}
+
+// A Tallier is a track with a table of its own ([Presenter.Table]) that
+// it can also add up a record at a time; [NewTables] uses it. A track
+// whose Table is [RateTable] with a column order of its own returns
+// [NewRateTally] with that order.
+type Tallier interface {
+	Tally(spec TableSpec) Tally
+}
+
+// NewRateTally is [RateTable] of spec a record at a time: its memory is
+// the table's cells.
+func NewRateTally(spec TableSpec) Tally {
+	return &rateTally{spec: spec, agg: stats.NewAggregator(stats.AggregateOptions{ByFamily: spec.ByFamily, Agents: spec.Agents, Perturbations: spec.Perturbations})}
+}
+
+type rateTally struct {
+	spec TableSpec
+	agg  *stats.Aggregator
+}
+
+func (t *rateTally) Add(r *results.Record) { t.agg.Add(r) }
+
+func (t *rateTally) Write(w io.Writer) error {
+	return reports.Markdown(w, t.agg.Cells(), reports.TableOptions{Intervals: true, ByFamily: t.spec.ByFamily, Perturbations: t.spec.Perturbations})
+}
+
+// Tables are a run's tables, pooled over families and by family, added
+// up a record at a time (see [Tally]).
+type Tables struct {
+	pooled, byFamily Tally
+	// kept holds the records, packed, for a track with a Table of its
+	// own and no Tally (semmap's, whose grid is a dataset's pairs): its
+	// tables are written from them.
+	kept  *retained
+	track Track
+	spec  TableSpec
+}
+
+// NewTables returns t's tables of spec (its ByFamily aside: both are
+// kept), empty.
+func NewTables(t Track, spec TableSpec) *Tables {
+	s := &Tables{track: t, spec: spec}
+	pooled, byFamily := spec, spec
+	pooled.ByFamily, byFamily.ByFamily = false, true
+	switch tt := t.(type) {
+	case Tallier:
+		s.pooled, s.byFamily = tt.Tally(pooled), tt.Tally(byFamily)
+	case interface {
+		Table(io.Writer, []results.Record, TableSpec) error
+	}:
+		s.kept = newRetained()
+	default:
+		s.pooled, s.byFamily = NewRateTally(pooled), NewRateTally(byFamily)
+	}
+	return s
+}
+
+// Add adds a scored record (one that ended in an infrastructure failure
+// is in no table: leave it out).
+func (s *Tables) Add(r *results.Record) {
+	if s.kept != nil {
+		s.kept.keep(r)
+		return
+	}
+	s.pooled.Add(r)
+	s.byFamily.Add(r)
+}
+
+// Write writes the table by family, or pooled over families, of the
+// records added.
+func (s *Tables) Write(w io.Writer, byFamily bool) error {
+	if s.kept != nil {
+		spec := s.spec
+		spec.ByFamily = byFamily
+		return Table(w, s.track, s.kept.records(), spec)
+	}
+	if byFamily {
+		return s.byFamily.Write(w)
+	}
+	return s.pooled.Write(w)
+}

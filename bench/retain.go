@@ -16,7 +16,7 @@ import (
 // which holds no pointer, and its strings, maps and lists are numbers
 // into tables of the distinct ones.
 //
-// A run keeps every record until it ends. Held as results.Record, 28,600
+// [Run] keeps every record until it ends ([Stream] keeps none). Held as results.Record, 28,600
 // tabletop records were a 17.7 MB array of about thirty pointers each
 // that every collection scanned whole, the largest part of the heap the
 // collector marked; at --concurrency 2, where no core is free to mark,
@@ -28,8 +28,7 @@ import (
 // Equal maps and lists are kept once, so the records [retained.records]
 // gives share them: a caller that changes one copies it first.
 type retained struct {
-	packed []packedRecord // by job; zero where nothing was kept
-	kept   []bool
+	packed []packedRecord // in the order kept
 
 	strs   table[string]
 	counts table[map[string]int]
@@ -97,18 +96,17 @@ type packedRecord struct {
 	NoReadableAnswer                                         bool
 }
 
-func newRetained(n int) *retained {
+func newRetained() *retained {
 	return &retained{
-		packed: make([]packedRecord, n), kept: make([]bool, n),
 		strs: newTable[string](), counts: newTable[map[string]int](),
 		lists: newTable[[]string](), ints: newTable[[]int](),
 		msgs: [][]results.Message{nil},
 	}
 }
 
-// keep packs r as the record of job i.
-func (k *retained) keep(i int, r *results.Record) {
-	k.packed[i] = packedRecord{
+// keep packs r after the records kept before it.
+func (k *retained) keep(r *results.Record) {
+	k.packed = append(k.packed, packedRecord{
 		Schema: r.Schema, Suite: r.Suite,
 		Outcome: k.str(r.Outcome), ErrorKind: k.str(r.ErrorKind), Track: k.str(r.Track),
 		Family: k.str(r.Family), Perturbation: k.str(r.Perturbation), Label: k.str(r.Label),
@@ -137,8 +135,7 @@ func (k *retained) keep(i int, r *results.Record) {
 		Top1: r.Top1, Top2: r.Top2, Top3: r.Top3, TopAny: r.TopAny,
 		Hallucinated:     r.Hallucinated,
 		NoReadableAnswer: r.NoReadableAnswer,
-	}
-	k.kept[i] = true
+	})
 }
 
 // unpack is the record packed as p.
@@ -175,7 +172,7 @@ func (k *retained) unpack(p *packedRecord) results.Record {
 	}
 }
 
-// records unpacks the records kept, in job order.
+// records unpacks the records kept, in the order kept.
 //
 // Their array is made here, at the end, so that the collector never
 // scanned it while the run went on (made as the run started, its zeros
@@ -188,20 +185,13 @@ func (k *retained) unpack(p *packedRecord) results.Record {
 // of wall time at the end of that run), done only for an array of
 // collectBefore bytes or more.
 func (k *retained) records() []results.Record {
-	n := 0
-	for _, ok := range k.kept {
-		if ok {
-			n++
-		}
-	}
+	n := len(k.packed)
 	if uintptr(n)*unsafe.Sizeof(results.Record{}) >= collectBefore {
 		runtime.GC()
 	}
 	out := make([]results.Record, 0, n)
-	for i, ok := range k.kept {
-		if ok {
-			out = append(out, k.unpack(&k.packed[i]))
-		}
+	for i := range k.packed {
+		out = append(out, k.unpack(&k.packed[i]))
 	}
 	return out
 }

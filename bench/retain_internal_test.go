@@ -63,10 +63,10 @@ func TestPackedRecordRoundTrips(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			k := newRetained(len(tt.recs) + 1)
+			k := newRetained()
 			for i := range tt.recs {
 				r := tt.recs[i]
-				k.keep(i+1, &r) // job 0 is never kept
+				k.keep(&r)
 			}
 			got := k.records()
 			if len(got) != len(tt.recs) {

@@ -10,7 +10,6 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/ambibench/ambibench/agents"
-	"github.com/ambibench/ambibench/agents/llm"
 	"github.com/ambibench/ambibench/agents/llm/models"
 	"github.com/ambibench/ambibench/agents/prompt"
 	"github.com/ambibench/ambibench/results"
@@ -18,62 +17,17 @@ import (
 
 // Jobs lists the run's jobs in grid order: cell, then agent, then episode
 // index, then (with opts.Repeats above 1) repeat; with opts.Shard, only those of that shard, still in grid order.
+// A run does not hold them: it takes them one at a time from [NewGrid].
 func Jobs(opts Options) ([]Job, error) {
-	if err := opts.Shard.Check(); err != nil {
-		return nil, err
-	}
-	t := opts.Track
-	if t == nil {
-		return nil, fmt.Errorf("no track (have %v)", TrackNames())
-	}
-	cells, err := t.Cells(opts.Families, opts.Perturbations)
+	g, err := NewGrid(opts)
 	if err != nil {
 		return nil, err
 	}
-	track := t.Name()
-	names := opts.Agents
-	if len(names) == 0 {
-		names = agents.NamesFor(track)
+	jobs := make([]Job, 0, g.Len())
+	for j := range g.All() {
+		jobs = append(jobs, j)
 	}
-	for _, a := range names {
-		info, ok := agents.Lookup(a)
-		if !ok {
-			return nil, fmt.Errorf("unknown agent %q (have %v)", a, agents.Names())
-		}
-		if !info.Plays(track) {
-			return nil, fmt.Errorf("agent %q does not play the %s track (agents that do: %v)", a, track, agents.NamesFor(track))
-		}
-	}
-	var specs []string
-	for _, m := range append([]llm.Model{opts.Model}, opts.Members...) {
-		if m != nil {
-			specs = append(specs, m.Name())
-		}
-	}
-	if err := CheckImages(t, names, specs); err != nil {
-		return nil, err
-	}
-	if opts.Repeats < 0 {
-		return nil, fmt.Errorf("repeats must be at least 1, got %d", opts.Repeats)
-	}
-	if _, bounded := t.CellEpisodes(Cell{}); opts.Episodes < 0 || opts.Episodes == 0 && !bounded {
-		return nil, fmt.Errorf("episodes must be at least 1, got %d", opts.Episodes)
-	}
-	var jobs []Job
-	for _, c := range cells {
-		n := opts.Episodes
-		if have, bounded := t.CellEpisodes(c); bounded && (n == 0 || n > have) {
-			n = have
-		}
-		for _, a := range names {
-			for i := range n {
-				for r := range max(opts.Repeats, 1) {
-					jobs = append(jobs, Job{Cell: c, Agent: a, Index: i, Track: track, Repeat: r})
-				}
-			}
-		}
-	}
-	return opts.Shard.Of(jobs), nil
+	return jobs, nil
 }
 
 // ErrStopped is wrapped by the error of a model call that a run refuses
@@ -93,93 +47,138 @@ var ErrStopped = errors.New("the run is stopping")
 // records are returned with the error. ErrStopped stops it more gently
 // (see there).
 //
+// Run keeps every record until it ends; a caller that does not need them
+// all at once (the command, whose summary adds each up as it comes) calls
+// [Stream], whose memory does not grow with the grid.
+func Run(ctx context.Context, opts Options, w *results.Writer, have map[string]bool) ([]results.Record, error) {
+	kept := newRetained() // OnRecord is called one record at a time
+	onRecord := opts.OnRecord
+	opts.OnRecord = func(j Job, r results.Record) {
+		if onRecord != nil {
+			onRecord(j, r)
+		}
+		kept.keep(&r)
+	}
+	_, err := Stream(ctx, opts, w, have)
+	return kept.records(), err
+}
+
+// Stream is [Run] without keeping the records: each goes to w and to
+// opts.OnRecord as it is written, in grid order, and Stream returns how
+// many there were. Its memory does not grow with the grid: the jobs are
+// made as the workers take them (see [Grid]) and a record is held only
+// from when its episode ends until it is written.
+//
 // opts.Concurrency workers take the jobs in grid order, and the worker
 // that finishes the first record not yet written writes it and every
 // finished one after it (see [inOrder]). There is no writer goroutine
 // to wake: at --concurrency 1, handing each record to one cost a thread
 // wake-up an episode, 0.4 s of the worker's own time in a 9 s tabletop
 // run, more than the writing itself.
-func Run(ctx context.Context, opts Options, w *results.Writer, have map[string]bool) ([]results.Record, error) {
-	jobs, err := Jobs(opts)
+func Stream(ctx context.Context, opts Options, w *results.Writer, have map[string]bool) (int, error) {
+	grid, err := NewGrid(opts)
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
-	todo := Pending(jobs, opts, have)
-	conc := min(max(opts.Concurrency, 1), max(len(todo), 1))
-	// played holds each record from when its episode ends until it is
-	// written; kept holds it, packed, from then on (see [retained]).
-	played := make([]*results.Record, len(todo))
-	kept := newRetained(len(todo)) // called by one flusher at a time
+	total := grid.Len()
+	skip := func(Job) bool { return false }
+	if len(have) > 0 {
+		skip = func(j Job) bool { return have[j.Key(opts.Seed, opts.ModelFor(j.Agent))] }
+	}
+	todo := total
+	if len(have) > 0 {
+		todo = 0
+		for j := range grid.All() {
+			if !skip(j) {
+				todo++
+			}
+		}
+	}
+	conc := min(max(opts.Concurrency, 1), max(todo, 1))
 	var stopping atomic.Bool
 	// The workflows render with the run's templates (prompt.Set.In).
 	ctx = prompt.WithOverrides(ctx, opts.Prompts)
 	g, gctx := errgroup.WithContext(ctx)
-	order := newInOrder(len(todo), func(i int) error {
+	written := 0
+	order := newInOrder(reorderWindow(conc), func(i int, rec *results.Record) error {
 		if gctx.Err() != nil {
 			return gctx.Err() // cancelled: nothing more is written
 		}
-		rec := played[i]
 		if rec == nil {
-			return nil // given up, or stopped: nothing to write
+			return nil // given up, stopped or already recorded: nothing to write
 		}
-		played[i] = nil
 		if w != nil {
 			if err := w.Write(*rec); err != nil {
 				return fmt.Errorf("writing record %d: %w", i, err)
 			}
 		}
+		written++
 		if opts.OnRecord != nil {
-			opts.OnRecord(todo[i], *rec)
+			opts.OnRecord(grid.At(i), *rec)
 		}
-		kept.keep(i, rec)
 		return nil
 	})
+	stop := context.AfterFunc(gctx, order.stop) // wakes the workers waiting for room
+	defer stop()
 	var next atomic.Int64 // the next job to take
 	for range conc {
 		g.Go(func() error {
 			for {
 				i := int(next.Add(1) - 1)
-				if i >= len(todo) {
+				if i >= total {
 					return nil
+				}
+				if !order.wait(i) {
+					return gctx.Err()
 				}
 				if err := gctx.Err(); err != nil {
 					return err
 				}
-				if stopping.Load() {
-					if err := order.done(i); err != nil {
+				j := grid.At(i)
+				if stopping.Load() || skip(j) {
+					if err := order.done(i, nil); err != nil {
 						return err
 					}
 					continue
 				}
-				j := todo[i]
 				if opts.onStart != nil {
 					opts.onStart(j)
 				}
 				rec, err := RunEpisode(gctx, j, opts)
+				var played *results.Record
 				switch {
 				case errors.Is(err, ErrStopped):
 					stopping.Store(true)
 				case err != nil:
 					return err
 				default:
-					played[i] = &rec
+					played = &rec
 				}
-				if err := order.done(i); err != nil {
+				if err := order.done(i, played); err != nil {
 					return err
 				}
 			}
 		})
 	}
 	err = g.Wait()
-	recs := kept.records()
 	if err != nil {
-		return recs, err
+		return written, err
 	}
 	if stopping.Load() {
-		return recs, fmt.Errorf("%d of %d episodes not played: %w", len(todo)-len(recs), len(todo), ErrStopped)
+		return written, fmt.Errorf("%d of %d episodes not played: %w", todo-written, todo, ErrStopped)
 	}
-	return recs, nil
+	return written, nil
 }
+
+// reorderWindow is how far past the first record not yet written a
+// worker may take a job: the records finished out of order that the run
+// holds at most. A worker that would go further waits for the writes to
+// catch up, so that one long episode (a live model's call that waits out
+// its retries) cannot leave a run holding every record played meanwhile.
+// It is wide enough that the workers of a simulated run never wait, and
+// at 256 a worker a live run's workers play on for minutes past a slow
+// episode.
+func reorderWindow(conc int) int { return max(4096, 256*conc) }
 
 // Pending is the jobs not already in have (keyed by results.Record.Key),
 // in grid order. A fresh run (have empty) makes no keys: a pass of
@@ -203,37 +202,79 @@ func Pending(jobs []Job, opts Options, have map[string]bool) []Job {
 // outside the lock, every finished record from there on, while the
 // others go on playing. One worker flushes at a time, so write is never
 // called twice at once and is called in order.
+//
+// It holds the records finished out of order in a ring of window slots,
+// job i in slot i mod window: a worker waits (wait) before playing a job
+// that far ahead of the first not yet written. The worker playing that
+// first job never waits, since its job is inside the window, so the run
+// always moves on.
 type inOrder struct {
 	mu       sync.Mutex
-	finished []bool // played, or given up: nothing stops the flush there
-	next     int    // the first record not yet flushed
+	room     sync.Cond // signalled as next moves on, or the run stops
+	slots    []slot
+	next     int // the first record not yet flushed
 	flushing bool
-	write    func(i int) error
+	stopped  bool
+	write    func(i int, rec *results.Record) error
 }
 
-func newInOrder(n int, write func(i int) error) *inOrder {
-	return &inOrder{finished: make([]bool, n), write: write}
+// slot is job i's place in the ring while it is played and until it is
+// written.
+type slot struct {
+	finished bool            // played, or given up: nothing stops the flush there
+	rec      *results.Record // nil: nothing to write
 }
 
-// done marks job i finished, with a record to write or without one
-// (write says which), and flushes if it was the one awaited. The error is
-// write's: the run stops.
-func (o *inOrder) done(i int) error {
+func newInOrder(window int, write func(i int, rec *results.Record) error) *inOrder {
+	o := &inOrder{slots: make([]slot, window), write: write}
+	o.room.L = &o.mu
+	return o
+}
+
+// wait waits until job i is inside the window, and reports false if the
+// run stopped first.
+func (o *inOrder) wait(i int) bool {
 	o.mu.Lock()
-	o.finished[i] = true
+	defer o.mu.Unlock()
+	for i >= o.next+len(o.slots) && !o.stopped {
+		o.room.Wait()
+	}
+	return !o.stopped
+}
+
+// stop wakes every worker waiting for room, for good.
+func (o *inOrder) stop() {
+	o.mu.Lock()
+	o.stopped = true
+	o.mu.Unlock()
+	o.room.Broadcast()
+}
+
+// done marks job i finished, with rec to write or nil, and flushes if it
+// was the one awaited. The error is write's: the run stops.
+func (o *inOrder) done(i int, rec *results.Record) error {
+	o.mu.Lock()
+	o.slots[i%len(o.slots)] = slot{finished: true, rec: rec}
 	if o.flushing || i != o.next {
 		o.mu.Unlock()
 		return nil
 	}
 	o.flushing = true
-	for o.next < len(o.finished) && o.finished[o.next] {
-		k := o.next
+	for {
+		s := &o.slots[o.next%len(o.slots)]
+		if !s.finished {
+			break
+		}
+		k, r := o.next, s.rec
+		*s = slot{}
 		o.mu.Unlock()
-		if err := o.write(k); err != nil {
+		if err := o.write(k, r); err != nil {
+			o.stop()
 			return err // flushing stays set: nothing more is written
 		}
 		o.mu.Lock()
 		o.next++
+		o.room.Broadcast()
 	}
 	o.flushing = false
 	o.mu.Unlock()

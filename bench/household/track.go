@@ -186,6 +186,14 @@ func (*Track) Table(w io.Writer, recs []results.Record, spec bench.TableSpec) er
 	return bench.RateTable(w, recs, spec)
 }
 
+// Tally is Table a record at a time (bench.Tallier), with Table's columns.
+func (*Track) Tally(spec bench.TableSpec) bench.Tally {
+	if len(spec.Perturbations) == 0 {
+		spec.Perturbations = perturb.HouseholdNames()
+	}
+	return bench.NewRateTally(spec)
+}
+
 // DefaultBaseline is the agent the household's workflows are compared
 // with in a report: the one that reflects after every failure.
 const DefaultBaseline = "reflexion"

@@ -166,6 +166,14 @@ func (*Track) Table(w io.Writer, recs []results.Record, spec bench.TableSpec) er
 	return bench.RateTable(w, recs, spec)
 }
 
+// Tally is Table a record at a time (bench.Tallier), with Table's columns.
+func (*Track) Tally(spec bench.TableSpec) bench.Tally {
+	if len(spec.Perturbations) == 0 {
+		spec.Perturbations = perturb.Names()
+	}
+	return bench.NewRateTally(spec)
+}
+
 // DefaultBaseline is the agent the tabletop's workflows are compared with
 // in a report: SG-CoT, the workflow of the paper the track reproduces.
 const DefaultBaseline = "sgcot"

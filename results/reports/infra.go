@@ -23,26 +23,47 @@ type InfraLoss struct {
 // InfraLosses counts the infra_error records by agent, model and kind,
 // sorted by agent, model, then kind. It depends only on recs as a set.
 func InfraLosses(recs []results.Record) []InfraLoss {
-	type key struct{ agent, model, kind string }
-	groups := map[key]*InfraLoss{}
-	firstKey := map[key]string{}
-	for _, r := range recs {
-		if r.Outcome != results.OutcomeInfraError {
-			continue
-		}
-		k := key{r.Agent, r.Model, r.ErrorKind}
-		g := groups[k]
-		if g == nil {
-			g = &InfraLoss{Agent: r.Agent, Model: r.Model, Kind: r.ErrorKind}
-			groups[k] = g
-		}
-		g.Episodes++
-		if rk := r.Key(); firstKey[k] == "" || rk < firstKey[k] {
-			firstKey[k], g.Example = rk, r.Error
-		}
+	var t InfraTally
+	for i := range recs {
+		t.Add(&recs[i])
 	}
-	out := make([]InfraLoss, 0, len(groups))
-	for _, g := range groups {
+	return t.Losses()
+}
+
+// InfraTally is [InfraLosses] a record at a time, for a caller that does
+// not hold the records: it keeps one line per agent, model and kind. The
+// zero InfraTally is empty and ready.
+type InfraTally struct {
+	groups   map[infraKey]*InfraLoss
+	firstKey map[infraKey]string
+}
+
+type infraKey struct{ agent, model, kind string }
+
+// Add counts r if it ended in an infrastructure failure.
+func (t *InfraTally) Add(r *results.Record) {
+	if r.Outcome != results.OutcomeInfraError {
+		return
+	}
+	if t.groups == nil {
+		t.groups, t.firstKey = map[infraKey]*InfraLoss{}, map[infraKey]string{}
+	}
+	k := infraKey{r.Agent, r.Model, r.ErrorKind}
+	g := t.groups[k]
+	if g == nil {
+		g = &InfraLoss{Agent: r.Agent, Model: r.Model, Kind: r.ErrorKind}
+		t.groups[k] = g
+	}
+	g.Episodes++
+	if rk := r.Key(); t.firstKey[k] == "" || rk < t.firstKey[k] {
+		t.firstKey[k], g.Example = rk, r.Error
+	}
+}
+
+// Losses are the losses counted so far, sorted as InfraLosses sorts them.
+func (t *InfraTally) Losses() []InfraLoss {
+	out := make([]InfraLoss, 0, len(t.groups))
+	for _, g := range t.groups {
 		out = append(out, *g)
 	}
 	slices.SortFunc(out, func(a, b InfraLoss) int {
@@ -55,7 +76,12 @@ func InfraLosses(recs []results.Record) []InfraLoss {
 // failure, a paragraph that says how many episodes each agent lost and
 // why, one line per agent and kind. It writes nothing otherwise.
 func InfraMarkdown(w io.Writer, recs []results.Record) error {
-	losses := InfraLosses(recs)
+	return InfraLossesMarkdown(w, InfraLosses(recs))
+}
+
+// InfraLossesMarkdown is [InfraMarkdown] of the losses an [InfraTally]
+// counted.
+func InfraLossesMarkdown(w io.Writer, losses []InfraLoss) error {
 	if len(losses) == 0 {
 		return nil
 	}

@@ -45,59 +45,97 @@ type AggregateOptions struct {
 // failure are left out (a report counts them apart). Records are not
 // validated here. The result does not depend on the order of recs.
 func Aggregate(recs []results.Record, opts AggregateOptions) []Cell {
-	type key struct{ agent, family, perturbation string }
-	type sums struct {
-		cell  Cell
-		steps int
-		wall  []float64
+	a := NewAggregator(opts)
+	a.wall = true
+	for i := range recs {
+		a.Add(&recs[i])
 	}
-	groups := make(map[key]*sums)
-	for _, r := range recs {
-		if !r.Scored() {
-			continue // an infrastructure failure is in no rate
-		}
-		k := key{r.Agent, AllFamilies, r.Perturbation}
-		if opts.ByFamily {
-			k.family = r.Family
-		}
-		g := groups[k]
-		if g == nil {
-			g = &sums{cell: Cell{Agent: k.agent, Family: k.family, Perturbation: k.perturbation}}
-			groups[k] = g
-		}
-		c := &g.cell
-		c.N++
-		c.ADA.N++
-		c.SR.N++
-		if r.ADA {
-			c.ADA.K++
-		}
-		if r.Success {
-			c.SR.K++
-		}
-		c.TagAcc.K += r.TagCorrect
-		c.TagAcc.N += r.Questions
-		if r.Error != "" {
-			c.Errors++
-		}
-		g.steps += r.Steps
+	return a.Cells()
+}
+
+// Aggregator is [Aggregate] a record at a time, for a caller that does not
+// hold the records (a run's summary, added up as the records are
+// written): its memory is its cells'. Its cells leave WallMS zero, since
+// a mean wall time that does not depend on the order of the records
+// (Aggregate sums them sorted) needs them all; no table shows it.
+type Aggregator struct {
+	opts   AggregateOptions
+	wall   bool // keep each group's wall times, for Cell.WallMS
+	groups map[aggKey]*aggSums
+}
+
+type aggKey struct{ agent, family, perturbation string }
+
+type aggSums struct {
+	cell  Cell
+	steps int
+	wall  []float64
+}
+
+// NewAggregator returns an empty Aggregator that groups and orders as
+// opts says.
+func NewAggregator(opts AggregateOptions) *Aggregator {
+	return &Aggregator{opts: opts, groups: map[aggKey]*aggSums{}}
+}
+
+// Add adds r; a record that ended in an infrastructure failure is left
+// out, as Aggregate leaves it.
+func (a *Aggregator) Add(r *results.Record) {
+	if !r.Scored() {
+		return // an infrastructure failure is in no rate
+	}
+	k := aggKey{r.Agent, AllFamilies, r.Perturbation}
+	if a.opts.ByFamily {
+		k.family = r.Family
+	}
+	g := a.groups[k]
+	if g == nil {
+		g = &aggSums{cell: Cell{Agent: k.agent, Family: k.family, Perturbation: k.perturbation}}
+		a.groups[k] = g
+	}
+	c := &g.cell
+	c.N++
+	c.ADA.N++
+	c.SR.N++
+	if r.ADA {
+		c.ADA.K++
+	}
+	if r.Success {
+		c.SR.K++
+	}
+	c.TagAcc.K += r.TagCorrect
+	c.TagAcc.N += r.Questions
+	if r.Error != "" {
+		c.Errors++
+	}
+	g.steps += r.Steps
+	if a.wall {
 		g.wall = append(g.wall, r.WallMS)
 	}
-	cells := make([]Cell, 0, len(groups))
-	for _, g := range groups {
+}
+
+// Cells are the cells of the records added so far, sorted as Aggregate
+// sorts them.
+func (a *Aggregator) Cells() []Cell {
+	cells := make([]Cell, 0, len(a.groups))
+	for _, g := range a.groups {
 		c := g.cell
 		c.Steps = float64(g.steps) / float64(c.N)
-		// Summed in sorted order, so the mean does not depend on the order
-		// of the records (concurrent runs append them in any order).
-		slices.Sort(g.wall)
-		var wall float64
-		for _, v := range g.wall {
-			wall += v
+		if a.wall {
+			// Summed in sorted order, so the mean does not depend on the
+			// order of the records (concurrent runs append them in any
+			// order).
+			w := slices.Clone(g.wall)
+			slices.Sort(w)
+			var wall float64
+			for _, v := range w {
+				wall += v
+			}
+			c.WallMS = wall / float64(c.N)
 		}
-		c.WallMS = wall / float64(c.N)
 		cells = append(cells, c)
 	}
-	byAgent, byPerturbation := OrderBy(opts.Agents), OrderBy(opts.Perturbations)
+	byAgent, byPerturbation := OrderBy(a.opts.Agents), OrderBy(a.opts.Perturbations)
 	slices.SortFunc(cells, func(a, b Cell) int {
 		return cmp.Or(
 			byAgent(a.Agent, b.Agent),

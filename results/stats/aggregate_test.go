@@ -113,3 +113,29 @@ func TestAggregateEmptyAndDeterministic(t *testing.T) {
 		t.Fatalf("input order changed the result:\n%+v\n%+v", x, y)
 	}
 }
+
+// An Aggregator fed the records one at a time gives Aggregate's cells,
+// but for the mean wall time, which it leaves zero.
+func TestAggregatorIsAggregate(t *testing.T) {
+	t.Parallel()
+	var recs []results.Record
+	for i := range 60 {
+		recs = append(recs, results.Record{Agent: []string{"b", "a", "c"}[i%3], Family: []string{"f", "g"}[i%2], Perturbation: []string{"none", "absence", "zz"}[i%5%3],
+			ADA: i%4 == 0, Success: i%3 == 0, Steps: i, WallMS: float64(i) + 0.25, Questions: i % 2, TagCorrect: i % 4 / 3,
+			Outcome: []string{results.OutcomeScored, results.OutcomeScored, results.OutcomeInfraError}[i%7%3]})
+	}
+	for _, opts := range []AggregateOptions{{}, {ByFamily: true}, {Agents: []string{"c"}, Perturbations: []string{"zz"}}} {
+		want := Aggregate(recs, opts)
+		a := NewAggregator(opts)
+		for i := range recs {
+			a.Add(&recs[i])
+		}
+		got := a.Cells()
+		for i := range want {
+			want[i].WallMS = 0
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%+v: Aggregator\n%+v\nAggregate\n%+v", opts, got, want)
+		}
+	}
+}

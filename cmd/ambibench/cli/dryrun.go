@@ -8,6 +8,7 @@ import (
 
 	"github.com/ambibench/ambibench/agents/llm/models"
 	"github.com/ambibench/ambibench/bench"
+	"github.com/ambibench/ambibench/results"
 )
 
 // dryRunGrid prints what a run would play, episodes per agent and cell,
@@ -15,11 +16,11 @@ import (
 // playing the same grid on the simulated model, whose workflows make the
 // calls a real model's would (a real model's replies differ in length,
 // and so, a little, do the prompts that follow them). Nothing is written.
-func dryRunGrid(w io.Writer, jobs []bench.Job, opts bench.Options) error {
+func dryRunGrid(w io.Writer, jobs *bench.Grid, opts bench.Options) error {
 	type cell struct{ agent, family, perturbation string }
 	var order []cell
 	count := map[cell]int{}
-	for _, j := range jobs {
+	for j := range jobs.All() {
 		c := cell{j.Agent, j.Family, j.Perturbation}
 		if j.Size != 0 {
 			c.family = fmt.Sprintf("%s (%d objects)", j.Family, j.Size)
@@ -30,27 +31,23 @@ func dryRunGrid(w io.Writer, jobs []bench.Job, opts bench.Options) error {
 		count[c]++
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Dry run: %d episodes.\n\n| agent | task family | perturbation | episodes |\n| --- | --- | --- | --- |\n", len(jobs))
+	fmt.Fprintf(&b, "Dry run: %d episodes.\n\n| agent | task family | perturbation | episodes |\n| --- | --- | --- | --- |\n", jobs.Len())
 	for _, c := range order {
 		fmt.Fprintf(&b, "| %s | %s | %s | %d |\n", c.agent, c.family, c.perturbation, count[c])
 	}
-	if needsModel(jobs) {
+	if needsModel(jobs.Agents()) {
 		est := opts
 		m, err := models.Open(models.Default, nil)
 		if err != nil {
 			return err
 		}
 		est.Model, est.Members = m, nil
-		recs, err := bench.Run(context.Background(), est, nil, nil)
-		if err != nil {
-			return fmt.Errorf("run: --dry-run: estimating on %s: %w", models.Default, err)
-		}
 		type cost struct{ episodes, calls, in, out int }
 		var agents []string
 		costs := map[string]*cost{}
-		for _, r := range recs {
+		est.OnRecord = func(_ bench.Job, r results.Record) {
 			if r.Model == "" {
-				continue
+				return
 			}
 			c := costs[r.Agent]
 			if c == nil {
@@ -62,6 +59,9 @@ func dryRunGrid(w io.Writer, jobs []bench.Job, opts bench.Options) error {
 			c.calls += r.Calls
 			c.in += r.InputTokens
 			c.out += r.OutputTokens
+		}
+		if _, err := bench.Stream(context.Background(), est, nil, nil); err != nil {
+			return fmt.Errorf("run: --dry-run: estimating on %s: %w", models.Default, err)
 		}
 		fmt.Fprintf(&b, "\nEstimated cost, from the same grid played on `%s` (a real model's replies differ in length):\n\n| agent | episodes | model calls | input tokens | output tokens |\n| --- | --- | --- | --- | --- |\n", models.Default)
 		var total cost

@@ -9,7 +9,6 @@ import (
 	"github.com/ambibench/ambibench/agents"
 	"github.com/ambibench/ambibench/agents/llm"
 	"github.com/ambibench/ambibench/agents/llm/models"
-	"github.com/ambibench/ambibench/bench"
 )
 
 // splitModelSpecs reads --ensemble-models: model specs separated by
@@ -57,9 +56,9 @@ func openMembers(specs []string, mainSpec string, main llm.Model, open func(stri
 }
 
 // membersPlayed reports whether any job's agent samples from members.
-func membersPlayed(jobs []bench.Job) bool {
-	for _, j := range jobs {
-		if info, ok := agents.Lookup(j.Agent); ok && info.UsesMembers {
+func membersPlayed(names []string) bool {
+	for _, a := range names {
+		if info, ok := agents.Lookup(a); ok && info.UsesMembers {
 			return true
 		}
 	}

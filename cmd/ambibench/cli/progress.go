@@ -3,7 +3,9 @@ package cli
 import (
 	"fmt"
 	"io"
+	"iter"
 	"os"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -43,6 +45,12 @@ type progress struct {
 const fallbackWidth = 80
 
 func newProgress(w io.Writer, todo []bench.Job) *progress {
+	return newProgressOf(w, slices.Values(todo))
+}
+
+// newProgressOf is newProgress of the jobs todo yields, which it counts
+// without keeping.
+func newProgressOf(w io.Writer, todo iter.Seq[bench.Job]) *progress {
 	p := &progress{w: w, redraw: 200 * time.Millisecond, every: 10 * time.Second, now: time.Now,
 		total: map[string]int{}, done: map[string]int{}}
 	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
@@ -55,13 +63,13 @@ func newProgress(w io.Writer, todo []bench.Job) *progress {
 			return cols
 		}
 	}
-	for _, j := range todo {
+	for j := range todo {
 		if p.total[j.Agent] == 0 {
 			p.agents = append(p.agents, j.Agent)
 		}
 		p.total[j.Agent]++
+		p.all++
 	}
-	p.all = len(todo)
 	p.start, p.last = p.now(), p.now()
 	return p
 }

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"iter"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -147,12 +148,13 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 		Repeats:       *repeats,
 		Concurrency:   *conc,
 	}
-	// The whole grid, for run.json, and this run's part of it.
-	grid, err := bench.Jobs(opts)
+	// The whole grid, for run.json, and this run's part of it: made job
+	// by job as they are asked for, never held.
+	grid, err := bench.NewGrid(opts)
 	if err != nil {
 		return fmt.Errorf("run: %w", err)
 	}
-	if err := checkNamedCells(opts, grid); err != nil {
+	if err := checkNamedCells(opts, grid.Len()); err != nil {
 		return err
 	}
 	if err := checkSceneSizes(opts); err != nil {
@@ -164,15 +166,18 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 		return fmt.Errorf("run: %w", err)
 	}
 	opts.Shard = shard
-	jobs := shard.Of(grid)
-	if len(jobs) == 0 {
+	jobs, err := bench.NewGrid(opts)
+	if err != nil {
+		return fmt.Errorf("run: %w", err)
+	}
+	if jobs.Len() == 0 {
 		// Not an error: an Indexed Job of more shards than the grid has
 		// jobs still runs every index, and merge wants each directory.
 		// But "No results." alone read as a run that lost its records.
 		fmt.Fprintf(stderr, "ambibench: --shard %s: this shard holds none of the grid's %d %s (job k is shard k mod %d + 1); its directory is written for merge\n",
-			shard, len(grid), plural(len(grid), "job", "jobs"), shard.Count)
+			shard, grid.Len(), plural(grid.Len(), "job", "jobs"), shard.Count)
 	}
-	if len(splitModelSpecs(*members)) > 0 && !membersPlayed(jobs) {
+	if len(splitModelSpecs(*members)) > 0 && !membersPlayed(jobs.Agents()) {
 		return fmt.Errorf("run: --ensemble-models: no agent of this run samples from members (those that do: %s)", strings.Join(agentsWithMembers(), ", "))
 	}
 	if *rpm < 0 || *tpm < 0 || *inflight < 0 {
@@ -185,7 +190,7 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 		return fmt.Errorf("run: --max-retry-after must not be negative, --call-timeout and --max-reply-bytes must be positive")
 	}
 	if flagGiven(fs, "prompts") {
-		if opts.Prompts, err = loadPrompts(stderr, *promptsDir, t.Name(), needsModel(jobs)); err != nil {
+		if opts.Prompts, err = loadPrompts(stderr, *promptsDir, t.Name(), needsModel(jobs.Agents())); err != nil {
 			return err
 		}
 	}
@@ -219,7 +224,7 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 		specs = append(specs, splitModelSpecs(*members)...)
 		var part *results.RunShard
 		if !shard.IsZero() {
-			part = &results.RunShard{Index: shard.Index, Count: shard.Count, Order: bench.Order(grid)}
+			part = &results.RunShard{Index: shard.Index, Count: shard.Count, Order: grid.Order()}
 		}
 		if dir, err = openRunDir(*out, settings, gridOf(grid, specs...), part, *fresh); err != nil {
 			return fmt.Errorf("run: %w", promptsHint(err))
@@ -229,7 +234,7 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 		return fmt.Errorf("run: --fresh needs --out")
 	}
 	var sink *transcriptSink // opened once the records kept are known
-	if needsModel(jobs) {
+	if needsModel(jobs.Agents()) {
 		mopts := models.Options{RequestsPerMinute: *rpm, TokensPerMinute: *tpm, MaxInFlight: *inflight,
 			MaxAttempts: *retries, MaxRetryAfter: *maxRetryAfter, CallTimeout: *callTimeout, MaxReplyBytes: *maxReply, Logger: logger}
 		if *transcripts {
@@ -266,8 +271,8 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 	// run does not spend a pass of key-making over 28,600 jobs before the
 	// first episode, when one core is all it uses.
 	want := sync.OnceValue(func() map[string]bool {
-		m := make(map[string]bool, len(jobs))
-		for _, j := range jobs {
+		m := make(map[string]bool, jobs.Len())
+		for j := range jobs.All() {
 			m[j.Key(opts.Seed, opts.ModelFor(j.Agent))] = true
 		}
 		return m
@@ -293,18 +298,20 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 			fmt.Fprintln(stderr)
 		}
 	}
+	// The summary adds up each record as it is written (the earlier
+	// runs' first): the run holds none of them.
+	tally := newRunTally(opts)
 	have := map[string]bool{}
-	var recs []results.Record
-	for _, r := range prior {
+	for i, r := range prior {
 		if want()[r.Key()] && !have[r.Key()] {
 			have[r.Key()] = true
-			recs = append(recs, r)
+			tally.add(&prior[i])
 		}
 	}
 	began := time.Now()
 	var prog *progress
 	if !*quiet {
-		prog = newProgress(stderr, bench.Pending(jobs, opts, have))
+		prog = newProgressOf(stderr, pending(jobs, opts, have))
 	}
 	opts.OnRecord = func(j bench.Job, r results.Record) {
 		if r.Outcome == results.OutcomeInfraError {
@@ -313,10 +320,11 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 		if prog != nil {
 			prog.record(j, r)
 		}
+		tally.add(&r)
 	}
-	newRecs, err := bench.Run(ctx, opts, w, have)
+	added, err := bench.Stream(ctx, opts, w, have)
 	if dir != nil {
-		if oerr := dir.putInGridOrder(jobs, opts, newRecs); oerr != nil {
+		if oerr := dir.putInGridOrder(jobs, opts, added); oerr != nil {
 			err = errors.Join(err, oerr)
 		}
 	}
@@ -325,18 +333,14 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 	}
 	stopped := errors.Is(err, bench.ErrStopped)
 	if err != nil && !stopped {
-		fmt.Fprintln(stderr, "ambibench:", tallyOutcomes(append(recs, newRecs...), time.Since(began)))
+		tally.out.wall = time.Since(began)
+		fmt.Fprintln(stderr, "ambibench:", tally.out)
 		return fmt.Errorf("run: %w (records written so far are kept; run again to resume)", err)
-	}
-	if len(recs) == 0 {
-		recs = newRecs // a fresh run: no second copy of 28,600 records
-	} else {
-		recs = append(recs, newRecs...)
 	}
 	wall := time.Since(began)
 
 	var table strings.Builder
-	if err := summarize(&table, recs, opts, *byTask); err != nil {
+	if err := tally.table(&table, *byTask); err != nil {
 		return err
 	}
 	fmt.Fprint(stdout, table.String())
@@ -345,7 +349,7 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 		fmt.Fprintf(&sum, "# ambibench %s summary\n\n", *track)
 		fmt.Fprintf(&sum, "Suite version %d. Seed %d, %s%s.\n\n", bench.SuiteVersion, opts.Seed, episodesRun, bench.SummaryNote(t))
 		sum.WriteString(promptsNote(opts.Prompts, t.Name()))
-		tables, err := summaryTables(recs, opts)
+		tables, err := tally.summaryTables(opts)
 		if err != nil {
 			return err
 		}
@@ -355,11 +359,12 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 			return fmt.Errorf("run: %w", err)
 		}
 	}
-	end := tallyOutcomes(recs, wall)
+	end := tally.out
+	end.wall = wall
 	fmt.Fprintln(stderr, "ambibench:", end)
 	if stopped {
 		return &exitError{code: exitBudget, err: fmt.Errorf("stopped: this run's calls spent %d tokens, its --max-tokens-total of %d; %d of %d episodes are recorded (the calls of the episodes it stopped are not in them), and running the same command again continues with a budget of its own",
-			budget.spent.Load(), *maxTokens, len(recs), len(jobs))}
+			budget.spent.Load(), *maxTokens, end.recorded(), jobs.Len())}
 	}
 	if end.infra > 0 {
 		again := "fix the cause and run the same command again to run just those"
@@ -381,20 +386,28 @@ type outcomes struct {
 
 func tallyOutcomes(recs []results.Record, wall time.Duration) outcomes {
 	o := outcomes{wall: wall}
-	for _, r := range recs {
-		switch r.Outcome {
-		case results.OutcomeInfraError:
-			o.infra++
-		case results.OutcomeAgentError:
-			o.agent++
-		default:
-			o.scored++
-		}
-		o.calls += r.Calls
-		o.tokens += r.InputTokens + r.OutputTokens
+	for i := range recs {
+		o.add(&recs[i])
 	}
 	return o
 }
+
+// add counts one record.
+func (o *outcomes) add(r *results.Record) {
+	switch r.Outcome {
+	case results.OutcomeInfraError:
+		o.infra++
+	case results.OutcomeAgentError:
+		o.agent++
+	default:
+		o.scored++
+	}
+	o.calls += r.Calls
+	o.tokens += r.InputTokens + r.OutputTokens
+}
+
+// recorded is the number of records counted.
+func (o outcomes) recorded() int { return o.scored + o.agent + o.infra }
 
 func (o outcomes) String() string {
 	return fmt.Sprintf("%d %s scored (%d of them agent errors), %d infrastructure %s; %s wall; %d model calls, %d tokens",
@@ -412,40 +425,82 @@ func plural(n int, one, many string) string {
 // summaryFileName is the summary a run writes beside its records.
 const summaryFileName = "summary.md"
 
+// runTally adds up a run's records, one at a time as they are written,
+// for its tables and its last line: what the summary needs of them,
+// without holding them (a tabletop run of 130,000 episodes held 138 MB of
+// records for its summary; a million, ten times that).
+type runTally struct {
+	tables *bench.Tables
+	infra  reports.InfraTally
+	out    outcomes
+}
+
+func newRunTally(opts bench.Options) *runTally {
+	return &runTally{tables: bench.NewTables(opts.Track, bench.TableSpec{Agents: opts.Agents, Perturbations: opts.Perturbations})}
+}
+
+func (t *runTally) add(r *results.Record) {
+	if r.Scored() {
+		t.tables.Add(r)
+	}
+	t.infra.Add(r)
+	t.out.add(r)
+}
+
+// table writes the run's table: the scored records' rates, then what the
+// infrastructure failures took away.
+func (t *runTally) table(w io.Writer, byFamily bool) error {
+	if err := t.tables.Write(w, byFamily); err != nil {
+		return err
+	}
+	return reports.InfraLossesMarkdown(w, t.infra.Losses())
+}
+
 // summaryTables are the tables of summary.md: the run's table, and the
-// table by family where the track has one. merge writes them for the
-// merged records between the header and tail of a shard's summary.
-func summaryTables(recs []results.Record, opts bench.Options) (string, error) {
+// table by family where the track has one.
+func (t *runTally) summaryTables(opts bench.Options) (string, error) {
 	var b strings.Builder
-	if err := summarize(&b, recs, opts, false); err != nil {
+	if err := t.table(&b, false); err != nil {
 		return "", err
 	}
 	if bench.FamilyTable(opts.Track) {
 		b.WriteString("\n## By task family\n\n")
-		if err := summarize(&b, recs, opts, true); err != nil {
+		if err := t.table(&b, true); err != nil {
 			return "", err
 		}
 	}
 	return b.String(), nil
 }
 
-// summarize writes the run's table: the scored records' rates, then what
-// the infrastructure failures took away.
-func summarize(w io.Writer, recs []results.Record, opts bench.Options, byFamily bool) error {
-	if err := summarizeScored(w, results.ScoredOnly(recs), opts, byFamily); err != nil {
-		return err
+// summaryTables are the tables of summary.md for recs (see
+// runTally.summaryTables): merge writes them for the merged records
+// between the header and tail of a shard's summary.
+func summaryTables(recs []results.Record, opts bench.Options) (string, error) {
+	t := newRunTally(opts)
+	for i := range recs {
+		t.add(&recs[i])
 	}
-	return reports.InfraMarkdown(w, recs)
+	return t.summaryTables(opts)
 }
 
-func summarizeScored(w io.Writer, recs []results.Record, opts bench.Options, byFamily bool) error {
-	return bench.Table(w, opts.Track, recs, bench.TableSpec{Agents: opts.Agents, Perturbations: opts.Perturbations, ByFamily: byFamily})
+// pending yields the jobs not already recorded (in have), in grid order.
+func pending(jobs *bench.Grid, opts bench.Options, have map[string]bool) iter.Seq[bench.Job] {
+	return func(yield func(bench.Job) bool) {
+		for j := range jobs.All() {
+			if len(have) > 0 && have[j.Key(opts.Seed, opts.ModelFor(j.Agent))] {
+				continue
+			}
+			if !yield(j) {
+				return
+			}
+		}
+	}
 }
 
-// needsModel reports whether any job's agent is a workflow.
-func needsModel(jobs []bench.Job) bool {
-	for _, j := range jobs {
-		if info, ok := agents.Lookup(j.Agent); ok && info.UsesModel {
+// needsModel reports whether any of the agents is a workflow.
+func needsModel(names []string) bool {
+	for _, a := range names {
+		if info, ok := agents.Lookup(a); ok && info.UsesModel {
 			return true
 		}
 	}

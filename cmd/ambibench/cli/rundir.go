@@ -128,24 +128,43 @@ func (d *runDir) openRecords(want func() map[string]bool) error {
 }
 
 // putInGridOrder keeps records.jsonl in grid order once this run has
-// added records to those an earlier one left: the episodes an earlier
-// run ended in infrastructure errors are played again after the others
-// (openRecords dropped their records), and a grown grid adds cells after
-// those played, so the new records, appended, may belong before old ones.
-// The file is then rewritten (whole, then renamed) with every record of
-// this run's jobs at its place in their order, so that it is the file a
-// run without the failures or the pauses writes. A record of no job of
-// this run (another model's, an agent no longer asked for) stays after
-// the record it followed. A file already in order is left as it is.
-func (d *runDir) putInGridOrder(jobs []bench.Job, opts bench.Options, added []results.Record) error {
-	if len(added) == 0 || len(d.prior) == 0 {
+// added records (added of them) to those an earlier one left: the
+// episodes an earlier run ended in infrastructure errors are played again
+// after the others (openRecords dropped their records), and a grown grid
+// adds cells after those played, so the new records, appended, may belong
+// before old ones. The file is then read back and rewritten (whole, then
+// renamed) with every record of this run's jobs at its place in their
+// order, so that it is the file a run without the failures or the pauses
+// writes. A record of no job of this run (another model's, an agent no
+// longer asked for) stays after the record it followed. A file already
+// in order is left as it is. A fresh run, whose records are written in
+// order, reads nothing back.
+func (d *runDir) putInGridOrder(jobs *bench.Grid, opts bench.Options, added int) error {
+	if added == 0 || len(d.prior) == 0 {
 		return nil
 	}
-	pos := make(map[string]int, len(jobs))
-	for i, j := range jobs {
-		pos[j.Key(opts.Seed, opts.ModelFor(j.Agent))] = i
+	if d.closer != nil {
+		if err := d.closer.Close(); err != nil {
+			return err
+		}
+		d.closer, d.w = nil, nil
 	}
-	all := slices.Concat(d.prior, added)
+	path := filepath.Join(d.dir, recordsFileName)
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	all, err := results.ReadRecords(f, path)
+	f.Close()
+	if err != nil {
+		return err
+	}
+	pos := make(map[string]int, jobs.Len())
+	i := 0
+	for j := range jobs.All() {
+		pos[j.Key(opts.Seed, opts.ModelFor(j.Agent))] = i
+		i++
+	}
 	type place struct{ at, after, i int }
 	places := make([]place, len(all))
 	last := -1
@@ -169,35 +188,29 @@ func (d *runDir) putInGridOrder(jobs []bench.Job, opts bench.Options, added []re
 	for k, p := range sorted {
 		recs[k] = all[p.i]
 	}
-	if d.closer != nil {
-		if err := d.closer.Close(); err != nil {
-			return err
-		}
-		d.closer, d.w = nil, nil
-	}
-	return results.RewriteRecords(filepath.Join(d.dir, recordsFileName), recs)
+	return results.RewriteRecords(path, recs)
 }
 
-// gridOf is the grid that jobs cover, as run.json records it; models are
-// the specs the run's workflows are driven by.
-func gridOf(jobs []bench.Job, models ...string) results.Grid {
-	var g results.Grid
-	if needsModel(jobs) {
-		g.Models = models
+// gridOf is the grid g covers, as run.json records it; models are the
+// specs the run's workflows are driven by. It is read off g's cells,
+// without a pass over its jobs.
+func gridOf(g *bench.Grid, models ...string) results.Grid {
+	var out results.Grid
+	if needsModel(g.Agents()) {
+		out.Models = models
 	}
-	for _, j := range jobs {
-		g.Agents = append(g.Agents, j.Agent)
-		g.Families = append(g.Families, j.Family)
-		g.Perturbations = append(g.Perturbations, j.Perturbation)
-		if j.Size != 0 {
-			g.SceneSizes = append(g.SceneSizes, j.Size)
+	o := g.Order()
+	out.Agents = o.Agents
+	for _, c := range o.Cells {
+		out.Families = append(out.Families, c.Family)
+		out.Perturbations = append(out.Perturbations, c.Perturbation)
+		if c.SceneSize != 0 {
+			out.SceneSizes = append(out.SceneSizes, c.SceneSize)
 		}
-		g.Episodes = max(g.Episodes, j.Index+1)
-		if j.Repeat > 0 {
-			g.Repeats = max(g.Repeats, j.Repeat+1)
-		}
+		out.Episodes = max(out.Episodes, c.Episodes)
 	}
-	return g.Union(results.Grid{})
+	out.Repeats = o.Repeats
+	return out.Union(results.Grid{})
 }
 
 // sameShard refuses to resume the run in dir, which holds shard was, as

@@ -196,10 +196,10 @@ func checkMembersFlag(fs *flag.FlagSet, value string) error {
 // would print "No results." and exit 0. The error says where the
 // perturbation does apply, and whether the grid is empty. An empty grid
 // with every name playing (cells without episodes) is refused too.
-func checkNamedCells(opts bench.Options, grid []bench.Job) error {
+func checkNamedCells(opts bench.Options, jobs int) error {
 	t := opts.Track
 	outcome := "it would play nothing"
-	if len(grid) == 0 {
+	if jobs == 0 {
 		outcome = "the grid is empty"
 	}
 	for _, p := range opts.Perturbations {
@@ -226,7 +226,7 @@ func checkNamedCells(opts bench.Options, grid []bench.Job) error {
 			return fmt.Errorf("run: --tasks %s: no perturbation of --perturbations %s applies to it; %s", f, strings.Join(opts.Perturbations, ","), outcome)
 		}
 	}
-	if len(grid) == 0 {
+	if jobs == 0 {
 		cells, _ := t.Cells(opts.Families, opts.Perturbations)
 		return fmt.Errorf("run: the grid is empty: its %d %s hold no episode", len(cells), plural(len(cells), "cell", "cells"))
 	}
