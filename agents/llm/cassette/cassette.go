@@ -2,6 +2,9 @@ package cassette
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -33,8 +36,9 @@ func (c *counter) counts() Counts { return Counts{c.hits.Load(), c.misses.Load()
 
 // MissError is a Player's failure for a request that is not on file.
 type MissError struct {
-	Hash    string // llm.Hash of the model name and the request
+	Hash    string // the key: [Key] of the model name, the request and the repeat
 	Episode string // llm.EpisodeFrom of the call, "" outside an episode
+	Repeat  int    // llm.RepeatFrom of the call
 	Dir     string
 }
 
@@ -42,6 +46,9 @@ func (e *MissError) Error() string {
 	ep := "episode " + e.Episode
 	if e.Episode == "" {
 		ep = "no episode"
+	}
+	if e.Repeat > 0 {
+		ep += fmt.Sprintf(", repeat %d", e.Repeat)
 	}
 	return fmt.Sprintf("cassette miss: request %s (%s) not in %s", e.Hash, ep, e.Dir)
 }
@@ -52,10 +59,37 @@ func (e *MissError) Error() string {
 // error still unwraps to what is behind it, a *MissError included.
 func fail(err error) error { return &llm.Error{Kind: llm.KindCassette, Err: err} }
 
-// key returns the key of req for model, or an error when req cannot be
-// written to a cassette file and read back as itself (a temperature JSON
-// cannot hold, text that is not UTF-8).
-func key(model string, req llm.Request) (string, error) {
+// Key returns the key a call of model with req at repeat (llm.RepeatFrom
+// of the call's context; ambibench run --repeats) is recorded under: at
+// repeat 0, llm.Hash(model, req), as in every store written before
+// repeats had keys of their own; at a repeat r > 0, a hash over that and
+// r, so that each repeat of an episode, which sends the very request of
+// repeat 0, keeps a reply of its own.
+func Key(model string, req llm.Request, repeat int) string {
+	return repeatKey(llm.Hash(model, req), repeat)
+}
+
+// repeatKey returns the key of the request hashing to hash at repeat.
+func repeatKey(hash string, repeat int) string {
+	if repeat == 0 {
+		return hash
+	}
+	h := sha256.New()
+	h.Write([]byte("ambibench-repeat-v1\x00"))
+	h.Write([]byte(hash))
+	var n [8]byte
+	binary.BigEndian.PutUint64(n[:], uint64(repeat))
+	h.Write(n[:])
+	return hex.EncodeToString(h.Sum(nil)[:16])
+}
+
+// key returns the key of req for model at repeat, or an error when req
+// cannot be written to a cassette file and read back as itself (a
+// temperature JSON cannot hold, text that is not UTF-8).
+func key(model string, req llm.Request, repeat int) (string, error) {
+	if repeat < 0 {
+		return "", fmt.Errorf("cassette: call at repeat %d, below 0", repeat)
+	}
 	if math.IsNaN(req.Temperature) || math.IsInf(req.Temperature, 0) {
 		return "", fmt.Errorf("cassette: request has temperature %v, which JSON cannot hold", req.Temperature)
 	}
@@ -65,7 +99,7 @@ func key(model string, req llm.Request) (string, error) {
 	if err := badImages(req); err != nil {
 		return "", fmt.Errorf("cassette: %w", err)
 	}
-	return llm.Hash(model, req), nil
+	return Key(model, req, repeat), nil
 }
 
 // Recorder is the Model that [Record] returns.
@@ -81,7 +115,8 @@ type Recorder struct {
 // when there is one, without calling next, and otherwise calls next and
 // records a successful reply as DIR/<key>.zst, compressed with the
 // dictionary dir names current when Record is called, if any (failures
-// are returned and not recorded). The key is llm.Hash(next.Name(), req), and
+// are returned and not recorded). The key is [Key] of next.Name(), req and
+// the call's repeat (llm.RepeatFrom), and
 // Name is next.Name(), so that a [Replay] of the directory under the same
 // name serves the same calls.
 //
@@ -115,7 +150,8 @@ func (r *Recorder) Counts() Counts { return r.counts() }
 // records the reply.
 func (r *Recorder) Generate(ctx context.Context, req llm.Request) (llm.Reply, error) {
 	model := r.next.Name()
-	k, err := key(model, req)
+	repeat := llm.RepeatFrom(ctx)
+	k, err := key(model, req, repeat)
 	if err != nil {
 		return llm.Reply{}, fail(err)
 	}
@@ -147,7 +183,7 @@ func (r *Recorder) Generate(ctx context.Context, req llm.Request) (llm.Reply, er
 	if err := badUTF8Reply(reply); err != nil {
 		return llm.Reply{}, fmt.Errorf("recording the reply to request %s: %w", k, err)
 	}
-	data, err := encode(model, k, req, reply)
+	data, err := encode(model, k, repeat, req, reply)
 	if err == nil {
 		err = r.st.write(k, data)
 	}
@@ -165,7 +201,8 @@ type Player struct {
 }
 
 // Replay returns a model, a *Player, that answers each request from its
-// recording in dir (DIR/<key>.zst or DIR/<key>.json), key being llm.Hash(model, req), and never calls
+// recording in dir (DIR/<key>.zst or DIR/<key>.json), key being [Key] of
+// model, req and the call's repeat (llm.RepeatFrom), and never calls
 // anything else. model is the name of the model the cassette was recorded
 // from (the Name of the model given to [Record]), and the Player's Name.
 // When model is "", Replay reads it from the cassette's files, which must
@@ -277,7 +314,8 @@ func (p *Player) Counts() Counts { return p.counts() }
 
 // Generate serves req from the cassette.
 func (p *Player) Generate(ctx context.Context, req llm.Request) (llm.Reply, error) {
-	k, err := key(p.model, req)
+	repeat := llm.RepeatFrom(ctx)
+	k, err := key(p.model, req, repeat)
 	if err != nil {
 		return llm.Reply{}, fail(err)
 	}
@@ -290,7 +328,7 @@ func (p *Player) Generate(ctx context.Context, req llm.Request) (llm.Reply, erro
 	}
 	if !ok {
 		p.misses.Add(1)
-		return llm.Reply{}, fail(&MissError{Hash: k, Episode: llm.EpisodeFrom(ctx), Dir: p.dir})
+		return llm.Reply{}, fail(&MissError{Hash: k, Episode: llm.EpisodeFrom(ctx), Repeat: repeat, Dir: p.dir})
 	}
 	p.hits.Add(1)
 	return reply, nil

@@ -4,7 +4,7 @@
 //
 // A cassette (a store) is a directory holding one file per distinct
 // request, DIR/<key>.zst, where key is [llm.Hash] of the model's name and
-// the request. The file is one zstd frame (github.com/klauspost/compress)
+// the request (at repeat 0; see below for the other repeats). The file is one zstd frame (github.com/klauspost/compress)
 // of a JSON object holding exactly the model name, that hash, the request
 // and the reply:
 //
@@ -15,7 +15,18 @@
 //	  "reply": { …an llm.Reply… }
 //	}
 //
-// and nothing else: no key, token or header ever reaches it. Tool-call
+// and nothing else: no key, token or header ever reaches it.
+//
+// A run with repeats (ambibench run --repeats) plays each episode several
+// times, and a repeat sends the very request of repeat 0, which a live
+// model answers with a fresh draw. So a call at a repeat r above 0
+// (llm.RepeatFrom of its context) is kept apart: its key is [Key] of the
+// model, the request and r, a hash over all three, and its file says so
+// in one more field, "repeat": r, after "hash". At repeat 0 the key is
+// llm.Hash of the model and the request and the file has no "repeat", as
+// in every store written before repeats had keys of their own, so those
+// stores still replay. [Verify] checks a file's hash against its model,
+// request and repeat alike. Tool-call
 // arguments that are not compact valid JSON (a malformed call, say) are
 // stored verbatim as a string under "args_text" in place of "args", so a
 // reply replays byte for byte (JSON holds text, so invalid UTF-8, which no

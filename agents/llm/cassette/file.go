@@ -13,8 +13,12 @@ import (
 
 // file is the content of a cassette file.
 type file struct {
-	Model   string      `json:"model"`
-	Hash    string      `json:"hash"`
+	Model string `json:"model"`
+	Hash  string `json:"hash"`
+	// Repeat is the repeat of the call (llm.RepeatFrom), absent at 0, so
+	// that a file of repeat 0 is what it was before repeats had keys of
+	// their own; Hash is then [Key] of Model, Request and Repeat.
+	Repeat  int         `json:"repeat,omitempty"`
 	Request llm.Request `json:"request"`
 	Reply   *fileReply  `json:"reply"`
 }
@@ -44,9 +48,10 @@ type fileToolCall struct {
 	Signature []byte `json:"signature,omitempty"`
 }
 
-// encode returns the file recording req and reply for model under key.
-func encode(model, key string, req llm.Request, reply llm.Reply) ([]byte, error) {
-	f := file{Model: model, Hash: key, Request: validRequest(req), Reply: &fileReply{
+// encode returns the file recording req and reply for model at repeat
+// under key.
+func encode(model, key string, repeat int, req llm.Request, reply llm.Reply) ([]byte, error) {
+	f := file{Model: model, Hash: key, Repeat: repeat, Request: validRequest(req), Reply: &fileReply{
 		Text: reply.Text, FinishReason: reply.FinishReason, ProviderFinish: reply.ProviderFinish,
 		InputTokens: reply.InputTokens, OutputTokens: reply.OutputTokens, Latency: reply.Latency,
 	}}
@@ -110,6 +115,8 @@ func decode(name string, data []byte, model, key string) (llm.Reply, error) {
 		return fail(`no "hash"`)
 	case f.Reply == nil:
 		return fail(`no "reply"`)
+	case f.Repeat < 0:
+		return fail(`"repeat" is %d, below 0`, f.Repeat)
 	case key != "" && f.Hash != key:
 		return fail("holds request %s, want %s", f.Hash, key)
 	case model != "" && f.Model != model:
@@ -118,7 +125,10 @@ func decode(name string, data []byte, model, key string) (llm.Reply, error) {
 	if err := badImages(f.Request); err != nil {
 		return fail("request: %v", err)
 	}
-	if h := llm.Hash(f.Model, f.Request); h != f.Hash {
+	if h := Key(f.Model, f.Request, f.Repeat); h != f.Hash {
+		if f.Repeat > 0 {
+			return fail("its request at repeat %d hashes to %s, not to its hash %s (edited by hand?)", f.Repeat, h, f.Hash)
+		}
 		return fail("its request hashes to %s, not to its hash %s (edited by hand?)", h, f.Hash)
 	}
 	r := f.Reply

@@ -24,16 +24,19 @@ func FuzzDecode(f *testing.F) {
 		Tools:    []llm.ToolDecl{{Name: "t", Schema: json.RawMessage(`{"type":"object"}`)}},
 	}
 	k := llm.Hash("m", req)
-	good, err := encode("m", k, req, llm.Reply{Text: "x", ToolCalls: []llm.ToolCall{
+	good, err := encode("m", k, 0, req, llm.Reply{Text: "x", ToolCalls: []llm.ToolCall{
 		{ID: "a", Name: "t", Args: json.RawMessage(`{"a":1}`)}, {ID: "b", Name: "t", Args: json.RawMessage(`{ bad`)},
 	}})
 	if err != nil {
 		f.Fatal(err)
 	}
 	f.Add(good)
+	if good, err := encode("m", Key("m", req, 2), 2, req, llm.Reply{Text: "y"}); err == nil {
+		f.Add(good)
+	}
 	withImage := req
 	withImage.Messages = []llm.Message{{Role: llm.RoleUser, Text: "look", Images: []llm.Image{{Digest: "00112233445566778899aabbccddeeff", MIME: llm.ImagePNG, Width: 640, Height: 480}}}}
-	if good, err := encode("m", llm.Hash("m", withImage), withImage, llm.Reply{Text: "a bowl"}); err == nil {
+	if good, err := encode("m", llm.Hash("m", withImage), 0, withImage, llm.Reply{Text: "a bowl"}); err == nil {
 		f.Add(good)
 	}
 	f.Add([]byte(`{"model":"m","hash":"x","request":{"messages":[{"role":"user","images":[{"digest":"../../x","mime":"image/png","width":1,"height":1}]}]},"reply":{}}`))
@@ -59,7 +62,7 @@ func FuzzDecode(f *testing.F) {
 			// What was read must write back and read the same.
 			var f file
 			json.Unmarshal(data, &f)
-			again, err := encode(f.Model, f.Hash, f.Request, reply)
+			again, err := encode(f.Model, f.Hash, f.Repeat, f.Request, reply)
 			if err != nil {
 				t.Fatalf("re-encoding a readable file: %v", err)
 			}
@@ -126,7 +129,7 @@ func FuzzRoundTrip(f *testing.F) {
 			return
 		}
 		if err != nil {
-			if _, kerr := key("fuzz:echo", req); kerr != nil {
+			if _, kerr := key("fuzz:echo", req, 0); kerr != nil {
 				return // NaN or infinite temperature
 			}
 			t.Fatal(err)
@@ -151,7 +154,7 @@ func FuzzUnpack(f *testing.F) {
 	var samples [][]byte
 	for i := range 200 {
 		req := llm.Request{System: "plan", Messages: []llm.Message{{Role: llm.RoleUser, Text: strings.Repeat(fmt.Sprintf("a red block at (%d, %d), a blue bowl at %d; ", i*7%31, i*13%37, i), 20+i%7)}}}
-		data, err := encode("m", llm.Hash("m", req), req, llm.Reply{Text: "ok", FinishReason: llm.FinishStop})
+		data, err := encode("m", llm.Hash("m", req), 0, req, llm.Reply{Text: "ok", FinishReason: llm.FinishStop})
 		if err != nil {
 			f.Fatal(err)
 		}

@@ -18,8 +18,13 @@ one file a request: DIR/KEY.zst, the recording's JSON compressed with zstd
 and the dictionary its frame names (DIR/dict/ID.zdict); DIR/KEY.json, the
 first layout's, still reads. Images are kept once each under DIR/images.
 
-verify checks that each file unpacks, that its request hashes to its name,
-that the images it names are there, and that each dictionary reads.
+A call at repeat r > 0 of a --repeats run is kept under a key of its own,
+a hash over the model, the request and r, its file saying "repeat": r;
+repeat 0 is keyed as a run without repeats.
+
+verify checks that each file unpacks, that its request (with its repeat)
+hashes to its name, that the images it names are there, and that each
+dictionary reads.
 
 compact trains a dictionary on about 2,000 of the store's recordings and
 rewrites every recording with it, each file replaced atomically and only
