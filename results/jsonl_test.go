@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -466,6 +467,20 @@ func FuzzReadRecords(f *testing.F) {
 				t.Fatalf("record %d does not validate: %v", i, verr)
 			}
 		}
+		// ScanRecords hands the same records, in order, and fails alike.
+		var scanned []Record
+		n, serr := ScanRecords(bytes.NewReader(data), "fuzz", nil, func(r Record) error {
+			scanned = append(scanned, r)
+			return nil
+		})
+		if (serr == nil) != (err == nil) || (err != nil && serr.Error() != err.Error()) {
+			t.Fatalf("ScanRecords: %v; ReadRecords: %v", serr, err)
+		}
+		if err == nil || errors.Is(err, ErrTruncated) {
+			if n != len(recs) || !bytes.Equal(encodeLines(t, scanned...), encodeLines(t, recs...)) {
+				t.Fatalf("ScanRecords handed %d records, ReadRecords read %d", n, len(recs))
+			}
+		}
 		once := encodeLines(t, recs...)
 		again, err := ReadRecords(bytes.NewReader(once), "fuzz-reencoded")
 		if err != nil {
@@ -502,5 +517,36 @@ func TestReadRecordsFunc(t *testing.T) {
 	recs, err := ReadRecordsFunc(bytes.NewReader(cut), "mem", OnceEach())
 	if !errors.Is(err, ErrTruncated) || len(recs) != 1 {
 		t.Errorf("a cut last line: %d records, %v; want 1 and ErrTruncated", len(recs), err)
+	}
+}
+
+// ScanRecords hands each record in order and keeps none; an error of
+// each stops the scan, named by the line of the record it refused, and
+// a killed run's cut line ends a scan that handed every whole record.
+func TestScanRecords(t *testing.T) {
+	t.Parallel()
+	data := append(encodeLines(t, episode(0), episode(1)), '\n')
+	data = append(data, encodeLines(t, episode(2))...)
+	var got []int
+	n, err := ScanRecords(bytes.NewReader(data), "mem", OnceEach(), func(r Record) error {
+		got = append(got, r.Episode)
+		return nil
+	})
+	if err != nil || n != 3 || !slices.Equal(got, []int{0, 1, 2}) {
+		t.Errorf("three records, a blank line between: handed %v (n %d), %v", got, n, err)
+	}
+	n, err = ScanRecords(bytes.NewReader(data), "mem", nil, func(r Record) error {
+		if r.Episode == 2 {
+			return errors.New("no episode 2 here")
+		}
+		return nil
+	})
+	if err == nil || err.Error() != "mem:4: no episode 2 here" || n != 2 {
+		t.Errorf("each refusing line 4: n %d, %v; want 2 and mem:4: no episode 2 here", n, err)
+	}
+	cut := append(encodeLines(t, episode(0)), `{"schema":2,"su`...)
+	n, err = ScanRecords(bytes.NewReader(cut), "mem", nil, func(Record) error { return nil })
+	if !errors.Is(err, ErrTruncated) || n != 1 {
+		t.Errorf("a cut last line: n %d, %v; want 1 and ErrTruncated", n, err)
 	}
 }

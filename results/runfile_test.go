@@ -177,3 +177,47 @@ func TestCheckRecord(t *testing.T) {
 		}
 	}
 }
+
+// Locate places every job of an order where walking the order (cells,
+// agents, episodes, repeats, innermost last) puts it, and nothing else.
+func TestJobOrderLocate(t *testing.T) {
+	t.Parallel()
+	o := JobOrder{
+		Agents: []string{"sgcot", "oracle"},
+		Cells: []OrderCell{
+			{Family: "pick_place", Perturbation: "none", Episodes: 3},
+			{Family: "pick_place", Perturbation: "absence", Episodes: 1},
+			{Family: "stack", Perturbation: "none", SceneSize: 12, Episodes: 2},
+		},
+		Repeats: 2,
+	}
+	locate := o.Locate()
+	k := 0
+	for _, c := range o.Cells {
+		for _, a := range o.Agents {
+			for e := range c.Episodes {
+				for rep := range 2 {
+					r := Record{Family: c.Family, Perturbation: c.Perturbation, SceneSize: c.SceneSize, Agent: a, Episode: e, Repeat: rep}
+					if got, ok := locate(r); !ok || got != k {
+						t.Errorf("%s: at %d, %v; want %d", r.Key(), got, ok, k)
+					}
+					k++
+				}
+			}
+		}
+	}
+	if k != o.Len() {
+		t.Fatalf("walked %d jobs, Len says %d", k, o.Len())
+	}
+	for _, r := range []Record{
+		{Family: "pick_place", Perturbation: "none", Agent: "sgcot", Episode: 3},            // past the cell's episodes
+		{Family: "pick_place", Perturbation: "none", Agent: "sgcot", Episode: 0, Repeat: 2}, // past the repeats
+		{Family: "pick_place", Perturbation: "none", Agent: "rules", Episode: 0},            // an agent not in the order
+		{Family: "stack", Perturbation: "none", Agent: "sgcot", Episode: 0},                 // the cell is at size 12
+		{Family: "pick_place", Perturbation: "none", Agent: "sgcot", Episode: -1},           // no episode -1
+	} {
+		if got, ok := locate(r); ok {
+			t.Errorf("%s: placed at %d, want not in the order", r.Key(), got)
+		}
+	}
+}

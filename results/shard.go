@@ -56,35 +56,35 @@ func (o JobOrder) Equal(p JobOrder) bool {
 	return slices.Equal(o.Agents, p.Agents) && slices.Equal(o.Cells, p.Cells) && o.repeats() == p.repeats()
 }
 
-// positions maps each job of o, as a record names it apart from its
-// model (and its track and seed, which run.json fixes), to its place in
-// the order.
-func (o JobOrder) positions() map[jobSlot]int {
-	pos := map[jobSlot]int{}
-	k := 0
-	for _, c := range o.Cells {
-		for _, a := range o.Agents {
-			for i := range c.Episodes {
-				for r := range o.repeats() {
-					pos[jobSlot{c.Family, c.Perturbation, c.SceneSize, a, i, r}] = k
-					k++
-				}
-			}
-		}
+// Locate returns the place in o of the job a record names apart from its
+// model (and its track and seed, which run.json fixes), or false when the
+// job is not one of o's. It holds o's cells and agents, not its jobs, so
+// a reader of a run of any size can place each record as it comes.
+func (o JobOrder) Locate() func(Record) (int, bool) {
+	type cellKey struct {
+		family, perturbation string
+		size                 int
 	}
-	return pos
-}
-
-type jobSlot struct {
-	family, perturbation string
-	size                 int
-	agent                string
-	episode              int
-	repeat               int
-}
-
-func slotOf(r Record) jobSlot {
-	return jobSlot{r.Family, r.Perturbation, r.SceneSize, r.Agent, r.Episode, r.Repeat}
+	type placedCell struct{ start, episodes int }
+	cells := make(map[cellKey]placedCell, len(o.Cells))
+	agents := make(map[string]int, len(o.Agents))
+	for i, a := range o.Agents {
+		agents[a] = i
+	}
+	reps := o.repeats()
+	start := 0
+	for _, c := range o.Cells {
+		cells[cellKey{c.Family, c.Perturbation, c.SceneSize}] = placedCell{start, c.Episodes}
+		start += c.Episodes * len(o.Agents) * reps
+	}
+	return func(r Record) (int, bool) {
+		c, ok := cells[cellKey{r.Family, r.Perturbation, r.SceneSize}]
+		a, okA := agents[r.Agent]
+		if !ok || !okA || r.Episode < 0 || r.Episode >= c.episodes || r.Repeat < 0 || r.Repeat >= reps {
+			return 0, false
+		}
+		return c.start + (a*c.episodes+r.Episode)*reps + r.Repeat, true
+	}
 }
 
 // A ShardDir is one shard's directory as [MergeShards] reads it.
@@ -149,7 +149,7 @@ func MergeShards(shards []ShardDir) (RunFile, []Record, error) {
 	}
 
 	order := first.Run.Shard.Order
-	pos := order.positions()
+	locate := order.Locate()
 	type placed struct {
 		rec   Record
 		k     int
@@ -163,7 +163,7 @@ func MergeShards(shards []ShardDir) (RunFile, []Record, error) {
 				return RunFile{}, nil, fmt.Errorf("overlapping shards: episode %s is in %s and in %s", r.Key(), d, s.Dir)
 			}
 			seen[r.Key()] = s.Dir
-			k, ok := pos[slotOf(r)]
+			k, ok := locate(r)
 			if !ok {
 				return RunFile{}, nil, fmt.Errorf("%s: episode %s is not in the run's grid", s.Dir, r.Key())
 			}

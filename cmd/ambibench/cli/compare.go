@@ -150,31 +150,47 @@ func compareCmd(stdout, stderr io.Writer, args []string) error {
 
 // readRun reads a run directory or a stored baseline for the command cmd
 // ("compare"), which verb says what it does with the records
-// ("comparing"): run.json, which must be there and read (and pass vet,
-// if given), and records.jsonl
-// or, failing that, records.jsonl.gz. Each record is checked against
-// run.json ([results.RunFile.CheckRecord]) and an episode recorded twice
-// is refused ([results.OnceEach]), the error naming the file and line. A
-// last line cut short by a killed run is noted on stderr, and the records
-// before it are read.
+// ("comparing"), and returns its records: [scanRun], holding them.
 func readRun(dir, cmd, verb string, vet func(results.RunFile) error, stderr io.Writer) (results.RunFile, []results.Record, error) {
+	var recs []results.Record
+	rf, _, err := scanRun(dir, cmd, verb, vet, stderr, func(r results.Record) error {
+		recs = append(recs, r)
+		return nil
+	})
+	if err != nil {
+		return rf, nil, err
+	}
+	return rf, recs, nil
+}
+
+// scanRun reads a run directory or a stored baseline for the command cmd
+// ("compare"), which verb says what it does with the records
+// ("comparing"): run.json, which must be there and read (and pass vet,
+// if given), and records.jsonl or, failing that, records.jsonl.gz,
+// handing each record in turn to each and keeping none. Each record is
+// checked against run.json ([results.RunFile.CheckRecord]) and an
+// episode recorded twice is refused ([results.OnceEach]), the error
+// naming the file and line. A last line cut short by a killed run is
+// noted on stderr, and the records before it are read. It returns
+// run.json and the number of records.
+func scanRun(dir, cmd, verb string, vet func(results.RunFile) error, stderr io.Writer, each func(results.Record) error) (results.RunFile, int, error) {
 	if info, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
-		return results.RunFile{}, nil, fmt.Errorf("%s does not exist (want the DIR of ambibench run --out DIR)", dir)
+		return results.RunFile{}, 0, fmt.Errorf("%s does not exist (want the DIR of ambibench run --out DIR)", dir)
 	} else if err != nil {
-		return results.RunFile{}, nil, err
+		return results.RunFile{}, 0, err
 	} else if !info.IsDir() {
-		return results.RunFile{}, nil, fmt.Errorf("%s is not a directory (want the DIR of ambibench run --out DIR, or a stored baseline)", dir)
+		return results.RunFile{}, 0, fmt.Errorf("%s is not a directory (want the DIR of ambibench run --out DIR, or a stored baseline)", dir)
 	}
 	rf, ok, err := results.ReadRunFile(dir)
 	if err != nil {
-		return results.RunFile{}, nil, err
+		return results.RunFile{}, 0, err
 	}
 	if !ok {
-		return results.RunFile{}, nil, fmt.Errorf("%s has no %s, so the run its records belong to is unknown (want the DIR of ambibench run --out DIR, which writes it)", dir, results.RunFileName)
+		return results.RunFile{}, 0, fmt.Errorf("%s has no %s, so the run its records belong to is unknown (want the DIR of ambibench run --out DIR, which writes it)", dir, results.RunFileName)
 	}
 	if vet != nil {
 		if err := vet(rf); err != nil {
-			return results.RunFile{}, nil, fmt.Errorf("%s: %w", filepath.Join(dir, results.RunFileName), err)
+			return results.RunFile{}, 0, fmt.Errorf("%s: %w", filepath.Join(dir, results.RunFileName), err)
 		}
 	}
 	path := filepath.Join(dir, recordsFileName)
@@ -184,32 +200,32 @@ func readRun(dir, cmd, verb string, vet func(results.RunFile) error, stderr io.W
 		path += ".gz"
 		f, err = os.Open(path)
 		if errors.Is(err, os.ErrNotExist) {
-			return rf, nil, fmt.Errorf("%s holds neither %s nor %s.gz", dir, recordsFileName, recordsFileName)
+			return rf, 0, fmt.Errorf("%s holds neither %s nor %s.gz", dir, recordsFileName, recordsFileName)
 		}
 		if err == nil {
 			zr, zerr := gzip.NewReader(f)
 			if zerr != nil {
 				f.Close()
-				return rf, nil, fmt.Errorf("%s: %w", path, zerr)
+				return rf, 0, fmt.Errorf("%s: %w", path, zerr)
 			}
 			r = zr
 		}
 	}
 	if err != nil {
-		return rf, nil, err
+		return rf, 0, err
 	}
 	defer f.Close()
-	recs, err := results.ReadRecordsFunc(r, path, checkRun(rf))
+	n, err := results.ScanRecords(r, path, checkRun(rf), each)
 	switch {
 	case errors.Is(err, results.ErrTruncated):
-		fmt.Fprintf(stderr, "ambibench: %s: %v; %s the %d whole records before it\n", cmd, err, verb, len(recs))
+		fmt.Fprintf(stderr, "ambibench: %s: %v; %s the %d whole records before it\n", cmd, err, verb, n)
 	case err != nil:
-		return rf, nil, err
+		return rf, 0, err
 	}
-	if len(recs) == 0 {
-		return rf, nil, fmt.Errorf("%s holds no records", path)
+	if n == 0 {
+		return rf, 0, fmt.Errorf("%s holds no records", path)
 	}
-	return rf, recs, nil
+	return rf, n, nil
 }
 
 // checkRun is the check of each record of a run whose run.json is rf:
