@@ -34,13 +34,13 @@ func (rp *reporter) ablationTable(b *strings.Builder, group, title string) {
 	header(b, "perturbation", "agent", "ADA", "SR", "calls/ep", "input tok/ep")
 	for _, p := range append([]string{""}, rp.perturbs...) {
 		for _, u := range abl {
-			recs := filter(u.recs, func(r results.Record) bool {
+			recs := u.recs.filter(func(r results.Record) bool {
 				return (p == "" && !rp.noise(r.Perturbation)) || r.Perturbation == p
 			})
-			if len(recs) == 0 {
+			if recs.len() == 0 {
 				continue
 			}
-			s := summarize(recs)
+			s := summarize(recs.all())
 			writeRow(b, []string{cmp.Or(p, "all"), u.label, rateCell(s.ada), rateCell(s.sr), perEpisode(s.calls, s.n), tokens(s.in, s.n)})
 		}
 	}

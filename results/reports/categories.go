@@ -1,8 +1,8 @@
 package reports
 
 import (
-	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -14,28 +14,28 @@ import (
 func (rp *reporter) partialTable(b *strings.Builder) {
 	type row struct {
 		label string
-		recs  []results.Record
+		recs  recList
 	}
 	var rows [][]string
 	cases := []struct{ name, label string }{{"object", "object out of view"}, {"destination", "destination out of view"}}
 	for _, u := range rp.units {
-		po := filter(u.recs, func(r results.Record) bool { return r.Perturbation == partialObservability })
-		if len(po) == 0 {
+		po := u.recs.filter(func(r results.Record) bool { return r.Perturbation == partialObservability })
+		if po.len() == 0 {
 			continue
 		}
 		groups := []row{{"all", po}}
 		for _, c := range cases {
-			if cr := filter(po, func(r results.Record) bool { return r.OutOfView == c.name }); len(cr) > 0 {
+			if cr := po.filter(func(r results.Record) bool { return r.OutOfView == c.name }); cr.len() > 0 {
 				groups = append(groups, row{c.label, cr})
 			}
 		}
 		for _, f := range rp.families {
-			if fr := filter(po, func(r results.Record) bool { return r.Family == f }); len(fr) > 0 {
+			if fr := po.filter(func(r results.Record) bool { return r.Family == f }); fr.len() > 0 {
 				groups = append(groups, row{f, fr})
 			}
 		}
 		for _, g := range groups {
-			s := summarize(g.recs)
+			s := summarize(g.recs.all())
 			rows = append(rows, []string{u.label, g.label, rateCell(s.sr), rateCell(s.ada), perEpisode(s.msgs, s.n)})
 		}
 	}
@@ -61,7 +61,7 @@ func (rp *reporter) singleRobotTable(b *strings.Builder) {
 	}
 	var cats, fams []string
 	for _, u := range rp.units {
-		for _, r := range u.recs {
+		for r := range u.recs.all() {
 			if keep(r) {
 				if !slices.Contains(cats, r.Perturbation) {
 					cats = append(cats, r.Perturbation)
@@ -80,17 +80,17 @@ func (rp *reporter) singleRobotTable(b *strings.Builder) {
 	var rows [][]string
 	for _, u := range rp.units {
 		ada, sr := []string{u.label, "ADA"}, []string{u.label, "SR"}
-		var all []results.Record
+		all := recList{s: u.recs.s}
 		for _, p := range cats {
-			recs := rp.categorySample(filter(u.recs, func(r results.Record) bool { return keep(r) && r.Perturbation == p }), fams)
-			all = append(all, recs...)
-			s := summarize(recs)
+			recs := rp.categorySample(u.recs.filter(func(r results.Record) bool { return keep(r) && r.Perturbation == p }), fams)
+			all.idx = append(all.idx, recs.idx...)
+			s := summarize(recs.all())
 			ada, sr = append(ada, rateCell(s.ada)), append(sr, rateCell(s.sr))
 		}
-		if len(all) == 0 {
+		if all.len() == 0 {
 			continue
 		}
-		s := summarize(all)
+		s := summarize(all.all())
 		rows = append(rows, append(ada, rateCell(s.ada)), append(sr, rateCell(s.sr)))
 	}
 	how := "every episode of each category, the families pooled"
@@ -116,36 +116,36 @@ func (rp *reporter) singleRobotTable(b *strings.Builder) {
 
 // categorySample takes a category's episodes as CategoryEpisodes says:
 // its share from each family (fams, sorted), those of lowest episode
-// index first, each with all its records (every repeat and seed); all of
-// them when it is 0. It sorts a copy: filter may hand back the unit's own
-// records, whose key order the other sections read.
-func (rp *reporter) categorySample(recs []results.Record, fams []string) []results.Record {
+// index, each with all its records (every repeat and seed); all of them
+// when it is 0. It keeps l's order.
+func (rp *reporter) categorySample(l recList, fams []string) recList {
 	n := rp.categoryEpisodes
 	if n <= 0 {
-		return recs
+		return l
 	}
-	var out []results.Record
+	// The highest episode index each family gives: its k-th lowest.
+	last := map[string]int{}
 	for i, f := range fams {
 		k := n / len(fams)
 		if i < n%len(fams) {
 			k++
 		}
-		fr := slices.Clone(filter(recs, func(r results.Record) bool { return r.Family == f }))
-		slices.SortStableFunc(fr, func(a, b results.Record) int {
-			return cmp.Or(cmp.Compare(a.Episode, b.Episode), cmp.Compare(a.Repeat, b.Repeat), cmp.Compare(a.Seed, b.Seed))
-		})
-		episodes := 0
-		for j, r := range fr {
-			if j == 0 || r.Episode != fr[j-1].Episode {
-				if episodes == k {
-					break
-				}
-				episodes++
+		seen := map[int]bool{}
+		for r := range l.all() {
+			if r.Family == f {
+				seen[r.Episode] = true
 			}
-			out = append(out, r)
 		}
+		if k == 0 || len(seen) == 0 {
+			continue
+		}
+		eps := slices.Sorted(maps.Keys(seen))
+		last[f] = eps[min(k, len(eps))-1]
 	}
-	return out
+	return l.filter(func(r results.Record) bool {
+		e, ok := last[r.Family]
+		return ok && r.Episode <= e
+	})
 }
 
 // robustnessTable shows ADA and SR under the noise perturbations beside
@@ -167,12 +167,12 @@ func (rp *reporter) robustnessTable(b *strings.Builder) {
 		"Task families pooled, at their own scene size. The noise perturbations keep the instruction clear (label none) and misread the scene graph or make the robot's moves miss; none, the same episodes without noise, is the reference. They are in no \"all\" column.")
 	header(b, append([]string{"agent", "metric"}, cols...)...)
 	for _, u := range rp.units {
-		if !slices.ContainsFunc(u.recs, func(r results.Record) bool { return rp.noise(r.Perturbation) }) {
+		if !u.recs.any(func(r results.Record) bool { return rp.noise(r.Perturbation) }) {
 			continue
 		}
 		ada, sr := []string{u.label, "ADA"}, []string{u.label, "SR"}
 		for _, p := range cols {
-			s := summarize(filter(u.recs, func(r results.Record) bool { return r.Perturbation == p && r.SceneSize == 0 }))
+			s := summarize(u.recs.filter(func(r results.Record) bool { return r.Perturbation == p && r.SceneSize == 0 }).all())
 			ada, sr = append(ada, rateCell(s.ada)), append(sr, rateCell(s.sr))
 		}
 		writeRow(b, ada)

@@ -55,7 +55,7 @@ func Cuts(tracks map[string]Track) []string {
 // whose section is in none of their tracks' reports (a household cut of
 // a tabletop run), since the report would then leave it out without a
 // word. It names the tracks that do show it.
-func checkCut(cut string, recs []results.Record, tracks map[string]Track) error {
+func checkCut(cut string, have []string, tracks map[string]Track) error {
 	known := Cuts(tracks)
 	if !slices.Contains(known, cut) {
 		return fmt.Errorf("cut %q: unknown (have %s)", cut, cmp.Or(strings.Join(known, ", "), "none"))
@@ -63,7 +63,6 @@ func checkCut(cut string, recs []results.Record, tracks map[string]Track) error 
 	lists := func(track string) bool {
 		return slices.ContainsFunc(tracks[track].sections(), func(s Section) bool { return s.cut == cut })
 	}
-	have := distinct(recs, func(r results.Record) string { return r.Track }, cmp.Compare[string])
 	if slices.ContainsFunc(have, lists) {
 		return nil
 	}
@@ -87,11 +86,11 @@ func (rp *reporter) trialCutTable(b *strings.Builder, c TrialCut) {
 	}
 	var rows []row
 	for _, u := range rp.units {
-		recs := filter(u.recs, c.Keep)
-		if len(recs) == 0 {
+		recs := u.recs.filter(c.Keep)
+		if recs.len() == 0 {
 			continue
 		}
-		rows = append(rows, row{u.label, stats.SumTrialsAt(recs, c.Trial)})
+		rows = append(rows, row{u.label, stats.SumTrialsAt(recs.records(), c.Trial)})
 	}
 	if len(rows) == 0 {
 		return

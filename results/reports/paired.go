@@ -71,7 +71,7 @@ func (rp *reporter) pairs(opts Options) ([]pair, error) {
 }
 
 func ranOn(u unit, track string) bool {
-	return slices.ContainsFunc(u.recs, func(r results.Record) bool { return r.Track == track })
+	return u.recs.any(func(r results.Record) bool { return r.Track == track })
 }
 
 // findBaseline returns the unit named name, by label or by agent; one
@@ -103,7 +103,7 @@ func (rp *reporter) pairedTable(b *strings.Builder, pairs []pair) {
 	var notes []string
 	k := map[string]int{} // the trials allowed, as far as the records show: the most any game played
 	for _, u := range rp.units {
-		for _, r := range u.recs {
+		for r := range u.recs.all() {
 			if rp.trackReport(r.Track).SuccessByTrial {
 				k[r.Track] = max(k[r.Track], r.Trials)
 			}
@@ -112,12 +112,12 @@ func (rp *reporter) pairedTable(b *strings.Builder, pairs []pair) {
 	for _, pr := range pairs {
 		tracks := []string{pr.track}
 		if pr.track == "" {
-			tracks = distinct(pr.a.recs, func(r results.Record) string { return r.Track }, cmp.Compare[string])
+			tracks = distinct(pr.a.recs.all(), func(r results.Record) string { return r.Track }, cmp.Compare[string])
 			tracks = slices.DeleteFunc(tracks, func(track string) bool { return !ranOn(pr.b, track) })
 		}
 		for _, track := range tracks {
 			onTrack := func(r results.Record) bool { return r.Track == track }
-			a, bs := filter(pr.a.recs, onTrack), filter(pr.b.recs, onTrack)
+			a, bs := pr.a.recs.filter(onTrack).records(), pr.b.recs.filter(onTrack).records()
 			sr := "SR"
 			if k[track] > 0 {
 				sr = fmt.Sprintf("SR@%d", k[track])

@@ -1,7 +1,6 @@
 package reports
 
 import (
-	"slices"
 	"strconv"
 	"strings"
 
@@ -23,7 +22,7 @@ var SectionPerception = Section{name: "perception", write: (*reporter).perceptio
 func (rp *reporter) perceptionTable(b *strings.Builder) {
 	var units []unit
 	for _, u := range rp.units {
-		if slices.ContainsFunc(u.recs, func(r results.Record) bool { return r.Perception != "" || perceptionErrs(r) > 0 }) {
+		if u.recs.any(func(r results.Record) bool { return r.Perception != "" || perceptionErrs(r) > 0 }) {
 			units = append(units, u)
 		}
 	}
@@ -37,13 +36,13 @@ func (rp *reporter) perceptionTable(b *strings.Builder) {
 	header(b, "agent", "perturbation", "n", "phantom nodes/ep", "missed objects/ep", "wrong relations/ep", "failed after a perception error")
 	for _, u := range units {
 		for _, p := range rp.perturbs {
-			recs := filter(u.recs, func(r results.Record) bool { return r.Perturbation == p && r.SceneSize == 0 })
-			if len(recs) == 0 {
+			recs := u.recs.filter(func(r results.Record) bool { return r.Perturbation == p && r.SceneSize == 0 })
+			if recs.len() == 0 {
 				continue
 			}
 			cols := make([][]int64, 3)
 			var failed stats.Rate
-			for _, r := range recs {
+			for r := range recs.all() {
 				cols[0] = append(cols[0], int64(r.PhantomNodes))
 				cols[1] = append(cols[1], int64(r.MissedObjects))
 				cols[2] = append(cols[2], int64(r.WrongRelations))
@@ -55,7 +54,7 @@ func (rp *reporter) perceptionTable(b *strings.Builder) {
 				}
 			}
 			est := stats.BootstrapMeans(cols)
-			writeRow(b, []string{u.label, p, strconv.Itoa(len(recs)), meanCell(est[0]), meanCell(est[1]), meanCell(est[2]), rateCell(failed)})
+			writeRow(b, []string{u.label, p, strconv.Itoa(recs.len()), meanCell(est[0]), meanCell(est[1]), meanCell(est[2]), rateCell(failed)})
 		}
 	}
 	b.WriteString("\n")

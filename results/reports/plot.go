@@ -24,7 +24,7 @@ type Plot struct {
 	// ([Section.Name]); when the report has no such section, the link
 	// goes to a section "Plots" of its own.
 	Section string
-	draw    func(w io.Writer, recs []results.Record, opts Options) (caption string, ok bool, err error)
+	draw    func(w io.Writer, recs recList, opts Options) (caption string, ok bool, err error)
 }
 
 // NewPlot makes a plot of a track's own. draw gets the scored records of
@@ -32,7 +32,9 @@ type Plot struct {
 // sentence the report says of it (what it shows, its n), or ok false,
 // having written nothing, when the records give it nothing to show.
 func NewPlot(file, title, section string, draw func(w io.Writer, recs []results.Record, opts Options) (caption string, ok bool, err error)) Plot {
-	return Plot{File: file, Title: title, Section: section, draw: draw}
+	return Plot{File: file, Title: title, Section: section, draw: func(w io.Writer, l recList, opts Options) (string, bool, error) {
+		return draw(w, l.records(), opts)
+	}}
 }
 
 // Draw writes the plot of recs (their scored records) to w as a PNG and
@@ -40,8 +42,12 @@ func NewPlot(file, title, section string, draw func(w io.Writer, recs []results.
 // written, when there is nothing to show. The same records in any order
 // give the same bytes.
 func (p Plot) Draw(w io.Writer, recs []results.Record, opts Options) (caption string, ok bool, err error) {
+	return p.drawList(w, listOf(results.ScoredOnly(recs)), opts)
+}
+
+func (p Plot) drawList(w io.Writer, recs recList, opts Options) (caption string, ok bool, err error) {
 	var buf bytes.Buffer
-	caption, ok, err = p.draw(&buf, results.ScoredOnly(recs), opts)
+	caption, ok, err = p.draw(&buf, recs, opts)
 	if err != nil || !ok {
 		return "", false, err
 	}
@@ -73,13 +79,29 @@ var pngSignature = []byte("\x89PNG\r\n\x1a\n")
 // opts.SVG), and returns the link the report
 // should give it. The links are what [Options.Plots] takes.
 func DrawPlots(recs []results.Record, opts Options, save func(file string, png []byte) (link string, err error)) ([]PlotLink, error) {
-	recs = results.ScoredOnly(recs)
+	return drawPlots(listOf(results.ScoredOnly(recs)), opts, save)
+}
+
+// DrawPlots is [DrawPlots] of the records added to the report, with its
+// options. The links are what [Report.SetPlots] takes.
+func (rep *Report) DrawPlots(save func(file string, png []byte) (link string, err error)) ([]PlotLink, error) {
+	return drawPlots(recList{s: rep.s, idx: rep.scored}, rep.opts, save)
+}
+
+// SetPlots sets the plots the report links ([Options.Plots]).
+func (rep *Report) SetPlots(links []PlotLink) { rep.opts.Plots = links }
+
+// SetShard says the records are those of one shard of a run
+// ([Options.Shard]): a reader of a run directory learns it from run.json.
+func (rep *Report) SetShard(s *results.RunShard) { rep.opts.Shard = s }
+
+func drawPlots(recs recList, opts Options, save func(file string, png []byte) (link string, err error)) ([]PlotLink, error) {
 	type placed struct {
 		Plot
 		tracks []string
 	}
 	var plots []placed
-	for _, track := range distinct(recs, func(r results.Record) string { return r.Track }, cmp.Compare[string]) {
+	for _, track := range distinct(recs.all(), func(r results.Record) string { return r.Track }, cmp.Compare[string]) {
 		for _, p := range opts.Tracks[track].Plots {
 			i := slices.IndexFunc(plots, func(q placed) bool { return q.File == p.File })
 			if i < 0 {
@@ -92,7 +114,7 @@ func DrawPlots(recs []results.Record, opts Options, save func(file string, png [
 	var links []PlotLink
 	for _, p := range plots {
 		var buf bytes.Buffer
-		caption, ok, err := p.Draw(&buf, filter(recs, func(r results.Record) bool { return slices.Contains(p.tracks, r.Track) }), opts)
+		caption, ok, err := p.drawList(&buf, recs.filter(func(r results.Record) bool { return slices.Contains(p.tracks, r.Track) }), opts)
 		if err != nil {
 			return nil, fmt.Errorf("plot %s: %w", p.File, err)
 		}

@@ -44,7 +44,7 @@ const (
 // ratesPlot draws ADA (top) and SR (bottom) by perturbation, task
 // families pooled: at each perturbation one point per agent, side by
 // side, with its Wilson interval.
-func ratesPlot(w io.Writer, recs []results.Record, opts Options) (string, bool, error) {
+func ratesPlot(w io.Writer, recs recList, opts Options) (string, bool, error) {
 	units := groupUnits(recs, opts.Agents)
 	if len(units) == 0 {
 		return "", false, nil
@@ -53,7 +53,7 @@ func ratesPlot(w io.Writer, recs []results.Record, opts Options) (string, bool, 
 	if len(order) == 0 {
 		order = defaultPerturbations
 	}
-	perturbs := distinct(recs, func(r results.Record) string { return r.Perturbation }, stats.OrderBy(order))
+	perturbs := distinct(recs.all(), func(r results.Record) string { return r.Perturbation }, stats.OrderBy(order))
 	legend := plot.NewLegend()
 	var panels []*plot.Plot
 	var n []int
@@ -66,7 +66,7 @@ func ratesPlot(w io.Writer, recs []results.Record, opts Options) (string, bool, 
 			s := series{label: u.label}
 			for i, pert := range perturbs {
 				var r stats.Rate
-				for _, rec := range u.recs {
+				for rec := range u.recs.all() {
 					if rec.Perturbation == pert {
 						r.N++
 						r.K += b2i(m.outcome(rec))
@@ -109,10 +109,10 @@ func ratesPlot(w io.Writer, recs []results.Record, opts Options) (string, bool, 
 // played, for the agents whose records played trials: a line per agent
 // with Wilson intervals. Nothing to show without a record of two trials
 // or more allowed, as one trial's SR@1 is the rates plot's SR.
-func trialsPlot(w io.Writer, recs []results.Record, opts Options) (string, bool, error) {
-	recs = filter(recs, func(r results.Record) bool { return r.Trials > 0 })
+func trialsPlot(w io.Writer, recs recList, opts Options) (string, bool, error) {
+	recs = recs.filter(func(r results.Record) bool { return r.Trials > 0 })
 	k := 0
-	for _, r := range recs {
+	for r := range recs.all() {
 		k = max(k, r.Trials)
 	}
 	if k < 2 {
@@ -133,7 +133,7 @@ func trialsPlot(w io.Writer, recs []results.Record, opts Options) (string, bool,
 	legend := plot.NewLegend()
 	var ns []int
 	for i, u := range units {
-		t := stats.SumTrials(u.recs, k)
+		t := stats.SumTrials(u.recs.records(), k)
 		s := series{label: fmt.Sprintf("%s (n=%d)", u.label, t.Games)}
 		for j, r := range t.SRAt {
 			s.pts = append(s.pts, rateAt(float64(j+1), r))
@@ -155,10 +155,10 @@ func trialsPlot(w io.Writer, recs []results.Record, opts Options) (string, bool,
 // time per episode: a line per agent, means with the normal
 // approximation's 95% interval. Nothing to show with fewer than two
 // sizes.
-func sceneSizePlot(w io.Writer, recs []results.Record, opts Options) (string, bool, error) {
-	recs = filter(recs, func(r results.Record) bool { return r.SceneSize > 0 })
+func sceneSizePlot(w io.Writer, recs recList, opts Options) (string, bool, error) {
+	recs = recs.filter(func(r results.Record) bool { return r.SceneSize > 0 })
 	set := map[int]bool{}
-	for _, r := range recs {
+	for r := range recs.all() {
 		set[r.SceneSize] = true
 	}
 	if len(set) < 2 {
@@ -185,7 +185,7 @@ func sceneSizePlot(w io.Writer, recs []results.Record, opts Options) (string, bo
 			s := series{label: u.label}
 			for i, size := range sizes {
 				var vs []float64
-				for _, r := range u.recs {
+				for r := range u.recs.all() {
 					if r.SceneSize == size {
 						vs = append(vs, m.value(r))
 					}

@@ -54,7 +54,7 @@ func (rp *reporter) caption(rate string, pick func(Words) string, def string) st
 func (rp *reporter) recordTracks() []string {
 	var out []string
 	for _, u := range rp.units {
-		for _, r := range u.recs {
+		for r := range u.recs.all() {
 			if !slices.Contains(out, r.Track) {
 				out = append(out, r.Track)
 			}
@@ -112,7 +112,7 @@ func (rp *reporter) noiseNote() string {
 func (rp *reporter) tagTable(b *strings.Builder) {
 	asked := false
 	for _, u := range rp.units {
-		for _, r := range u.recs {
+		for r := range u.recs.all() {
 			asked = asked || r.Questions > 0
 		}
 	}
@@ -126,7 +126,7 @@ func (rp *reporter) tagTable(b *strings.Builder) {
 		row := []string{u.label}
 		for _, p := range append(slices.Clone(types), "") {
 			var r stats.Rate
-			for _, rec := range u.recs {
+			for rec := range u.recs.all() {
 				if rp.noise(rec.Perturbation) {
 					continue
 				}
@@ -157,7 +157,7 @@ func (rp *reporter) rateTable(b *strings.Builder, title, caption string, outcome
 		row := []string{u.label}
 		for _, p := range append(slices.Clone(types), "") {
 			var r stats.Rate
-			for _, rec := range u.recs {
+			for rec := range u.recs.all() {
 				if rp.noise(rec.Perturbation) {
 					continue
 				}
@@ -180,7 +180,7 @@ func (rp *reporter) costTable(b *strings.Builder) {
 		"Means over each agent's episodes. Tokens per call divide all tokens by all calls; latency p50 is the mean of the per-episode medians, over episodes with a model call; wall time includes the simulation.")
 	header(b, "agent", "model", "episodes", "calls/ep", "input tok/call", "output tok/call", "input tok/ep", "output tok/ep", "latency p50 ms", "steps/ep", "wall ms/ep")
 	for _, u := range rp.units {
-		s := summarize(u.recs)
+		s := summarize(u.recs.all())
 		writeRow(b, []string{
 			u.label, cmp.Or(u.model, "—"), strconv.Itoa(s.n),
 			perEpisode(s.calls, s.n), tokens(s.in, s.calls), tokens(s.out, s.calls),

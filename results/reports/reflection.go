@@ -22,11 +22,11 @@ func (rp *reporter) reflectionTable(b *strings.Builder) {
 	var rows []row
 	toolSet := map[string]bool{}
 	for _, u := range rp.units {
-		recs := filter(u.recs, func(r results.Record) bool { return r.Trials > 0 })
-		if len(recs) == 0 {
+		recs := u.recs.filter(func(r results.Record) bool { return r.Trials > 0 })
+		if recs.len() == 0 {
 			continue
 		}
-		s := stats.SummarizeReflections(recs)
+		s := stats.SummarizeReflections(recs.records())
 		for name := range s.Tools {
 			toolSet[name] = true
 		}

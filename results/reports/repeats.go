@@ -17,7 +17,7 @@ var SectionRepeats = Section{name: "repeats", write: (*reporter).repeatsTable}
 func (rp *reporter) repeatsTable(b *strings.Builder) {
 	repeated := false
 	for _, u := range rp.units {
-		for _, r := range u.recs {
+		for r := range u.recs.all() {
 			repeated = repeated || r.Repeat > 0
 		}
 	}
@@ -28,8 +28,8 @@ func (rp *reporter) repeatsTable(b *strings.Builder) {
 		"Each episode played several times with independent sampling streams (ambibench run --repeats). Per agent and metric: the rate of each repeat over its episodes (families and perturbations pooled), their mean, the lowest and highest, and their standard deviation across repeats (n−1). Semmap records (with a query) give Top-1; the others SR and ADA.")
 	header(b, "agent", "metric", "repeats", "episodes/repeat", "mean", "min–max", "SD", "per repeat")
 	for _, u := range rp.units {
-		queried := filter(u.recs, func(r results.Record) bool { return r.Query != "" })
-		plain := filter(u.recs, func(r results.Record) bool { return r.Query == "" })
+		queried := u.recs.filter(func(r results.Record) bool { return r.Query != "" }).records()
+		plain := u.recs.filter(func(r results.Record) bool { return r.Query == "" }).records()
 		type row struct {
 			m    stats.Metric
 			recs []results.Record

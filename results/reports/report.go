@@ -3,6 +3,7 @@ package reports
 import (
 	"cmp"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"maps"
 	"slices"
@@ -85,34 +86,82 @@ type Options struct {
 // on the order of recs. Two records of the same episode (same
 // [results.Record.Key])
 // are an error, as they would count twice.
+//
+// Write is [New], [Report.Add] of each record and [Report.Write]; a
+// caller that reads records from a file adds them as it reads.
 func Write(w io.Writer, recs []results.Record, opts Options) error {
-	if k, _, _, dup := results.FirstDuplicate(recs); dup {
+	rep := New(opts)
+	for _, r := range recs {
+		if err := rep.Add(r); err != nil {
+			return err
+		}
+	}
+	return rep.Write(w)
+}
+
+// A Report is a report made a record at a time, for records too many to
+// hold: it keeps each scored record packed, in a few dozen bytes, and
+// adds up the rest (the infrastructure losses, the suite versions) as
+// they come. Add every record, then Write.
+type Report struct {
+	opts   Options
+	s      *store
+	scored []int32
+	added  int
+	suites map[int]bool
+	tracks map[string]bool // of every record, scored or not
+	infra  InfraTally
+	seen   map[[2]uint64]struct{}
+	seeds  [2]maphash.Seed
+}
+
+// New returns an empty report with options opts.
+func New(opts Options) *Report {
+	return &Report{opts: opts, s: newStore(), suites: map[int]bool{}, tracks: map[string]bool{},
+		seen: map[[2]uint64]struct{}{}, seeds: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}}
+}
+
+// Add adds a record. A second record of one episode is an error: it would
+// count twice. The report keeps two 64-bit hashes of each key to tell,
+// not the key.
+func (rep *Report) Add(r results.Record) error {
+	k := r.Key()
+	h := [2]uint64{maphash.String(rep.seeds[0], k), maphash.String(rep.seeds[1], k)}
+	if _, dup := rep.seen[h]; dup {
 		return fmt.Errorf("report: episode %s appears twice", k)
 	}
-	all := recs
-	if suites := suiteVersions(all); len(suites) > 1 {
+	rep.seen[h] = struct{}{}
+	rep.added++
+	rep.suites[r.Suite] = true
+	rep.tracks[r.Track] = true
+	rep.infra.Add(&r)
+	if r.Scored() {
+		rep.scored = append(rep.scored, int32(rep.s.add(r)))
+	}
+	return nil
+}
+
+// Write writes the report of the records added, as [Write] does.
+func (rep *Report) Write(w io.Writer) error {
+	opts := rep.opts
+	var suites []string
+	for _, v := range slices.Sorted(maps.Keys(rep.suites)) {
+		suites = append(suites, strconv.Itoa(v))
+	}
+	if len(suites) > 1 {
 		return fmt.Errorf("report: the records come from suite versions %s, whose episodes or scores differ; report each run apart", strings.Join(suites, " and "))
 	}
 	if opts.Cut != "" {
-		if err := checkCut(opts.Cut, all, opts.Tracks); err != nil {
+		if err := checkCut(opts.Cut, slices.Sorted(maps.Keys(rep.tracks)), opts.Tracks); err != nil {
 			return fmt.Errorf("report: %w", err)
 		}
 	}
-	recs = results.ScoredOnly(recs)
-	perturbOrder := opts.Perturbations
-	if len(perturbOrder) == 0 {
-		perturbOrder = defaultPerturbations
-	}
-	rp := &reporter{
-		tracks:   distinct(recs, func(r results.Record) string { return r.Track }, cmp.Compare[string]),
-		units:    groupUnits(recs, opts.Agents),
-		perturbs: distinct(recs, func(r results.Record) string { return r.Perturbation }, stats.OrderBy(perturbOrder)),
-		families: distinct(recs, func(r results.Record) string { return r.Family }, cmp.Compare[string]),
+	recs := recList{s: rep.s, idx: rep.scored}
+	rp, err := newReporter(recs, opts)
+	if err != nil {
+		return err
 	}
 	links := slices.Clone(opts.Plots)
-	rp.trackReports = opts.Tracks
-	rp.cut = opts.Cut
-	rp.categoryEpisodes = opts.CategoryEpisodes
 	pairs, err := rp.pairs(opts)
 	if err != nil {
 		return err
@@ -120,16 +169,16 @@ func Write(w io.Writer, recs []results.Record, opts Options) error {
 
 	var b strings.Builder
 	b.WriteString("# ambibench report\n\n")
-	if suites := suiteVersions(all); len(suites) > 0 {
+	if len(suites) > 0 {
 		fmt.Fprintf(&b, "Suite version %s.\n", strings.Join(suites, ", "))
 	}
 	if sh := opts.Shard; sh != nil {
 		fmt.Fprintf(&b, "Shard %d of %d of a run: these tables are of its part of the grid alone (ambibench merge joins the shards into the whole run).\n", sh.Index, sh.Count)
 	}
-	if err := InfraMarkdown(&b, all); err != nil {
+	if err := InfraLossesMarkdown(&b, rep.infra.Losses()); err != nil {
 		return err
 	}
-	if len(recs) == 0 {
+	if recs.len() == 0 {
 		b.WriteString("No records.\n")
 	} else {
 		rp.overview(&b, recs)
@@ -168,6 +217,24 @@ func Write(w io.Writer, recs []results.Record, opts Options) error {
 	return nil
 }
 
+// newReporter groups the scored records recs into units and finds the
+// grid's dimensions.
+func newReporter(recs recList, opts Options) (*reporter, error) {
+	perturbOrder := opts.Perturbations
+	if len(perturbOrder) == 0 {
+		perturbOrder = defaultPerturbations
+	}
+	return &reporter{
+		tracks:           distinct(recs.all(), func(r results.Record) string { return r.Track }, cmp.Compare[string]),
+		units:            groupUnits(recs, opts.Agents),
+		perturbs:         distinct(recs.all(), func(r results.Record) string { return r.Perturbation }, stats.OrderBy(perturbOrder)),
+		families:         distinct(recs.all(), func(r results.Record) string { return r.Family }, cmp.Compare[string]),
+		trackReports:     opts.Tracks,
+		cut:              opts.Cut,
+		categoryEpisodes: opts.CategoryEpisodes,
+	}, nil
+}
+
 // trackReport is what a track's records get.
 func (rp *reporter) trackReport(track string) Track { return rp.trackReports[track] }
 
@@ -200,26 +267,13 @@ func (rp *reporter) only(tracks []string) *reporter {
 	sub := *rp
 	sub.units = nil
 	for _, u := range rp.units {
-		u.recs = filter(u.recs, func(r results.Record) bool { return slices.Contains(tracks, r.Track) })
-		if len(u.recs) > 0 {
+		u.recs = u.recs.filter(func(r results.Record) bool { return slices.Contains(tracks, r.Track) })
+		if u.recs.len() > 0 {
 			sub.units = append(sub.units, u)
 		}
 	}
 	sub.parent = rp
 	return &sub
-}
-
-// suiteVersions lists the suite versions of recs, in increasing order.
-func suiteVersions(recs []results.Record) []string {
-	seen := map[int]bool{}
-	for _, r := range recs {
-		seen[r.Suite] = true
-	}
-	var out []string
-	for _, v := range slices.Sorted(maps.Keys(seen)) {
-		out = append(out, strconv.Itoa(v))
-	}
-	return out
 }
 
 type reporter struct {
@@ -233,10 +287,10 @@ type reporter struct {
 	err                error     // a track's own section failed
 }
 
-func (rp *reporter) overview(b *strings.Builder, recs []results.Record) {
-	tracks := distinct(recs, func(r results.Record) string { return r.Track }, cmp.Compare[string])
+func (rp *reporter) overview(b *strings.Builder, recs recList) {
+	tracks := distinct(recs.all(), func(r results.Record) string { return r.Track }, cmp.Compare[string])
 	seeds := make(map[uint64]bool)
-	for _, r := range recs {
+	for r := range recs.all() {
 		seeds[r.Seed] = true
 	}
 	var seedList []string
@@ -257,7 +311,7 @@ func (rp *reporter) overview(b *strings.Builder, recs []results.Record) {
 		families, perturbs = cmp.Or(w.Families, families), cmp.Or(w.Perturbations, perturbs)
 	}
 	fmt.Fprintf(b, "%s records (agent × episode): %s %s, %s %s; %s %s; %s %s.\n",
-		grouped(int64(len(recs))), plural("track", len(tracks)), strings.Join(tracks, ", "),
+		grouped(int64(recs.len())), plural("track", len(tracks)), strings.Join(tracks, ", "),
 		plural("seed", len(seedList)), strings.Join(seedList, ", "),
 		families, strings.Join(rp.families, ", "), perturbs, strings.Join(rp.perturbs, ", "))
 	byModel := make(map[string][]string)

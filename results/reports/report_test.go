@@ -298,12 +298,12 @@ func TestCategorySampleTakesEpisodesInPlace(t *testing.T) {
 	}
 	before := slices.Clone(recs)
 	rp := &reporter{categoryEpisodes: 3}
-	got := rp.categorySample(recs, []string{"pick_place"})
+	got := rp.categorySample(listOf(recs), []string{"pick_place"})
 	if !slices.EqualFunc(recs, before, func(a, b results.Record) bool { return a.Episode == b.Episode && a.Repeat == b.Repeat }) {
 		t.Errorf("the sample reordered the records it was given")
 	}
 	var eps []int
-	for _, r := range got {
+	for r := range got.all() {
 		eps = append(eps, r.Episode)
 	}
 	if want := []int{0, 0, 1, 1, 2, 2}; !slices.Equal(eps, want) {

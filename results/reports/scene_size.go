@@ -14,7 +14,7 @@ func (rp *reporter) sceneSizeTable(b *strings.Builder) {
 	sizes := make(map[int]bool)
 	sized := false
 	for _, u := range rp.units {
-		for _, r := range u.recs {
+		for r := range u.recs.all() {
 			sizes[r.SceneSize] = true
 			sized = sized || r.SceneSize != 0
 		}
@@ -27,11 +27,11 @@ func (rp *reporter) sceneSizeTable(b *strings.Builder) {
 	header(b, "agent", "scene size", "objects/ep", "ADA", "SR", "input tok/ep", "calls/ep")
 	for _, u := range rp.units {
 		for _, size := range slices.Sorted(maps.Keys(sizes)) {
-			recs := filter(u.recs, func(r results.Record) bool { return r.SceneSize == size })
-			if len(recs) == 0 {
+			recs := u.recs.filter(func(r results.Record) bool { return r.SceneSize == size })
+			if recs.len() == 0 {
 				continue
 			}
-			s := summarize(recs)
+			s := summarize(recs.all())
 			label := "default"
 			if size != 0 {
 				label = strconv.Itoa(size)

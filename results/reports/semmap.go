@@ -23,11 +23,7 @@ const pooledModes = "both modes (each pair twice)"
 // semmapModes are the input modes of the semmap records, in name order
 // (certainty, then uncertainty): the Perturbation of a semmap record.
 func (rp *reporter) semmapModes() []string {
-	var all []results.Record
-	for _, u := range rp.units {
-		all = append(all, u.recs...)
-	}
-	return distinct(all, func(r results.Record) string { return r.Perturbation }, cmp.Compare[string])
+	return distinct(rp.allRecords(), func(r results.Record) string { return r.Perturbation }, cmp.Compare[string])
 }
 
 func inMode(m string) func(results.Record) bool {
@@ -35,10 +31,10 @@ func inMode(m string) func(results.Record) bool {
 }
 
 // topKRow is one row of the Top-k table over rs.
-func topKRow(label, mode, group string, rs []results.Record) []string {
+func topKRow(label, mode, group string, rs recList) []string {
 	var t1, t2, t3, ta stats.Rate
 	hallIDs, hallOf, unread := 0, 0, 0
-	for _, r := range rs {
+	for r := range rs.all() {
 		t1.N, t2.N, t3.N, ta.N = t1.N+1, t2.N+1, t3.N+1, ta.N+1
 		t1.K += b2i(r.Top1)
 		t2.K += b2i(r.Top2)
@@ -52,7 +48,7 @@ func topKRow(label, mode, group string, rs []results.Record) []string {
 	if hallOf > 0 {
 		hal = fmt.Sprintf("%d of %d ids", hallIDs, hallOf)
 	}
-	return []string{label, mode, group, rateCell(t1), rateCell(t2), rateCell(t3), rateCell(ta), hal, fmt.Sprintf("%d of %d", unread, len(rs))}
+	return []string{label, mode, group, rateCell(t1), rateCell(t2), rateCell(t3), rateCell(ta), hal, fmt.Sprintf("%d of %d", unread, rs.len())}
 }
 
 // topKTable writes Top-1, Top-2, Top-3 and Top-Any by agent, input mode
@@ -63,7 +59,7 @@ func (rp *reporter) topKTable(b *strings.Builder) {
 	var rows [][]string
 	for _, u := range rp.units {
 		recs := u.recs
-		if len(recs) == 0 {
+		if recs.len() == 0 {
 			continue
 		}
 		// Rows: all, each query type, each difficulty, and each dataset
@@ -76,25 +72,25 @@ func (rp *reporter) topKTable(b *strings.Builder) {
 		for _, f := range rp.families {
 			groups = append(groups, group{f, func(r results.Record) bool { return r.Family == f }})
 		}
-		for _, d := range distinct(recs, func(r results.Record) string { return r.Difficulty }, cmp.Compare[string]) {
+		for _, d := range distinct(recs.all(), func(r results.Record) string { return r.Difficulty }, cmp.Compare[string]) {
 			if d != "" {
 				groups = append(groups, group{"difficulty " + d, func(r results.Record) bool { return r.Difficulty == d }})
 			}
 		}
-		if sets := distinct(recs, func(r results.Record) string { return r.Dataset }, cmp.Compare[string]); len(sets) > 1 {
+		if sets := distinct(recs.all(), func(r results.Record) string { return r.Dataset }, cmp.Compare[string]); len(sets) > 1 {
 			for _, d := range sets {
 				groups = append(groups, group{"dataset " + d, func(r results.Record) bool { return r.Dataset == d }})
 			}
 		}
 		played := 0
 		for _, m := range modes {
-			inM := filter(recs, inMode(m))
-			if len(inM) == 0 {
+			inM := recs.filter(inMode(m))
+			if inM.len() == 0 {
 				continue
 			}
 			played++
 			for _, gr := range groups {
-				if rs := filter(inM, gr.keep); len(rs) > 0 {
+				if rs := inM.filter(gr.keep); rs.len() > 0 {
 					rows = append(rows, topKRow(u.label, m, gr.label, rs))
 				}
 			}
@@ -130,11 +126,7 @@ const noOrigin = "(no origin)"
 // SceneNN maps), when the records carry origins (a dataset's
 // dataset.yaml gives them); nothing otherwise.
 func (rp *reporter) originTable(b *strings.Builder) {
-	var all []results.Record
-	for _, u := range rp.units {
-		all = append(all, u.recs...)
-	}
-	origins := distinct(all, func(r results.Record) string { return r.MapOrigin }, cmp.Compare[string])
+	origins := distinct(rp.allRecords(), func(r results.Record) string { return r.MapOrigin }, cmp.Compare[string])
 	if !slices.ContainsFunc(origins, func(o string) bool { return o != "" }) {
 		return
 	}
@@ -142,10 +134,10 @@ func (rp *reporter) originTable(b *strings.Builder) {
 	var rows [][]string
 	for _, u := range rp.units {
 		for _, m := range modes {
-			inM := filter(u.recs, inMode(m))
+			inM := u.recs.filter(inMode(m))
 			for _, o := range origins {
-				inO := filter(inM, func(r results.Record) bool { return r.MapOrigin == o })
-				if len(inO) == 0 {
+				inO := inM.filter(func(r results.Record) bool { return r.MapOrigin == o })
+				if inO.len() == 0 {
 					continue
 				}
 				label := o
@@ -154,7 +146,7 @@ func (rp *reporter) originTable(b *strings.Builder) {
 				}
 				rows = append(rows, slices.Insert(topKRow(u.label, m, "all", inO), 2, label))
 				for _, f := range rp.families {
-					if rs := filter(inO, func(r results.Record) bool { return r.Family == f }); len(rs) > 0 {
+					if rs := inO.filter(func(r results.Record) bool { return r.Family == f }); rs.len() > 0 {
 						rows = append(rows, slices.Insert(topKRow(u.label, m, f, rs), 2, label))
 					}
 				}
@@ -175,7 +167,7 @@ func (rp *reporter) originTable(b *strings.Builder) {
 func (rp *reporter) mapSizeTable(b *strings.Builder) {
 	var sizes []int
 	for _, u := range rp.units {
-		for _, r := range u.recs {
+		for r := range u.recs.all() {
 			if !slices.Contains(sizes, r.MapObjects) {
 				sizes = append(sizes, r.MapObjects)
 			}
@@ -191,21 +183,21 @@ func (rp *reporter) mapSizeTable(b *strings.Builder) {
 	for _, u := range rp.units {
 		recs := u.recs
 		for _, m := range modes {
-			inM := filter(recs, inMode(m))
+			inM := recs.filter(inMode(m))
 			for _, n := range sizes {
-				rs := filter(inM, func(r results.Record) bool { return r.MapObjects == n })
-				if len(rs) == 0 {
+				rs := inM.filter(func(r results.Record) bool { return r.MapObjects == n })
+				if rs.len() == 0 {
 					continue
 				}
 				var t1, ta stats.Rate
 				tok := 0
-				for _, r := range rs {
+				for r := range rs.all() {
 					t1.N, ta.N = t1.N+1, ta.N+1
 					t1.K += b2i(r.Top1)
 					ta.K += b2i(r.TopAny)
 					tok += r.InputTokens
 				}
-				writeRow(b, []string{u.label, m, fmt.Sprint(n), rateCell(t1), rateCell(ta), tokens(tok, len(rs))})
+				writeRow(b, []string{u.label, m, fmt.Sprint(n), rateCell(t1), rateCell(ta), tokens(tok, rs.len())})
 			}
 		}
 	}
@@ -257,7 +249,7 @@ func SectionOverReflection(baseline string) Section {
 func (rp *reporter) overReflectionTable(b *strings.Builder, baseline string) {
 	var base *unit
 	for i := range rp.units {
-		if strings.HasPrefix(rp.units[i].label, baseline) && len(rp.units[i].recs) > 0 {
+		if strings.HasPrefix(rp.units[i].label, baseline) && rp.units[i].recs.len() > 0 {
 			base = &rp.units[i]
 			break
 		}
@@ -269,20 +261,20 @@ func (rp *reporter) overReflectionTable(b *strings.Builder, baseline string) {
 		return fmt.Sprintf("%s\x00%s\x00%s\x00%s\x00%d", r.Dataset, r.Map, r.Query, r.Perturbation, r.Seed)
 	}
 	baseBy := map[string]results.Record{}
-	for _, r := range base.recs {
+	for r := range base.recs.all() {
 		baseBy[key(r)] = r
 	}
 	kinds := []string{overAdded, overRemoved, overHallucinated, overReordered, overUnread}
 	modes := rp.semmapModes()
 	var rows [][]string
 	for _, u := range rp.units {
-		if u.label == base.label || len(u.recs) == 0 || u.recs[0].Model == "" {
+		if u.label == base.label || u.recs.len() == 0 || u.recs.at(0).Model == "" {
 			continue
 		}
 		for _, m := range modes {
 			counts := map[string]int{}
 			pairs, worse, better := 0, 0, 0
-			for _, r := range filter(u.recs, inMode(m)) {
+			for r := range u.recs.filter(inMode(m)).all() {
 				br, ok := baseBy[key(r)]
 				if !ok {
 					continue
@@ -322,10 +314,10 @@ func (rp *reporter) overReflectionTable(b *strings.Builder, baseline string) {
 // query type: the run summary of the semmap track. Records of an
 // infrastructure failure are left out (see [InfraMarkdown]).
 func TopKMarkdown(w io.Writer, recs []results.Record) error {
-	recs = results.ScoredOnly(recs)
+	l := listOf(results.ScoredOnly(recs))
 	rp := &reporter{
-		units:    groupUnits(recs, nil),
-		families: distinct(recs, func(r results.Record) string { return r.Family }, cmp.Compare[string]),
+		units:    groupUnits(l, nil),
+		families: distinct(l.all(), func(r results.Record) string { return r.Family }, cmp.Compare[string]),
 	}
 	var b strings.Builder
 	rp.topKTable(&b)

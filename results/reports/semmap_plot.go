@@ -31,12 +31,12 @@ func mapSizeData(all []unit) (sizes []int, ss []series) {
 	// The records on maps alone: those that count a map's objects.
 	var units []unit
 	for _, u := range all {
-		if u.recs = filter(u.recs, func(r results.Record) bool { return r.MapObjects > 0 }); len(u.recs) > 0 {
+		if u.recs = u.recs.filter(func(r results.Record) bool { return r.MapObjects > 0 }); u.recs.len() > 0 {
 			units = append(units, u)
 		}
 	}
 	for _, u := range units {
-		for _, r := range u.recs {
+		for r := range u.recs.all() {
 			if !slices.Contains(sizes, r.MapObjects) {
 				sizes = append(sizes, r.MapObjects)
 			}
@@ -50,7 +50,7 @@ func mapSizeData(all []unit) (sizes []int, ss []series) {
 		s := series{label: u.label}
 		for _, n := range sizes {
 			var ta stats.Rate
-			for _, r := range u.recs {
+			for r := range u.recs.all() {
 				if r.MapObjects == n {
 					ta.N++
 					ta.K += b2i(r.TopAny)
@@ -80,7 +80,7 @@ func MapSizePlot(w io.Writer, recs []results.Record, opts Options) (bool, error)
 	return ok, err
 }
 
-func mapSizePlot(w io.Writer, recs []results.Record, opts Options) (string, bool, error) {
+func mapSizePlot(w io.Writer, recs recList, opts Options) (string, bool, error) {
 	units := groupUnits(recs, opts.Agents)
 	sizes, ss := mapSizeData(units)
 	if len(ss) == 0 {

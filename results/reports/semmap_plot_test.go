@@ -87,7 +87,7 @@ func TestMapSizePlotDeterministic(t *testing.T) {
 // them.
 func TestMapSizeData(t *testing.T) {
 	t.Parallel()
-	sizes, series := mapSizeData(groupUnits(plotRecords(), nil))
+	sizes, series := mapSizeData(groupUnits(listOf(plotRecords()), nil))
 	if !slices.Equal(sizes, []int{10, 40, 120}) {
 		t.Errorf("sizes %v, want [10 40 120] (the tabletop record's 300 objects left out)", sizes)
 	}

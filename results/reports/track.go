@@ -59,7 +59,7 @@ func NewSection(name string, write func(w io.Writer, recs []results.Record) erro
 	return Section{name: name, write: func(rp *reporter, b *strings.Builder) {
 		var recs []results.Record
 		for _, u := range rp.units {
-			recs = append(recs, u.recs...)
+			recs = append(recs, u.recs.records()...)
 		}
 		if len(recs) == 0 {
 			return

@@ -12,7 +12,7 @@ import (
 func (rp *reporter) trialTable(b *strings.Builder) {
 	k := 0
 	for _, u := range rp.units {
-		for _, r := range u.recs {
+		for r := range u.recs.all() {
 			k = max(k, r.Trials)
 		}
 	}
@@ -28,7 +28,7 @@ func (rp *reporter) trialTable(b *strings.Builder) {
 	fields = append(fields, "steps/success", "optimal steps")
 	header(b, fields...)
 	for _, u := range rp.units {
-		t := stats.SumTrials(u.recs, k)
+		t := stats.SumTrials(u.recs.records(), k)
 		if t.Games == 0 {
 			continue
 		}

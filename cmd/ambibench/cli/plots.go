@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/ambibench/ambibench/results"
 	"github.com/ambibench/ambibench/results/reports"
 )
 
@@ -18,7 +17,7 @@ import (
 // dir is the run directory, out and plots the --out and --plots flags.
 // The plots go next to the report unless --plots says where; a report on
 // stdout only writes none unless --plots asks for them.
-func writePlots(recs []results.Record, opts reports.Options, dir, out, plots string) ([]reports.PlotLink, error) {
+func writePlots(rep *reports.Report, dir, out, plots string) ([]reports.PlotLink, error) {
 	reportDir := dir
 	if out != "" && out != "-" {
 		reportDir = filepath.Dir(out)
@@ -32,7 +31,7 @@ func writePlots(recs []results.Record, opts reports.Options, dir, out, plots str
 	case plots == "":
 		plotDir = reportDir
 	}
-	return reports.DrawPlots(recs, opts, func(file string, png []byte) (string, error) {
+	return rep.DrawPlots(func(file string, png []byte) (string, error) {
 		if err := os.MkdirAll(plotDir, 0o755); err != nil {
 			return "", fmt.Errorf("--plots: %w", err)
 		}

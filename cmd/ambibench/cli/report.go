@@ -50,7 +50,17 @@ func reportCmd(stdout, stderr io.Writer, args []string) error {
 		return fmt.Errorf("report: --cut %q: want one of %s", *cut, strings.Join(cuts, ", "))
 	}
 	dir := pos[0]
-	rf, recs, err := readRun(dir, "report", "reporting", knownTrack, stderr)
+	rep := reports.New(reports.Options{
+		Perturbations:    perturb.Names(),
+		Baseline:         *baseline,
+		AllPairs:         *allPairs,
+		Tracks:           trackReports(),
+		Cut:              *cut,
+		CategoryEpisodes: *table2N,
+	})
+	// The records are added to the report as they are read, and kept
+	// packed: the report of a run of millions of episodes fits in memory.
+	rf, _, err := scanRun(dir, "report", "reporting", knownTrack, stderr, rep.Add)
 	if err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
@@ -58,20 +68,14 @@ func reportCmd(stdout, stderr io.Writer, args []string) error {
 		fmt.Fprintf(stderr, "ambibench: report: %s is shard %d/%d of a run, and the report is of its part of the grid alone (it says so under its title); ambibench merge --out OUT joins the shards' directories into the whole run, to report on\n",
 			dir, sh.Index, sh.Count)
 	}
-	ropts := reports.Options{
-		Perturbations:    perturb.Names(),
-		Baseline:         *baseline,
-		AllPairs:         *allPairs,
-		Tracks:           trackReports(),
-		Cut:              *cut,
-		CategoryEpisodes: *table2N,
-		Shard:            rf.Shard,
-	}
-	if ropts.Plots, err = writePlots(recs, ropts, dir, *out, *plots); err != nil {
+	rep.SetShard(rf.Shard)
+	links, err := writePlots(rep, dir, *out, *plots)
+	if err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
+	rep.SetPlots(links)
 	var b strings.Builder
-	if err := reports.Write(&b, recs, ropts); err != nil {
+	if err := rep.Write(&b); err != nil {
 		return err
 	}
 	if *out != "-" {
