@@ -45,7 +45,10 @@ const (
 // families pooled: at each perturbation one point per agent, side by
 // side, with its Wilson interval.
 func ratesPlot(w io.Writer, recs recList, opts Options) (string, bool, error) {
-	units := groupUnits(recs, opts.Agents)
+	units, err := groupUnits(recs, opts.Agents)
+	if err != nil {
+		return "", false, err
+	}
 	if len(units) == 0 {
 		return "", false, nil
 	}
@@ -118,7 +121,10 @@ func trialsPlot(w io.Writer, recs recList, opts Options) (string, bool, error) {
 	if k < 2 {
 		return "", false, nil
 	}
-	units := groupUnits(recs, opts.Agents)
+	units, err := groupUnits(recs, opts.Agents)
+	if err != nil {
+		return "", false, err
+	}
 	p := plot.New()
 	p.Title.Text = "Success by trial" + models(units) + " (95% Wilson intervals)"
 	rateAxis(p, "SR@k: games solved by trial k")
@@ -169,7 +175,10 @@ func sceneSizePlot(w io.Writer, recs recList, opts Options) (string, bool, error
 	for _, n := range sizes {
 		names = append(names, strconv.Itoa(n))
 	}
-	units := groupUnits(recs, opts.Agents)
+	units, err := groupUnits(recs, opts.Agents)
+	if err != nil {
+		return "", false, err
+	}
 	legend := plot.NewLegend()
 	var panels []*plot.Plot
 	var n []int

@@ -3,7 +3,6 @@ package reports
 import (
 	"cmp"
 	"fmt"
-	"hash/maphash"
 	"io"
 	"maps"
 	"slices"
@@ -107,31 +106,21 @@ type Report struct {
 	opts   Options
 	s      *store
 	scored []int32
-	added  int
 	suites map[int]bool
 	tracks map[string]bool // of every record, scored or not
 	infra  InfraTally
-	seen   map[[2]uint64]struct{}
-	seeds  [2]maphash.Seed
 }
 
 // New returns an empty report with options opts.
 func New(opts Options) *Report {
-	return &Report{opts: opts, s: newStore(), suites: map[int]bool{}, tracks: map[string]bool{},
-		seen: map[[2]uint64]struct{}{}, seeds: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}}
+	return &Report{opts: opts, s: newStore(), suites: map[int]bool{}, tracks: map[string]bool{}}
 }
 
-// Add adds a record. A second record of one episode is an error: it would
-// count twice. The report keeps two 64-bit hashes of each key to tell,
-// not the key.
+// Add adds a record. A second record of one episode, which would count
+// twice, is an error of Write's (found when the records are sorted, at
+// no cost an episode); a reader that can name its line checks first
+// ([results.OnceEach]).
 func (rep *Report) Add(r results.Record) error {
-	k := r.Key()
-	h := [2]uint64{maphash.String(rep.seeds[0], k), maphash.String(rep.seeds[1], k)}
-	if _, dup := rep.seen[h]; dup {
-		return fmt.Errorf("report: episode %s appears twice", k)
-	}
-	rep.seen[h] = struct{}{}
-	rep.added++
 	rep.suites[r.Suite] = true
 	rep.tracks[r.Track] = true
 	rep.infra.Add(&r)
@@ -224,9 +213,13 @@ func newReporter(recs recList, opts Options) (*reporter, error) {
 	if len(perturbOrder) == 0 {
 		perturbOrder = defaultPerturbations
 	}
+	units, err := groupUnits(recs, opts.Agents)
+	if err != nil {
+		return nil, err
+	}
 	return &reporter{
 		tracks:           distinct(recs.all(), func(r results.Record) string { return r.Track }, cmp.Compare[string]),
-		units:            groupUnits(recs, opts.Agents),
+		units:            units,
 		perturbs:         distinct(recs.all(), func(r results.Record) string { return r.Perturbation }, stats.OrderBy(perturbOrder)),
 		families:         distinct(recs.all(), func(r results.Record) string { return r.Family }, cmp.Compare[string]),
 		trackReports:     opts.Tracks,
@@ -265,6 +258,10 @@ func (rp *reporter) sections() []placedSection {
 // without records drop out.
 func (rp *reporter) only(tracks []string) *reporter {
 	sub := *rp
+	sub.parent = rp
+	if !slices.ContainsFunc(rp.tracks, func(t string) bool { return !slices.Contains(tracks, t) }) {
+		return &sub // every track's records: nothing to leave out
+	}
 	sub.units = nil
 	for _, u := range rp.units {
 		u.recs = u.recs.filter(func(r results.Record) bool { return slices.Contains(tracks, r.Track) })

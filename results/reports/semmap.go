@@ -315,12 +315,16 @@ func (rp *reporter) overReflectionTable(b *strings.Builder, baseline string) {
 // infrastructure failure are left out (see [InfraMarkdown]).
 func TopKMarkdown(w io.Writer, recs []results.Record) error {
 	l := listOf(results.ScoredOnly(recs))
+	units, err := groupUnits(l, nil)
+	if err != nil {
+		return err
+	}
 	rp := &reporter{
-		units:    groupUnits(l, nil),
+		units:    units,
 		families: distinct(l.all(), func(r results.Record) string { return r.Family }, cmp.Compare[string]),
 	}
 	var b strings.Builder
 	rp.topKTable(&b)
-	_, err := io.WriteString(w, b.String())
+	_, err = io.WriteString(w, b.String())
 	return err
 }

@@ -81,7 +81,10 @@ func MapSizePlot(w io.Writer, recs []results.Record, opts Options) (bool, error)
 }
 
 func mapSizePlot(w io.Writer, recs recList, opts Options) (string, bool, error) {
-	units := groupUnits(recs, opts.Agents)
+	units, err := groupUnits(recs, opts.Agents)
+	if err != nil {
+		return "", false, err
+	}
 	sizes, ss := mapSizeData(units)
 	if len(ss) == 0 {
 		return "", false, nil

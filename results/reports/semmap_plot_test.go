@@ -87,7 +87,11 @@ func TestMapSizePlotDeterministic(t *testing.T) {
 // them.
 func TestMapSizeData(t *testing.T) {
 	t.Parallel()
-	sizes, series := mapSizeData(groupUnits(listOf(plotRecords()), nil))
+	units, err := groupUnits(listOf(plotRecords()), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sizes, series := mapSizeData(units)
 	if !slices.Equal(sizes, []int{10, 40, 120}) {
 		t.Errorf("sizes %v, want [10 40 120] (the tabletop record's 300 objects left out)", sizes)
 	}

@@ -2,10 +2,12 @@ package reports
 
 import (
 	"encoding/binary"
+	"fmt"
 	"iter"
 	"maps"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/ambibench/ambibench/results"
@@ -21,36 +23,40 @@ import (
 // messages (their number is), and acted_by. [NewSection]'s own sections
 // see records without them too.
 type store struct {
-	data  []byte   // the records, packed back to back
-	at    []uint32 // where each record starts in data, in arrival order; see offset
-	high  []int    // for every 4 GiB of data, the first record past it
-	names []string
-	ids   map[string]uint64
+	// The records, packed back to back in chunks of chunkSize bytes (a
+	// record larger than that gets a chunk of its own): a slice grown by
+	// doubling would hold up to twice the bytes, and copy them at each
+	// growth.
+	chunks [][]byte
+	at     []uint64 // where each record starts: its chunk << 32 | its offset there
+	names  []string
+	ids    map[string]uint64
+	// The maps of counts (tool calls, reflection tools), kept once each:
+	// a run's records hold a few dozen different ones, and a section
+	// that read a record would otherwise make its maps anew each time.
+	counts   []map[string]int
+	countIDs map[string]uint64
+	scratch  []byte // add packs a record here before copying it to its chunk
 }
 
-func newStore() *store { return &store{ids: map[string]uint64{}} }
+const chunkSize = 1 << 20
+
+func newStore() *store {
+	return &store{ids: map[string]uint64{}, counts: []map[string]int{nil}, countIDs: map[string]uint64{"": 0}}
+}
 
 // len is the number of records held.
 func (s *store) len() int { return len(s.at) }
 
-// offset is where record i starts in data: at holds the low 32 bits, and
-// high says how many times 4 GiB lie before it.
-func (s *store) offset(i int) int {
-	k := 0
-	for k < len(s.high) && s.high[k] <= i {
-		k++
-	}
-	return k<<32 | int(s.at[i])
+// bytes are the bytes of record i onward in its chunk.
+func (s *store) bytes(i int) []byte {
+	at := s.at[i]
+	return s.chunks[at>>32][uint32(at):]
 }
 
 // add packs r and returns its index.
 func (s *store) add(r results.Record) int {
-	off := len(s.data)
-	for len(s.high) < off>>32 {
-		s.high = append(s.high, len(s.at))
-	}
-	s.at = append(s.at, uint32(off))
-	b := s.data
+	b := s.scratch[:0]
 	var flags uint64
 	for i, f := range []bool{r.Asked, r.Success, r.ADA, r.Top1, r.Top2, r.Top3, r.TopAny, r.NoReadableAnswer,
 		r.WallMS != 0, r.LatencyP50MS != 0, r.LatencyP95MS != 0} {
@@ -90,19 +96,32 @@ func (s *store) add(r results.Record) int {
 			b = binary.AppendUvarint(b, s.id(x))
 		}
 	}
-	s.data = b
+	s.scratch = b
+	if len(s.chunks) == 0 || len(s.chunks[len(s.chunks)-1])+len(b) > cap(s.chunks[len(s.chunks)-1]) {
+		s.chunks = append(s.chunks, make([]byte, 0, max(chunkSize, len(b))))
+	}
+	c := len(s.chunks) - 1
+	s.at = append(s.at, uint64(c)<<32|uint64(len(s.chunks[c])))
+	s.chunks[c] = append(s.chunks[c], b...)
 	return len(s.at) - 1
 }
 
-// appendCounts packs a map of counts, in the order of its keys, so that
-// one record packs to one string of bytes.
+// appendCounts packs a map of counts as the number of the one kept of
+// its contents: unpacked records share it, and read it only (records
+// hands out copies).
 func (s *store) appendCounts(b []byte, m map[string]int) []byte {
-	b = binary.AppendUvarint(b, uint64(len(m)))
+	var key []byte
 	for _, k := range slices.Sorted(maps.Keys(m)) {
-		b = binary.AppendUvarint(b, s.id(k))
-		b = binary.AppendVarint(b, int64(m[k]))
+		key = strconv.AppendQuote(key, k)
+		key = strconv.AppendInt(key, int64(m[k]), 10)
 	}
-	return b
+	id, ok := s.countIDs[string(key)]
+	if !ok {
+		id = uint64(len(s.counts))
+		s.counts = append(s.counts, maps.Clone(m))
+		s.countIDs[string(key)] = id
+	}
+	return binary.AppendUvarint(b, id)
 }
 
 func (s *store) id(v string) uint64 {
@@ -117,7 +136,7 @@ func (s *store) id(v string) uint64 {
 
 // agentModel unpacks record i's agent and model alone.
 func (s *store) agentModel(i int) (agent, model string) {
-	d := unpacker{b: s.data[s.offset(i):], names: s.names}
+	d := unpacker{b: s.bytes(i), names: s.names}
 	d.uvarint()   // the flags
 	for range 7 { // outcome to out_of_view
 		d.uvarint()
@@ -126,8 +145,9 @@ func (s *store) agentModel(i int) (agent, model string) {
 }
 
 // sortedByKey is the records at idx in the order of their Key. The keys
-// are made once a record, not twice a comparison, and dropped after.
-func (s *store) sortedByKey(idx []int32) recList {
+// are made once a record, not twice a comparison, and dropped after. Two
+// records of one key, which would count twice, are an error.
+func (s *store) sortedByKey(idx []int32) (recList, error) {
 	type keyed struct {
 		key string
 		i   int32
@@ -139,14 +159,17 @@ func (s *store) sortedByKey(idx []int32) recList {
 	slices.SortFunc(keys, func(a, b keyed) int { return strings.Compare(a.key, b.key) })
 	out := recList{s: s, idx: idx}
 	for n, k := range keys {
+		if n > 0 && k.key == keys[n-1].key {
+			return recList{}, fmt.Errorf("report: episode %s appears twice", k.key)
+		}
 		out.idx[n] = k.i
 	}
-	return out
+	return out, nil
 }
 
 // record unpacks record i.
 func (s *store) record(i int) results.Record {
-	d := unpacker{b: s.data[s.offset(i):], names: s.names}
+	d := unpacker{b: s.bytes(i), names: s.names}
 	var r results.Record
 	flags := d.uvarint()
 	bit := func(i int) bool { return flags&(1<<i) != 0 }
@@ -173,8 +196,8 @@ func (s *store) record(i int) results.Record {
 			d.b = d.b[8:]
 		}
 	}
-	r.ToolCalls = d.counts()
-	r.ReflectionTools = d.counts()
+	r.ToolCalls = s.counts[d.uvarint()]
+	r.ReflectionTools = s.counts[d.uvarint()]
 	for _, p := range []*[]int{&r.ReflectionTokenCounts, &r.ReflectionTrials} {
 		if n := int(d.uvarint()); n > 0 {
 			*p = make([]int, n)
@@ -213,19 +236,6 @@ func (d *unpacker) varint() int64 {
 
 func (d *unpacker) name() string { return d.names[d.uvarint()] }
 
-func (d *unpacker) counts() map[string]int {
-	n := int(d.uvarint())
-	if n == 0 {
-		return nil
-	}
-	m := make(map[string]int, n)
-	for range n {
-		k := d.name()
-		m[k] = int(d.varint())
-	}
-	return m
-}
-
 // listOf packs recs in a store of their own: how the functions that
 // take a slice of records ([Write], [DrawPlots], …) get to the code
 // that reads a store.
@@ -259,7 +269,8 @@ type recList struct {
 
 func (l recList) len() int { return len(l.idx) }
 
-// all unpacks the records in order.
+// all unpacks the records in order. Their maps are the store's: read
+// them, never write.
 func (l recList) all() iter.Seq[results.Record] {
 	return func(yield func(results.Record) bool) {
 		for _, i := range l.idx {
@@ -303,7 +314,9 @@ func (l recList) any(f func(results.Record) bool) bool {
 func (l recList) records() []results.Record {
 	out := make([]results.Record, len(l.idx))
 	for n, i := range l.idx {
-		out[n] = l.s.record(int(i))
+		r := l.s.record(int(i))
+		r.ToolCalls, r.ReflectionTools = maps.Clone(r.ToolCalls), maps.Clone(r.ReflectionTools)
+		out[n] = r
 	}
 	return out
 }

@@ -2,6 +2,7 @@ package reports
 
 import (
 	"fmt"
+	"io"
 	"reflect"
 	"slices"
 	"strings"
@@ -76,27 +77,53 @@ func TestStoreRoundTrip(t *testing.T) {
 			t.Errorf("record %d: agentModel %q, %q; want %q, %q", i, a, m, w.Agent, w.Model)
 		}
 	}
-	names, size := len(s.names), len(s.data)
+	names, counts, size := len(s.names), len(s.counts), packed(s)
 	s.add(fullRecord(t, 1))
-	if len(s.names) != names {
-		t.Errorf("a record again added %d names: each name is kept once", len(s.names)-names)
+	if len(s.names) != names || len(s.counts) != counts {
+		t.Errorf("a record again added %d names and %d maps: each is kept once", len(s.names)-names, len(s.counts)-counts)
 	}
-	if per := len(s.data) - size; per > 160 {
+	if per := packed(s) - size; per > 160 {
 		t.Errorf("a record with every field set packs to %d bytes, want at most 160", per)
 	}
 }
 
-// Past 4 GiB of packed records, an offset carries the gigabytes that
-// its 32 bits cannot.
-func TestStoreOffsetPastFourGiB(t *testing.T) {
-	t.Parallel()
-	s := &store{at: []uint32{0, 10, 5, 7}, high: []int{2, 3}}
-	var got []int
-	for i := range s.at {
-		got = append(got, s.offset(i))
+func packed(s *store) int {
+	n := 0
+	for _, c := range s.chunks {
+		n += len(c)
 	}
-	if want := []int{0, 10, 1<<32 | 5, 2<<32 | 7}; !slices.Equal(got, want) {
-		t.Errorf("offsets %v, want %v", got, want)
+	return n
+}
+
+// Records fill chunk after chunk, none split between two; one larger
+// than a chunk gets a chunk of its own; each comes back as it went in.
+func TestStoreChunks(t *testing.T) {
+	t.Parallel()
+	s := newStore()
+	var want []results.Record
+	for i := range 30000 {
+		r := results.Record{Outcome: results.OutcomeScored, Episode: i, WallMS: float64(i) + 0.5}
+		if i == 12345 {
+			r.Answer = make([]string, chunkSize/2)
+			for j := range r.Answer {
+				r.Answer[j] = fmt.Sprint(j) // names past 127 take two bytes or more
+			}
+		}
+		s.add(r)
+		want = append(want, r)
+	}
+	if len(s.chunks) < 3 {
+		t.Fatalf("%d chunks: want the records spread over three or more", len(s.chunks))
+	}
+	for c, chunk := range s.chunks {
+		if len(chunk) > chunkSize && cap(chunk) != len(chunk) {
+			t.Errorf("chunk %d: %d bytes in %d of room: a record larger than a chunk is alone in one", c, len(chunk), cap(chunk))
+		}
+	}
+	for i, w := range want {
+		if got := s.record(i); !reflect.DeepEqual(got, w) {
+			t.Fatalf("record %d: got episode %d, %d answers; want episode %d, %d", i, got.Episode, len(got.Answer), w.Episode, len(w.Answer))
+		}
 	}
 }
 
@@ -131,12 +158,13 @@ func TestReportAnyOrder(t *testing.T) {
 	if back := write(rev); back != fwd {
 		t.Errorf("the records reversed give another report:\n%s\n---\n%s", fwd, back)
 	}
-	if err := New(Options{}).Add(recs[0]); err != nil {
-		t.Fatal(err)
-	}
 	rep := New(Options{})
-	_ = rep.Add(recs[0])
-	if err := rep.Add(recs[0]); err == nil {
-		t.Errorf("an episode added twice: no error")
+	for range 2 {
+		if err := rep.Add(recs[0]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := rep.Write(io.Discard); err == nil || !strings.Contains(err.Error(), "appears twice") {
+		t.Errorf("an episode added twice: %v, want it named as appearing twice", err)
 	}
 }

@@ -21,7 +21,7 @@ type unit struct {
 // groupUnits splits l by (agent, model) and orders the units as
 // Options.Agents says. Each unit's records are sorted by key, so
 // nothing downstream depends on the order of l.
-func groupUnits(l recList, order []string) []unit {
+func groupUnits(l recList, order []string) ([]unit, error) {
 	type key struct{ agent, model string }
 	groups := make(map[key][]int32)
 	models := make(map[string]map[string]bool)
@@ -40,7 +40,11 @@ func groupUnits(l recList, order []string) []unit {
 		if len(models[k.agent]) > 1 {
 			label = fmt.Sprintf("%s (%s)", k.agent, cmp.Or(k.model, "no model"))
 		}
-		units = append(units, unit{agent: k.agent, model: k.model, label: label, recs: l.s.sortedByKey(idx)})
+		recs, err := l.s.sortedByKey(idx)
+		if err != nil {
+			return nil, err
+		}
+		units = append(units, unit{agent: k.agent, model: k.model, label: label, recs: recs})
 	}
 	byAgent := stats.OrderBy(order)
 	group := func(u unit) int {
@@ -59,7 +63,7 @@ func groupUnits(l recList, order []string) []unit {
 			cmp.Compare(a.model, b.model),
 		)
 	})
-	return units
+	return units, nil
 }
 
 // distinct returns the values of field over recs, once each, sorted by order.
