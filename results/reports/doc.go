@@ -10,6 +10,17 @@
 // interval; the output depends on the records as a set and on [Options],
 // never on their order.
 //
+// [Report] is the same a record at a time, for a reader of a run too large
+// to hold ([New], [Report.Add] as the records are read, [Report.DrawPlots]
+// and [Report.Write]): it keeps each record packed, in a few dozen bytes
+// of varints with its names and its maps of counts kept once in the
+// report, and a section reads the records it needs by unpacking them
+// again. It does not keep the instruction, the robots' messages (their
+// number it does) or acted_by, which no section reads; a track's own
+// section ([NewSection]) sees its records without them. A report of a
+// million episodes peaks at a few hundred megabytes, where the records
+// themselves would take gigabytes.
+//
 // # What a track contributes
 //
 // The report knows no track and no agent: each track says what its

@@ -54,7 +54,9 @@ var (
 )
 
 // NewSection makes a section of a track's own: write gets the scored
-// records of the tracks that list the section, sorted by key.
+// records of the tracks that list the section, sorted by key, as the
+// report keeps them: without the instruction, the robots' messages' text
+// (their number is kept) and acted_by.
 func NewSection(name string, write func(w io.Writer, recs []results.Record) error) Section {
 	return Section{name: name, write: func(rp *reporter, b *strings.Builder) {
 		var recs []results.Record
