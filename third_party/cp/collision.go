@@ -1,7 +1,7 @@
 package cp
 
 import (
-	"log"
+	"fmt"
 	"math"
 )
 
@@ -475,8 +475,8 @@ func EPARecurse(ctx SupportContext, count int, hull []MinkowskiPoint, iteration 
 		return EPARecurse(ctx, count2, hull2, iteration+1)
 	}
 
-	if iteration > warnEpaIterations {
-		log.Println("Warning: High EPA iterations:", iteration)
+	if iteration > warnEpaIterations && Warn != nil {
+		Warn(fmt.Sprintf("high EPA iterations: %d", iteration))
 	}
 
 	// Could not find a new point to insert, so we have found the closest edge of the minkowski difference.
