@@ -32,8 +32,10 @@
 // settings every record was made with, which must not change, and the
 // [Grid] run so far, which may grow. [RunFile.CheckRecord] refuses a record
 // that is not of the run. A shard's directory also holds its part of the
-// grid ([RunShard], with the whole run's [JobOrder]); [MergeShards] joins
-// the shards back into the records of the unsharded run, in its order.
+// grid ([RunShard], with the whole run's [JobOrder]); [CheckShards] checks
+// that shards are those of one run, and [ShardDir.Placer] places each of
+// their records in the unsharded run's order, so that a merge can join
+// them a record at a time.
 //
 // # The results packages
 //

@@ -384,14 +384,6 @@ type outcomes struct {
 	calls, tokens        int
 }
 
-func tallyOutcomes(recs []results.Record, wall time.Duration) outcomes {
-	o := outcomes{wall: wall}
-	for i := range recs {
-		o.add(&recs[i])
-	}
-	return o
-}
-
 // add counts one record.
 func (o *outcomes) add(r *results.Record) {
 	switch r.Outcome {
@@ -470,17 +462,6 @@ func (t *runTally) summaryTables(opts bench.Options) (string, error) {
 		}
 	}
 	return b.String(), nil
-}
-
-// summaryTables are the tables of summary.md for recs (see
-// runTally.summaryTables): merge writes them for the merged records
-// between the header and tail of a shard's summary.
-func summaryTables(recs []results.Record, opts bench.Options) (string, error) {
-	t := newRunTally(opts)
-	for i := range recs {
-		t.add(&recs[i])
-	}
-	return t.summaryTables(opts)
 }
 
 // pending yields the jobs not already recorded (in have), in grid order.
