@@ -209,11 +209,7 @@ func (s *transcriptSink) Close() error {
 // [transcriptSink]).
 func (d *runDir) openTranscript(sink *transcriptSink) error {
 	path := filepath.Join(d.dir, transcriptFileName)
-	kept := make(map[string]bool, len(d.prior))
-	for _, r := range d.prior {
-		kept[r.Key()] = true
-	}
-	isKept := func(ep string) bool { return kept[ep] }
+	isKept := d.kept
 	prior := map[[sha256.Size]byte]int{}
 	drop := 0
 	err := scanTranscript(path, func(line []byte, _ int, ep string, partial bool) error {
