@@ -47,6 +47,11 @@ named by file and line) or an episode recorded twice, a shard given twice
 or an episode in two directories (overlapping shards), and a shard of
 1..n not given (missing), or an OUT that already holds a run.
 
+Memory: merge holds none of the records. It reads the shards' files
+together, a record at a time, and writes each in its place as it goes;
+a file out of job order (two models' records in one directory) is read
+through an index of its lines, 24 bytes a record.
+
 Flags:
 `
 
