@@ -302,12 +302,12 @@ func (d *runDir) putInGridOrder(added int) error {
 		return err
 	}
 	earlier := func() io.Reader { return io.NewSectionReader(f, 0, d.end) }
-	added_ := func() io.Reader { return io.NewSectionReader(f, d.end, info.Size()-d.end) }
+	appended := func() io.Reader { return io.NewSectionReader(f, d.end, info.Size()-d.end) }
 	if d.inOrder {
 		// The new records are in order and after every earlier one when
 		// the first is.
 		first := math.MaxInt
-		_, err := results.ScanRecords(added_(), path, nil, func(r results.Record) error {
+		_, err := results.ScanRecords(appended(), path, nil, func(r results.Record) error {
 			first = d.placer()(&r)
 			return errStop
 		})
@@ -322,16 +322,19 @@ func (d *runDir) putInGridOrder(added int) error {
 		return func(r *results.Record) (int, error) { return p(r), nil }
 	}
 	var old recordSource
-	if d.inOrder {
-		old = newScanSource(earlier(), path, nil, place(d.placer()))
-	} else {
-		src, _, err := indexRecords(earlier(), f, path, nil, place(d.placer()))
+	if !d.inOrder {
+		src, sorted, err := indexRecords(earlier(), f, path, nil, place(d.placer()))
 		if err != nil {
 			return err
 		}
-		old = src
+		if !sorted {
+			old = src
+		}
 	}
-	srcs := []recordSource{old, newScanSource(added_(), path, nil, place(d.placer()))}
+	if old == nil {
+		old = newScanSource(earlier(), path, nil, place(d.placer()))
+	}
+	srcs := []recordSource{old, newScanSource(appended(), path, nil, place(d.placer()))}
 	defer func() {
 		for _, s := range srcs {
 			s.close()
