@@ -59,7 +59,18 @@ func Run(ctx context.Context, opts Options, w *results.Writer, have map[string]b
 		}
 		kept.keep(&r)
 	}
-	_, err := Stream(ctx, opts, w, have)
+	var done func(int) bool
+	if len(have) > 0 {
+		grid, err := NewGrid(opts)
+		if err != nil {
+			return nil, err
+		}
+		done = func(k int) bool {
+			j := grid.At(k)
+			return have[j.Key(opts.Seed, opts.ModelFor(j.Agent))]
+		}
+	}
+	_, err := Stream(ctx, opts, w, done)
 	return kept.records(), err
 }
 
@@ -69,27 +80,31 @@ func Run(ctx context.Context, opts Options, w *results.Writer, have map[string]b
 // made as the workers take them (see [Grid]) and a record is held only
 // from when its episode ends until it is written.
 //
+// The jobs already recorded are those for which done (nil: none) says
+// so, by their position k in opts' grid ([Grid.At]): a resumed run says
+// which from a bit a job, rather than a map of every key.
+//
 // opts.Concurrency workers take the jobs in grid order, and the worker
 // that finishes the first record not yet written writes it and every
 // finished one after it (see [inOrder]). There is no writer goroutine
 // to wake: at --concurrency 1, handing each record to one cost a thread
 // wake-up an episode, 0.4 s of the worker's own time in a 9 s tabletop
 // run, more than the writing itself.
-func Stream(ctx context.Context, opts Options, w *results.Writer, have map[string]bool) (int, error) {
+func Stream(ctx context.Context, opts Options, w *results.Writer, done func(k int) bool) (int, error) {
 	grid, err := NewGrid(opts)
 	if err != nil {
 		return 0, err
 	}
 	total := grid.Len()
-	skip := func(Job) bool { return false }
-	if len(have) > 0 {
-		skip = func(j Job) bool { return have[j.Key(opts.Seed, opts.ModelFor(j.Agent))] }
+	skip := func(int) bool { return false }
+	if done != nil {
+		skip = done
 	}
 	todo := total
-	if len(have) > 0 {
+	if done != nil {
 		todo = 0
-		for j := range grid.All() {
-			if !skip(j) {
+		for k := range total {
+			if !skip(k) {
 				todo++
 			}
 		}
@@ -134,13 +149,13 @@ func Stream(ctx context.Context, opts Options, w *results.Writer, have map[strin
 				if err := gctx.Err(); err != nil {
 					return err
 				}
-				j := grid.At(i)
-				if stopping.Load() || skip(j) {
+				if stopping.Load() || skip(i) {
 					if err := order.done(i, nil); err != nil {
 						return err
 					}
 					continue
 				}
+				j := grid.At(i)
 				if opts.onStart != nil {
 					opts.onStart(j)
 				}

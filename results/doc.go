@@ -22,8 +22,11 @@
 // the end of the file. [ReadRecords] reads a file back; a malformed line is
 // reported as "name:LINE: message", and a partial last line as an error that
 // wraps [ErrTruncated] while every complete record before it is still
-// returned. [OpenAppend] opens a results file for a resumed run: it returns the
-// records already there, drops a partial last line, and appends after them.
+// returned. [ScanRecords] reads one a record at a time, keeping none, and
+// [ScanRecordsAt] also hands where each line is, for [ReadRecordAt] to read
+// it again. [OpenAppend] opens a results file for a resumed run: it returns
+// the records already there ([OpenAppendScan] hands them one at a time
+// instead), drops a partial last line, and appends after them.
 // [OnceEach] and [FirstDuplicate] refuse an episode recorded twice.
 //
 // # Run directories and shards
@@ -32,8 +35,10 @@
 // settings every record was made with, which must not change, and the
 // [Grid] run so far, which may grow. [RunFile.CheckRecord] refuses a record
 // that is not of the run. A shard's directory also holds its part of the
-// grid ([RunShard], with the whole run's [JobOrder]); [MergeShards] joins
-// the shards back into the records of the unsharded run, in its order.
+// grid ([RunShard], with the whole run's [JobOrder]); [CheckShards] checks
+// that shards are those of one run, and [ShardDir.Placer] places each of
+// their records in the unsharded run's order, so that a merge can join
+// them a record at a time.
 //
 // # The results packages
 //

@@ -173,10 +173,27 @@ type readResult struct {
 // line cut short by a killed run gives an error wrapping [ErrTruncated]
 // after every record before it was handed.
 func ScanRecords(r io.Reader, name string, check func(line int, rec Record) error, each func(rec Record) error) (int, error) {
+	return ScanRecordsAt(r, name, check, func(rec Record, _ LineAt) error { return each(rec) })
+}
+
+// LineAt is where a record's line is in the file [ScanRecordsAt] read
+// it from: its number (from 1), and its first byte and length, newline
+// included. A reader that must hand a file's records in another order
+// than the file's keeps this much of each, not the record, and reads
+// each again with [ReadRecordAt].
+type LineAt struct {
+	Off  int64
+	Size int32
+	Line int32
+}
+
+// ScanRecordsAt is [ScanRecords] that also hands each record's place in
+// the file.
+func ScanRecordsAt(r io.Reader, name string, check func(line int, rec Record) error, each func(rec Record, at LineAt) error) (int, error) {
 	n := 0
-	_, err := scanRecords(r, name, check, func(line int, rec Record) error {
-		if err := each(rec); err != nil {
-			return fmt.Errorf("%s:%d: %w", name, line, err)
+	_, err := scanRecords(r, name, check, func(rec Record, at LineAt) error {
+		if err := each(rec, at); err != nil {
+			return fmt.Errorf("%s:%d: %w", name, at.Line, err)
 		}
 		n++
 		return nil
@@ -184,9 +201,24 @@ func ScanRecords(r io.Reader, name string, check func(line int, rec Record) erro
 	return n, err
 }
 
+// ReadRecordAt reads again the record of the line at, as [ScanRecordsAt]
+// handed it from the file r holds; name (the file's path) and the line
+// number prefix an error, as the scan's do.
+func ReadRecordAt(r io.ReaderAt, name string, at LineAt) (Record, error) {
+	b := make([]byte, at.Size)
+	if _, err := r.ReadAt(b, at.Off); err != nil {
+		return Record{}, fmt.Errorf("%s:%d: %w", name, at.Line, err)
+	}
+	rec, err := decodeRecord(bytes.TrimSpace(b))
+	if err != nil {
+		return Record{}, fmt.Errorf("%s:%d: %w", name, at.Line, err)
+	}
+	return rec, nil
+}
+
 func readRecords(r io.Reader, name string, check func(int, Record) error) (readResult, error) {
 	var recs []Record
-	res, err := scanRecords(r, name, check, func(_ int, rec Record) error {
+	res, err := scanRecords(r, name, check, func(rec Record, _ LineAt) error {
 		recs = append(recs, rec)
 		return nil
 	})
@@ -197,15 +229,18 @@ func readRecords(r io.Reader, name string, check func(int, Record) error) (readR
 	return res, err
 }
 
-func scanRecords(r io.Reader, name string, check func(int, Record) error, each func(int, Record) error) (readResult, error) {
+func scanRecords(r io.Reader, name string, check func(int, Record) error, each func(Record, LineAt) error) (readResult, error) {
 	var res readResult
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), maxLine+2) // room for "\r\n"
 	sc.Split(scanLinesWithNewline)
 	line := 0
+	var off int64
 	for sc.Scan() {
 		line++
 		raw := sc.Bytes()
+		at := LineAt{Off: off, Size: int32(len(raw)), Line: int32(line)}
+		off += int64(len(raw))
 		terminated := raw[len(raw)-1] == '\n'
 		text := bytes.TrimSpace(raw)
 		if terminated {
@@ -228,7 +263,7 @@ func scanRecords(r io.Reader, name string, check func(int, Record) error, each f
 		if err != nil {
 			return readResult{}, fmt.Errorf("%s:%d: %w", name, line, err)
 		}
-		if err := each(line, rec); err != nil {
+		if err := each(rec, at); err != nil {
 			return readResult{}, err
 		}
 		if !terminated {
@@ -337,14 +372,39 @@ func OpenAppend(path string) (*Writer, []Record, io.Closer, error) {
 // file as [ReadRecordsFunc] does; a record check refuses is an error
 // naming its line, and the file is left as it is.
 func OpenAppendFunc(path string, check func(line int, rec Record) error) (*Writer, []Record, io.Closer, error) {
+	var recs []Record
+	w, _, c, err := OpenAppendScan(path, check, func(rec Record) error {
+		recs = append(recs, rec)
+		return nil
+	})
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return w, recs, c, nil
+}
+
+// OpenAppendScan is [OpenAppendFunc] that keeps none of the records
+// already in the file: it hands each, in order, to each (as
+// [ScanRecords] does), and returns how many it handed. A resumed run
+// reads so what it needs of its earlier records (which jobs are done,
+// their tallies) without holding them. An error from each, given as
+// "path:LINE: error", leaves the file as it is.
+func OpenAppendScan(path string, check func(line int, rec Record) error, each func(rec Record) error) (*Writer, int, io.Closer, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o644)
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("open results: %w", err)
+		return nil, 0, nil, fmt.Errorf("open results: %w", err)
 	}
-	res, err := readRecords(f, path, check)
+	n := 0
+	res, err := scanRecords(f, path, check, func(rec Record, at LineAt) error {
+		if err := each(rec); err != nil {
+			return fmt.Errorf("%s:%d: %w", path, at.Line, err)
+		}
+		n++
+		return nil
+	})
 	if err != nil && !errors.Is(err, ErrTruncated) {
 		f.Close()
-		return nil, nil, nil, fmt.Errorf("open results: %w", err)
+		return nil, 0, nil, fmt.Errorf("open results: %w", err)
 	}
 	switch res.tail {
 	case tailTruncated, tailBlank:
@@ -354,9 +414,9 @@ func OpenAppendFunc(path string, check func(line int, rec Record) error) (*Write
 	}
 	if err != nil {
 		f.Close()
-		return nil, nil, nil, fmt.Errorf("open results %s: repair last line: %w", path, err)
+		return nil, 0, nil, fmt.Errorf("open results %s: repair last line: %w", path, err)
 	}
-	return NewWriter(f), res.recs, syncCloser{f}, nil
+	return NewWriter(f), n, syncCloser{f}, nil
 }
 
 // syncCloser syncs a file to stable storage before closing it.

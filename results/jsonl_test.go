@@ -550,3 +550,81 @@ func TestScanRecords(t *testing.T) {
 		t.Errorf("a cut last line: n %d, %v; want 1 and ErrTruncated", n, err)
 	}
 }
+
+// ScanRecordsAt hands each record's line, from which ReadRecordAt reads
+// the record again, in any order; a line that does not read names the
+// file and line.
+func TestScanRecordsAtReadsAgain(t *testing.T) {
+	t.Parallel()
+	data := append(encodeLines(t, episode(0)), "\r\n"...)
+	data = append(data, bytes.Replace(encodeLines(t, episode(1)), []byte("\n"), []byte("\r\n"), 1)...)
+	data = append(data, encodeLines(t, episode(2))...)
+	data = data[:len(data)-1] // a last record without its newline
+	var lines []LineAt
+	_, err := ScanRecordsAt(bytes.NewReader(data), "mem", nil, func(r Record, at LineAt) error {
+		if r.Episode != len(lines) {
+			t.Errorf("record %d is episode %d", len(lines), r.Episode)
+		}
+		lines = append(lines, at)
+		return nil
+	})
+	if err != nil || len(lines) != 3 || lines[1].Line != 3 || lines[2].Line != 4 {
+		t.Fatalf("lines %+v, %v; want three, at lines 1, 3 and 4", lines, err)
+	}
+	for _, i := range []int{2, 0, 1} {
+		r, err := ReadRecordAt(bytes.NewReader(data), "mem", lines[i])
+		if err != nil || r.Episode != i {
+			t.Errorf("ReadRecordAt(%+v) = episode %d, %v; want %d", lines[i], r.Episode, err, i)
+		}
+	}
+	bad := LineAt{Off: lines[1].Off + 1, Size: lines[1].Size - 1, Line: lines[1].Line}
+	if _, err := ReadRecordAt(bytes.NewReader(data), "mem", bad); err == nil || !strings.HasPrefix(err.Error(), "mem:3: ") {
+		t.Errorf("a line read from its second byte: %v, want an error naming mem:3", err)
+	}
+}
+
+// OpenAppendScan hands the records already in the file and keeps none;
+// it repairs a cut last line as OpenAppend does, and leaves the file as
+// it is when each refuses a record.
+func TestOpenAppendScan(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "records.jsonl")
+	data := append(encodeLines(t, episode(0), episode(1)), `{"schema":2,"su`...)
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, _, err := OpenAppendScan(path, nil, func(r Record) error {
+		if r.Episode == 1 {
+			return errors.New("not this one")
+		}
+		return nil
+	}); err == nil || !strings.Contains(err.Error(), path+":2: not this one") {
+		t.Errorf("each refusing line 2: %v", err)
+	}
+	if got, _ := os.ReadFile(path); !bytes.Equal(got, data) {
+		t.Errorf("a refused open changed the file:\n%s", got)
+	}
+	var eps []int
+	w, n, c, err := OpenAppendScan(path, nil, func(r Record) error { eps = append(eps, r.Episode); return nil })
+	if err != nil || n != 2 || !slices.Equal(eps, []int{0, 1}) {
+		t.Fatalf("OpenAppendScan: n %d, episodes %v, %v", n, eps, err)
+	}
+	if err := w.Write(episode(2)); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := mustRead(t, path), encodeLines(t, episode(0), episode(1), episode(2)); !bytes.Equal(got, want) {
+		t.Errorf("after the repair and a write:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func mustRead(t *testing.T, path string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}

@@ -87,28 +87,31 @@ func (o JobOrder) Locate() func(Record) (int, bool) {
 	}
 }
 
-// A ShardDir is one shard's directory as [MergeShards] reads it.
+// A ShardDir is one shard's directory as a merge reads it: the
+// directory and its run.json. Its records are read apart, a record at a
+// time ([ScanRecords]), and placed by [ShardDir.Placer].
 type ShardDir struct {
-	Dir     string
-	Run     RunFile
-	Records []Record
+	Dir string
+	Run RunFile
 }
 
-// MergeShards joins the shards of one run: every shard 1 to n present
-// once, with equal settings, grids and job orders, and no episode in two
-// of them. It returns the run.json of the whole run (the shards' without
-// the shard field) and the records in the unsharded run's order: by the
-// job order, and records of one job (two models on one directory) in the
-// order their shard holds them. An infra-error record is kept as it is, so
-// that resuming the merged directory runs it again. Each refusal names the
-// directories and what differs.
-func MergeShards(shards []ShardDir) (RunFile, []Record, error) {
+// CheckShards checks that shards are the shards of one run: every shard
+// 1 to n present once, with equal settings, grids and job orders. It
+// returns the run.json of the whole run (the shards' without the shard
+// field). Each refusal names the directories and what differs. That no
+// episode is in two of them is each record's check ([ShardDir.Placer]).
+//
+// A merge writes the shards' records in the unsharded run's order: by
+// the job order, and records of one job (two models on one directory)
+// in the order their shard holds them. An infra-error record is kept as
+// it is, so that resuming the merged directory runs it again.
+func CheckShards(shards []ShardDir) (RunFile, error) {
 	if len(shards) == 0 {
-		return RunFile{}, nil, fmt.Errorf("no shard directories")
+		return RunFile{}, fmt.Errorf("no shard directories")
 	}
 	for _, s := range shards {
 		if s.Run.Shard == nil {
-			return RunFile{}, nil, fmt.Errorf("%s: not a shard (its %s has no \"shard\" field: it was not run with --shard)", s.Dir, RunFileName)
+			return RunFile{}, fmt.Errorf("%s: not a shard (its %s has no \"shard\" field: it was not run with --shard)", s.Dir, RunFileName)
 		}
 	}
 	first := shards[0]
@@ -117,13 +120,13 @@ func MergeShards(shards []ShardDir) (RunFile, []Record, error) {
 	for _, s := range shards {
 		sh := s.Run.Shard
 		if sh.Count != n {
-			return RunFile{}, nil, fmt.Errorf("mismatched shards: %s is shard %d/%d, %s is shard %d/%d: different shard counts", first.Dir, first.Run.Shard.Index, n, s.Dir, sh.Index, sh.Count)
+			return RunFile{}, fmt.Errorf("mismatched shards: %s is shard %d/%d, %s is shard %d/%d: different shard counts", first.Dir, first.Run.Shard.Index, n, s.Dir, sh.Index, sh.Count)
 		}
 		if sh.Index < 1 || sh.Index > n {
-			return RunFile{}, nil, fmt.Errorf("%s: shard %d/%d: index must be between 1 and %d", s.Dir, sh.Index, sh.Count, n)
+			return RunFile{}, fmt.Errorf("%s: shard %d/%d: index must be between 1 and %d", s.Dir, sh.Index, sh.Count, n)
 		}
 		if d, dup := byIndex[sh.Index]; dup {
-			return RunFile{}, nil, fmt.Errorf("overlapping shards: %s and %s are both shard %d/%d", d, s.Dir, sh.Index, n)
+			return RunFile{}, fmt.Errorf("overlapping shards: %s and %s are both shard %d/%d", d, s.Dir, sh.Index, n)
 		}
 		byIndex[sh.Index] = s.Dir
 		if changes := first.Run.Changes(s.Run.Settings); len(changes) > 0 {
@@ -132,10 +135,10 @@ func MergeShards(shards []ShardDir) (RunFile, []Record, error) {
 			for _, c := range changes {
 				fmt.Fprintf(&b, "\n  %s: %s in %s, %s in %s", c.Name, show(c.Old), first.Dir, show(c.New), s.Dir)
 			}
-			return RunFile{}, nil, fmt.Errorf("%s", b.String())
+			return RunFile{}, fmt.Errorf("%s", b.String())
 		}
 		if !gridEqual(first.Run.Grid, s.Run.Grid) || !first.Run.Shard.Order.Equal(sh.Order) {
-			return RunFile{}, nil, fmt.Errorf("mismatched shards: %s and %s are shards of different grids (agents, models, families, perturbations, sizes or episodes differ)", first.Dir, s.Dir)
+			return RunFile{}, fmt.Errorf("mismatched shards: %s and %s are shards of different grids (agents, models, families, perturbations, sizes or episodes differ)", first.Dir, s.Dir)
 		}
 	}
 	var missing []string
@@ -145,42 +148,54 @@ func MergeShards(shards []ShardDir) (RunFile, []Record, error) {
 		}
 	}
 	if len(missing) > 0 {
-		return RunFile{}, nil, fmt.Errorf("missing %s: shard %s of the run %s not among the directories given", plural(len(missing), "shard", "shards"), strings.Join(missing, ", "), plural(len(missing), "is", "are"))
-	}
-
-	order := first.Run.Shard.Order
-	locate := order.Locate()
-	type placed struct {
-		rec   Record
-		k     int
-		shard int
-	}
-	var all []placed
-	seen := map[string]string{} // key → directory
-	for si, s := range shards {
-		for _, r := range s.Records {
-			if d, dup := seen[r.Key()]; dup {
-				return RunFile{}, nil, fmt.Errorf("overlapping shards: episode %s is in %s and in %s", r.Key(), d, s.Dir)
-			}
-			seen[r.Key()] = s.Dir
-			k, ok := locate(r)
-			if !ok {
-				return RunFile{}, nil, fmt.Errorf("%s: episode %s is not in the run's grid", s.Dir, r.Key())
-			}
-			if k%n != s.Run.Shard.Index-1 {
-				return RunFile{}, nil, fmt.Errorf("overlapping shards: %s is shard %d/%d but holds episode %s, which is shard %d/%d's", s.Dir, s.Run.Shard.Index, n, r.Key(), k%n+1, n)
-			}
-			all = append(all, placed{r, k, si})
-		}
-	}
-	slices.SortStableFunc(all, func(a, b placed) int { return a.k - b.k })
-	recs := make([]Record, len(all))
-	for i, p := range all {
-		recs[i] = p.rec
+		return RunFile{}, fmt.Errorf("missing %s: shard %s of the run %s not among the directories given", plural(len(missing), "shard", "shards"), strings.Join(missing, ", "), plural(len(missing), "is", "are"))
 	}
 	rf := first.Run
 	rf.Shard = nil
-	return rf, recs, nil
+	return rf, nil
+}
+
+// Placer returns the place of each record of shard s in the whole run's
+// job order (s's run.json's shard order, which [CheckShards] found the
+// same in every shard): its job's position, or an error naming s's
+// directory for a record of no job of the grid, and a [*WrongShardError]
+// for one of another shard's job.
+//
+// Two shards that hold one episode are refused by it too: each job is one
+// shard's, so of two directories holding one episode at least one holds
+// another shard's job.
+func (s ShardDir) Placer() func(Record) (int, error) {
+	sh := s.Run.Shard
+	locate := sh.Order.Locate()
+	return func(r Record) (int, error) {
+		k, ok := locate(r)
+		if !ok {
+			return 0, fmt.Errorf("%s: episode %s is not in the run's grid", s.Dir, r.Key())
+		}
+		if k%sh.Count != sh.Index-1 {
+			return 0, &WrongShardError{Dir: s.Dir, Shard: *sh, Key: r.Key(), Owner: k%sh.Count + 1}
+		}
+		return k, nil
+	}
+}
+
+// WrongShardError is a shard's record of a job that is another shard's,
+// Owner's.
+type WrongShardError struct {
+	Dir   string
+	Shard RunShard
+	Key   string
+	Owner int
+}
+
+func (e *WrongShardError) Error() string {
+	return fmt.Sprintf("overlapping shards: %s is shard %d/%d but holds episode %s, which is shard %d/%d's", e.Dir, e.Shard.Index, e.Shard.Count, e.Key, e.Owner, e.Shard.Count)
+}
+
+// InTwoShards is the error of an episode, key, that the shard directories
+// first and again both hold.
+func InTwoShards(key, first, again string) error {
+	return fmt.Errorf("overlapping shards: episode %s is in %s and in %s", key, first, again)
 }
 
 func gridEqual(g, h Grid) bool {

@@ -4,6 +4,7 @@ package cli
 
 import (
 	"io"
+	"path/filepath"
 	"runtime"
 	"runtime/metrics"
 	"strconv"
@@ -55,6 +56,65 @@ func BenchmarkRunLiveHeap(b *testing.B) {
 			b.ReportMetric(float64(live)/(1<<20), "peak-live-MB")
 			b.ReportMetric(mean/(1<<20), "mean-live-MB")
 			b.ReportMetric(float64(heap)/(1<<20), "peak-heap-MB")
+			b.ReportMetric(float64(cpu.Microseconds())/float64(total), "cpu-µs/episode")
+		})
+	}
+}
+
+// BenchmarkMergeLiveHeap measures what merge holds as the run it joins
+// grows (issue 36: merge streaming over records, not holding them): one
+// op merges the two shards of a tabletop run of the three reference
+// agents, at 34 episodes a cell (2,652 episodes) and at 334 (26,052),
+// made once before the timing, under GOGC=100.
+//
+// live-B/episode is the largest heap a collection found live during the
+// merge, above the heap live before it, over the episodes merged: a
+// merge that held its records kept about 4 KB an episode at every size,
+// one that streams holds its buffers whatever the size, so the figure
+// falls as the run grows. peak-live-MB is that heap itself, and
+// cpu-µs/episode the process's CPU time over the episodes. Making the
+// larger shards takes about 8 s of CPU: run it with -benchtime 1x.
+func BenchmarkMergeLiveHeap(b *testing.B) {
+	b.Setenv("GOGC", "100")
+	for _, episodes := range []int{34, 334} {
+		b.Run("episodes="+strconv.Itoa(episodes), func(b *testing.B) {
+			tmp := b.TempDir()
+			var shards []string
+			for i := 1; i <= 2; i++ {
+				dir := filepath.Join(tmp, "shard-"+strconv.Itoa(i))
+				args := []string{"run", "--track", "tabletop", "--agents", "oracle,rules,random", "--model", "sim", "--quiet",
+					"--episodes", strconv.Itoa(episodes), "--shard", strconv.Itoa(i) + "/2", "--out", dir}
+				if err := Run(io.Discard, io.Discard, args); err != nil {
+					b.Fatal(err)
+				}
+				shards = append(shards, dir)
+			}
+			var live, heap, above uint64
+			var mean float64
+			var cpu time.Duration
+			total := 0
+			for b.Loop() {
+				out := filepath.Join(b.TempDir(), "merged")
+				runtime.GC()
+				s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+				metrics.Read(s)
+				base := s[0].Value.Uint64()
+				var peak uint64
+				stop := sampleHeap(&peak, &heap, &mean)
+				before := processCPU()
+				if err := Run(io.Discard, io.Discard, append([]string{"merge", "--out", out}, shards...)); err != nil {
+					b.Fatal(err)
+				}
+				cpu += processCPU() - before
+				stop()
+				live = max(live, peak)
+				if peak > base {
+					above = max(above, peak-base)
+				}
+				total += 26 * 3 * episodes
+			}
+			b.ReportMetric(float64(above)/float64(26*3*episodes), "live-B/episode")
+			b.ReportMetric(float64(live)/(1<<20), "peak-live-MB")
 			b.ReportMetric(float64(cpu.Microseconds())/float64(total), "cpu-µs/episode")
 		})
 	}

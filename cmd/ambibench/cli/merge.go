@@ -1,14 +1,20 @@
 package cli
 
 import (
+	"cmp"
+	"container/heap"
 	"errors"
 	"flag"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"io/fs"
+	"iter"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/ambibench/ambibench/bench"
@@ -41,10 +47,16 @@ named by file and line) or an episode recorded twice, a shard given twice
 or an episode in two directories (overlapping shards), and a shard of
 1..n not given (missing), or an OUT that already holds a run.
 
+Memory: merge holds none of the records. It reads the shards' files
+together, a record at a time, and writes each in its place as it goes;
+a file out of job order (two models' records in one directory) is read
+through an index of its lines, 24 bytes a record.
+
 Flags:
 `
 
-// mergeCmd joins shard directories into one run directory.
+// mergeCmd joins shard directories into one run directory, a record at
+// a time: it holds none of the shards' records (see mergeRecords).
 func mergeCmd(stdout, stderr io.Writer, args []string) error {
 	fset := flag.NewFlagSet("ambibench merge", flag.ContinueOnError)
 	fset.SetOutput(stderr)
@@ -66,56 +78,54 @@ func mergeCmd(stdout, stderr io.Writer, args []string) error {
 	if err := namedOnce(*out, dirs); err != nil {
 		return fmt.Errorf("merge: %w", err)
 	}
-	var shards []results.ShardDir
-	for _, d := range dirs {
-		s, release, err := readShardDir(d)
-		if err != nil {
-			return fmt.Errorf("merge: %w", err)
-		}
-		defer release()
-		shards = append(shards, s)
-	}
-	rf, recs, err := results.MergeShards(shards)
+	shards, err := openShards(dirs)
+	defer shards.close()
 	if err != nil {
 		return fmt.Errorf("merge: %w", err)
+	}
+	rf, err := results.CheckShards(shards.dirs())
+	if err != nil {
+		// A record that does not read is named before the shards that do
+		// not fit, as when every shard was read before they were joined.
+		return fmt.Errorf("merge: %w", cmp.Or(shards.fileRefusal(), err))
 	}
 
-	if err := os.MkdirAll(*out, 0o755); err != nil {
-		return fmt.Errorf("merge: %w", err)
-	}
-	release, err := lockDir(*out)
+	made, err := makeOut(*out)
 	if err != nil {
-		return fmt.Errorf("merge: %w", err)
+		return fmt.Errorf("merge: %w", cmp.Or(shards.refusal(), err))
 	}
-	defer release()
-	for _, name := range []string{recordsFileName, results.RunFileName, summaryFileName, transcriptFileName} {
-		if _, err := os.Stat(filepath.Join(*out, name)); !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("merge: %s already holds a run (%s); merge into a new directory", *out, name)
-		}
-	}
-	// The transcripts and the summary first, records and run.json last:
-	// a merge that fails leaves no directory that looks like a run.
+	defer made.close()
+	// The records first, into a temporary file renamed last, with the
+	// summary's tables and the transcripts' places added up as they pass;
+	// then the transcripts and the summary, records and run.json last: a
+	// merge that fails leaves no directory that looks like a run.
 	byIndex := slices.Clone(shards)
-	slices.SortFunc(byIndex, func(a, b results.ShardDir) int { return a.Run.Shard.Index - b.Run.Shard.Index })
+	slices.SortFunc(byIndex, func(a, b *shardFile) int { return a.Run.Shard.Index - b.Run.Shard.Index })
 	var ordered []string
 	for _, s := range byIndex {
 		ordered = append(ordered, s.Dir)
 	}
-	pos := make(map[string]int, len(recs))
-	for i, r := range recs {
-		pos[r.Key()] = i
-	}
-	with, err := mergeTranscripts(*out, ordered, pos)
+	sum := newMergedSummary(byIndex)
+	path := filepath.Join(*out, recordsFileName)
+	keys, err := mergeRecords(path+".tmp", shards, sum, hasTranscripts(ordered))
 	if err != nil {
-		return fmt.Errorf("merge: transcripts: %w", err)
+		// The merge stops at the first record it cannot take; the
+		// refusal names the one a reading of every shard in turn, then
+		// of their records, finds first.
+		return fmt.Errorf("merge: %w", cmp.Or(shards.refusal(), err))
+	}
+	defer os.Remove(path + ".tmp") // gone once renamed
+	with, err := mergeTranscripts(*out, ordered, keys.find)
+	if err != nil {
+		return fmt.Errorf("merge: %w", fmt.Errorf("transcripts: %w", err))
 	}
 	if len(with) > 0 && len(with) < len(shards) {
 		fmt.Fprintf(stderr, "ambibench: merge: only %d of the %d shards kept transcripts (%s): %s holds their calls alone\n",
 			len(with), len(shards), strings.Join(with, ", "), filepath.Join(*out, transcriptFileName))
 	}
-	summary, note, err := mergedSummary(byIndex, recs)
+	summary, note, err := sum.text()
 	if err != nil {
-		return fmt.Errorf("merge: summary: %w", err)
+		return fmt.Errorf("merge: %w", fmt.Errorf("summary: %w", err))
 	}
 	if note != "" {
 		fmt.Fprintf(stderr, "ambibench: merge: %s\n", note)
@@ -123,20 +133,61 @@ func mergeCmd(stdout, stderr io.Writer, args []string) error {
 	if err := os.WriteFile(filepath.Join(*out, summaryFileName), []byte(summary), 0o644); err != nil {
 		return fmt.Errorf("merge: %w", err)
 	}
-	path := filepath.Join(*out, recordsFileName)
-	if err := results.RewriteRecords(path, recs); err != nil {
-		return fmt.Errorf("merge: %w", err)
+	if err := os.Rename(path+".tmp", path); err != nil {
+		return fmt.Errorf("merge: %w", fmt.Errorf("rewrite results: %w", err))
 	}
 	if err := results.WriteRunFile(*out, rf); err != nil {
-		return fmt.Errorf("merge: write %s: %w", results.RunFileName, err)
+		return fmt.Errorf("merge: %w", fmt.Errorf("write %s: %w", results.RunFileName, err))
 	}
-	o := tallyOutcomes(recs, 0)
-	fmt.Fprintf(stdout, "merged %d shards into %s: %d records, %d infrastructure %s\n", len(shards), path, len(recs), o.infra, plural(o.infra, "error", "errors"))
+	made.kept = true
+	o := sum.out
+	fmt.Fprintf(stdout, "merged %d shards into %s: %d records, %d infrastructure %s\n", len(shards), path, o.recorded(), o.infra, plural(o.infra, "error", "errors"))
 	if o.infra > 0 {
 		fmt.Fprintf(stderr, "ambibench: merge: %d %s ended in infrastructure errors; running the unsharded command (without --shard) with --out %s plays just those\n",
 			o.infra, plural(o.infra, "episode", "episodes"), *out)
 	}
 	return nil
+}
+
+// outDir is merge's OUT, locked, and whether merge made it.
+type outDir struct {
+	dir           string
+	created, kept bool
+	release       func()
+}
+
+// makeOut makes and locks out, which must hold no run.
+func makeOut(out string) (*outDir, error) {
+	_, err := os.Stat(out)
+	d := &outDir{dir: out, created: errors.Is(err, fs.ErrNotExist)}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return nil, err
+	}
+	if d.release, err = lockDir(out); err != nil {
+		d.close()
+		return nil, err
+	}
+	for _, name := range []string{recordsFileName, results.RunFileName, summaryFileName, transcriptFileName} {
+		if _, err := os.Stat(filepath.Join(out, name)); !errors.Is(err, fs.ErrNotExist) {
+			d.close()
+			return nil, fmt.Errorf("%s already holds a run (%s); merge into a new directory", out, name)
+		}
+	}
+	return d, nil
+}
+
+// close releases out's lock; when the merge failed and out was made for
+// it, it removes out if nothing else is in it, as a merge refused before
+// it made out leaves none.
+func (d *outDir) close() {
+	if d.release != nil {
+		d.release()
+		d.release = nil
+	}
+	if d.created && !d.kept {
+		os.Remove(filepath.Join(d.dir, lockFileName))
+		os.Remove(d.dir) // fails, as wanted, if the merge wrote in it
+	}
 }
 
 // namedOnce refuses a shard directory named twice (by the same path or
@@ -168,21 +219,36 @@ func namedOnce(out string, dirs []string) error {
 	return nil
 }
 
-// mergedSummary is OUT/summary.md of a merged run, as run writes it for
-// the whole run: the header and the tail of a shard's summary.md (the
-// settings line and, say, a dataset's warnings, which hold for every
-// shard and which run makes from flags merge does not have), and the
-// tables of the merged records. The header and tail are taken from the
-// first shard (by index) whose summary.md is, around its tables, what
-// run writes for that shard's records; the tables' order (agents, then
-// perturbations) is the one that makes them so. When no shard's does (a
-// shard killed before writing it), the header is made from run.json and
-// note says so.
-func mergedSummary(shards []results.ShardDir, recs []results.Record) (summary, note string, err error) {
-	first := shards[0].Run
+// mergedSummary adds up OUT/summary.md as the merged records pass, as
+// run writes it for the whole run: the header and the tail of a shard's
+// summary.md (the settings line and, say, a dataset's warnings, which
+// hold for every shard and which run makes from flags merge does not
+// have), and the tables of the merged records. The header and tail are
+// taken from the first shard (by index) whose summary.md is, around its
+// tables, what run writes for that shard's records; the tables' order
+// (agents, then perturbations) is the one that makes them so. Each
+// candidate order's tables are added up for the whole run, and for each
+// shard whose summary.md reads, in the same pass. When no shard's
+// summary.md is its records' (a shard killed before writing it), the
+// header is made from run.json and text's note says so.
+type mergedSummary struct {
+	shards []*shardFile // by index
+	err    error        // the track does not open
+	// cands are the distinct orders of the tables that run may have
+	// written, and candOf the one of each of the four tried in turn.
+	cands  []bench.Options
+	candOf []int
+	whole  []*runTally
+	out    outcomes
+}
+
+func newMergedSummary(byIndex []*shardFile) *mergedSummary {
+	m := &mergedSummary{shards: byIndex}
+	first := byIndex[0].Run
 	t, err := bench.NewTrack(first.Settings["track"])
 	if err != nil {
-		return "", "", err
+		m.err = err
+		return m
 	}
 	order := first.Shard.Order
 	var byCells []string
@@ -191,43 +257,97 @@ func mergedSummary(shards []results.ShardDir, recs []results.Record) (summary, n
 			byCells = append(byCells, c.Perturbation)
 		}
 	}
-	var candidates []bench.Options
 	for _, agents := range [][]string{order.Agents, nil} {
 		for _, perts := range [][]string{nil, byCells} {
-			candidates = append(candidates, bench.Options{Track: t, Agents: agents, Perturbations: perts})
+			i := slices.IndexFunc(m.cands, func(o bench.Options) bool {
+				return slices.Equal(o.Agents, agents) && slices.Equal(o.Perturbations, perts) && (o.Agents == nil) == (agents == nil) && (o.Perturbations == nil) == (perts == nil)
+			})
+			if i < 0 {
+				i = len(m.cands)
+				m.cands = append(m.cands, bench.Options{Track: t, Agents: agents, Perturbations: perts})
+			}
+			m.candOf = append(m.candOf, i)
 		}
 	}
-	for _, s := range shards {
+	for _, s := range byIndex {
 		data, err := os.ReadFile(filepath.Join(s.Dir, summaryFileName))
 		if err != nil {
 			continue
 		}
-		text := string(data)
-		head, ok := summaryHead(text)
-		if !ok {
+		if head, ok := summaryHead(string(data)); ok {
+			s.summary, s.head = string(data), head
+		}
+	}
+	m.reset()
+	return m
+}
+
+// reset empties the tallies, for a merge that starts again.
+func (m *mergedSummary) reset() {
+	m.out = outcomes{}
+	if m.err != nil {
+		return
+	}
+	m.whole = m.tallies()
+	for _, s := range m.shards {
+		s.tallies = nil
+		if s.head != "" {
+			s.tallies = m.tallies()
+		}
+	}
+}
+
+func (m *mergedSummary) tallies() []*runTally {
+	ts := make([]*runTally, len(m.cands))
+	for i, o := range m.cands {
+		ts[i] = newRunTally(o)
+	}
+	return ts
+}
+
+// add adds a record of shard s.
+func (m *mergedSummary) add(r *results.Record, s *shardFile) {
+	m.out.add(r)
+	for _, t := range m.whole {
+		t.add(r)
+	}
+	for _, t := range s.tallies {
+		t.add(r)
+	}
+}
+
+// text is OUT/summary.md, and a note when its header is made from
+// run.json.
+func (m *mergedSummary) text() (summary, note string, err error) {
+	if m.err != nil {
+		return "", "", m.err
+	}
+	for _, s := range m.shards {
+		if s.tallies == nil {
 			continue
 		}
-		for _, opts := range candidates {
-			tables, err := summaryTables(s.Records, opts)
+		for _, c := range m.candOf {
+			tables, err := s.tallies[c].summaryTables(m.cands[c])
 			if err != nil {
 				return "", "", err
 			}
-			if tail, ok := strings.CutPrefix(text, head+tables); ok {
-				whole, err := summaryTables(recs, opts)
+			if tail, ok := strings.CutPrefix(s.summary, s.head+tables); ok {
+				whole, err := m.whole[c].summaryTables(m.cands[c])
 				if err != nil {
 					return "", "", err
 				}
-				return head + whole + tail, "", nil
+				return s.head + whole + tail, "", nil
 			}
 		}
 	}
-	opts := bench.Options{Track: t, Agents: order.Agents, Perturbations: byCells}
-	whole, err := summaryTables(recs, opts)
+	c := m.candOf[1] // the run's agents, the cells' perturbations
+	whole, err := m.whole[c].summaryTables(m.cands[c])
 	if err != nil {
 		return "", "", err
 	}
+	first := m.shards[0].Run
 	head := fmt.Sprintf("# ambibench %s summary\n\nSuite version %s. Seed %s, %d episodes per cell and agent at most, merged from %d shards.\n\n",
-		t.Name(), first.Settings["suite"], first.Settings["seed"], first.Grid.Episodes, len(shards))
+		m.cands[c].Track.Name(), first.Settings["suite"], first.Settings["seed"], first.Grid.Episodes, len(m.shards))
 	return head + whole, fmt.Sprintf("no shard's %s is what run writes for its records (a shard stopped before writing it?), so the merged one's settings line is made from %s", summaryFileName, results.RunFileName), nil
 }
 
@@ -245,19 +365,49 @@ func summaryHead(text string) (string, bool) {
 	return text[:i+2+j+2], true
 }
 
-// readShardDir reads one shard's run.json and records, holding its lock
-// so that a shard still running is not merged half done.
-func readShardDir(dir string) (results.ShardDir, func(), error) {
+// shardFile is one shard's directory as merge reads it: locked, so that
+// a shard still running is not merged half done, its records file open.
+type shardFile struct {
+	results.ShardDir
+	path    string // of records.jsonl
+	f       *os.File
+	release func()
+	// summary is its summary.md when that has a header (head), and
+	// tallies its records' tables in each order the summary may have.
+	summary, head string
+	tallies       []*runTally
+}
+
+// shardFiles are the shards of a merge, in the order given.
+type shardFiles []*shardFile
+
+// openShards opens each shard in turn: its run.json, its lock and its
+// records file. The first that does not open is named, unless the
+// records of one before it do not read: the shards are checked as if
+// each were read whole in turn.
+func openShards(dirs []string) (shardFiles, error) {
+	var ss shardFiles
+	for _, d := range dirs {
+		s, err := openShard(d)
+		if err != nil {
+			return ss, cmp.Or(ss.fileRefusal(), err)
+		}
+		ss = append(ss, s)
+	}
+	return ss, nil
+}
+
+func openShard(dir string) (*shardFile, error) {
 	rf, ok, err := results.ReadRunFile(dir)
 	if err != nil {
-		return results.ShardDir{}, nil, err
+		return nil, err
 	}
 	if !ok {
-		return results.ShardDir{}, nil, fmt.Errorf("%s: no %s (want the --out directory of ambibench run --shard i/n)", dir, results.RunFileName)
+		return nil, fmt.Errorf("%s: no %s (want the --out directory of ambibench run --shard i/n)", dir, results.RunFileName)
 	}
 	release, err := lockDir(dir)
 	if err != nil {
-		return results.ShardDir{}, nil, err
+		return nil, err
 	}
 	path := filepath.Join(dir, recordsFileName)
 	f, err := os.Open(path)
@@ -266,20 +416,551 @@ func readShardDir(dir string) (results.ShardDir, func(), error) {
 		// with none: one without it stopped before (a bad flag, a model
 		// that did not open), or is not a shard's directory.
 		release()
-		return results.ShardDir{}, nil, fmt.Errorf("%s: no %s: the shard's run stopped before its first episode; run it again (the same command, with its --shard) before merging", dir, recordsFileName)
+		return nil, fmt.Errorf("%s: no %s: the shard's run stopped before its first episode; run it again (the same command, with its --shard) before merging", dir, recordsFileName)
 	}
 	if err != nil {
 		release()
-		return results.ShardDir{}, nil, err
+		return nil, err
 	}
-	recs, err := results.ReadRecordsFunc(f, path, checkRun(rf))
-	f.Close()
-	if err != nil {
-		release()
-		if errors.Is(err, results.ErrTruncated) {
-			return results.ShardDir{}, nil, fmt.Errorf("%w: the shard's run was killed; run it again to finish it before merging", err)
+	return &shardFile{ShardDir: results.ShardDir{Dir: dir, Run: rf}, path: path, f: f, release: release}, nil
+}
+
+func (ss shardFiles) close() {
+	for _, s := range ss {
+		s.f.Close()
+		s.release()
+	}
+}
+
+func (ss shardFiles) dirs() []results.ShardDir {
+	out := make([]results.ShardDir, len(ss))
+	for i, s := range ss {
+		out[i] = s.ShardDir
+	}
+	return out
+}
+
+// records is s's records file from its start.
+func (s *shardFile) records() io.Reader { return io.NewSectionReader(s.f, 0, math.MaxInt64) }
+
+// shardReadErr says what to do of a shard's file cut short.
+func shardReadErr(err error) error {
+	if errors.Is(err, results.ErrTruncated) {
+		return fmt.Errorf("%w: the shard's run was killed; run it again to finish it before merging", err)
+	}
+	return err
+}
+
+// fileRefusal is the error of the first shard (in the order given)
+// whose records do not read: a line that is no record of its run, an
+// episode recorded twice, a last line cut short.
+func (ss shardFiles) fileRefusal() error {
+	for _, s := range ss {
+		if _, err := results.ScanRecords(s.records(), s.path, checkRun(s.Run), func(results.Record) error { return nil }); err != nil {
+			return shardReadErr(err)
 		}
-		return results.ShardDir{}, nil, err
 	}
-	return results.ShardDir{Dir: dir, Run: rf, Records: recs}, release, nil
+	return nil
+}
+
+// refusal is why the shards do not merge, or nil: what a reading of
+// each shard's records in turn, then a check of their run.json files
+// together, then of each record's place, in turn, finds first. A merge
+// that stops at the first record it cannot take, in the order it reads
+// them, names the refusal so, whatever that order.
+func (ss shardFiles) refusal() error {
+	if err := ss.fileRefusal(); err != nil {
+		return err
+	}
+	if _, err := results.CheckShards(ss.dirs()); err != nil {
+		return err
+	}
+	for i, s := range ss {
+		place := s.Placer()
+		var bad error
+		_, err := results.ScanRecords(s.records(), s.path, nil, func(r results.Record) error {
+			if _, bad = place(r); bad != nil {
+				return errStop
+			}
+			return nil
+		})
+		if bad == nil {
+			if err != nil {
+				return err
+			}
+			continue
+		}
+		// Of two shards that hold one episode, the one given first holds
+		// it rightly (or it would have been refused first): it is its
+		// shard's, and the later one holds another shard's job.
+		var wrong *results.WrongShardError
+		if errors.As(bad, &wrong) {
+			for _, o := range ss[:i] {
+				if o.Run.Shard.Index == wrong.Owner && o.holds(wrong.Key) {
+					return results.InTwoShards(wrong.Key, o.Dir, s.Dir)
+				}
+			}
+		}
+		return bad
+	}
+	return nil
+}
+
+// holds reports whether s holds a record of the episode key.
+func (s *shardFile) holds(key string) bool {
+	found := false
+	results.ScanRecords(s.records(), s.path, nil, func(r results.Record) error {
+		if found = r.Key() == key; found {
+			return errStop
+		}
+		return nil
+	})
+	return found
+}
+
+// hasTranscripts reports whether a directory of dirs kept transcripts.
+func hasTranscripts(dirs []string) bool {
+	for _, d := range dirs {
+		if _, err := os.Stat(filepath.Join(d, transcriptFileName)); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// mergeRecords writes the shards' records to path (a temporary file in
+// OUT), in the unsharded run's order (see [results.CheckShards]), and
+// adds each to sum as it is written. With keys it returns where each
+// record went, for the transcripts. It refuses, with an error of the
+// first record it cannot take, shards that [shardFiles.refusal] refuses.
+//
+// A shard's records.jsonl is in job order, as run writes it and a
+// resumed run rewrites it: the merge reads every file at once, a record
+// at a time, and writes the lowest placed, holding one record a shard.
+// A file out of that order (records of jobs the order does not hold,
+// two models' records in one directory, anything a resumed run's
+// reordering left) is met when one of its records is placed before the
+// one read before it: the merge then starts again, and every file found
+// out of order is read through an index of its lines in job order (24
+// bytes a record: the place, the line's offset, length and number),
+// each record read again at its offset.
+func mergeRecords(path string, shards shardFiles, sum *mergedSummary, keys bool) (*mergedKeys, error) {
+	var placed *mergedKeys
+	pass := func(indexed bool) error {
+		if keys {
+			placed = newMergedKeys(shards[0].Run.Shard.Order)
+		}
+		return writeSynced(path, func(w io.Writer) error {
+			// The records are flushed as the buffer fills, not one a
+			// write: results.Writer flushes a writer that can be.
+			rw := results.NewWriter(struct{ io.Writer }{w})
+			srcs := make([]recordSource, len(shards))
+			defer func() {
+				for _, s := range srcs {
+					if s != nil {
+						s.close()
+					}
+				}
+			}()
+			for i, s := range shards {
+				place := s.Placer()
+				at := func(r *results.Record) (int, error) { return place(*r) }
+				var err error
+				if srcs[i], err = shardSource(s, at, indexed); err != nil {
+					return err
+				}
+			}
+			var job sameJob
+			return mergeSources(srcs, func(r *results.Record, i, k int) error {
+				if job.again(r, k) {
+					return fmt.Errorf("%s: episode %s recorded twice", shards[i].path, r.Key())
+				}
+				if err := rw.Write(*r); err != nil {
+					return err
+				}
+				sum.add(r, shards[i])
+				if placed != nil {
+					placed.add(r, k)
+				}
+				return nil
+			})
+		})
+	}
+	err := pass(false)
+	if errors.Is(err, errUnsorted) {
+		sum.reset()
+		err = pass(true)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return placed, nil
+}
+
+// shardSource reads shard s's records in job order. Unless indexed, it
+// takes its file to be in that order; indexed, it reads the file whole
+// first, and indexes it when it is not.
+//
+// Each record is checked against the shard's run.json as it is read;
+// that no episode is there twice is checked in job order ([sameJob]),
+// where two records of one episode come together, rather than by
+// holding a hash of every key read ([results.OnceEach], 24 bytes an
+// episode and the larger part of the merge's heap).
+func shardSource(s *shardFile, at func(*results.Record) (int, error), indexed bool) (recordSource, error) {
+	check := func(_ int, r results.Record) error { return s.Run.CheckRecord(r) }
+	if !indexed {
+		return newScanSource(s.records(), s.path, check, at), nil
+	}
+	src, sorted, err := indexRecords(s.records(), s.f, s.path, check, at)
+	if err != nil {
+		return nil, err
+	}
+	if sorted {
+		return newScanSource(s.records(), s.path, check, at), nil
+	}
+	return src, nil
+}
+
+// sameJob holds the records of one job as a merge writes them in job
+// order (one, but for two models' on one directory), to find an episode
+// recorded twice: its two records are of one job, and so come together.
+type sameJob struct {
+	k    int
+	recs []results.Record
+}
+
+// again adds r, of job k, and reports whether a record of its episode
+// came before it.
+func (s *sameJob) again(r *results.Record, k int) bool {
+	if len(s.recs) == 0 || k != s.k {
+		s.k, s.recs = k, append(s.recs[:0], *r)
+		return false
+	}
+	key := r.Key()
+	for i := range s.recs {
+		if s.recs[i].Key() == key {
+			return true
+		}
+	}
+	s.recs = append(s.recs, *r)
+	return false
+}
+
+// errStop stops a scan of records that has found what it looked for.
+var errStop = errors.New("stop")
+
+// errUnsorted is a record placed before the one its file held before it.
+var errUnsorted = errors.New("records out of order")
+
+// A recordSource hands a file's records in the order of their places (a
+// merge's job positions, a resumed run's grid order), each with its
+// place; ok is false after the last.
+type recordSource interface {
+	next() (rec results.Record, at int, ok bool, err error)
+	close()
+}
+
+// scanSource hands a file's records in the file's order, which must be
+// that of their places (errUnsorted otherwise), reading one at a time.
+type scanSource struct {
+	pull    func() (placedRecord, bool)
+	stop    func()
+	last    int
+	started bool
+}
+
+type placedRecord struct {
+	rec results.Record
+	at  int
+	err error
+}
+
+func newScanSource(r io.Reader, name string, check func(int, results.Record) error, place func(*results.Record) (int, error)) *scanSource {
+	seq := func(yield func(placedRecord) bool) {
+		_, err := results.ScanRecords(r, name, check, func(rec results.Record) error {
+			at, err := place(&rec)
+			if err != nil {
+				return err
+			}
+			if !yield(placedRecord{rec: rec, at: at}) {
+				return errStop
+			}
+			return nil
+		})
+		if err != nil && !errors.Is(err, errStop) {
+			yield(placedRecord{err: err})
+		}
+	}
+	pull, stop := iter.Pull(seq)
+	return &scanSource{pull: pull, stop: stop}
+}
+
+func (s *scanSource) next() (results.Record, int, bool, error) {
+	p, ok := s.pull()
+	switch {
+	case !ok:
+		return results.Record{}, 0, false, nil
+	case p.err != nil:
+		return results.Record{}, 0, false, p.err
+	case s.started && p.at < s.last:
+		return results.Record{}, 0, false, errUnsorted
+	}
+	s.last, s.started = p.at, true
+	return p.rec, p.at, true, nil
+}
+
+func (s *scanSource) close() { s.stop() }
+
+// indexSource hands a file's records in the order of an index of its
+// lines sorted by place, reading each at its offset.
+type indexSource struct {
+	r     io.ReaderAt
+	name  string
+	lines []placedLine
+	i     int
+}
+
+// placedLine is a record's place and where its line is: 24 bytes.
+type placedLine struct {
+	at   int
+	line results.LineAt
+}
+
+// indexRecords reads the records of a file (r, and ra at its start),
+// checking each and placing it, and returns a source of them in order of
+// their places (records of one place in the file's order), and whether
+// the file was in that order already.
+func indexRecords(r io.Reader, ra io.ReaderAt, name string, check func(int, results.Record) error, place func(*results.Record) (int, error)) (*indexSource, bool, error) {
+	s := &indexSource{r: ra, name: name}
+	sorted := true
+	_, err := results.ScanRecordsAt(r, name, check, func(rec results.Record, line results.LineAt) error {
+		at, err := place(&rec)
+		if err != nil {
+			return err
+		}
+		if n := len(s.lines); n > 0 && at < s.lines[n-1].at {
+			sorted = false
+		}
+		s.lines = append(s.lines, placedLine{at, line})
+		return nil
+	})
+	if err != nil {
+		return nil, false, err
+	}
+	if sorted {
+		return nil, true, nil
+	}
+	slices.SortStableFunc(s.lines, func(a, b placedLine) int { return cmp.Compare(a.at, b.at) })
+	return s, false, nil
+}
+
+func (s *indexSource) next() (results.Record, int, bool, error) {
+	if s.i == len(s.lines) {
+		return results.Record{}, 0, false, nil
+	}
+	l := s.lines[s.i]
+	s.i++
+	rec, err := results.ReadRecordAt(s.r, s.name, l.line)
+	return rec, l.at, err == nil, err
+}
+
+func (s *indexSource) close() {}
+
+// mergeSources hands each record of srcs to each, in order of their
+// places; of records of one place, those of the earlier source first.
+// It holds one record a source.
+func mergeSources(srcs []recordSource, each func(r *results.Record, src, at int) error) error {
+	h := &sourceHeap{heads: make([]placedRecord, len(srcs))}
+	for i, s := range srcs {
+		rec, at, ok, err := s.next()
+		if err != nil {
+			return err
+		}
+		if ok {
+			h.heads[i] = placedRecord{rec: rec, at: at}
+			h.live = append(h.live, i)
+		}
+	}
+	heap.Init(h)
+	for len(h.live) > 0 {
+		i := h.live[0]
+		if err := each(&h.heads[i].rec, i, h.heads[i].at); err != nil {
+			return err
+		}
+		rec, at, ok, err := srcs[i].next()
+		if err != nil {
+			return err
+		}
+		if ok {
+			h.heads[i] = placedRecord{rec: rec, at: at}
+			heap.Fix(h, 0)
+		} else {
+			heap.Pop(h)
+		}
+	}
+	return nil
+}
+
+// sourceHeap orders the sources that have records left by their next
+// record's place, then by source.
+type sourceHeap struct {
+	heads []placedRecord
+	live  []int
+}
+
+func (h *sourceHeap) Len() int { return len(h.live) }
+func (h *sourceHeap) Less(a, b int) bool {
+	i, j := h.live[a], h.live[b]
+	return h.heads[i].at < h.heads[j].at || h.heads[i].at == h.heads[j].at && i < j
+}
+func (h *sourceHeap) Swap(a, b int) { h.live[a], h.live[b] = h.live[b], h.live[a] }
+func (h *sourceHeap) Push(x any)    { h.live = append(h.live, x.(int)) }
+func (h *sourceHeap) Pop() any {
+	x := h.live[len(h.live)-1]
+	h.live = h.live[:len(h.live)-1]
+	return x
+}
+
+// bitset is a set of positions, a bit each.
+type bitset []uint64
+
+func newBitset(n int) bitset { return make(bitset, (n+63)/64) }
+
+func (b bitset) set(i int) { b[i/64] |= 1 << (i % 64) }
+
+func (b bitset) has(i int) bool { return i >= 0 && i/64 < len(b) && b[i/64]&(1<<(i%64)) != 0 }
+
+// keyHash names a record's key by two 64-bit hashes under independent
+// seeds, as results.OnceEach does: 16 bytes, and no two keys of a run
+// share them.
+type keyHash [2]maphash.Seed
+
+func newKeyHash() keyHash { return keyHash{maphash.MakeSeed(), maphash.MakeSeed()} }
+
+func (h keyHash) of(key string) [2]uint64 {
+	return [2]uint64{maphash.String(h[0], key), maphash.String(h[1], key)}
+}
+
+// mergedKeys finds a merged record by its key, the name of its
+// episode's transcript lines, and gives its place in the merged file:
+// its job's position, and its rank among the records of that job (two
+// models' on one directory). It holds a bit a job: whether the job's
+// first record is the plain one its key names when it is of the first
+// record's track and seed and its agent's first model. Only a record
+// that is not so (another model's, in a directory of two) is kept apart,
+// by a hash of its key.
+type mergedKeys struct {
+	locate       func(results.Record) (int, bool)
+	plain        bitset
+	track        string
+	seed         uint64
+	model        map[string]string // by agent: the model of its first record
+	others       map[[2]uint64]keyPlace
+	hash         keyHash
+	n, last, run int
+}
+
+// keyPlace is a record's place in a merged file: its job's position and
+// its rank among the job's records.
+type keyPlace struct{ k, rank int }
+
+func newMergedKeys(order results.JobOrder) *mergedKeys {
+	return &mergedKeys{locate: order.Locate(), plain: newBitset(order.Len()), model: map[string]string{},
+		others: map[[2]uint64]keyPlace{}, hash: newKeyHash()}
+}
+
+// add adds the next record of the merged file, of job k.
+func (m *mergedKeys) add(r *results.Record, k int) {
+	if m.n > 0 && k == m.last {
+		m.run++
+	} else {
+		m.last, m.run = k, 0
+	}
+	if m.n == 0 {
+		m.track, m.seed = r.Track, r.Seed
+	}
+	m.n++
+	model, seen := m.model[r.Agent]
+	if !seen {
+		m.model[r.Agent], model = r.Model, r.Model
+	}
+	if m.run == 0 && r.Track == m.track && r.Seed == m.seed && r.Model == model {
+		m.plain.set(k)
+		return
+	}
+	m.others[m.hash.of(r.Key())] = keyPlace{k, m.run}
+}
+
+// find is the place of the merged record whose key is key, or false
+// when there is none.
+func (m *mergedKeys) find(key string) (keyPlace, bool) {
+	if m == nil {
+		return keyPlace{}, false
+	}
+	if p, ok := m.others[m.hash.of(key)]; ok {
+		return p, true
+	}
+	r, ok := parseKey(key)
+	if !ok || r.Track != m.track || r.Seed != m.seed {
+		return keyPlace{}, false
+	}
+	if model, seen := m.model[r.Agent]; !seen || model != r.Model {
+		return keyPlace{}, false
+	}
+	k, ok := m.locate(r)
+	if !ok || !m.plain.has(k) {
+		return keyPlace{}, false
+	}
+	return keyPlace{k, 0}, true
+}
+
+// parseKey reads a record's key ([results.Record.Key]) back into the
+// fields it names, or false when key is no record's key.
+func parseKey(key string) (results.Record, bool) {
+	var r results.Record
+	rest := key
+	for _, name := range []*string{&r.Track, &r.Family, &r.Perturbation, &r.Agent, &r.Model} {
+		q, err := strconv.QuotedPrefix(rest)
+		if err != nil {
+			return r, false
+		}
+		if *name, err = strconv.Unquote(q); err != nil {
+			return r, false
+		}
+		var ok bool
+		if rest, ok = strings.CutPrefix(rest[len(q):], "/"); !ok {
+			return r, false
+		}
+	}
+	parts := strings.Split(rest, "/")
+	if len(parts) < 2 || len(parts) > 4 {
+		return r, false
+	}
+	seed, err := strconv.ParseUint(parts[0], 10, 64)
+	if err != nil {
+		return r, false
+	}
+	r.Seed = seed
+	if r.Episode, err = strconv.Atoi(parts[1]); err != nil {
+		return r, false
+	}
+	for _, p := range parts[2:] {
+		var n int
+		switch {
+		case strings.HasPrefix(p, "n="):
+			n, err = strconv.Atoi(p[2:])
+			r.SceneSize = n
+		case strings.HasPrefix(p, "r="):
+			n, err = strconv.Atoi(p[2:])
+			r.Repeat = n
+		default:
+			return r, false
+		}
+		if err != nil {
+			return r, false
+		}
+	}
+	// The key made again is key itself, or key is not one: so that no
+	// spelling of a number or a name reads as another record's.
+	return r, r.Key() == key
 }

@@ -216,6 +216,14 @@ func TestMergeRefuses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Shard 2 with its first record again at its end: an episode twice,
+	// and a file out of job order.
+	twice := filepath.Join(tmp, "twice")
+	copyDir(t, dirs[1], twice)
+	recs = readRecords(t, twice)
+	if err := results.RewriteRecords(filepath.Join(twice, recordsFileName), append(recs, recs[0])); err != nil {
+		t.Fatal(err)
+	}
 	data = bytes.Replace(data, []byte(`"index": 3,
     "count": 4,`), []byte(`"index": 0,
     "count": 0,`), 1)
@@ -242,14 +250,22 @@ func TestMergeRefuses(t *testing.T) {
 		{"different grids", []string{dirs[0], dirs[1], more[2], dirs[3]}, "mismatched shards: " + dirs[0] + " and " + more[2] + " are shards of different grids"},
 		{"different shard counts", []string{dirs[0], three[1], dirs[2], dirs[3]}, "mismatched shards: " + dirs[0] + " is shard 1/4, " + three[1] + " is shard 2/3: different shard counts"},
 		{"a directory that is no shard", []string{dirs[0], whole}, whole + ": not a shard"},
+		// The refusal is the one a reading of every shard's records in
+		// turn, then of their run.json files, then of each record's place
+		// finds first, whichever record the merge stops at.
+		{"a bad record is named before a missing shard", []string{dirs[0], otherSeed}, filepath.Join(otherSeed, recordsFileName) + `:2: field "seed"`},
+		{"a bad record is named before a shard that does not open", []string{dirs[0], otherSeed, noRecords, dirs[3]}, filepath.Join(otherSeed, recordsFileName) + `:2: field "seed"`},
+		{"a bad record is named before an episode in two directories", []string{dirs[0], as3, dirs[1], otherSeed}, filepath.Join(otherSeed, recordsFileName) + `:2: field "seed"`},
+		{"an episode twice in one shard's file", []string{dirs[0], twice, dirs[2], dirs[3]},
+			fmt.Sprintf("%s:%d: episode %s appears twice, first at line 1", filepath.Join(twice, recordsFileName), len(recs)+1, recs[0].Key())},
 	} {
 		out := filepath.Join(t.TempDir(), "merged")
 		_, _, err := runCLI(t, append([]string{"merge", "--out", out}, tc.dirs...)...)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: merge gave %v, want an error with %q", tc.why, err, tc.want)
 		}
-		if _, err := os.Stat(filepath.Join(out, recordsFileName)); err == nil {
-			t.Errorf("%s: merge refused but wrote %s", tc.why, out)
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%s: merge refused but made %s", tc.why, out)
 		}
 	}
 	// An OUT that holds a run is not written over.
@@ -500,5 +516,173 @@ func TestEmptyShardSaysSoAndMerges(t *testing.T) {
 	}
 	if got, want := recordsBytes(t, merged), recordsBytes(t, whole); !bytes.Equal(got, want) {
 		t.Errorf("merged records differ from the unsharded run's:\n got %s\nwant %s", got, want)
+	}
+}
+
+// mergedByJob is what merge writes of the shards in dirs (in the order
+// given): every record, placed by its job in the run's order, and the
+// records of one job in the order their shard's file holds them.
+func mergedByJob(t *testing.T, dirs []string) []results.Record {
+	t.Helper()
+	type placed struct {
+		rec results.Record
+		k   int
+	}
+	var all []placed
+	for _, d := range dirs {
+		rf, _, err := results.ReadRunFile(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		locate := rf.Shard.Order.Locate()
+		for _, r := range readRecords(t, d) {
+			k, ok := locate(r)
+			if !ok {
+				t.Fatalf("%s: %s is not in the grid", d, r.Key())
+			}
+			all = append(all, placed{r, k})
+		}
+	}
+	slices.SortStableFunc(all, func(a, b placed) int { return a.k - b.k })
+	var recs []results.Record
+	for _, p := range all {
+		recs = append(recs, p.rec)
+	}
+	return recs
+}
+
+// encoded is recs as records.jsonl holds them.
+func encoded(t *testing.T, recs []results.Record) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	w := results.NewWriter(&b)
+	for _, r := range recs {
+		if err := w.Write(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return b.Bytes()
+}
+
+// transcriptEpisodes are the episodes of the records in dir's transcript,
+// in the order their lines come, each once.
+func transcriptEpisodes(t *testing.T, dir string) []string {
+	t.Helper()
+	var eps []string
+	err := scanTranscript(filepath.Join(dir, transcriptFileName), func(line []byte, n int, ep string, partial bool) error {
+		if ofRecord(ep) && (len(eps) == 0 || eps[len(eps)-1] != ep) {
+			eps = append(eps, ep)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return eps
+}
+
+// checkTranscriptOrder fails unless the transcript of dir holds each
+// record's calls once, the episodes in the records' order.
+func checkTranscriptOrder(t *testing.T, dir string) {
+	t.Helper()
+	var withCalls []string
+	for _, r := range readRecords(t, dir) {
+		if r.Calls > 0 {
+			withCalls = append(withCalls, r.Key())
+		}
+	}
+	if eps := transcriptEpisodes(t, dir); !slices.Equal(eps, withCalls) {
+		t.Errorf("%s: the transcript's episodes come in the order\n%q\nwant the records'\n%q", dir, eps, withCalls)
+	}
+	checkCallsOnce(t, dir, 0)
+}
+
+// Shards whose files are not in job order merge as those in order do:
+// two models' records in one directory (run again on it with another
+// --model, its file holds the first model's records, then the
+// second's), and a file in reverse. Records of one job stay in their
+// file's order, and the transcript follows the merged records.
+func TestMergeReadsShardsOutOfOrder(t *testing.T) {
+	t.Parallel()
+	args := []string{"run", "--quiet", "--agents", "oracle,direct", "--tasks", "pick_place,handover",
+		"--perturbations", "none,absence", "--episodes", "3", "--transcripts"}
+	tmp := t.TempDir()
+	var dirs []string
+	for i := 1; i <= 2; i++ {
+		dir := filepath.Join(tmp, fmt.Sprintf("shard-%d", i))
+		for _, model := range []string{"sim", "sim:weak"} {
+			if _, stderr, err := runCLI(t, append(args, "--model", model, "--shard", fmt.Sprintf("%d/2", i), "--out", dir)...); err != nil {
+				t.Fatalf("%v\n%s", err, stderr)
+			}
+		}
+		dirs = append(dirs, dir)
+	}
+	for _, d := range dirs {
+		recs := readRecords(t, d)
+		if recs[0].Model != "" || recs[len(recs)-1].Model != "sim:weak" || !slices.ContainsFunc(recs, func(r results.Record) bool { return r.Model == "sim" }) {
+			t.Fatalf("%s does not hold two models' records, the second's last", d)
+		}
+	}
+	want := encoded(t, mergedByJob(t, dirs))
+	merged := filepath.Join(tmp, "merged")
+	if _, stderr, err := runCLI(t, append([]string{"merge", "--out", merged}, dirs...)...); err != nil {
+		t.Fatalf("merge: %v\n%s", err, stderr)
+	}
+	got, err := os.ReadFile(filepath.Join(merged, recordsFileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("merged records.jsonl:\n%s\nwant, by job and in each file's order:\n%s", got, want)
+	}
+	checkTranscriptOrder(t, merged)
+
+	// The second shard's file in reverse: the records of each job too.
+	reversed := filepath.Join(tmp, "reversed")
+	copyDir(t, dirs[1], reversed)
+	recs := readRecords(t, reversed)
+	slices.Reverse(recs)
+	if err := results.RewriteRecords(filepath.Join(reversed, recordsFileName), recs); err != nil {
+		t.Fatal(err)
+	}
+	again := filepath.Join(tmp, "again")
+	if _, stderr, err := runCLI(t, "merge", "--out", again, reversed, dirs[0]); err != nil {
+		t.Fatalf("merge: %v\n%s", err, stderr)
+	}
+	got, err = os.ReadFile(filepath.Join(again, recordsFileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := encoded(t, mergedByJob(t, []string{reversed, dirs[0]})); !bytes.Equal(got, want) {
+		t.Errorf("merged with a file in reverse:\n%s\nwant:\n%s", got, want)
+	}
+	// The transcript follows the records, now the second model's first.
+	checkTranscriptOrder(t, again)
+	a, _ := os.ReadFile(filepath.Join(merged, summaryFileName))
+	b, _ := os.ReadFile(filepath.Join(again, summaryFileName))
+	if !bytes.Equal(a, b) {
+		t.Errorf("the summary of a file in reverse:\n%s\nwant:\n%s", b, a)
+	}
+}
+
+// A record's key reads back into the fields it names; what is no key
+// does not read.
+func TestParseKey(t *testing.T) {
+	t.Parallel()
+	for _, r := range []results.Record{
+		{Track: "tabletop", Family: "pick_place", Perturbation: "none", Agent: "oracle", Seed: 1, Episode: 0},
+		{Track: "tabletop", Family: "pick/place", Perturbation: "a\"b", Agent: "direct", Model: "members sim:weak,sim; chooser sim", Seed: 1 << 63, Episode: 41, SceneSize: 24, Repeat: 2},
+		{Track: "semmap", Family: "f", Perturbation: "p", Agent: "a", Model: "m", Seed: 7, Episode: 3, Repeat: 1},
+	} {
+		got, ok := parseKey(r.Key())
+		if !ok || got.Key() != r.Key() || got.Family != r.Family || got.Model != r.Model || got.Seed != r.Seed || got.SceneSize != r.SceneSize || got.Repeat != r.Repeat {
+			t.Errorf("parseKey(%s) = %+v, %v", r.Key(), got, ok)
+		}
+	}
+	for _, bad := range []string{"", "calibration/clara/sim", `"tabletop"/"f"/"p"/"a"/"m"/1`, `"tabletop"/"f"/"p"/"a"/"m"/1/01`,
+		`"tabletop"/"f"/"p"/"a"/"m"/1/2/n=0`, `"tabletop"/"f"/"p"/"a"/"m"/1/2/r=1/n=3`, `"tabletop"/"f"/"p"/"a"/"m"/-1/2`, `"tabletop"/"f"/"p"/"a"/"m"/1/2/x`} {
+		if r, ok := parseKey(bad); ok {
+			t.Errorf("parseKey(%q) = %+v, want no key", bad, r)
+		}
 	}
 }

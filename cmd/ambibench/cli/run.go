@@ -14,7 +14,6 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/ambibench/ambibench/agents"
@@ -267,20 +266,13 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 	if cut {
 		fmt.Fprintf(stderr, "ambibench: note: %s\n", episodesRun)
 	}
-	// want holds the key of every job. Only resuming reads it: a fresh
-	// run does not spend a pass of key-making over 28,600 jobs before the
-	// first episode, when one core is all it uses.
-	want := sync.OnceValue(func() map[string]bool {
-		m := make(map[string]bool, jobs.Len())
-		for j := range jobs.All() {
-			m[j.Key(opts.Seed, opts.ModelFor(j.Agent))] = true
-		}
-		return m
-	})
+	// The summary adds up each record as it is written, the earlier
+	// runs' first, as openRecords reads them: the run holds none of them.
+	tally := newRunTally(opts)
 	var w *results.Writer
-	var prior []results.Record
+	var done func(int) bool // the jobs earlier runs recorded, by position
 	if dir != nil {
-		if err := dir.openRecords(want); err != nil {
+		if err := dir.openRecords(jobs, opts, tally.add); err != nil {
 			return fmt.Errorf("run: %w", err)
 		}
 		if sink != nil {
@@ -288,30 +280,21 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 				return fmt.Errorf("run: %w", err)
 			}
 		}
-		w, prior = dir.w, dir.prior
+		w = dir.w
 		path := filepath.Join(*out, recordsFileName)
-		if len(prior) > 0 || dir.dropped > 0 {
-			fmt.Fprintf(stderr, "ambibench: resuming: %d records already in %s", len(prior), path)
+		if dir.prior > 0 || dir.dropped > 0 {
+			fmt.Fprintf(stderr, "ambibench: resuming: %d records already in %s", dir.prior, path)
 			if dir.dropped > 0 {
 				fmt.Fprintf(stderr, "; %d episodes that ended in infrastructure errors run again", dir.dropped)
 			}
 			fmt.Fprintln(stderr)
-		}
-	}
-	// The summary adds up each record as it is written (the earlier
-	// runs' first): the run holds none of them.
-	tally := newRunTally(opts)
-	have := map[string]bool{}
-	for i, r := range prior {
-		if want()[r.Key()] && !have[r.Key()] {
-			have[r.Key()] = true
-			tally.add(&prior[i])
+			done = dir.done.has
 		}
 	}
 	began := time.Now()
 	var prog *progress
 	if !*quiet {
-		prog = newProgressOf(stderr, pending(jobs, opts, have))
+		prog = newProgressOf(stderr, pending(jobs, done))
 	}
 	opts.OnRecord = func(j bench.Job, r results.Record) {
 		if r.Outcome == results.OutcomeInfraError {
@@ -322,9 +305,9 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 		}
 		tally.add(&r)
 	}
-	added, err := bench.Stream(ctx, opts, w, have)
+	added, err := bench.Stream(ctx, opts, w, done)
 	if dir != nil {
-		if oerr := dir.putInGridOrder(jobs, opts, added); oerr != nil {
+		if oerr := dir.putInGridOrder(added); oerr != nil {
 			err = errors.Join(err, oerr)
 		}
 	}
@@ -382,14 +365,6 @@ type outcomes struct {
 	scored, agent, infra int
 	wall                 time.Duration
 	calls, tokens        int
-}
-
-func tallyOutcomes(recs []results.Record, wall time.Duration) outcomes {
-	o := outcomes{wall: wall}
-	for i := range recs {
-		o.add(&recs[i])
-	}
-	return o
 }
 
 // add counts one record.
@@ -472,25 +447,15 @@ func (t *runTally) summaryTables(opts bench.Options) (string, error) {
 	return b.String(), nil
 }
 
-// summaryTables are the tables of summary.md for recs (see
-// runTally.summaryTables): merge writes them for the merged records
-// between the header and tail of a shard's summary.
-func summaryTables(recs []results.Record, opts bench.Options) (string, error) {
-	t := newRunTally(opts)
-	for i := range recs {
-		t.add(&recs[i])
-	}
-	return t.summaryTables(opts)
-}
-
-// pending yields the jobs not already recorded (in have), in grid order.
-func pending(jobs *bench.Grid, opts bench.Options, have map[string]bool) iter.Seq[bench.Job] {
+// pending yields the jobs not already recorded (done, by position; nil:
+// none), in grid order.
+func pending(jobs *bench.Grid, done func(int) bool) iter.Seq[bench.Job] {
 	return func(yield func(bench.Job) bool) {
-		for j := range jobs.All() {
-			if len(have) > 0 && have[j.Key(opts.Seed, opts.ModelFor(j.Agent))] {
+		for k := range jobs.Len() {
+			if done != nil && done(k) {
 				continue
 			}
-			if !yield(j) {
+			if !yield(jobs.At(k)) {
 				return
 			}
 		}

@@ -1,13 +1,14 @@
 package cli
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
-	"slices"
 
 	"github.com/ambibench/ambibench/bench"
 	"github.com/ambibench/ambibench/results"
@@ -19,15 +20,33 @@ const (
 )
 
 // runDir is an open run directory: locked, its settings checked, its
-// records read.
+// records read (a record at a time: what the run needs of them is kept,
+// not they).
 type runDir struct {
 	dir     string
 	w       *results.Writer
-	prior   []results.Record // records kept from earlier runs
-	dropped int              // infra-error records dropped to run again
-	run     results.RunFile  // run.json as this run wrote it
+	prior   int             // records kept from earlier runs
+	dropped int             // infra-error records dropped to run again
+	run     results.RunFile // run.json as this run wrote it
 	release func()
 	closer  io.Closer
+
+	// job places a record at its job's position in this run's grid, or
+	// says it is of no job of it.
+	job func(*results.Record) (int, bool)
+	// done holds the jobs of this run that earlier runs recorded, by
+	// position, and others the keys (hashed) of the records kept that are
+	// of no job of this run (another model's, an agent no longer asked
+	// for): the transcript keeps their calls too.
+	done   bitset
+	others map[[2]uint64]bool
+	hash   keyHash
+	// inOrder says whether the records kept are in this run's grid order
+	// (see putInGridOrder), last is the place of the last of them, and
+	// end the size of the file they make, which this run appends to.
+	inOrder bool
+	last    int
+	end     int64
 }
 
 func (d *runDir) Close() {
@@ -97,34 +116,152 @@ func openRunDir(dir string, settings map[string]string, grid results.Grid, shard
 	return d, nil
 }
 
-// openRecords opens records.jsonl for appending. The records of the keys
-// in want (called only when the file holds an infrastructure failure)
-// that ended in an infrastructure failure are dropped from the file, so
-// that this run plays them again and the file keeps one record per
-// episode. A record that does not belong to the run of run.json (another
-// seed, a family outside its grid, …) or an episode recorded twice is
-// refused, naming its line, rather than kept or left out in silence.
-func (d *runDir) openRecords(want func() map[string]bool) error {
+// openRecords opens records.jsonl for appending, reading the records
+// already there a record at a time. The records of this run's jobs (jobs
+// of opts) that ended in an infrastructure failure are dropped from the
+// file, so that this run plays them again and the file keeps one record
+// per episode; each other record of a job of this run is handed to prior
+// (the summary adds it up) and its job marked done. A record that does
+// not belong to the run of run.json (another seed, a family outside its
+// grid, …) or an episode recorded twice is refused, naming its line,
+// rather than kept or left out in silence.
+func (d *runDir) openRecords(jobs *bench.Grid, opts bench.Options, prior func(*results.Record)) error {
 	path := filepath.Join(d.dir, recordsFileName)
-	w, prior, closer, err := results.OpenAppendFunc(path, checkRun(d.run))
+	d.job = jobPlacer(jobs, opts)
+	d.done, d.others, d.hash = newBitset(jobs.Len()), map[[2]uint64]bool{}, newKeyHash()
+	d.inOrder, d.last = true, -1
+	place := d.placer()
+	// An episode twice is found by the job it is of, or among the others,
+	// without a hash of every key (results.OnceEach, 24 bytes a record):
+	// on finding one, the file is read again with that check, for its
+	// message.
+	var twice bool
+	seen := newBitset(jobs.Len()) // done, and the jobs of the records dropped
+	check := func(_ int, r results.Record) error { return d.run.CheckRecord(r) }
+	w, _, closer, err := results.OpenAppendScan(path, check, func(r results.Record) error {
+		i, ok := d.job(&r)
+		switch {
+		case ok && seen.has(i):
+			twice = true
+			return errStop
+		case ok && r.Outcome == results.OutcomeInfraError:
+			seen.set(i)
+			d.dropped++
+			return nil
+		case ok:
+			seen.set(i)
+			d.done.set(i)
+			prior(&r)
+		default:
+			h := d.hash.of(r.Key())
+			if d.others[h] {
+				twice = true
+				return errStop
+			}
+			d.others[h] = true
+		}
+		d.prior++
+		if at := place(&r); at < d.last {
+			d.inOrder = false
+		} else {
+			d.last = at
+		}
+		return nil
+	})
+	if twice {
+		return d.twice(path)
+	}
 	if err != nil {
 		return err
 	}
-	keep := slices.DeleteFunc(slices.Clone(prior), func(r results.Record) bool {
-		return r.Outcome == results.OutcomeInfraError && want()[r.Key()]
-	})
-	if len(keep) < len(prior) {
+	if d.dropped > 0 {
 		closer.Close()
-		if err := results.RewriteRecords(path, keep); err != nil {
+		if err := d.dropInfraErrors(path); err != nil {
 			return err
 		}
-		d.dropped = len(prior) - len(keep)
-		if w, prior, closer, err = results.OpenAppendFunc(path, checkRun(d.run)); err != nil {
-			return err
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0o644)
+		if err != nil {
+			return fmt.Errorf("open results: %w", err)
+		}
+		w, closer = results.NewWriter(f), syncedFile{f}
+	}
+	d.w, d.closer = w, closer
+	info, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	d.end = info.Size()
+	return nil
+}
+
+// kept reports whether records.jsonl keeps a record whose key is key
+// (the name of its episode's transcript lines), from what openRecords
+// kept of the records: the job it is of, or its key's hash.
+func (d *runDir) kept(key string) bool {
+	if r, ok := parseKey(key); ok {
+		if k, ok := d.job(&r); ok {
+			return d.done.has(k)
 		}
 	}
-	d.w, d.prior, d.closer = w, prior, closer
+	return d.others[d.hash.of(key)]
+}
+
+// twice is the error of records.jsonl at path holding an episode twice:
+// the file read again with every check, which names the line.
+func (d *runDir) twice(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	_, err = results.ScanRecords(f, path, checkRun(d.run), func(results.Record) error { return nil })
+	return fmt.Errorf("open results: %w", cmp.Or(err, fmt.Errorf("%s: an episode recorded twice", path)))
+}
+
+// dropInfraErrors rewrites records.jsonl at path (whole, then renamed)
+// without the records of this run's jobs that ended in infrastructure
+// failures.
+func (d *runDir) dropInfraErrors(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	err = rewriteFile(path, func(out io.Writer) error {
+		w := results.NewWriter(struct{ io.Writer }{out}) // flushed at the end, not a record at a time
+		_, err := results.ScanRecords(f, path, nil, func(r results.Record) error {
+			if _, ok := d.job(&r); ok && r.Outcome == results.OutcomeInfraError {
+				return nil
+			}
+			return w.Write(r)
+		})
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("rewrite results %s: %w", path, err)
+	}
 	return nil
+}
+
+// syncedFile syncs the file to stable storage before closing it.
+type syncedFile struct{ *os.File }
+
+func (f syncedFile) Close() error { return errors.Join(f.Sync(), f.File.Close()) }
+
+// placer gives the place in this run's grid order of each record of
+// records.jsonl in turn: a record of a job of this run at its job's
+// position, and one of no job of this run just after the record of a
+// job before it in the file (before the first job, if none is). Places
+// are numbers: 2k for job k, 2k+1 after it.
+func (d *runDir) placer() func(*results.Record) int {
+	last := -1
+	return func(r *results.Record) int {
+		if k, ok := d.job(r); ok {
+			last = k
+			return 2 * k
+		}
+		return 2*last + 1
+	}
 }
 
 // putInGridOrder keeps records.jsonl in grid order once this run has
@@ -132,15 +269,20 @@ func (d *runDir) openRecords(want func() map[string]bool) error {
 // episodes an earlier run ended in infrastructure errors are played again
 // after the others (openRecords dropped their records), and a grown grid
 // adds cells after those played, so the new records, appended, may belong
-// before old ones. The file is then read back and rewritten (whole, then
-// renamed) with every record of this run's jobs at its place in their
-// order, so that it is the file a run without the failures or the pauses
-// writes. A record of no job of this run (another model's, an agent no
-// longer asked for) stays after the record it followed. A file already
-// in order is left as it is. A fresh run, whose records are written in
-// order, reads nothing back.
-func (d *runDir) putInGridOrder(jobs *bench.Grid, opts bench.Options, added int) error {
-	if added == 0 || len(d.prior) == 0 {
+// before old ones. The file is then rewritten (whole, then renamed) with
+// every record of this run's jobs at its place in their order, so that it
+// is the file a run without the failures or the pauses writes. A record
+// of no job of this run (another model's, an agent no longer asked for)
+// stays after the record it followed. A file already in order is left as
+// it is. A fresh run, whose records are written in order, reads nothing
+// back.
+//
+// The file is read a record at a time: the new records, in grid order,
+// are merged with the earlier ones, themselves in order when an earlier
+// run left them so (openRecords found out); when not, those are read
+// through an index of their lines in grid order (24 bytes a record).
+func (d *runDir) putInGridOrder(added int) error {
+	if added == 0 || d.prior == 0 {
 		return nil
 	}
 	if d.closer != nil {
@@ -154,41 +296,95 @@ func (d *runDir) putInGridOrder(jobs *bench.Grid, opts bench.Options, added int)
 	if err != nil {
 		return err
 	}
-	all, err := results.ReadRecords(f, path)
-	f.Close()
+	defer f.Close()
+	info, err := f.Stat()
 	if err != nil {
 		return err
 	}
-	pos := make(map[string]int, jobs.Len())
-	i := 0
-	for j := range jobs.All() {
-		pos[j.Key(opts.Seed, opts.ModelFor(j.Agent))] = i
-		i++
-	}
-	type place struct{ at, after, i int }
-	places := make([]place, len(all))
-	last := -1
-	for i, r := range all {
-		if p, ok := pos[r.Key()]; ok {
-			places[i], last = place{p, 0, i}, p
-		} else {
-			places[i] = place{last, 1, i}
+	earlier := func() io.Reader { return io.NewSectionReader(f, 0, d.end) }
+	appended := func() io.Reader { return io.NewSectionReader(f, d.end, info.Size()-d.end) }
+	if d.inOrder {
+		// The new records are in order and after every earlier one when
+		// the first is.
+		first := math.MaxInt
+		_, err := results.ScanRecords(appended(), path, nil, func(r results.Record) error {
+			first = d.placer()(&r)
+			return errStop
+		})
+		if err != nil && !errors.Is(err, errStop) {
+			return err
+		}
+		if first > d.last {
+			return nil
 		}
 	}
-	sorted := slices.SortedStableFunc(slices.Values(places), func(a, b place) int {
-		if a.at != b.at {
-			return a.at - b.at
+	place := func(p func(*results.Record) int) func(*results.Record) (int, error) {
+		return func(r *results.Record) (int, error) { return p(r), nil }
+	}
+	var old recordSource
+	if !d.inOrder {
+		src, sorted, err := indexRecords(earlier(), f, path, nil, place(d.placer()))
+		if err != nil {
+			return err
 		}
-		return a.after - b.after
+		if !sorted {
+			old = src
+		}
+	}
+	if old == nil {
+		old = newScanSource(earlier(), path, nil, place(d.placer()))
+	}
+	srcs := []recordSource{old, newScanSource(appended(), path, nil, place(d.placer()))}
+	defer func() {
+		for _, s := range srcs {
+			s.close()
+		}
+	}()
+	err = rewriteFile(path, func(out io.Writer) error {
+		w := results.NewWriter(struct{ io.Writer }{out}) // flushed at the end, not a record at a time
+		return mergeSources(srcs, func(r *results.Record, _, _ int) error { return w.Write(*r) })
 	})
-	if slices.Equal(sorted, places) {
-		return nil
+	if err != nil {
+		return fmt.Errorf("rewrite results %s: %w", path, err)
 	}
-	recs := make([]results.Record, len(sorted))
-	for k, p := range sorted {
-		recs[k] = all[p.i]
+	return nil
+}
+
+// jobPlacer gives the position in the grid of jobs (opts' grid) of the
+// job a record is of, or false when it is of none: worked out from the
+// grid's cells (results.JobOrder.Locate) and checked against the job
+// there, key field by key field, rather than looked up in a map of every
+// job's key.
+func jobPlacer(jobs *bench.Grid, opts bench.Options) func(*results.Record) (int, bool) {
+	locate := jobs.Order().Locate()
+	shard := opts.Shard
+	models := map[string]string{} // by agent: opts.ModelFor, which looks the agent up
+	return func(r *results.Record) (int, bool) {
+		k, ok := locate(*r)
+		if !ok {
+			return 0, false
+		}
+		if !shard.IsZero() {
+			if k%shard.Count != shard.Index-1 {
+				return 0, false
+			}
+			k /= shard.Count
+		}
+		if k >= jobs.Len() {
+			return 0, false
+		}
+		j := jobs.At(k)
+		model, seen := models[r.Agent]
+		if !seen {
+			model = opts.ModelFor(r.Agent)
+			models[r.Agent] = model
+		}
+		if j.Track != r.Track || j.Family != r.Family || j.Perturbation != r.Perturbation || j.Size != r.SceneSize ||
+			j.Agent != r.Agent || j.Index != r.Episode || j.Repeat != r.Repeat || opts.Seed != r.Seed || model != r.Model {
+			return 0, false
+		}
+		return k, true
 	}
-	return results.RewriteRecords(path, recs)
 }
 
 // gridOf is the grid g covers, as run.json records it; models are the

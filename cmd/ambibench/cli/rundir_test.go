@@ -2,9 +2,12 @@ package cli
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -307,6 +310,16 @@ func TestResumeRefusesRecordsOfAnotherRun(t *testing.T) {
 	}{
 		{"an episode twice", func(l [][]byte) [][]byte { return append(l, l[0]) },
 			`records.jsonl:4: episode "tabletop"/"pick_place"/"none"/"oracle"/""/1/0 appears twice, first at line 1`},
+		// Found by the job (a bit a job), or for a record of no job of
+		// the run by its key, and named as a reading of every key names it.
+		{"an episode twice, the first an infrastructure error", func(l [][]byte) [][]byte {
+			infra := bytes.Replace(l[1], []byte(`"outcome":"scored",`), []byte(`"outcome":"infra_error","error_kind":"timeout",`), 1)
+			return append([][]byte{l[0], infra, l[2]}, l[1])
+		}, `records.jsonl:4: episode "tabletop"/"pick_place"/"none"/"oracle"/""/1/1 appears twice, first at line 2`},
+		{"a record of no job of the run twice", func(l [][]byte) [][]byte {
+			other := bytes.Replace(l[2], []byte(`"agent":"oracle",`), []byte(`"agent":"oracle","model":"x",`), 1)
+			return append(l, other, other)
+		}, `records.jsonl:5: episode "tabletop"/"pick_place"/"none"/"oracle"/"x"/1/2 appears twice, first at line 4`},
 		{"a record of another seed", func(l [][]byte) [][]byte {
 			l[1] = bytes.Replace(l[1], []byte(`"seed":1,`), []byte(`"seed":2,`), 1)
 			return l
@@ -336,6 +349,96 @@ func TestResumeRefusesRecordsOfAnotherRun(t *testing.T) {
 			if _, _, err := runCLI(t, "show", dir); err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("%s: show gave %v, want %q", tc.why, err, tc.want)
 			}
+		}
+	}
+}
+
+// A resumed run puts records.jsonl in grid order whatever order the
+// earlier records were left in: each record of a job of the run at its
+// place, the new ones among them, and a record of no job of it (an agent
+// no longer asked for) after the record it followed. Without a new
+// record, the file is left as it is.
+func TestResumePutsRecordsInGridOrder(t *testing.T) {
+	t.Parallel()
+	grid := []string{"run", "--quiet", "--tasks", "pick_place", "--perturbations", "none,absence", "--episodes", "3"}
+	tmp := t.TempDir()
+	fresh := filepath.Join(tmp, "fresh")
+	if _, stderr, err := runCLI(t, append(grid, "--agents", "oracle,rules", "--out", fresh)...); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	pos := map[string]int{}
+	for i, r := range readRecords(t, fresh) {
+		pos[r.Key()] = i
+	}
+	for _, reverse := range []bool{false, true} {
+		dir := filepath.Join(tmp, fmt.Sprint("reverse-", reverse))
+		if _, stderr, err := runCLI(t, append(grid, "--agents", "oracle,rules,random", "--out", dir)...); err != nil {
+			t.Fatalf("%v\n%s", err, stderr)
+		}
+		// Two episodes of the agents asked for again lost, the first of
+		// them, and random's records, of no job of the resumed run, kept.
+		var prior []results.Record
+		var lost []string
+		for i, r := range readRecords(t, dir) {
+			if i == 0 || i == 4 {
+				lost = append(lost, r.Key())
+				continue
+			}
+			prior = append(prior, r)
+		}
+		if reverse {
+			slices.Reverse(prior)
+		}
+		path := filepath.Join(dir, recordsFileName)
+		if err := results.RewriteRecords(path, prior); err != nil {
+			t.Fatal(err)
+		}
+		_, stderr, err := runCLI(t, append(grid, "--agents", "oracle,rules", "--out", dir)...)
+		if err != nil || !strings.Contains(stderr, fmt.Sprintf("resuming: %d records already", len(prior))) {
+			t.Fatalf("resume: %v\n%s", err, stderr)
+		}
+		got := readRecords(t, dir)
+		// What the rewrite into grid order makes of the earlier records
+		// and the new ones after them (in grid order): a stable sort by
+		// the place of each.
+		type placed struct {
+			key       string
+			at, after int
+		}
+		var all []placed
+		last := -1
+		for _, r := range prior {
+			if p, ok := pos[r.Key()]; ok {
+				all, last = append(all, placed{r.Key(), p, 0}), p
+			} else {
+				all = append(all, placed{r.Key(), last, 1})
+			}
+		}
+		for _, k := range lost {
+			all = append(all, placed{k, pos[k], 0})
+		}
+		slices.SortStableFunc(all, func(a, b placed) int { return cmp.Or(a.at-b.at, a.after-b.after) })
+		var want, keys []string
+		for _, p := range all {
+			want = append(want, p.key)
+		}
+		for _, r := range got {
+			keys = append(keys, r.Key())
+		}
+		if !slices.Equal(keys, want) {
+			t.Errorf("reverse %v: records after the resume\n%q\nwant\n%q", reverse, keys, want)
+		}
+		// Resumed again, with nothing to play, the file stays as it is.
+		before, _ := os.ReadFile(path)
+		if _, stderr, err := runCLI(t, append(grid, "--agents", "oracle,rules", "--out", dir)...); err != nil {
+			t.Fatalf("%v\n%s", err, stderr)
+		}
+		if after, _ := os.ReadFile(path); !bytes.Equal(after, before) {
+			t.Errorf("reverse %v: a resume with nothing to play changed records.jsonl", reverse)
+		}
+		sum, _ := os.ReadFile(filepath.Join(dir, summaryFileName))
+		if want, _ := os.ReadFile(filepath.Join(fresh, summaryFileName)); !bytes.Equal(sum, want) {
+			t.Errorf("reverse %v: summary after the resume:\n%s\nwant the fresh run's:\n%s", reverse, sum, want)
 		}
 	}
 }

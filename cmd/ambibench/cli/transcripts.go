@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/json"
@@ -208,11 +209,7 @@ func (s *transcriptSink) Close() error {
 // [transcriptSink]).
 func (d *runDir) openTranscript(sink *transcriptSink) error {
 	path := filepath.Join(d.dir, transcriptFileName)
-	kept := make(map[string]bool, len(d.prior))
-	for _, r := range d.prior {
-		kept[r.Key()] = true
-	}
-	isKept := func(ep string) bool { return kept[ep] }
+	isKept := d.kept
 	prior := map[[sha256.Size]byte]int{}
 	drop := 0
 	err := scanTranscript(path, func(line []byte, _ int, ep string, partial bool) error {
@@ -256,35 +253,45 @@ func (d *runDir) openTranscript(sink *transcriptSink) error {
 // leaves the old file or the new one.
 func rewriteFile(path string, write func(io.Writer) error) error {
 	tmp := path + ".tmp"
-	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
+	if err := writeSynced(tmp, write); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// writeSynced writes the file at path anew with what write writes, and
+// syncs it; when either fails, the file is removed.
+func writeSynced(path string, write func(io.Writer) error) error {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
 	if err != nil {
 		return err
 	}
 	bw := bufio.NewWriterSize(f, 1<<16)
 	if err := write(bw); err != nil {
 		f.Close()
-		os.Remove(tmp)
+		os.Remove(path)
 		return err
 	}
 	if err := errors.Join(bw.Flush(), f.Sync(), f.Close()); err != nil {
-		os.Remove(tmp)
+		os.Remove(path)
 		return err
 	}
-	return os.Rename(tmp, path)
+	return nil
 }
 
 // mergeTranscripts writes OUT/transcripts.jsonl from the shards' (dirs,
 // in the order given), each line once and in an order fixed by the shards
 // alone: first the calls of no record, shard by shard, each call made
 // alike in several shards (the calibration split each made) once; then
-// the calls of each episode, in the merged records' order (pos, by
-// record key), each episode's in the order made. The lines of an episode
-// without a record are left out, as a resumed run drops them. The images
-// the transcripts name are copied from each shard's images directory. It
-// returns the shards that kept transcripts; none writes no file.
-func mergeTranscripts(out string, dirs []string, pos map[string]int) (with []string, err error) {
+// the calls of each episode, in the merged records' order (find gives the
+// place of an episode's record by its key), each episode's in the order
+// made. The lines of an episode without a record are left out, as a
+// resumed run drops them. The images the transcripts name are copied from
+// each shard's images directory. It returns the shards that kept
+// transcripts; none writes no file.
+func mergeTranscripts(out string, dirs []string, find func(key string) (keyPlace, bool)) (with []string, err error) {
 	type line struct {
-		pos       int // -1: a call of no record
+		pos       keyPlace // k -1: a call of no record
 		shard, n  int
 		off, size int64
 	}
@@ -301,18 +308,19 @@ func mergeTranscripts(out string, dirs []string, pos map[string]int) (with []str
 		err := scanTranscript(path, func(b []byte, n int, ep string, partial bool) error {
 			at := off
 			off += int64(len(b))
-			if stale(b, ep, partial, func(ep string) bool { _, ok := pos[ep]; return ok }) {
+			var pos keyPlace
+			if stale(b, ep, partial, func(ep string) (ok bool) { pos, ok = find(ep); return ok }) {
 				return nil
 			}
 			if ofRecord(ep) {
-				lines = append(lines, line{pos[ep], si, n, at, int64(len(b))})
+				lines = append(lines, line{pos, si, n, at, int64(len(b))})
 				return nil
 			}
 			d := callDigest(b)
 			here[d]++
 			if here[d] > emitted[d] {
 				emitted[d] = here[d]
-				lines = append(lines, line{-1, si, n, at, int64(len(b))})
+				lines = append(lines, line{keyPlace{-1, 0}, si, n, at, int64(len(b))})
 			}
 			return nil
 		})
@@ -324,13 +332,7 @@ func mergeTranscripts(out string, dirs []string, pos map[string]int) (with []str
 		return nil, nil
 	}
 	slices.SortStableFunc(lines, func(a, b line) int {
-		if a.pos != b.pos {
-			return a.pos - b.pos
-		}
-		if a.shard != b.shard {
-			return a.shard - b.shard
-		}
-		return a.n - b.n
+		return cmp.Or(cmp.Compare(a.pos.k, b.pos.k), cmp.Compare(a.pos.rank, b.pos.rank), cmp.Compare(a.shard, b.shard), cmp.Compare(a.n, b.n))
 	})
 	files := make([]*os.File, len(dirs))
 	defer func() {
