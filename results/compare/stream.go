@@ -101,14 +101,11 @@ func bitsOf(r *results.Record) uint8 {
 	if r.Query != "" {
 		b |= bitQuery
 	}
-	if r.Success {
-		b |= bitSR
-	}
-	if r.ADA {
-		b |= bitADA
-	}
-	if r.Top1 {
-		b |= bitTop1
+	// The metrics say what they count, so that a bit is what Of reads.
+	for i, m := range tallyMetrics {
+		if m.Of(*r) {
+			b |= metricBits[i]
+		}
 	}
 	return b
 }
