@@ -1,13 +1,8 @@
 package compare
 
 import (
-	"cmp"
 	"fmt"
-	"maps"
-	"math"
-	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/ambibench/ambibench/results"
 	"github.com/ambibench/ambibench/results/stats"
@@ -135,41 +130,6 @@ func groupOf(r results.Record) group {
 	return group{r.Agent, r.Track, r.Family, r.Perturbation, r.SceneSize}
 }
 
-// side indexes one run's records by EpisodeKey, within each group.
-type side struct {
-	name   string
-	groups map[group]map[string]results.Record
-	models []string
-}
-
-func index(name string, recs []results.Record) (side, error) {
-	s := side{name: name, groups: map[group]map[string]results.Record{}}
-	if k, i, j, dup := results.FirstDuplicate(recs); dup {
-		// One of the two would pair and the other be dropped unseen.
-		return side{}, &UnpairedError{fmt.Sprintf("%s holds episode %s twice (records %d and %d); a run records each episode once", name, k, i+1, j+1)}
-	}
-	model := map[string]string{}
-	for _, r := range recs {
-		if m, ok := model[r.Agent]; ok && m != r.Model {
-			return side{}, &UnpairedError{fmt.Sprintf("%s holds agent %s under two models, %q and %q; compare runs of one model per agent", name, r.Agent, m, r.Model)}
-		}
-		model[r.Agent] = r.Model
-		g := groupOf(r)
-		if s.groups[g] == nil {
-			s.groups[g] = map[string]results.Record{}
-		}
-		s.groups[g][r.EpisodeKey()] = r
-	}
-	s.models = slices.Sorted(maps.Keys(func() map[string]bool {
-		m := map[string]bool{}
-		for _, v := range model {
-			m[v] = true
-		}
-		return m
-	}()))
-	return s, nil
-}
-
 // Runs pairs the records of two runs by [results.Record.EpisodeKey] and
 // compares, for each agent and cell (family × perturbation, and scene
 // size), the cell's metrics: SR and ADA, or Top1 for a cell of queries.
@@ -182,167 +142,45 @@ func index(name string, recs []results.Record) (side, error) {
 // and counted. A group (agent and cell) on one side only is left out and
 // named. Within a group on both sides every episode must pair: if one
 // does not, or nothing pairs at all, Runs returns an *UnpairedError
-// that says which.
+// that says which. It is a [Stream] given both slices side by side.
 func Runs(base, new []results.Record, opts Options) (Result, error) {
-	if opts.Alpha == 0 {
-		opts.Alpha = 0.05
+	if err := checkMetrics(opts.Metrics); err != nil {
+		return Result{}, err
 	}
-	for _, m := range opts.Metrics {
-		if !slices.Contains(stats.MetricNames, m) {
-			return Result{}, fmt.Errorf("unknown metric %q (have %s)", m, strings.Join(stats.MetricNames, ", "))
+	s := NewStream(opts)
+	// An episode twice on one side would pair one record and drop the
+	// other unseen; a run's reader refuses it by line ([results.OnceEach]),
+	// a slice is refused here by index.
+	if err := duplicate("BASE", base); err != nil {
+		return Result{Options: s.opts}, err
+	}
+	dupNew := duplicate("NEW", new)
+	feed(s, base, new)
+	if dupNew != nil {
+		if err := s.sides[baseSide].clash; err != nil {
+			return Result{Options: s.opts}, err
 		}
+		return Result{Options: s.opts}, dupNew
 	}
-	res := Result{Options: opts}
-	b, err := index("BASE", base)
-	if err != nil {
-		return res, err
-	}
-	n, err := index("NEW", new)
-	if err != nil {
-		return res, err
-	}
-	res.BaseModels, res.NewModels = b.models, n.models
-	groups := slices.SortedFunc(maps.Keys(b.groups), compareGroups)
-	for _, g := range groups {
-		if _, ok := n.groups[g]; !ok {
-			res.OnlyBase = append(res.OnlyBase, g.String())
-		}
-	}
-	for _, g := range slices.SortedFunc(maps.Keys(n.groups), compareGroups) {
-		if _, ok := b.groups[g]; !ok {
-			res.OnlyNew = append(res.OnlyNew, g.String())
-		}
-	}
-	for _, g := range groups {
-		br, nr := b.groups[g], n.groups[g]
-		if nr == nil {
-			continue
-		}
-		if err := samePairs(g, br, nr); err != nil {
-			return res, err
-		}
-		var pb, pn []results.Record
-		for _, k := range slices.Sorted(maps.Keys(br)) {
-			x, y := br[k], nr[k]
-			if !x.Scored() || !y.Scored() {
-				res.InfraPairs++
-				if !x.Scored() {
-					res.InfraBase++
-				}
-				if !y.Scored() {
-					res.InfraNew++
-				}
-				continue
-			}
-			pb, pn = append(pb, x), append(pn, y)
-		}
-		for _, m := range cellMetrics(slices.Concat(pb, pn)) {
-			c := Comparison{Agent: g.agent, Track: g.track, Family: g.family, Perturbation: g.perturbation, SceneSize: g.size, Metric: m.Name}
-			for i := range pb {
-				x, y := m.Of(pb[i]), m.Of(pn[i])
-				c.Pairs++
-				switch {
-				case x && y:
-					c.Both++
-				case x:
-					c.B++
-				case y:
-					c.C++
-				}
-			}
-			c.P = stats.McNemarP(c.B, c.C)
-			c.Gated = (len(opts.Agents) == 0 || slices.Contains(opts.Agents, g.agent)) &&
-				(len(opts.Metrics) == 0 || slices.Contains(opts.Metrics, m.Name))
-			res.Comparisons = append(res.Comparisons, c)
-		}
-	}
-	if len(res.Comparisons) == 0 {
-		why := "no agent and cell is in both runs"
-		if len(b.groups) > 0 && len(n.groups) > 0 {
-			why += fmt.Sprintf(" (BASE has %s, NEW has %s)", firstGroups(b), firstGroups(n))
-		}
-		return res, &UnpairedError{why}
-	}
-	ps := make([]float64, len(res.Comparisons))
-	for i, c := range res.Comparisons {
-		ps[i] = c.P
-	}
-	for i, h := range stats.Holm(ps) {
-		c := &res.Comparisons[i]
-		c.Holm = h
-		c.Verdict = VerdictSame
-		if h < opts.Alpha && c.Pairs > 0 && math.Abs(c.Diff()) >= opts.MinEffect-1e-12 {
-			c.Verdict = VerdictBetter
-			if c.Diff() < 0 {
-				c.Verdict = VerdictWorse
-			}
-		}
-	}
-	return res, nil
+	return s.Result()
 }
 
-// cellMetrics are the metrics a cell is scored by: Top-1 for a cell of
-// queries (records with a Query: the semmap track), SR and ADA for a
-// cell of tasks. The rule reads the records, not the track's name.
-func cellMetrics(recs []results.Record) []stats.Metric {
-	for _, r := range recs {
-		if r.Query != "" {
-			return []stats.Metric{stats.MetricTop1}
-		}
+func duplicate(name string, recs []results.Record) error {
+	if k, i, j, dup := results.FirstDuplicate(recs); dup {
+		return &UnpairedError{fmt.Sprintf("%s holds episode %s twice (records %d and %d); a run records each episode once", name, k, i+1, j+1)}
 	}
-	return []stats.Metric{stats.MetricSR, stats.MetricADA}
+	return nil
 }
 
-func compareGroups(x, y group) int {
-	return cmp.Or(cmp.Compare(x.agent, y.agent), cmp.Compare(x.track, y.track), cmp.Compare(x.family, y.family),
-		cmp.Compare(x.perturbation, y.perturbation), cmp.Compare(x.size, y.size))
-}
-
-func firstGroups(s side) string {
-	gs := slices.SortedFunc(maps.Keys(s.groups), compareGroups)
-	var names []string
-	for _, g := range gs[:min(len(gs), 2)] {
-		names = append(names, g.String())
-	}
-	out := strings.Join(names, ", ")
-	if len(gs) > 2 {
-		out += fmt.Sprintf(" and %d more", len(gs)-2)
-	}
-	return out
-}
-
-// samePairs checks that a group's episodes are the same on both sides.
-func samePairs(g group, b, n map[string]results.Record) error {
-	var onlyB, onlyN []string
-	for k, r := range b {
-		if _, ok := n[k]; !ok {
-			onlyB = append(onlyB, r.PlainKey())
+// feed gives s the records of two slices side by side, as two runs of
+// one order pair with a record of each held at a time.
+func feed(s *Stream, base, new []results.Record) {
+	for i := range max(len(base), len(new)) {
+		if i < len(base) {
+			s.AddBase(base[i])
+		}
+		if i < len(new) {
+			s.AddNew(new[i])
 		}
 	}
-	for k, r := range n {
-		if _, ok := b[k]; !ok {
-			onlyN = append(onlyN, r.PlainKey())
-		}
-	}
-	if len(onlyB) == 0 && len(onlyN) == 0 {
-		return nil
-	}
-	slices.Sort(onlyB)
-	slices.Sort(onlyN)
-	show := func(keys []string) string {
-		s := strings.Join(keys[:min(len(keys), 3)], ", ")
-		if len(keys) > 3 {
-			s += fmt.Sprintf(", … (%d in all)", len(keys))
-		}
-		return s
-	}
-	var parts []string
-	if len(onlyB) > 0 {
-		parts = append(parts, fmt.Sprintf("%d only in BASE (%s)", len(onlyB), show(onlyB)))
-	}
-	if len(onlyN) > 0 {
-		parts = append(parts, fmt.Sprintf("%d only in NEW (%s)", len(onlyN), show(onlyN)))
-	}
-	return &UnpairedError{fmt.Sprintf("%s: %d episodes in BASE and %d in NEW, %s; run both with the same --episodes, seed and grid",
-		g, len(b), len(n), strings.Join(parts, ", "))}
 }

@@ -13,6 +13,12 @@
 // fails when a gated comparison is worse ([Result.Failures]). Episodes
 // that do not pair are an [*UnpairedError], never dropped in silence.
 //
+// A [Stream] does the same as the records come, a run at a time or both
+// side by side, holding a record only until its partner comes (in a
+// compact form) and adding up each pair: two runs of one grid, in one
+// order, are compared in memory that does not grow with them. Runs and
+// [ExactDiff] are a Stream over two slices.
+//
 // [Settings] checks first that the runs' run.json settings let their
 // episodes pair (the model, the routers and the prompt templates may
 // differ: [ComparedSettings]); [ExactDiff] lists every scored field in

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"compress/gzip"
 	"errors"
 	"flag"
@@ -82,25 +83,28 @@ func compareCmd(stdout, stderr io.Writer, args []string) error {
 			return fmt.Errorf("compare: --metrics: unknown metric %q (have %s)", m, strings.Join(stats.MetricNames, ", "))
 		}
 	}
-	baseRun, base, err := readRun(pos[0], "compare", "comparing", nil, stderr)
-	if err != nil {
-		return fmt.Errorf("compare: BASE: %w", err)
+	// Both runs are read side by side, each by a goroutine of its own,
+	// and paired as they come: two runs of one grid are in one order, so
+	// the stream holds a record until the other run's next one, not the
+	// runs.
+	stream := compare.NewStream(opts)
+	if *exact {
+		stream.Exact(exactShown)
 	}
-	newRun, recs, err := readRun(pos[1], "compare", "comparing", nil, stderr)
+	baseRun, newRun, err := pairRuns(pos[0], pos[1], stream, stderr)
 	if err != nil {
-		return fmt.Errorf("compare: NEW: %w", err)
+		return err
 	}
 	compared, err := compare.Settings(baseRun, newRun, *allowSuite)
 	if err != nil {
 		return fmt.Errorf("compare %s %s: %w", pos[0], pos[1], err)
 	}
 	for _, a := range opts.Agents {
-		if !slices.ContainsFunc(base, func(r results.Record) bool { return r.Agent == a }) &&
-			!slices.ContainsFunc(recs, func(r results.Record) bool { return r.Agent == a }) {
+		if !stream.HasAgent(a) {
 			return fmt.Errorf("compare: --agents: no records of agent %q in either run", a)
 		}
 	}
-	res, err := compare.Runs(base, recs, opts)
+	res, err := stream.Result()
 	if err != nil {
 		return fmt.Errorf("compare %s %s: %w", pos[0], pos[1], err)
 	}
@@ -122,14 +126,15 @@ func compareCmd(stdout, stderr io.Writer, args []string) error {
 	if err != nil {
 		return err
 	}
+	var ndiffs int
 	var diffs []compare.FieldDiff
 	if *exact {
-		diffs = compare.ExactDiff(base, recs)
-		if len(diffs) == 0 {
+		ndiffs, diffs = stream.ExactDiffs()
+		if ndiffs == 0 {
 			b.WriteString("\n--exact: every pair is equal in every scored field\n")
 		} else {
-			fmt.Fprintf(&b, "\n--exact: %d difference(s) in scored fields, the first:\n", len(diffs))
-			for _, d := range diffs[:min(len(diffs), 5)] {
+			fmt.Fprintf(&b, "\n--exact: %d difference(s) in scored fields, the first:\n", ndiffs)
+			for _, d := range diffs {
 				b.WriteString("  " + d.String() + "\n")
 			}
 		}
@@ -142,10 +147,118 @@ func compareCmd(stdout, stderr io.Writer, args []string) error {
 		return &exitError{code: exitRegression, err: fmt.Errorf("compare: %d gated comparison(s) significantly worse, first %s on %s %s: %s %.3f -> %.3f (p=%.2g, Holm p=%.2g)",
 			len(f), c.Agent, c.Track, c.Cell(), c.Metric, c.RateA().Value(), c.RateB().Value(), c.P, c.Holm)}
 	}
-	if len(diffs) > 0 {
-		return &exitError{code: exitRegression, err: fmt.Errorf("compare --exact: %d difference(s) in scored fields, first %s", len(diffs), diffs[0])}
+	if ndiffs > 0 {
+		return &exitError{code: exitRegression, err: fmt.Errorf("compare --exact: %d difference(s) in scored fields, first %s", ndiffs, diffs[0])}
 	}
 	return nil
+}
+
+// exactShown is how many of --exact's differences compare shows.
+const exactShown = 5
+
+// pairRuns reads the records of the runs in the directories base and new
+// side by side into stream (as [scanRun] does, with [checkRunBits], each
+// in a goroutine of its own), a record of BASE, then one of NEW, and
+// returns their run.json. Its
+// errors and notes are those of reading BASE whole and then NEW: an
+// error of BASE comes first wherever it is, so when NEW fails first BASE
+// is still read to its end.
+func pairRuns(base, new string, stream *compare.Stream, stderr io.Writer) (baseRun, newRun results.RunFile, err error) {
+	stop := make(chan struct{})
+	b, n := scanRunAsync(base, stop), scanRunAsync(new, stop)
+	defer func() {
+		close(stop)
+		for range b.batches {
+		}
+		for range n.batches {
+		}
+	}()
+	var bs, ns []results.Record
+	bOpen, nOpen, nFailed := true, true, false
+	for bOpen || nOpen {
+		if bOpen && len(bs) == 0 {
+			bs, bOpen = <-b.batches
+		}
+		if nOpen && len(ns) == 0 {
+			ns, nOpen = <-n.batches
+		}
+		// err is set once the channel is closed, and read only then.
+		if !bOpen && b.err != nil {
+			break // BASE's error is the one given, whatever NEW holds
+		}
+		if !nOpen && n.err != nil {
+			nFailed = true // given unless BASE has an error: read BASE on, but pair no more
+		}
+		if len(bs) > 0 {
+			if !nFailed {
+				stream.AddBase(bs[0])
+			}
+			bs = bs[1:]
+		}
+		if len(ns) > 0 {
+			stream.AddNew(ns[0])
+			ns = ns[1:]
+		}
+	}
+	stderr.Write(b.notes.Bytes())
+	if b.err != nil {
+		return baseRun, newRun, fmt.Errorf("compare: BASE: %w", b.err)
+	}
+	stderr.Write(n.notes.Bytes())
+	if n.err != nil {
+		return baseRun, newRun, fmt.Errorf("compare: NEW: %w", n.err)
+	}
+	return b.rf, n.rf, nil
+}
+
+// scanBatch is how many records a run's reader hands over at a time.
+const scanBatch = 256
+
+// asyncScan is a run read by [scanRunAsync]: its records come in batches
+// until the channel closes, and then rf, err and notes (what scanRun
+// wrote to stderr) are set.
+type asyncScan struct {
+	batches chan []results.Record
+	rf      results.RunFile
+	err     error
+	notes   bytes.Buffer
+}
+
+var errScanStopped = errors.New("stopped")
+
+// scanRunAsync reads the run in dir for compare in a goroutine: [scanRun],
+// its records sent in batches, until stop closes.
+func scanRunAsync(dir string, stop <-chan struct{}) *asyncScan {
+	s := &asyncScan{batches: make(chan []results.Record, 2)}
+	go func() {
+		defer close(s.batches)
+		batch := make([]results.Record, 0, scanBatch)
+		send := func() error {
+			select {
+			case <-stop:
+				return errScanStopped
+			default:
+			}
+			select {
+			case s.batches <- batch:
+				batch = make([]results.Record, 0, scanBatch)
+				return nil
+			case <-stop:
+				return errScanStopped
+			}
+		}
+		s.rf, _, s.err = scanRunChecked(dir, "compare", "comparing", nil, &s.notes, checkRunBits, func(r results.Record) error {
+			batch = append(batch, r)
+			if len(batch) == scanBatch {
+				return send()
+			}
+			return nil
+		})
+		if s.err == nil && len(batch) > 0 {
+			send()
+		}
+	}()
+	return s
 }
 
 // readRun reads a run directory or a stored baseline for the command cmd
@@ -174,6 +287,13 @@ func readRun(dir, cmd, verb string, vet func(results.RunFile) error, stderr io.W
 // noted on stderr, and the records before it are read. It returns
 // run.json and the number of records.
 func scanRun(dir, cmd, verb string, vet func(results.RunFile) error, stderr io.Writer, each func(results.Record) error) (results.RunFile, int, error) {
+	return scanRunChecked(dir, cmd, verb, vet, stderr, func(rf results.RunFile, _ string) func(int, results.Record) error { return checkRun(rf) }, each)
+}
+
+// scanRunChecked is [scanRun] with the check of each record made by
+// check from run.json and the path of the records.
+func scanRunChecked(dir, cmd, verb string, vet func(results.RunFile) error, stderr io.Writer,
+	check func(rf results.RunFile, path string) func(int, results.Record) error, each func(results.Record) error) (results.RunFile, int, error) {
 	if info, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
 		return results.RunFile{}, 0, fmt.Errorf("%s does not exist (want the DIR of ambibench run --out DIR)", dir)
 	} else if err != nil {
@@ -195,27 +315,22 @@ func scanRun(dir, cmd, verb string, vet func(results.RunFile) error, stderr io.W
 	}
 	path := filepath.Join(dir, recordsFileName)
 	f, err := os.Open(path)
-	var r io.Reader = f
 	if errors.Is(err, os.ErrNotExist) {
 		path += ".gz"
 		f, err = os.Open(path)
 		if errors.Is(err, os.ErrNotExist) {
 			return rf, 0, fmt.Errorf("%s holds neither %s nor %s.gz", dir, recordsFileName, recordsFileName)
 		}
-		if err == nil {
-			zr, zerr := gzip.NewReader(f)
-			if zerr != nil {
-				f.Close()
-				return rf, 0, fmt.Errorf("%s: %w", path, zerr)
-			}
-			r = zr
-		}
 	}
 	if err != nil {
 		return rf, 0, err
 	}
 	defer f.Close()
-	n, err := results.ScanRecords(r, path, checkRun(rf), each)
+	r, err := recordsReader(f, path)
+	if err != nil {
+		return rf, 0, err
+	}
+	n, err := results.ScanRecords(r, path, check(rf, path), each)
 	switch {
 	case errors.Is(err, results.ErrTruncated):
 		fmt.Fprintf(stderr, "ambibench: %s: %v; %s the %d whole records before it\n", cmd, err, verb, n)
@@ -228,6 +343,19 @@ func scanRun(dir, cmd, verb string, vet func(results.RunFile) error, stderr io.W
 	return rf, n, nil
 }
 
+// recordsReader reads the records of f, opened at path: through gzip
+// when the path ends in .gz.
+func recordsReader(f *os.File, path string) (io.Reader, error) {
+	if !strings.HasSuffix(path, ".gz") {
+		return f, nil
+	}
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return zr, nil
+}
+
 // checkRun is the check of each record of a run whose run.json is rf:
 // it belongs to the run, and no episode is recorded twice.
 func checkRun(rf results.RunFile) func(int, results.Record) error {
@@ -238,4 +366,96 @@ func checkRun(rf results.RunFile) func(int, results.Record) error {
 		}
 		return once(line, r)
 	}
+}
+
+// checkRunBits is [checkRun] in a bit an episode rather than
+// [results.OnceEach]'s 24 bytes, for the records at path: a record
+// checked belongs to the grid of run.json, so its agent and cell and its
+// episode and repeat are a bit of a set per agent and cell. Only when a
+// bit is set twice (an episode twice, or twice under two models or
+// seeds, which OnceEach lets pass) does it turn to OnceEach, given the
+// lines before it first (read again from path), so that the first
+// episode recorded twice is refused exactly as checkRun refuses it,
+// naming both lines.
+func checkRunBits(rf results.RunFile, path string) func(int, results.Record) error {
+	repeats := max(rf.Grid.Repeats, 1)
+	type cell struct {
+		track, family, perturbation, agent string
+		size                               int
+	}
+	seen := map[cell]*[]uint64{}
+	var last cell
+	var bits *[]uint64 // last's: a run's records come a cell at a time
+	// firstTime sets the record's bit and reports whether it was clear.
+	firstTime := func(r results.Record) bool {
+		if r.Episode < 0 || r.Repeat < 0 || r.Repeat >= repeats || r.Episode >= maxBits/repeats {
+			return false // not a grid's: let OnceEach judge
+		}
+		if c := (cell{r.Track, r.Family, r.Perturbation, r.Agent, r.SceneSize}); bits == nil || c != last {
+			if bits = seen[c]; bits == nil {
+				bits = new([]uint64)
+				seen[c] = bits
+			}
+			last = c
+		}
+		i := r.Episode*repeats + r.Repeat
+		w, bit := i/64, uint64(1)<<(i%64)
+		if w >= len(*bits) {
+			*bits = append(*bits, make([]uint64, w+1-len(*bits))...)
+		}
+		if (*bits)[w]&bit != 0 {
+			return false
+		}
+		(*bits)[w] |= bit
+		return true
+	}
+	var once func(int, results.Record) error
+	return func(line int, r results.Record) error {
+		if err := rf.CheckRecord(r); err != nil {
+			return err
+		}
+		if once == nil {
+			if firstTime(r) {
+				return nil
+			}
+			once = results.OnceEach()
+			if err := replayOnce(path, line, once); err != nil {
+				return err
+			}
+		}
+		return once(line, r)
+	}
+}
+
+// maxBits bounds the episodes (times repeats) of an agent and cell that
+// checkRunBits keeps as bits, to 2 MiB a cell; a record past it is
+// checked by OnceEach.
+const maxBits = 1 << 24
+
+var errReplayed = errors.New("replayed")
+
+// replayOnce gives once the records of path before line.
+func replayOnce(path string, line int, once func(int, results.Record) error) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	r, err := recordsReader(f, path)
+	if err != nil {
+		return err
+	}
+	_, err = results.ScanRecords(r, path, func(l int, rec results.Record) error {
+		if l >= line {
+			return errReplayed
+		}
+		return once(l, rec)
+	}, func(results.Record) error { return nil })
+	if errors.Is(err, errReplayed) {
+		return nil
+	}
+	if err == nil || errors.Is(err, results.ErrTruncated) {
+		return fmt.Errorf("%s changed while it was read (line %d is gone)", path, line)
+	}
+	return err
 }

@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"compress/gzip"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -14,7 +17,7 @@ import (
 
 // writeRun writes a run directory: run.json with settings and the grid
 // of recs, and recs (gzipped when gz is set).
-func writeRun(t *testing.T, settings map[string]string, recs []results.Record, gz bool) string {
+func writeRun(t testing.TB, settings map[string]string, recs []results.Record, gz bool) string {
 	t.Helper()
 	dir := t.TempDir()
 	if err := results.WriteRunFile(dir, results.RunFile{Settings: settings, Grid: gridOfRecords(recs)}); err != nil {
@@ -150,6 +153,110 @@ func TestCompareCmd(t *testing.T) {
 	}
 }
 
+// TestCompareReadsSideBySide: compare reads both runs at once, but says
+// what reading BASE whole and then NEW said: BASE's error first wherever
+// it is, the notes of lines cut short in that order, and the same output
+// whatever order the runs' records come in.
+func TestCompareReadsSideBySide(t *testing.T) {
+	t.Parallel()
+	recs := compareRecs("sim")
+	base := writeRun(t, compareSettings, recs, false)
+	// cut drops the last bytes of a run's records: a killed run's last
+	// line, which is noted and left out.
+	cut := func(dir string) string {
+		path := filepath.Join(dir, recordsFileName)
+		info, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Truncate(path, info.Size()-20); err != nil {
+			t.Fatal(err)
+		}
+		return dir
+	}
+	// BASE's bad last line is further on than the records a reader reads
+	// ahead of the comparison.
+	var many []results.Record
+	for k := range 8 {
+		for _, r := range recs {
+			r.Agent += strconv.Itoa(k)
+			many = append(many, r)
+		}
+	}
+	badLast := slices.Clone(many)
+	badLast[len(badLast)-1].Seed = 2
+	badFirst := slices.Clone(recs)
+	badFirst[0].Seed = 2
+	const (
+		noteBase = "records.jsonl:400: truncated last line"
+		badSeed  = `field "seed": 2, but the run's run.json says seed 1`
+	)
+	run := func(args ...string) (code int, stdout, stderr string) {
+		var out, err bytes.Buffer
+		code = Main(&out, &err, append([]string{"compare"}, args...))
+		return code, out.String(), err.String()
+	}
+	t.Run("BASE's last record is bad and NEW is missing: BASE's error", func(t *testing.T) {
+		t.Parallel()
+		code, _, stderr := run(writeRun(t, compareSettings, badLast, false), filepath.Join(t.TempDir(), "none"))
+		if code != 2 || !strings.Contains(stderr, "compare: BASE: ") || !strings.Contains(stderr, "records.jsonl:3200: "+badSeed) || strings.Contains(stderr, "does not exist") {
+			t.Errorf("exit %d, stderr %q; want BASE's line 3200 alone", code, stderr)
+		}
+	})
+	t.Run("both cut short: BASE's note, then NEW's", func(t *testing.T) {
+		t.Parallel()
+		b, n := cut(writeRun(t, compareSettings, recs, false)), cut(writeRun(t, compareSettings, recs, false))
+		code, _, stderr := run(b, n)
+		if i, j := strings.Index(stderr, b+"/"+noteBase), strings.Index(stderr, n+"/"+noteBase); code != 0 || i < 0 || j < i {
+			t.Errorf("exit %d, stderr %q; want BASE's note, then NEW's", code, stderr)
+		}
+	})
+	t.Run("NEW's first record is bad, BASE cut short: BASE's note, then NEW's error", func(t *testing.T) {
+		t.Parallel()
+		b := cut(writeRun(t, compareSettings, recs, false))
+		code, _, stderr := run(b, writeRun(t, compareSettings, badFirst, false))
+		want := "ambibench: compare: " + b + "/" + noteBase
+		if code != 2 || !strings.HasPrefix(stderr, want) || !strings.Contains(stderr, "compare: NEW: ") || !strings.Contains(stderr, "records.jsonl:1: "+badSeed) {
+			t.Errorf("exit %d, stderr %q; want %q, then NEW's line 1", code, stderr, want)
+		}
+	})
+	t.Run("BASE's last record is bad, NEW cut short: BASE's error alone", func(t *testing.T) {
+		t.Parallel()
+		code, _, stderr := run(writeRun(t, compareSettings, badLast, false), cut(writeRun(t, compareSettings, many, false)))
+		if code != 2 || strings.Contains(stderr, "truncated") || !strings.Contains(stderr, "compare: BASE: ") {
+			t.Errorf("exit %d, stderr %q; want BASE's error alone", code, stderr)
+		}
+	})
+	t.Run("records in another order: the same comparison", func(t *testing.T) {
+		t.Parallel()
+		flipped := compareRecs("sim")
+		for i := range flipped {
+			if flipped[i].Perturbation == "none" && flipped[i].Episode%3 == 0 {
+				flipped[i].Success = !flipped[i].Success
+			}
+		}
+		same := writeRun(t, compareSettings, flipped, false)
+		shuffled := slices.Clone(flipped)
+		rand.New(rand.NewPCG(1, 2)).Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+		for _, flags := range [][]string{nil, {"--exact"}} {
+			code, want, wantErr := run(append(slices.Clone(flags), base, same)...)
+			if code != 1 || !strings.Contains(want, "worse") {
+				t.Fatalf("%v: exit %d, stdout %s", flags, code, tail(want))
+			}
+			reversed := slices.Clone(flipped)
+			slices.Reverse(reversed)
+			for _, other := range []string{writeRun(t, compareSettings, reversed, false), writeRun(t, compareSettings, shuffled, false)} {
+				gotCode, got, gotErr := run(append(slices.Clone(flags), base, other)...)
+				got = strings.ReplaceAll(got, other, same)
+				gotErr = strings.ReplaceAll(gotErr, other, same)
+				if gotCode != code || got != want || gotErr != wantErr {
+					t.Errorf("%v: NEW in another order: exit %d, stdout\n%s\nstderr %s\nwant exit %d,\n%s\n%s", flags, gotCode, got, gotErr, code, want, wantErr)
+				}
+			}
+		}
+	})
+}
+
 func tail(s string) string {
 	if len(s) > 600 {
 		return "…" + s[len(s)-600:]
@@ -187,4 +294,78 @@ func TestCompareHelp(t *testing.T) {
 		t.Errorf("one argument: exit %d, want 2", code)
 	}
 	_ = fmt.Sprint
+}
+
+// TestCheckRunBits: compare's check of each record, a bit an episode,
+// refuses what checkRun refuses, with the same error, on random runs
+// with episodes twice, episodes under two models or two seeds (which are
+// not the same episode to OnceEach, but set the same bit), repeats, and
+// gzipped records, which the check reads again when a bit is set twice.
+func TestCheckRunBits(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(36, 3))
+	refused := 0
+	for trial := range 200 {
+		settings := map[string]string{"suite": "1", "schema": "2", "track": "tabletop"}
+		if trial%2 == 0 {
+			settings["seed"] = "1"
+		}
+		var recs []results.Record
+		for _, agent := range []string{"direct", "sgcot"} {
+			for _, pert := range []string{"absence", "none"} {
+				for ep := range 1 + rng.IntN(6) {
+					for rep := range 2 {
+						recs = append(recs, results.Record{Schema: 2, Suite: 1, Outcome: results.OutcomeScored, Track: "tabletop", Family: "pick_place",
+							Perturbation: pert, Agent: agent, Model: "sim", Seed: 1, Episode: ep, Repeat: rep})
+					}
+				}
+			}
+		}
+		rng.Shuffle(len(recs), func(i, j int) { recs[i], recs[j] = recs[j], recs[i] })
+		for range rng.IntN(4) {
+			r := recs[rng.IntN(len(recs))]
+			switch rng.IntN(3) {
+			case 0:
+				r.Model = "sim:weak"
+			case 1:
+				if settings["seed"] == "" {
+					r.Seed = 2
+				}
+			}
+			at := rng.IntN(len(recs) + 1)
+			recs = slices.Insert(recs, at, r)
+		}
+		dir := writeRun(t, settings, recs, trial%3 == 0)
+		rf, _, err := results.ReadRunFile(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(dir, recordsFileName)
+		if trial%3 == 0 {
+			path += ".gz"
+		}
+		scan := func(check func(int, results.Record) error) (int, error) {
+			f, err := os.Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			r, err := recordsReader(f, path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return results.ScanRecords(r, path, check, func(results.Record) error { return nil })
+		}
+		wantN, wantErr := scan(checkRun(rf))
+		gotN, gotErr := scan(checkRunBits(rf, path))
+		if gotN != wantN || fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+			t.Fatalf("trial %d: checkRunBits passes %d records, %v; checkRun %d, %v", trial, gotN, gotErr, wantN, wantErr)
+		}
+		if wantErr != nil {
+			refused++
+		}
+	}
+	if refused < 20 || refused > 180 {
+		t.Errorf("%d of 200 runs refused: the trials do not try both ways", refused)
+	}
 }
