@@ -114,8 +114,10 @@ type Recorder struct {
 // recording in dir (DIR/<key>.zst, or DIR/<key>.json of the first layout)
 // when there is one, without calling next, and otherwise calls next and
 // records a successful reply as DIR/<key>.zst, compressed with the
-// dictionary dir names current when Record is called, if any (failures
-// are returned and not recorded). The key is [Key] of next.Name(), req and
+// dictionary dir names current when Record is called, or, when it names
+// none, with the package's seed dictionary the recording resembles, if
+// any, copied into DIR/dict first (failures are returned and not
+// recorded). The key is [Key] of next.Name(), req and
 // the call's repeat (llm.RepeatFrom), and
 // Name is next.Name(), so that a [Replay] of the directory under the same
 // name serves the same calls.

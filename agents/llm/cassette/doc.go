@@ -42,12 +42,29 @@
 // frame header of each file names the dictionary it was written with (or
 // none), so reading never guesses, and a dictionary never changes once
 // written. DIR/dict/current names the one recorders compress with.
-// [Compact] (ambibench cassette compact) trains a dictionary on about
-// 2,000 of the store's recordings, makes it current and rewrites every
-// recording with it; on a tabletop grid of the nine LLM workflows a store
-// then keeps about 2.2 KB an episode, images aside, against 36 KB as
-// JSON and 12 KB compressed file by file. [Verify] reads a store whole as
-// a replay would, and [Merge] joins stores (the shards' of one run).
+//
+// A store names none until it is compacted. Until then a recorder
+// compresses each recording with a seed dictionary the package ships, one
+// a track (seed/TRACK.zdict), trained on the simulated model's recordings
+// of the track's workflows: the seed whose text the recording shares the
+// most of, or none when it shares little with every seed. The seed is
+// copied into DIR/dict before the first file that names it, so a store
+// reads without this package's seeds, and the choice is made from the
+// recording's bytes alone, so a recording is the same file whichever
+// shard or worker writes it. On a tabletop grid of the nine LLM workflows
+// a store as recorded keeps about 2.6 KB an episode (2.1 KB of
+// recordings, the rest the seed, 512 KiB once), images aside, against
+// 36 KB as JSON and 12 KB compressed alone.
+//
+// [Compact] (ambibench cassette compact) weighs three ways of writing the
+// store, on about 2,000 of its recordings: as recorders write it, with no
+// dictionary, or with one trained on those recordings and made current;
+// it takes the way the store keeps least, the dictionaries' own bytes
+// counted, and rewrites every recording that way. A dictionary of the
+// store's own pays on a large store or one of a model whose replies are
+// unlike the simulated model's (the seeds know its prompts, not its
+// words); a store the seeds keep well is left as recorded. [Verify] reads
+// a store whole as a replay would, and [Merge] joins stores (the shards').
 //
 // The first layout, one JSON file DIR/<key>.json holding the object
 // above, still reads: a key is looked up as DIR/<key>.zst, then as
@@ -64,9 +81,9 @@
 // it, so an interrupted run resumes without paying twice; any other goes to
 // the model and its successful reply is written atomically (a temporary
 // file renamed into place), compressed with the store's current
-// dictionary as it was when Record was called. [Replay] serves the files
-// and nothing else: a
-// request not on file is a *[MissError].
+// dictionary as it was when Record was called, or with a seed when there
+// was none. [Replay] serves the files and nothing else: a request not on
+// file is a *[MissError].
 //
 // Both key the files by the name of the recorded model: a Recorder's Name
 // is the wrapped model's, and a Player's is the name its caller gives or,

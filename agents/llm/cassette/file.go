@@ -67,12 +67,21 @@ func encode(model, key string, repeat int, req llm.Request, reply llm.Reply) ([]
 		}
 		f.Reply.ToolCalls = append(f.Reply.ToolCalls, fc)
 	}
+	data, err := marshalFile(f)
+	if err != nil {
+		return nil, fmt.Errorf("encoding the cassette of request %s: %w", key, err)
+	}
+	return data, nil
+}
+
+// marshalFile writes f as a cassette file holds it.
+func marshalFile(f file) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	if err := enc.Encode(f); err != nil {
-		return nil, fmt.Errorf("encoding the cassette of request %s: %w", key, err)
+		return nil, err
 	}
 	return buf.Bytes(), nil
 }

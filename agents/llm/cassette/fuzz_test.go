@@ -1,6 +1,7 @@
 package cassette
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -160,7 +161,7 @@ func FuzzUnpack(f *testing.F) {
 		}
 		samples = append(samples, data)
 	}
-	dict, id, err := trainDict(samples)
+	dict, id, err := trainDict(samples, historyBytes)
 	if err != nil || id == 0 {
 		f.Fatalf("training: %v (id %d)", err, id)
 	}
@@ -197,6 +198,52 @@ func FuzzUnpack(f *testing.F) {
 		}
 		if _, err := decode(name, out, "", ""); err != nil && !strings.Contains(err.Error(), name) {
 			t.Fatalf("error %q does not name the file", err)
+		}
+	})
+}
+
+// FuzzSeedPick writes arbitrary bytes as a recording into a store with no
+// current dictionary, as a recorder does: the seed picked is the same
+// each time for the same bytes, and the frame, with the seed it names
+// copied into the store, unpacks to the very bytes.
+func FuzzSeedPick(f *testing.F) {
+	req := llm.Request{System: "You turn a person's instruction into a plan for a robot arm at a table of\nblocks and bowls.",
+		Messages: []llm.Message{{Role: llm.RoleUser, Text: "Objects the robot detects:\n- red block 1 (red block)\n- green bowl 1 (green bowl)\nInstruction: Put the red block in the green bowl."}}}
+	if data, err := encode("sim", llm.Hash("sim", req), 0, req, llm.Reply{Text: `{"plan":[{"pick":"red block 1","place":"green bowl 1"}]}`, FinishReason: llm.FinishStop}); err == nil {
+		f.Add(data)
+	}
+	f.Add([]byte(""))
+	f.Add([]byte("{}"))
+	f.Add([]byte(`{"model": "m", "hash": "00", "request": {}, "reply": {}}`))
+	f.Add(bytes.Repeat([]byte("a red block at (1, 2); "), 500))
+	s, err := openStore(f.TempDir())
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		id, _, sd, err := s.target(data)
+		if again, _, _, err2 := s.target(data); err != nil || err2 != nil || again != id {
+			t.Fatalf("picked %08x, then %08x, for the same bytes (%v, %v)", id, again, err, err2)
+		}
+		if (sd == nil) != (id == 0) {
+			t.Fatalf("target %08x with seed %v", id, sd)
+		}
+		frame, fid, dict, err := s.packNew(data)
+		if err == nil {
+			err = s.haveDict(fid, dict)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fid != id {
+			t.Fatalf("packed with %08x, targeted %08x", fid, id)
+		}
+		out, err := s.unpack(filepath.Join(s.dir, "some.zst"), frame)
+		if len(data) == 0 || len(bytes.TrimSpace(data)) == 0 {
+			return // refused as an empty recording, which none is
+		}
+		if err != nil || !bytes.Equal(out, data) {
+			t.Fatalf("unpacked %q (%v), want %q", out, err, data)
 		}
 	})
 }

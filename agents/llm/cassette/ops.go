@@ -237,28 +237,42 @@ type CompactOptions struct {
 // on: about 8 MB of a tabletop grid's.
 const sampleCount = 2000
 
-// Compact trains a dictionary on the store in dir and rewrites every
-// recording with it, as DIR/<key>.zst; a .json file of the first layout
-// is deleted once its .zst is in place and reads back the same. Every
-// file is replaced atomically, and a recording is rewritten only when its
-// new file unpacks to the very bytes of the old, so that no reply is ever
-// lost or changed. A recording that cannot be read is left as it is and
-// reported in the error, which names its file; the rest is compacted.
+// Compact rewrites every recording of the store in dir the way that
+// keeps the store smallest, as DIR/<key>.zst; a .json file of the first
+// layout is deleted once its .zst is in place and reads back the same.
+// Every file is replaced atomically, and a recording is rewritten only
+// when its new file unpacks to the very bytes of the old, so that no
+// reply is ever lost or changed. A recording that cannot be read is left
+// as it is and reported in the error, which names its file; the rest is
+// compacted.
 //
-// The dictionary is trained on about 2,000 recordings drawn by the hash of
-// their keys, the same for the same store, and becomes the store's
-// current one, which recorders opened later compress with. A store too
-// small to train one (under 64 KiB of JSON) is rewritten without. A store
-// whose recordings all use its current dictionary already is left as it
-// is.
+// The ways are: with a dictionary trained on about 2,000 recordings drawn
+// by the hash of their keys (the same for the same store), which becomes
+// the store's current one, the one recorders opened later compress with;
+// as recorders write a store (with its current dictionary, or, when it
+// names none, with the seed dictionary each recording resembles, or
+// none); and, when the store names no current dictionary, with none.
+// Compact estimates the store's bytes each way from the draw, counting
+// the dictionaries it would add, and takes the smallest: a store the
+// seeds keep well is left as recorded until it is large enough for a
+// dictionary of its own to pay for itself, and a store too small to
+// train one (under 64 KiB of JSON) keeps no more than it would without.
+// A store whose recordings all use its current dictionary already is left
+// as it is.
 func Compact(dir string, opts CompactOptions) (Stats, error) {
 	s, err := openStore(dir)
 	if err != nil {
 		return Stats{}, err
 	}
+	return s.compact(opts)
+}
+
+// compact is Compact of s.
+func (s *store) compact(opts CompactOptions) (Stats, error) {
+	dir := s.dir
 	// Pass 1: count, and draw the samples.
 	n, inCurrent := 0, 0
-	err = s.walk(func(r recording, err error) error {
+	err := s.walk(func(r recording, err error) error {
 		if err == nil {
 			n++
 			if r.legacy == "" && strings.HasSuffix(r.name, extZstd) && frameDict(r.name) == s.dictID && s.dictID != 0 {
@@ -271,43 +285,7 @@ func Compact(dir string, opts CompactOptions) (Stats, error) {
 		return Stats{}, err
 	}
 	if n > 0 && inCurrent < n {
-		var samples []recording
-		err = s.walk(func(r recording, err error) error {
-			if err == nil && drawn(r.key, n) {
-				samples = append(samples, recording{key: r.key, data: r.data})
-			}
-			return nil
-		})
-		if err != nil {
-			return Stats{}, err
-		}
-		slices.SortFunc(samples, func(a, b recording) int { return strings.Compare(a.key, b.key) })
-		data := make([][]byte, len(samples))
-		for i, r := range samples {
-			data[i] = r.data
-		}
-		dict, id, err := trainDict(data)
-		if err != nil {
-			return Stats{}, fmt.Errorf("%s: %w", dir, err)
-		}
-		if id != 0 {
-			if err := writeNew(dictPath(dir, id), dict); err != nil {
-				return Stats{}, err
-			}
-			// Read back: a dictionary of this ID already there must be
-			// this one (IDs are drawn from the history).
-			got, err := readDict(dir, id)
-			if err != nil {
-				return Stats{}, err
-			}
-			if !bytes.Equal(got, dict) {
-				return Stats{}, fmt.Errorf("%s: another dictionary of the same ID is there; move it away and compact again", dictPath(dir, id))
-			}
-			if err := writeFile(filepath.Join(dir, dictDir, current), fmt.Appendf(nil, "%08x\n", id)); err != nil {
-				return Stats{}, err
-			}
-		}
-		if err := s.useDict(id, dict); err != nil {
+		if err := s.choose(n, opts.Prune); err != nil {
 			return Stats{}, err
 		}
 	}
@@ -336,6 +314,220 @@ func Compact(dir string, opts CompactOptions) (Stats, error) {
 	}
 	errs = append(errs, st.countFiles(dir)...)
 	return st, errors.Join(errs...)
+}
+
+// choose decides how Compact writes the store, which holds n recordings
+// not all written with its current dictionary. It draws about
+// sampleCount of them, and estimates the bytes the store will keep once
+// compacted (the draw's, scaled to n, and those of the dictionaries it
+// will hold) written three ways:
+//
+//   - as a recorder writes them (with the current dictionary, or the
+//     seeds when there is none: see store.target);
+//   - with no dictionary, when the store names none current (a store too
+//     small for any dictionary to pay for itself);
+//   - with a dictionary trained on the draw, made current.
+//
+// It takes the smallest, the first of equals. A dictionary the store
+// holds already costs nothing more unless prune is set (Compact then
+// deletes those no recording uses). On BenchmarkCassetteStore's grid
+// (1,170 episodes, recorded with the tabletop seed) a dictionary trained
+// on the store keeps a recording in 131 bytes an episode less than the
+// seed, and costs 448 bytes an episode: the store is left as recorded,
+// and with prune (the seed's bytes counted too) it is rewritten with its
+// own.
+func (s *store) choose(n int, prune bool) error {
+	samples, err := s.samples(n)
+	if err != nil || len(samples) == 0 {
+		return err
+	}
+	best, err := s.estimate(samples, n, prune, s.packNew)
+	if err != nil {
+		return err
+	}
+	none := false
+	if s.dictID == 0 {
+		enc, err := newEncoder(nil)
+		if err != nil {
+			return err
+		}
+		est, err := s.estimate(samples, n, prune, func(data []byte) ([]byte, uint32, []byte, error) {
+			return enc.EncodeAll(data, nil), 0, nil, nil
+		})
+		if err != nil {
+			return err
+		}
+		if est < best {
+			best, none = est, true
+		}
+	}
+	dict, id, err := trainDict(samples, historyBytes)
+	if err != nil {
+		return fmt.Errorf("%s: %w", s.dir, err)
+	}
+	if id != 0 {
+		enc, err := newEncoder(dict)
+		if err != nil {
+			return err
+		}
+		est, err := s.estimate(samples, n, prune, func(data []byte) ([]byte, uint32, []byte, error) {
+			return enc.EncodeAll(data, nil), id, dict, nil
+		})
+		if err != nil {
+			return err
+		}
+		if est < best {
+			return s.makeCurrent(id, dict)
+		}
+	}
+	if none {
+		s.seeds = nil
+	}
+	return nil
+}
+
+// estimate returns the bytes the store will keep with its recordings
+// packed by pack, as the samples, drawn from its n recordings, are: theirs
+// scaled to n, and those of each dictionary they name, unless the store
+// holds it already and it is not to be pruned (prune: a dictionary no
+// recording uses is deleted, so a kept one costs its bytes).
+func (s *store) estimate(samples [][]byte, n int, prune bool, pack func([]byte) ([]byte, uint32, []byte, error)) (float64, error) {
+	var packed int64
+	dicts := map[uint32]int{}
+	for _, data := range samples {
+		frame, id, dict, err := pack(data)
+		if err != nil {
+			return 0, err
+		}
+		packed += int64(len(frame))
+		if id == 0 {
+			continue
+		}
+		if _, err := os.Stat(dictPath(s.dir, id)); prune || errors.Is(err, os.ErrNotExist) {
+			dicts[id] = len(dict)
+		}
+	}
+	est := float64(packed) * float64(n) / float64(len(samples))
+	for _, size := range dicts {
+		est += float64(size)
+	}
+	return est, nil
+}
+
+// makeCurrent writes dict, of ID id, into the store and makes it current,
+// for this store and the recorders opened after.
+func (s *store) makeCurrent(id uint32, dict []byte) error {
+	if err := writeNew(dictPath(s.dir, id), dict); err != nil {
+		return err
+	}
+	// Read back: a dictionary of this ID already there must be this one
+	// (IDs are drawn from the history).
+	got, err := readDict(s.dir, id)
+	if err != nil {
+		return err
+	}
+	if !bytes.Equal(got, dict) {
+		return fmt.Errorf("%s: another dictionary of the same ID is there; move it away and compact again", dictPath(s.dir, id))
+	}
+	if err := writeFile(filepath.Join(s.dir, dictDir, current), fmt.Appendf(nil, "%08x\n", id)); err != nil {
+		return err
+	}
+	s.seeds = nil
+	return s.useDict(id, dict)
+}
+
+// samples returns the JSON of the recordings a dictionary is trained on,
+// of the n the store holds: about sampleCount of them, drawn by the hash
+// of their keys (see drawn), in key order.
+func (s *store) samples(n int) ([][]byte, error) {
+	var samples []recording
+	err := s.walk(func(r recording, err error) error {
+		if err == nil && drawn(r.key, n) {
+			samples = append(samples, recording{key: r.key, data: r.data})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(samples, func(a, b recording) int { return strings.Compare(a.key, b.key) })
+	data := make([][]byte, len(samples))
+	for i, r := range samples {
+		data[i] = r.data
+	}
+	return data, nil
+}
+
+// TrainSeed trains a seed dictionary (see the package documentation) on
+// the recordings of the store in dir, as the package's own were: on
+// about 2,000 of them drawn as [Compact] draws them, with a history of
+// 512 KiB. It writes nothing, and returns nil when the store is too small
+// to train one (under 64 KiB of JSON). A recording that cannot be read
+// is an error naming its file.
+func TrainSeed(dir string) ([]byte, error) {
+	s, err := openStoreSeeds(dir, nil)
+	if err != nil {
+		return nil, err
+	}
+	n := 0
+	var errs []error
+	err = s.walk(func(r recording, err error) error {
+		if err == nil {
+			_, _, err = s.check(r)
+		}
+		if err != nil {
+			errs = append(errs, err)
+		}
+		n++
+		return nil
+	})
+	if err := errors.Join(append(errs, err)...); err != nil {
+		return nil, err
+	}
+	data, err := s.samples(n)
+	if err != nil {
+		return nil, err
+	}
+	// A reply's latency is the one thing two recordings of a run by the
+	// simulated model do not share (it is the call's, timed): without it
+	// the seed is the same each time its corpus is recorded.
+	for i, d := range data {
+		var f file
+		if err := json.Unmarshal(d, &f); err != nil || f.Reply == nil {
+			return nil, fmt.Errorf("%s: a recording changed while read (%v)", dir, err)
+		}
+		f.Reply.Latency = 0
+		if data[i], err = marshalFile(f); err != nil {
+			return nil, err
+		}
+	}
+	dict, _, err := trainDict(data, historyBytes)
+	return dict, err
+}
+
+// SizeWith returns the bytes the recordings of the store in dir would
+// take, each compressed alone with the dictionary dict (with none when
+// dict is nil), as a recorder writes them.
+func SizeWith(dir string, dict []byte) (int64, error) {
+	s, err := openStoreSeeds(dir, nil)
+	if err != nil {
+		return 0, err
+	}
+	enc, err := newEncoder(dict)
+	if err != nil {
+		return 0, err
+	}
+	var n int64
+	var errs []error
+	err = s.walk(func(r recording, err error) error {
+		if err != nil {
+			errs = append(errs, err)
+			return nil
+		}
+		n += int64(len(enc.EncodeAll(r.data, nil)))
+		return nil
+	})
+	return n, errors.Join(append(errs, err)...)
 }
 
 // drawn reports whether the recording of key is among the samples a
@@ -367,17 +559,28 @@ func frameDict(name string) uint32 {
 	return h.DictionaryID
 }
 
-// rewrite writes r with the store's current dictionary, unless its file
-// is already written with it, and deletes the .json file of its key once
-// the new file is in place. r is updated to name the file it is now in.
+// rewrite writes r as the store writes a new recording (see
+// store.target), unless its file is already written so, and deletes the
+// .json file of its key once the new file is in place. r is updated to
+// name the file it is now in.
 func (s *store) rewrite(r *recording) error {
-	if strings.HasSuffix(r.name, extZstd) && frameDict(r.name) == s.dictID {
+	id, _, _, err := s.target(r.data)
+	if err != nil {
+		return err
+	}
+	if strings.HasSuffix(r.name, extZstd) && frameDict(r.name) == id {
 		return s.dropLegacy(r)
 	}
-	packed := s.pack(r.data)
-	again, err := s.unpackWith(s.dictID, packed)
+	packed, id, dict, err := s.packNew(r.data)
+	if err == nil {
+		err = s.haveDict(id, dict)
+	}
+	if err != nil {
+		return err
+	}
+	again, err := s.unpackWith(id, packed)
 	if err != nil || !bytes.Equal(again, r.data) {
-		return fmt.Errorf("cassette file %s: compressed with dictionary %08x, it would not read back the same (%v); left as it is", r.name, s.dictID, err)
+		return fmt.Errorf("cassette file %s: compressed with dictionary %08x, it would not read back the same (%v); left as it is", r.name, id, err)
 	}
 	name := filepath.Join(s.dir, r.key+extZstd)
 	if err := writeFile(name, packed); err != nil {

@@ -54,11 +54,24 @@ type store struct {
 	enc    *zstd.Encoder
 	dictID uint32
 	dict   []byte
+
+	// The seed dictionaries a recording is compressed with when the
+	// store names none current (see seed.go); nil once it does. Read
+	// when a recording is first written: a store opened to be read needs
+	// none.
+	seeds func() (*seedSet, error)
 }
 
 // openStore opens dir's recordings for reading and writing, new ones
-// compressed with the dictionary dir names current, if any.
+// compressed with the dictionary dir names current, if any, and
+// otherwise with the package's seed dictionaries.
 func openStore(dir string) (*store, error) {
+	return openStoreSeeds(dir, defaultSeeds)
+}
+
+// openStoreSeeds is openStore with seeds in place of the package's (none
+// when nil).
+func openStoreSeeds(dir string, seeds func() (*seedSet, error)) (*store, error) {
 	s := &store{dir: dir, decoders: map[uint32]*zstd.Decoder{}}
 	id, err := currentDict(dir)
 	if err != nil {
@@ -68,6 +81,8 @@ func openStore(dir string) (*store, error) {
 		if s.dict, err = readDict(dir, id); err != nil {
 			return nil, err
 		}
+	} else {
+		s.seeds = seeds
 	}
 	if err := s.useDict(id, s.dict); err != nil {
 		return nil, err
@@ -75,14 +90,22 @@ func openStore(dir string) (*store, error) {
 	return s, nil
 }
 
+// newEncoder returns an encoder of recordings with dict (none when nil).
+func newEncoder(dict []byte) (*zstd.Encoder, error) {
+	opts := []zstd.EOption{zstd.WithEncoderLevel(zstd.SpeedBetterCompression), zstd.WithEncoderConcurrency(1)}
+	if dict != nil {
+		opts = append(opts, zstd.WithEncoderDict(dict))
+	}
+	return zstd.NewWriter(nil, opts...)
+}
+
 // useDict makes dict (ID id, or none when id is 0) the one new recordings
 // are compressed with.
 func (s *store) useDict(id uint32, dict []byte) error {
-	opts := []zstd.EOption{zstd.WithEncoderLevel(zstd.SpeedBetterCompression), zstd.WithEncoderConcurrency(1)}
-	if id != 0 {
-		opts = append(opts, zstd.WithEncoderDict(dict))
+	if id == 0 {
+		dict = nil
 	}
-	enc, err := zstd.NewWriter(nil, opts...)
+	enc, err := newEncoder(dict)
 	if err != nil {
 		return fmt.Errorf("%s: %w", dictPath(s.dir, id), err)
 	}
@@ -185,9 +208,57 @@ func (s *store) unpack(name string, data []byte) ([]byte, error) {
 	return out, nil
 }
 
-// pack compresses a recording's JSON as the store writes it.
+// pack compresses a recording's JSON with the store's current
+// dictionary, or with none when it names none.
 func (s *store) pack(data []byte) []byte {
 	return s.enc.EncodeAll(data, make([]byte, 0, len(data)/4))
+}
+
+// target returns the dictionary a new recording whose JSON is data is
+// compressed with: the store's current one, or, when it names none, the
+// seed the recording resembles most (or none). It depends on data and
+// the store's dictionaries alone, never on what was written before, so
+// that a recording is the same file whoever writes it, and whenever.
+func (s *store) target(data []byte) (id uint32, dict []byte, sd *seed, err error) {
+	if s.dictID == 0 && s.seeds != nil {
+		set, err := s.seeds()
+		if err != nil {
+			return 0, nil, nil, err
+		}
+		if sd := set.pick(data); sd != nil {
+			return sd.id, sd.data, sd, nil
+		}
+	}
+	return s.dictID, s.dict, nil, nil
+}
+
+// packNew compresses a new recording's JSON as the store writes it (see
+// target), returning the frame and the ID and bytes of the dictionary it
+// names (0 and nil: none).
+func (s *store) packNew(data []byte) (frame []byte, id uint32, dict []byte, err error) {
+	id, dict, sd, err := s.target(data)
+	if err != nil || sd == nil {
+		return s.pack(data), id, dict, err
+	}
+	enc, err := sd.encoder()
+	if err != nil {
+		return nil, 0, nil, fmt.Errorf("seed dictionary %s: %w", sd.path, err)
+	}
+	return enc.EncodeAll(data, make([]byte, 0, len(data)/4)), id, dict, nil
+}
+
+// haveDict writes the dictionary of ID id into the store should it lack
+// it (a seed the store has not used yet, or a dictionary pruned since
+// the store was opened), so that no file names a dictionary the store
+// lacks.
+func (s *store) haveDict(id uint32, dict []byte) error {
+	if id == 0 {
+		return nil
+	}
+	if _, err := os.Stat(dictPath(s.dir, id)); errors.Is(err, os.ErrNotExist) {
+		return writeNew(dictPath(s.dir, id), dict)
+	}
+	return nil
 }
 
 // read returns the name and JSON of key's recording, the .zst file when
@@ -209,19 +280,17 @@ func (s *store) read(key string) (name string, data []byte, ok bool, err error) 
 	return "", nil, false, nil
 }
 
-// write records data, a recording's JSON, as key's .zst file, atomically.
-// The dictionary it is compressed with is put back first should it have
-// been pruned since the store was opened, so that no file names a
-// dictionary the directory lacks.
+// write records data, a recording's JSON, as key's .zst file, atomically,
+// the dictionary it names written first should the store lack it.
 func (s *store) write(key string, data []byte) error {
-	if s.dictID != 0 {
-		if _, err := os.Stat(dictPath(s.dir, s.dictID)); errors.Is(err, os.ErrNotExist) {
-			if err := writeNew(dictPath(s.dir, s.dictID), s.dict); err != nil {
-				return err
-			}
-		}
+	frame, id, dict, err := s.packNew(data)
+	if err == nil {
+		err = s.haveDict(id, dict)
 	}
-	return writeFile(filepath.Join(s.dir, key+extZstd), s.pack(data))
+	if err != nil {
+		return err
+	}
+	return writeFile(filepath.Join(s.dir, key+extZstd), frame)
 }
 
 // writeFile writes data to name atomically: readers see the old file or
@@ -290,18 +359,21 @@ func writeTemp(name string, data []byte) (tmpName string, err error) {
 // the same store), most of them whole. On a tabletop grid of the nine LLM
 // workflows this gave a recording of 250 bytes against 1,450 compressed
 // alone; klauspost/compress's own history builder (package dict) gave
-// 750, a history of 112 KiB 310, and one of 1 MiB 205 bytes but four
-// times the dictionary.
+// 750. The history's size: on BenchmarkCassetteStore's grid a history of
+// 256 KiB kept the recordings in 2,317 bytes an episode, 512 KiB in
+// 1,997 and 1 MiB in 1,792; each doubling costs the store its size once,
+// so 512 KiB pays from about 800 episodes and 1 MiB only from about
+// 2,600. (Compact weighs a dictionary's size before it writes one.)
 const (
-	historyBytes = 256 << 10 // the dictionary's history
+	historyBytes = 512 << 10 // the dictionary's history
 	minTrain     = 64 << 10  // below this, samples train no dictionary
 	maxContents  = 300       // recordings the entropy tables are built from
 )
 
-// trainDict builds a dictionary from samples, recordings' JSON in key
-// order, or returns nil when they are too few to be worth one or too
-// alike to build one from.
-func trainDict(samples [][]byte) ([]byte, uint32, error) {
+// trainDict builds a dictionary of up to history bytes of history from
+// samples, recordings' JSON in key order, or returns nil when they are
+// too few to be worth one or too alike to build one from.
+func trainDict(samples [][]byte, history int) ([]byte, uint32, error) {
 	total := 0
 	for _, b := range samples {
 		total += len(b)
@@ -309,13 +381,13 @@ func trainDict(samples [][]byte) ([]byte, uint32, error) {
 	if total < minTrain {
 		return nil, 0, nil
 	}
-	step := max(1, total/historyBytes)
+	step := max(1, total/history)
 	var hist []byte
-	for i := 0; i < len(samples) && len(hist) < historyBytes; i += step {
+	for i := 0; i < len(samples) && len(hist) < history; i += step {
 		hist = append(hist, samples[i]...)
 	}
 	// The end of the history is the cheapest to refer to: keep it.
-	hist = hist[max(0, len(hist)-historyBytes):]
+	hist = hist[max(0, len(hist)-history):]
 	var contents [][]byte
 	for i := 0; i < len(samples); i += max(1, len(samples)/maxContents) {
 		contents = append(contents, samples[i])

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -94,14 +95,27 @@ func TestFirstLayoutStillReplays(t *testing.T) {
 	replayAll(t, dir)
 }
 
-// bulky returns n requests of a kilobyte or two of prompt each, alike
-// as a workflow's are, enough for Compact to train a dictionary on.
+// preamble opens the system prompt of every bulky request: random
+// letters, so that it is like no seed dictionary's text, a recording
+// compressed alone keeps most of it, and a dictionary that holds it once
+// pays for itself in a store of 80 such recordings.
+var preamble = func() string {
+	r := rand.New(rand.NewPCG(1, 2))
+	b := make([]byte, 20<<10)
+	for i := range b {
+		b[i] = "abcdefghijklmnopqrstuvwxyz      "[r.IntN(32)]
+	}
+	return string(b)
+}()
+
+// bulky returns n requests of 20 KB or so of prompt each, alike as a
+// workflow's are, enough for Compact to train a dictionary on.
 func bulky(n, from int) []llm.Request {
 	reqs := make([]llm.Request, n)
 	for j := range reqs {
 		i := from + j
 		reqs[j] = llm.Request{
-			System: "You are a robot planner at a table of blocks and bowls. Plan with the tools; ask when the instruction is ambiguous.",
+			System: preamble + " You are a robot planner at a table of blocks and bowls. Plan with the tools; ask when the instruction is ambiguous.",
 			Messages: []llm.Message{user(fmt.Sprintf("Scene %d: %s. Put the %s block in the %s bowl.", i,
 				strings.Repeat(fmt.Sprintf("a %s block at (%d, %d); ", []string{"red", "blue", "green"}[i%3], i%17, i%23), 20),
 				[]string{"red", "blue", "green"}[(i+1)%3], []string{"yellow", "purple"}[i%2]))},

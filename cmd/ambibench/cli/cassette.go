@@ -10,13 +10,22 @@ import (
 
 const cassetteUsage = `Usage:
   ambibench cassette verify DIR           read every recording as a replay would; exit 2 naming each bad file
-  ambibench cassette compact [--prune] DIR  train the store's dictionary and rewrite every recording with it
+  ambibench cassette compact [--prune] DIR  rewrite every recording the way the store keeps least, with a dictionary trained on it if that pays
   ambibench cassette merge [--keep-first] OUT IN...  copy the recordings and images of the stores IN into OUT, then compact OUT
 
 A cassette store (the DIR of --model record:DIR=SPEC and replay:DIR) keeps
 one file a request: DIR/KEY.zst, the recording's JSON compressed with zstd
 and the dictionary its frame names (DIR/dict/ID.zdict); DIR/KEY.json, the
 first layout's, still reads. Images are kept once each under DIR/images.
+
+A recorder compresses with the dictionary DIR/dict/current names, and, in
+a store that names none (one not compacted), with the seed dictionary
+ambibench ships for the recording's track (trained on the simulated
+model's recordings of its workflows), picked from the recording's bytes
+and copied into DIR/dict first; a recording like no seed is compressed
+alone. So a store is compact as recorded (a tabletop grid: about 2.6 KB an
+episode, images aside, against 36 KB as JSON and 12 KB compressed file by
+file), and the same files whichever shard or worker writes them.
 
 A call at repeat r > 0 of a --repeats run is kept under a key of its own,
 a hash over the model, the request and r, its file saying "repeat": r;
@@ -26,21 +35,27 @@ verify checks that each file unpacks, that its request (with its repeat)
 hashes to its name, that the images it names are there, and that each
 dictionary reads.
 
-compact trains a dictionary on about 2,000 of the store's recordings and
-rewrites every recording with it, each file replaced atomically and only
-once its new bytes read back the same, deleting the .json files it
-replaces; recorders opened afterwards compress with it. Run it once a
-recording is done (after all the shards of a run): a tabletop grid then
-keeps about 2 KB an episode, images aside, against 36 KB as JSON and 12 KB
-compressed file by file. A recording that cannot be read is left as it is
-and named.
+compact draws about 2,000 of the store's recordings and estimates the
+store's bytes written three ways: as recorders write it, with no
+dictionary (a store that names none current), and with a dictionary
+trained on the draw; it takes the least, the dictionaries' bytes counted
+(those the store holds already only with --prune), and rewrites every
+recording that way, each file replaced atomically and only once its new
+bytes read back the same, deleting the .json files it replaces. A trained
+dictionary becomes current, and recorders opened afterwards compress with
+it. It pays on large stores, and on those of a model whose replies are
+unlike the simulated model's (the seeds know the prompts, not its words);
+a store the seed keeps well is left as recorded. Run it once a recording
+is done (after all the shards of a run). A recording that cannot be read
+is left as it is and named.
 
 merge copies what OUT lacks, checking each recording as verify does; two
 recordings of one request with different replies are an error naming both
 files (--keep-first keeps the first: OUT's, then the earlier IN's).
 
 Several processes may record into one store at once; run compact --prune
-(which deletes dictionaries no recording uses) only when none does.
+(which deletes dictionaries no recording uses, a seed the store no longer
+needs among them) only when none does.
 `
 
 // cassetteCmd checks, compacts and merges cassette stores.
