@@ -59,8 +59,9 @@ func reportCmd(stdout, stderr io.Writer, args []string) error {
 		CategoryEpisodes: *table2N,
 	})
 	// The records are added to the report as they are read, and kept
-	// packed: the report of a run of millions of episodes fits in memory.
-	rf, _, err := scanRun(dir, "report", "reporting", knownTrack, stderr, rep.Add)
+	// packed, and an episode twice is looked for a bit an episode: the
+	// report of a run of millions of episodes fits in memory.
+	rf, _, err := scanRunChecked(dir, "report", "reporting", knownTrack, stderr, checkRunBits, rep.Add)
 	if err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
