@@ -2,6 +2,7 @@ package scenes
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 )
@@ -78,9 +79,29 @@ func RelationCodes(objs []Object) (codes []uint8, count int) {
 	}
 	n := len(pairs)
 	codes = make([]uint8, 2*n*n)
+	// Two objects farther apart along x or y than a bowl's inner radius
+	// and any object's half extent are neither inside nor on top of each
+	// other, so of pairCodes they take only the last case, the directions
+	// and nearness: most pairs of a crowded table are such, and are
+	// written here without the tests that cannot hold. (A NaN makes the
+	// bound, or the offset, compare false: pairCodes decides those.)
+	far := BowlInnerRadius
 	for i := range pairs {
+		far = max(far, pairs[i].halfX, pairs[i].halfY)
+	}
+	for i := range pairs {
+		a := &pairs[i]
 		for j := i + 1; j < n; j++ {
-			ab, ba := pairCodes(&pairs[i], &pairs[j])
+			b := &pairs[j]
+			var ab, ba [2]uint8
+			if dx, dy := a.x-b.x, a.y-b.y; math.Abs(dx) > far || math.Abs(dy) > far {
+				ab[0], ba[0] = directionCode(dx, dy), directionCode(-dx, -dy)
+				if a.near(b) {
+					ab[1], ba[1] = codeNear, codeNear
+				}
+			} else {
+				ab, ba = pairCodes(a, b)
+			}
 			codes[2*(i*n+j)], codes[2*(i*n+j)+1] = ab[0], ab[1]
 			codes[2*(j*n+i)], codes[2*(j*n+i)+1] = ba[0], ba[1]
 			count += min(int(ab[0]), 1) + min(int(ab[1]), 1) + min(int(ba[0]), 1) + min(int(ba[1]), 1)

@@ -25,6 +25,23 @@ func (g *Graph) Edges() iter.Seq2[int, Edge] {
 	}
 }
 
+// EdgeNames returns the names the edges' compact form indexes (see
+// EdgeIndexes): the nodes' ids first, as the graph had them when its
+// first edge was given, then the other ends and the relations not in
+// Relations, each once. It is the graph's own slice: read it, never
+// change it.
+func (g *Graph) EdgeNames() []string { return g.names }
+
+// EdgeIndexes returns edge i in its compact form: its source and target
+// as indexes into EdgeNames, and its relation as an index into Relations
+// or, from len(Relations) on, len(Relations) plus an index into
+// EdgeNames. A reader of thousands of edges that needs each name's
+// meaning once, not each edge's strings, reads them so.
+func (g *Graph) EdgeIndexes(i int) (src, dst, rel int) {
+	e := g.edges[i]
+	return int(e.src), int(e.dst), int(e.rel)
+}
+
 // NumEdges returns the number of edges.
 func (g *Graph) NumEdges() int { return len(g.edges) }
 

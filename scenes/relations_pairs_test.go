@@ -106,7 +106,10 @@ func TestHypotComparisonsAreHypots(t *testing.T) {
 // RelationCodes, which reads each unordered pair once, gives relationsOf
 // of every ordered pair for boxes of any size, negative heights included
 // (a detection read from a reply may have one): there two blocks may each
-// be on top of the other, which a table's objects never are.
+// be on top of the other, which a table's objects never are. Some boxes
+// are wider than a bowl, so that a block may be on top of one farther off
+// than a bowl's inner radius, and some read NaN for a coordinate or a
+// size.
 func TestRelationCodesOfAnyBox(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	classes := []string{ClassBlock, ClassBowl, "plate"}
@@ -116,12 +119,22 @@ func TestRelationCodesOfAnyBox(t *testing.T) {
 		for i := range objs {
 			o := &objs[i]
 			o.ID, o.Class = ObjectID("red", ClassBlock, i), classes[rng.IntN(len(classes))]
+			wide := 0.1
+			if rng.IntN(8) == 0 {
+				wide = 0.4
+			}
 			for k := range 3 {
 				o.Pose[k] = 0.05 * float64(rng.IntN(5)-2)
-				o.Extent[k] = 0.1 * rng.Float64()
+				o.Extent[k] = wide * rng.Float64()
 			}
 			if rng.IntN(2) == 0 {
 				o.Extent[2] = -o.Extent[2] // stacking reads the height alone
+			}
+			if rng.IntN(40) == 0 {
+				o.Pose[rng.IntN(2)] = math.NaN()
+			}
+			if rng.IntN(40) == 0 {
+				o.Extent[rng.IntN(2)] = math.NaN()
 			}
 		}
 		codes, count := RelationCodes(objs)

@@ -76,7 +76,8 @@ func (b *Belief) Clone() *Belief {
 	c.Receptacles = append([]Receptacle(nil), b.Receptacles...)
 	c.Items = append([]Item(nil), b.Items...)
 	// maps.Clone copies a map's table whole, rather than entry by entry:
-	// Decide clones a belief twice a call (see foldMemo).
+	// Decide clones a belief once a call when the trial has moved on (see
+	// foldMemo).
 	c.recIx, c.itemIx = maps.Clone(b.recIx), maps.Clone(b.itemIx)
 	return &c
 }

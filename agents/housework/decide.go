@@ -92,7 +92,7 @@ type Decision struct {
 // foldMemo), so that a caller that asks again with one more turn pays for
 // that turn alone.
 func Decide(s State) Decision {
-	p, bad := prepare(s)
+	p, bad := prepare(s, false)
 	if bad != nil {
 		return *bad
 	}
@@ -112,9 +112,10 @@ func (p *planner) decide() Decision {
 
 // Replay returns the belief a state's observations give, with the task
 // read and the answers applied; err says why the instruction could not be
-// read.
+// read. The belief may be the one Decide keeps for the state and hands
+// to later calls (see foldMemo): read it, never change it.
 func Replay(s State) (*Belief, Task, error) {
-	p, bad := prepare(s)
+	p, bad := prepare(s, false)
 	if bad != nil {
 		return NewBelief(s.Opening), Task{}, fmt.Errorf("%s", bad.Why)
 	}
@@ -150,19 +151,34 @@ func newPlanner(s State) (*planner, *Decision) {
 }
 
 // prepare folds a state's turns into a planner, from the state that
-// foldMemo kept for the longest prefix of them it holds.
-func prepare(s State) (*planner, *Decision) {
+// foldMemo kept for the longest prefix of them it holds. The planner may
+// share its folded state with foldMemo, which never changes what it keeps:
+// it is read, as decide and Replay's callers do, and not folded into. A
+// caller that folds more turns into it (Planner.Add) asks for one of its
+// own (mine).
+func prepare(s State, mine bool) (*planner, *Decision) {
 	head := headHash(s)
 	f, done, from, ok := recall(s, head)
 	var p *planner
 	if ok {
+		// A state found whole is handed out as kept; copying it was most
+		// of what a call's decision grew by with the trial (the belief
+		// holds every receptacle and item seen). One that needs turns
+		// folded into it is copied first.
+		if mine || done < len(s.Turns) {
+			f = f.clone()
+		}
 		p = &planner{s: s, folded: f}
 	} else {
 		var bad *Decision
 		if p, bad = newPlanner(s); bad != nil {
 			return nil, bad
 		}
-		keep(s, head, 0, nil, p)
+		kept := p.folded
+		if mine || len(s.Turns) > 0 {
+			kept = p.folded.clone()
+		}
+		keep(s, head, 0, nil, kept)
 	}
 	if done == len(s.Turns) {
 		return p, nil
@@ -170,7 +186,11 @@ func prepare(s State) (*planner, *Decision) {
 	for _, tu := range s.Turns[done:] {
 		p.fold(tu)
 	}
-	keep(s, head, len(s.Turns), from, p)
+	kept := p.folded
+	if mine {
+		kept = p.folded.clone()
+	}
+	keep(s, head, len(s.Turns), from, kept)
 	return p, nil
 }
 

@@ -94,7 +94,7 @@ func Diagnose(s State) []Mistake {
 	for k, tu := range s.Turns {
 		before := s
 		before.Turns = s.Turns[:k]
-		p, bad := prepare(before)
+		p, bad := prepare(before, false)
 		if bad != nil {
 			return []Mistake{{Kind: MistakeSteps, Text: "I could not read the task (" + bad.Why + "); next time I will read it again carefully."}}
 		}

@@ -15,8 +15,13 @@ import (
 // foldMemo keeps the planner state that folding a trial's turns left, so
 // that the next call of the trial starts from the state of the call
 // before and folds only the turns played since. A state taken from it is
-// a copy of the one folding would give, so Decide still gives the same
-// Decision for the same State; only what it costs changes.
+// the one folding would give, so Decide still gives the same Decision for
+// the same State; only what it costs changes. What it keeps is never
+// changed: a state found for all of a call's turns is read where it is
+// kept, and one that more turns are folded into is copied first (and the
+// copy kept in turn), so a call copies the state at most once, not at
+// every look as it did (twice a call, at a cost that grew with what the
+// belief held).
 //
 // Finding a state costs the same at step 45 as at step 5. Its key
 // (foldKey) is a fixed-size summary of everything fold reads, not the
@@ -131,7 +136,7 @@ func (e *foldEntry) same(s State, n int) bool {
 	return l == nil
 }
 
-// recall returns a copy of the state kept for the longest of the state's
+// recall returns the state kept for the longest of the state's
 // last three prefixes (all its turns, all but the last, all but the last
 // two), or of its opening alone, with how many turns it has folded and
 // the entry it came from. It reports false when none is kept.
@@ -140,8 +145,7 @@ func recall(s State, head uint64) (folded, int, *foldEntry, bool) {
 	lo := max(n-2, 0)
 	get := func(k int) (folded, int, *foldEntry, bool) {
 		if e, ok := foldMemo.Get(keyOf(head, s.Turns, k)); ok && e.same(s, k) {
-			// What is kept is never changed: a copy is handed out.
-			return e.f.clone(), k, e, true
+			return e.f, k, e, true
 		}
 		return folded{}, 0, nil, false
 	}
@@ -156,11 +160,11 @@ func recall(s State, head uint64) (folded, int, *foldEntry, bool) {
 	return folded{}, 0, nil, false
 }
 
-// keep puts a copy of a planner's state, folded from the state's first n
-// turns, under their key. from is the entry it started from (nil for the
-// opening), whose links the new entry's extend.
-func keep(s State, head uint64, n int, from *foldEntry, p *planner) {
-	e := &foldEntry{instruction: s.Instruction, opening: s.Opening, n: n, f: p.folded.clone()}
+// keep puts f, a planner's state folded from the state's first n turns,
+// under their key; nothing may change f after. from is the entry it
+// started from (nil for the opening), whose links the new entry's extend.
+func keep(s State, head uint64, n int, from *foldEntry, f folded) {
+	e := &foldEntry{instruction: s.Instruction, opening: s.Opening, n: n, f: f}
 	done := 0
 	if from != nil {
 		e.turns, done = from.turns, from.n

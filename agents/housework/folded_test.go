@@ -32,7 +32,7 @@ func TestFoldEntrySame(t *testing.T) {
 			State{Turns: []Turn{turn("go to desk 2", "a"), turn("look", "b"), turn("look", "c")}}},
 	} {
 		p := &planner{folded: folded{b: NewBelief("")}}
-		keep(tc.a, headHash(tc.a), len(tc.a.Turns), nil, p)
+		keep(tc.a, headHash(tc.a), len(tc.a.Turns), nil, p.folded)
 		e, ok := foldMemo.Get(keyOf(headHash(tc.a), tc.a.Turns, len(tc.a.Turns)))
 		if !ok {
 			t.Fatalf("%s: nothing kept for a", tc.why)
@@ -72,9 +72,9 @@ func TestFoldLinks(t *testing.T) {
 		Turns: []Turn{turn("go to fridge 1", "The fridge 1 is closed."), {Tag: "absence", Question: "Which?", Answer: "Any."}, turn("open fridge 1", strings.Repeat("x", 300))}}
 	head := headHash(s)
 	p := &planner{folded: folded{b: NewBelief("")}}
-	keep(s, head, 1, nil, p)
+	keep(s, head, 1, nil, p.folded)
 	first, _ := foldMemo.Get(keyOf(head, s.Turns, 1))
-	keep(s, head, 3, first, p)
+	keep(s, head, 3, first, p.folded)
 	e, _ := foldMemo.Get(keyOf(head, s.Turns, 3))
 	if e == nil || e.n != 3 || !e.same(s, 3) || e.turns.up.up != first.turns {
 		t.Fatalf("the entry for three turns is %+v; want one on the entry for the first", e)
@@ -84,4 +84,55 @@ func TestFoldLinks(t *testing.T) {
 			t.Errorf("the entry for three turns is taken for the first %d", k)
 		}
 	}
+}
+
+// Decide hands out the state it kept for a trial without copying it, so
+// a Planner, which folds each later turn into the state it starts from,
+// must start from a copy: whether it finds the whole trial kept or only a
+// shorter prefix, the turns told to it leave what Decide and Replay give
+// for the trial as they were.
+func TestPlannerLeavesKeptStates(t *testing.T) {
+	in, opening := "put a mug in desk.", "You are in the middle of a room. Looking quickly around you, you see a desk 1, a drawer 1, and a shelf 1."
+	first := Turn{Command: "go to drawer 1", Observation: "The drawer 1 is closed."}
+	next := Turn{Command: "open drawer 1", Observation: "You open the drawer 1. The drawer 1 is open. In it, you see a mug 1."}
+	later := Turn{Command: "take mug 1 from drawer 1", Observation: "You pick up the mug 1 from the drawer 1."}
+	for _, tc := range []struct {
+		why     string
+		planned []Turn // the turns the Planner starts from; Decide has kept the first only
+	}{
+		{"the whole trial kept", []Turn{first}},
+		{"a shorter prefix kept", []Turn{first, next}},
+	} {
+		ForgetFolds()
+		s := State{Instruction: in, Opening: opening, Turns: []Turn{first}}
+		want := Decide(s)
+		wantSeen := len(mustReplay(t, s).Items)
+		pl := NewPlanner(State{Instruction: in, Opening: opening, Turns: tc.planned})
+		for _, tu := range []Turn{next, later}[len(tc.planned)-1:] {
+			pl.Add(tu)
+		}
+		if d := pl.Decide(); d.Kind != Act || d.Command == want.Command {
+			t.Fatalf("%s: the planner decides %+v after its turns; want another act than %q", tc.why, d, want.Command)
+		}
+		for _, st := range []State{s, {Instruction: in, Opening: opening, Turns: tc.planned}} {
+			if got, fresh := Decide(st), DecideUnremembered(st); !reflect.DeepEqual(got, fresh) {
+				t.Errorf("%s: after the planner's turns, Decide over %d turns gives %+v; folding them gives %+v", tc.why, len(st.Turns), got, fresh)
+			}
+		}
+		if got := Decide(s); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: Decide gives %+v after the planner's turns, %+v before", tc.why, got, want)
+		}
+		if got := len(mustReplay(t, s).Items); got != wantSeen {
+			t.Errorf("%s: Replay's belief holds %d items after the planner's turns, %d before", tc.why, got, wantSeen)
+		}
+	}
+}
+
+func mustReplay(t *testing.T, s State) *Belief {
+	t.Helper()
+	b, _, err := Replay(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

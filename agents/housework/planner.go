@@ -19,7 +19,7 @@ type Planner struct {
 func NewPlanner(s State) *Planner {
 	// Add appends turns: to an array of the planner's own, with room.
 	s.Turns = slices.Grow(slices.Clip(s.Turns), 1)
-	p, bad := prepare(s)
+	p, bad := prepare(s, true)
 	return &Planner{p: p, bad: bad}
 }
 

@@ -168,6 +168,25 @@ func resolveOver(v *pairView, refs []grounding.Ref) ([][]string, error) {
 type pairView struct {
 	objs  []scenes.Object
 	nodes *scenes.Graph
+	// found, if set, keeps the answers of Nodes to queries by a name and
+	// at most one attribute (as grounding.Resolve asks), for views whose
+	// nodes are these whatever the spot (see roomFor).
+	found map[nodeQueryKey][]string
+}
+
+// nodeQueryKey is a scenes.NodeQuery of at most one attribute, as a key.
+type nodeQueryKey struct {
+	name, attr, value string
+	attrs             int
+}
+
+// queryKeyOf is the key of q, if it has one.
+func queryKeyOf(q scenes.NodeQuery) (nodeQueryKey, bool) {
+	k := nodeQueryKey{name: q.Name, attrs: len(q.Attrs)}
+	for a, v := range q.Attrs {
+		k.attr, k.value = a, v
+	}
+	return k, k.attrs <= 1
 }
 
 func (v *pairView) Nodes(q scenes.NodeQuery) ([]string, error) {
@@ -177,7 +196,16 @@ func (v *pairView) Nodes(q scenes.NodeQuery) ([]string, error) {
 			v.nodes.Nodes = append(v.nodes.Nodes, readNode(&o))
 		}
 	}
-	return v.nodes.RetrieveNode(q), nil
+	key, ok := queryKeyOf(q)
+	if v.found == nil || !ok {
+		return v.nodes.RetrieveNode(q), nil
+	}
+	ids, ok := v.found[key]
+	if !ok {
+		ids = v.nodes.RetrieveNode(q)
+		v.found[key] = ids
+	}
+	return ids, nil
 }
 
 func (v *pairView) Edges(q scenes.EdgeQuery) ([]scenes.Edge, error) {
@@ -246,6 +274,9 @@ type spotCheck struct {
 	fixedDone, fixedOK bool
 	// probes are the probes of each class and colour (probeOf).
 	probes map[[2]string]scenes.Object
+	// found keeps, for the draw under way, the nodes each query finds
+	// (pairView.found).
+	found map[nodeQueryKey][]string
 }
 
 // newSpotCheck starts the check of an empty table.
@@ -381,6 +412,13 @@ func (d *spotCheck) roomFor(l *scenes.Layout, class, color string, objs []scenes
 	mask := d.masks[class]
 	d.probeNodes = append(append(d.probeNodes[:0], d.nodes...), readNode(&probe))
 	nodes := &scenes.Graph{Nodes: d.probeNodes}
+	// Which nodes a query finds depends on the nodes alone, the same at
+	// every spot of the draw: each is asked once a draw, not once a spot.
+	// (Resolve only reads the lists.)
+	clear(d.found)
+	if d.found == nil {
+		d.found = map[nodeQueryKey][]string{}
+	}
 	// A phrase with no anchor names its objects by colour and class, which
 	// the probe has wherever it stands: such phrases are resolved once a
 	// draw, at its first spot that passes the cheap tests, and only the
@@ -404,7 +442,7 @@ func (d *spotCheck) roomFor(l *scenes.Layout, class, color string, objs []scenes
 		}
 		at := &probed[len(probed)-1]
 		at.Pose[0], at.Pose[1] = x, y
-		v := &pairView{objs: probed, nodes: nodes}
+		v := &pairView{objs: probed, nodes: nodes, found: d.found}
 		if !d.fixedDone {
 			got, err := resolveOver(v, d.fixed)
 			if err != nil {

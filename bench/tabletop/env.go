@@ -36,6 +36,9 @@ type episodeState struct {
 	// views keeps each robot's perceived graph while the table is
 	// unchanged (see perceive).
 	views map[string]*view
+	// table is the world's objects while the table is unchanged, once
+	// asked for (objects).
+	table []scenes.Object
 	// The episode's name (episodeName) and the moves made on its table,
 	// which name a camera image of it (sceneName).
 	episode string

@@ -32,7 +32,7 @@ func (e *robotEnv) cameraOptions() camera.Options {
 func (e *robotEnv) pickAndPlaceAt(a *agents.PickAndPlaceArgs) (agents.Result, error) {
 	st := e.st
 	opt := e.cameraOptions()
-	objs := st.world.Objects()
+	objs := st.objects()
 	pick, place := e.actual(a.Pick), e.actual(a.Place)
 	// said holds the names the robot gave that the table goes by; the
 	// objects found at a point are named in a refusal by where they are.

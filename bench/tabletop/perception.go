@@ -73,7 +73,7 @@ type view struct {
 func (e *robotEnv) visibility() ([]scenes.Object, []camera.Visible, error) {
 	v := e.view()
 	if v.vis == nil {
-		objs := e.st.world.Objects()
+		objs := e.st.objects()
 		vis, err := camera.Visibility(objs, e.cameraOptions())
 		if err != nil {
 			return nil, nil, err
@@ -94,8 +94,25 @@ func (e *robotEnv) graphJSON() (*scenes.Graph, string) {
 	return g, v.json
 }
 
-// changed forgets every robot's view after an action moved the table.
-func (st *episodeState) changed() { clear(st.views) }
+// changed forgets every robot's view, and the table's objects, after an
+// action moved the table.
+func (st *episodeState) changed() {
+	clear(st.views)
+	st.table = nil
+}
+
+// objects is the world's objects (physics.World.Objects), taken once per
+// state of the table: a look, an action at a point of the image and the
+// score read the same table, and each copy of a crowded one was 48
+// objects and their attribute maps. Only an accepted action changes the
+// world (a refused one changes nothing), and every one is followed by
+// changed. Callers only read it.
+func (st *episodeState) objects() []scenes.Object {
+	if st.table == nil {
+		st.table = st.world.Objects()
+	}
+	return st.table
+}
 
 // actual maps an id the robot perceives to the object it stands for: a
 // robot that misreads a red block as blue block 2 still grasps the red

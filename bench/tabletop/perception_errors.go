@@ -105,17 +105,15 @@ func (e *robotEnv) ReportPerception(g *scenes.Graph, at map[string][2]int) error
 func countPerceptionErrors(g *scenes.Graph, objs []scenes.Object, observed []int, under func(scenes.Node) (int, bool)) perceptionErrors {
 	var p perceptionErrors
 	// A perceived graph of n nodes holds up to n² edges (2,984 at 48
-	// objects), so an edge costs no map lookup, relation reading or pair
-	// test of its own where it can be helped: the nodes are indexed once,
-	// an edge's ends found by where the edge before had them (a reply's
-	// edges run by source, then target), a name read once, and the
-	// table's relations derived once for every pair (scenes.RelationCodes,
+	// objects), so an edge costs no string, map lookup, relation reading
+	// or pair test of its own: the edges are read in the graph's compact
+	// form (scenes.Graph.EdgeIndexes), each of the graph's names is
+	// looked up once and each relation name read once, and the table's
+	// relations are derived once for every pair (scenes.RelationCodes,
 	// the relations of scenes.AppendPairEdges).
-	at := make(map[string]int, len(g.Nodes))     // the object under a node of an id
-	nodeAt := make(map[string]int, len(g.Nodes)) // a node of an id
+	at := make(map[string]int, len(g.Nodes)) // the object under a node of an id
 	found := make([]bool, len(objs))
-	for k, n := range g.Nodes {
-		nodeAt[n.ID] = k
+	for _, n := range g.Nodes {
 		i, ok := under(n)
 		if !ok {
 			p.phantoms++
@@ -124,74 +122,57 @@ func countPerceptionErrors(g *scenes.Graph, objs []scenes.Object, observed []int
 		at[n.ID] = i
 		found[i] = true
 	}
-	objAt := make([]int, len(g.Nodes)) // at[the node's id], -1 for none
-	for k, n := range g.Nodes {
-		if i, ok := at[n.ID]; ok {
-			objAt[k] = i
-		} else {
-			objAt[k] = -1
-		}
-	}
 	for _, i := range observed {
 		if !found[i] {
 			p.missed++
 		}
 	}
-	// objectOf returns the object under the node of id, looking first at
-	// the node at hint and the one after it, then by id; hint becomes the
-	// node found.
-	objectOf := func(id string, hint *int) int {
-		for _, k := range [2]int{*hint, *hint + 1} {
-			if k < len(g.Nodes) && g.Nodes[k].ID == id {
-				return objAt[k]
-			}
-		}
-		k, ok := nodeAt[id]
-		if !ok {
-			return -1
-		}
-		*hint = k
-		return objAt[k]
+	if g.NumEdges() == 0 {
+		return p
 	}
-	// The names read so far: a reply uses a handful, edge after edge.
+	// The object under each name the edges' ends index: that of the node
+	// of that id (all nodes of one id stand for the last of them over
+	// something), or -1 for none, as for an end that is no node's id.
+	names := g.EdgeNames()
+	objOf := make([]int, len(names))
+	for k, s := range names {
+		if i, ok := at[s]; ok {
+			objOf[k] = i
+		} else {
+			objOf[k] = -1
+		}
+	}
+	// Each relation index's reading, made at its first edge.
 	type reading struct {
-		name string
-		r    scenes.RelationReading
-		ok   bool
-		code uint8 // one more than r.Relation's index in scenes.Relations
+		r        scenes.RelationReading
+		ok, done bool
+		code     uint8 // one more than r.Relation's index in scenes.Relations
 	}
-	var readings []reading
-	last := -1 // the reading of the edge before: a source's edges run by relation
-	readName := func(name string) reading {
-		if last >= 0 && readings[last].name == name {
-			return readings[last]
-		}
-		for k, r := range readings {
-			if r.name == name {
-				last = k
-				return r
-			}
-		}
-		r := reading{name: name}
-		r.r, r.ok = scenes.ReadRelation(name)
-		r.code = uint8(slices.Index(scenes.Relations, r.r.Relation) + 1)
-		if len(readings) < 16 { // an open vocabulary may have many; most are few
-			readings = append(readings, r)
-		}
-		return r
-	}
+	nrel := len(scenes.Relations)
+	readings := make([]reading, nrel+len(names))
 	var (
-		codes            []uint8 // the table's relations, by pair; made at the first edge judged
-		n                = len(objs)
-		srcHint, dstHint int
+		codes []uint8 // the table's relations, by pair; made at the first edge judged
+		n     = len(objs)
 	)
-	for _, e := range g.Edges() {
-		read := readName(e.Relation)
+	for e := range g.NumEdges() {
+		s, d, rel := g.EdgeIndexes(e)
+		read := &readings[rel]
+		if !read.done {
+			var name string
+			if rel < nrel {
+				name = scenes.Relations[rel]
+			} else {
+				name = names[rel-nrel]
+			}
+			read.r, read.ok = scenes.ReadRelation(name)
+			read.code = uint8(slices.Index(scenes.Relations, read.r.Relation) + 1)
+			read.done = true
+		}
 		if !read.ok {
 			p.unmapped++
 			continue
 		}
-		src, dst := objectOf(e.Source, &srcHint), objectOf(e.Target, &dstHint)
+		src, dst := objOf[s], objOf[d]
 		if src < 0 || dst < 0 {
 			continue
 		}

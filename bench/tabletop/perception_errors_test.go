@@ -253,7 +253,8 @@ type perceivedRecord struct {
 // does (plainPerceptionErrors: a map lookup, a name read and a pair
 // derived for every edge) on noisy graphs of crowded tables, with
 // renamed relations, reversed ones, names it cannot read, phantoms, nodes
-// over one object, and edges whose ends are no node.
+// over one object, two nodes of one id over two objects, and edges whose
+// ends are no node, or were renamed after the edges were given.
 func TestCountPerceptionErrorsIsThePlainCount(t *testing.T) {
 	t.Parallel()
 	names := map[string][]string{
@@ -276,8 +277,11 @@ func TestCountPerceptionErrorsIsThePlainCount(t *testing.T) {
 			if rng.IntN(20) == 0 {
 				e.Source, e.Target, e.Relation = e.Target, e.Source, "contains"
 			}
-			if rng.IntN(50) == 0 {
+			switch rng.IntN(50) {
+			case 0:
 				e.Target = "pink block 9"
+			case 1:
+				e.Source = "another" // a node only once the edges are given
 			}
 		}
 		over := map[string]int{}
@@ -287,9 +291,17 @@ func TestCountPerceptionErrorsIsThePlainCount(t *testing.T) {
 			}
 		}
 		g.SetEdges(es)
-		g.Nodes = append(g.Nodes, scenes.Node{ID: "pink block 9"}, scenes.Node{ID: "another"})
+		g.RenameEdgeEnds(map[string]string{ep.Objects[1].ID: "renamed block 1"})
+		g.Nodes = append(g.Nodes, scenes.Node{ID: "pink block 9"}, scenes.Node{ID: "another"},
+			scenes.Node{ID: ep.Objects[2].ID, Attributes: map[string]string{"twin": "yes"}})
 		over["another"] = 0
-		under := func(n scenes.Node) (int, bool) { j, ok := over[n.ID]; return j, ok }
+		under := func(n scenes.Node) (int, bool) {
+			if n.Attributes["twin"] != "" {
+				return 3, true // the same id as node 2, over another object
+			}
+			j, ok := over[n.ID]
+			return j, ok
+		}
 		var observed []int
 		for j := range ep.Objects {
 			if j%7 != 3 {

@@ -47,7 +47,7 @@ func (t *Track) NewEpisode(_ context.Context, job bench.Job, opts bench.Options)
 		episode: episodeName(opts.Seed, job.Family, job.Perturbation, job.Index, job.Size),
 		seeing:  t.perception() == agents.PerceptionImage && perceivesImage(job.Agent)}
 	if st.seeing {
-		st.answerSeen = answerByPlace(ep, world.Objects())
+		st.answerSeen = answerByPlace(ep, st.objects())
 	}
 	return &episode{t: t, job: job, ep: ep, st: st, truth: truthOf(ep), objects: len(ep.Objects),
 		calib: t.calibration(opts.Seed, opts.Concurrency)}, nil
@@ -114,7 +114,7 @@ func truthOf(ep *tasks.Episode) *agents.Truth {
 // docs/metrics.md.
 func (e *episode) Score(rec *results.Record, _ error) {
 	ep, st := e.ep, e.st
-	goalHolds, _ := ep.Goal().Holds(st.world.Objects())
+	goalHolds, _ := ep.Goal().Holds(st.objects())
 	success := goalHolds && !st.WrongTag
 	var ada bool
 	switch ep.Label {

@@ -110,7 +110,7 @@ func (c *call) imageGraph(ds []llm.Detection) *scenes.Graph {
 	var read []scenes.Object
 	var phantoms []scenes.Node
 	for _, d := range ds {
-		s, ok := underBox(d.Box, c.cc.Seen, c.cc.ImageSize)
+		s, ok := c.underBox(d.Box)
 		if !ok {
 			phantoms = append(phantoms, scenes.Node{ID: d.ID, Attributes: d.Attributes})
 			continue

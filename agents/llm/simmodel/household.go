@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/ambibench/ambibench/agents/housework"
 	"github.com/ambibench/ambibench/agents/llm"
@@ -211,7 +210,7 @@ func (c *call) uniform(key string) float64 {
 // slips.
 func (c *call) housePlan() llm.Reply {
 	text := c.cc.Format == llm.FormatText
-	pooled := turnPool.Get().(*[]housework.Turn)
+	pooled := takeTurns()
 	s := c.houseStateIn(*pooled)
 	s.Turns = append(s.Turns, conversationTurns(c.req, text)...)
 	defer func() {
@@ -219,7 +218,7 @@ func (c *call) housePlan() llm.Reply {
 		// this call's strings alive.
 		clear(s.Turns[:cap(s.Turns)])
 		*pooled = s.Turns[:0]
-		turnPool.Put(pooled)
+		giveTurns(pooled)
 	}()
 	d := c.houseDecide(s)
 	switch {
@@ -238,14 +237,36 @@ func (c *call) housePlan() llm.Reply {
 	return c.calls(toolCall("act", map[string]string{"command": cmd}))
 }
 
-// turnPool keeps the turns planning calls rebuild from their contexts.
+// turnSlices keeps the turns planning calls rebuild from their contexts.
 // A household trial's turns are rebuilt at every step, and made afresh
 // they cost a call at step 45 several microseconds more than at step 5,
 // in allocation and collection. housework keeps no State's slice past the
 // call (its memo keeps what the turns taught, and copies of the turns
 // themselves to check that a state is the one it kept), so the slice
-// serves the next call once this one has replied.
-var turnPool = sync.Pool{New: func() any { return new([]housework.Turn) }}
+// serves the next call once this one has replied. It is a free list
+// rather than a sync.Pool, which drops what it holds at a collection or
+// two: the calls after one then grew their slices afresh, a cost that
+// fell on late steps the more often, the more a trial allocates between
+// its calls. It holds a few slices a worker, each as long as a trial.
+var turnSlices = make(chan *[]housework.Turn, 16)
+
+// takeTurns is an empty slice of turns, from turnSlices when it has one.
+func takeTurns() *[]housework.Turn {
+	select {
+	case p := <-turnSlices:
+		return p
+	default:
+		return new([]housework.Turn)
+	}
+}
+
+// giveTurns hands an emptied slice back to turnSlices, unless it is full.
+func giveTurns(p *[]housework.Turn) {
+	select {
+	case turnSlices <- p:
+	default:
+	}
+}
 
 // houseDecide is the model's reasoning at a household planning call.
 func (c *call) houseDecide(s housework.State) housework.Decision {

@@ -66,6 +66,8 @@ type call struct {
 	// noise is the perceiver's error in this episode, which a perceive
 	// call applies to the graph it writes (llm.WithPerceptionNoise).
 	noise scenes.GraphNoise
+	// seenNorm is the context's Seen boxes normalised, once (seenBoxes).
+	seenNorm [][4]int
 }
 
 // happens draws whether an error of base rate r occurs in this call.

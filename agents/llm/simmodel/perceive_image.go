@@ -66,7 +66,7 @@ func (c *call) perceiveImage() llm.Reply {
 func (c *call) underBoxes(ds []llm.Detection, found func(i int, s llm.Seen)) []scenes.Object {
 	var objs []scenes.Object
 	for i, d := range ds {
-		s, ok := underBox(d.Box, c.cc.Seen, c.cc.ImageSize)
+		s, ok := c.underBox(d.Box)
 		if !ok {
 			continue
 		}
@@ -109,15 +109,12 @@ func (v *lookingView) Edges(q scenes.EdgeQuery) ([]scenes.Edge, error) {
 	return v.graph().Edges(q)
 }
 
-// underBox is the object of seen whose box (in pixels of an image of
-// size w×h) overlaps the normalised box b the most, if any does.
-func underBox(b [4]int, seen []llm.Seen, size [2]int) (llm.Seen, bool) {
-	if size[0] < 1 || size[1] < 1 || size[0] > maxImageSide || size[1] > maxImageSide {
-		return llm.Seen{}, false
-	}
+// underBox is the object of the context's Seen whose box (in pixels of
+// an image of the context's ImageSize) overlaps the normalised box b the
+// most, if any does.
+func (c *call) underBox(b [4]int) (llm.Seen, bool) {
 	best, bestArea := -1, 0
-	for i, s := range seen {
-		n := llm.NormBox(s.Box, size[0], size[1])
+	for i, n := range c.seenBoxes() {
 		y0, x0 := max(b[0], n[0]), max(b[1], n[1])
 		y1, x1 := min(b[2], n[2]), min(b[3], n[3])
 		if y1 <= y0 || x1 <= x0 {
@@ -130,5 +127,24 @@ func underBox(b [4]int, seen []llm.Seen, size [2]int) (llm.Seen, bool) {
 	if best < 0 {
 		return llm.Seen{}, false
 	}
-	return seen[best], true
+	return c.cc.Seen[best], true
+}
+
+// seenBoxes is the boxes of the context's Seen as a detection reply
+// writes them (llm.NormBox), made at the call's first underBox: every
+// listed object is compared with every one seen, and normalising each
+// box at each comparison was most of a perceive call's cost at a crowded
+// table. None when the image's size is out of bounds: nothing is under
+// any box then.
+func (c *call) seenBoxes() [][4]int {
+	if c.seenNorm == nil {
+		c.seenNorm = [][4]int{}
+		if w, h := c.cc.ImageSize[0], c.cc.ImageSize[1]; w >= 1 && h >= 1 && w <= maxImageSide && h <= maxImageSide {
+			c.seenNorm = make([][4]int, len(c.cc.Seen))
+			for i, s := range c.cc.Seen {
+				c.seenNorm[i] = llm.NormBox(s.Box, w, h)
+			}
+		}
+	}
+	return c.seenNorm
 }
