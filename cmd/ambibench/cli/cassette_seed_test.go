@@ -44,6 +44,12 @@ const staleRatio = 1.25
 // without the replies' latencies, the one thing two recordings of a run
 // do not share).
 func TestSeedDictionaries(t *testing.T) {
+	if testing.Short() {
+		// It records three tracks' corpora on one goroutine a run, as
+		// make test has just done without the race detector; under it
+		// (make test-long's -short pass) that took a minute and a half.
+		t.Skip("records whole corpora; run without -short")
+	}
 	t.Parallel()
 	for _, track := range []string{"tabletop", "household", "semmap"} {
 		t.Run(track, func(t *testing.T) {
