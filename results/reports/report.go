@@ -89,6 +89,11 @@ type Options struct {
 // Write is [New], [Report.Add] of each record and [Report.Write]; a
 // caller that reads records from a file adds them as it reads.
 func Write(w io.Writer, recs []results.Record, opts Options) error {
+	// A Report finds an episode twice among the scored records it keeps;
+	// over a slice, infrastructure errors are looked at too, as before.
+	if k, _, _, dup := results.FirstDuplicate(recs); dup {
+		return fmt.Errorf("report: episode %s appears twice", k)
+	}
 	rep := New(opts)
 	for _, r := range recs {
 		if err := rep.Add(r); err != nil {
@@ -116,9 +121,10 @@ func New(opts Options) *Report {
 	return &Report{opts: opts, s: newStore(), suites: map[int]bool{}, tracks: map[string]bool{}}
 }
 
-// Add adds a record. A second record of one episode, which would count
-// twice, is an error of Write's (found when the records are sorted, at
-// no cost an episode); a reader that can name its line checks first
+// Add adds a record. A second scored record of one episode, which would
+// count twice, is an error of Write's (found when the records are sorted,
+// at no cost an episode); two of an infrastructure error are not looked
+// for, so a reader checks its records first, where it can name the line
 // ([results.OnceEach]).
 func (rep *Report) Add(r results.Record) error {
 	rep.suites[r.Suite] = true
