@@ -295,6 +295,22 @@ func scanLinesWithNewline(data []byte, atEOF bool) (advance int, token []byte, e
 // name the field and what was expected.
 func decodeRecord(text []byte) (Record, error) {
 	var rec Record
+	if !fastDecode(text, &rec) {
+		var err error
+		if rec, err = decodeRecordJSON(text); err != nil {
+			return Record{}, err
+		}
+	}
+	if err := rec.Validate(); err != nil {
+		return Record{}, err
+	}
+	return rec, nil
+}
+
+// decodeRecordJSON decodes a line with encoding/json, unknown fields
+// refused: what [fastDecode] leaves to it, and what it is held to.
+func decodeRecordJSON(text []byte) (Record, error) {
+	var rec Record
 	if !json.Valid(text) {
 		var raw json.RawMessage
 		err := json.Unmarshal(text, &raw)
@@ -308,9 +324,6 @@ func decodeRecord(text []byte) (Record, error) {
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&rec); err != nil {
 		return Record{}, describeDecodeError(err)
-	}
-	if err := rec.Validate(); err != nil {
-		return Record{}, err
 	}
 	return rec, nil
 }
