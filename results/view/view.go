@@ -45,7 +45,11 @@ type Run struct {
 	// plots and transcripts are read from it.
 	Dir     string
 	RunFile results.RunFile
-	Records []results.Record
+	// Records hands each of the run's records to each, in the order of
+	// the run's file, and returns the first error, each's or its own: the
+	// site is written as they pass, so that a run of any size is shown
+	// without holding its records ([Records] hands a slice's).
+	Records func(each func(r *results.Record) error) error
 	// Report is the run's report in Markdown, as results/reports writes
 	// it; its tables are shown as HTML tables, and the plots it links are
 	// taken from Plots, else (a PNG) from Dir.
@@ -119,10 +123,23 @@ type indexPage struct {
 	Group int
 }
 
+// Records is a Run's Records of the records recs.
+func Records(recs []results.Record) func(each func(r *results.Record) error) error {
+	return func(each func(r *results.Record) error) error {
+		for i := range recs {
+			if err := each(&recs[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+}
+
 // Write writes the site of run to run.Dir/view, replacing the files of a
-// site written before.
+// site written before. It reads run.Records once, writing the index's
+// data and the episodes' pages as the records pass, and the index last.
 func Write(run Run) (Site, error) {
-	s := &site{Site{Dir: filepath.Join(run.Dir, SiteDir), Episodes: len(run.Records)}}
+	s := &site{Site{Dir: filepath.Join(run.Dir, SiteDir)}}
 	// The episodes' pages are written over those of a site written
 	// before, and the pages it had that this one has not are removed.
 	for _, sub := range []string{"data", "plots", "images"} {
@@ -147,7 +164,7 @@ func Write(run Run) (Site, error) {
 	if err := writeFonts(s); err != nil {
 		return s.Site, err
 	}
-	page := indexPage{Title: "ambibench run " + filepath.Base(filepath.Clean(run.Dir)), Records: len(run.Records)}
+	page := indexPage{Title: "ambibench run " + filepath.Base(filepath.Clean(run.Dir))}
 	keys := make([]string, 0, len(run.RunFile.Settings))
 	for k := range run.RunFile.Settings {
 		keys = append(keys, k)
@@ -161,40 +178,68 @@ func Write(run Run) (Site, error) {
 		[2]string{"grid: agents", strings.Join(g.Agents, ", ")},
 		[2]string{"grid: models", strings.Join(g.Models, ", ")},
 		[2]string{"grid: episodes", strconv.Itoa(g.Episodes)})
-	page.Suite = run.RunFile.Settings["suite"]
-	if page.Suite == "" && len(run.Records) > 0 {
-		page.Suite = strconv.Itoa(run.Records[0].Suite)
+
+	eps, err := newEpisodeWriter(s, run)
+	if err != nil {
+		return s.Site, err
 	}
-	page.Counts = counts(run.Records)
-	blocks, err := reportBlocks(s, run)
+	var t tally
+	// The index's data: one row a record, in chunks of ChunkSize.
+	rows := make([][]any, 0, ChunkSize)
+	flush := func() error {
+		data, err := json.Marshal(rows)
+		if err != nil {
+			return err
+		}
+		name := fmt.Sprintf("data/records-%03d.js", len(page.Chunks))
+		js := append([]byte("AMBIBENCH.add("), data...)
+		js = append(js, ");\n"...)
+		if err := s.write(name, js); err != nil {
+			return err
+		}
+		page.Chunks = append(page.Chunks, name)
+		rows = rows[:0]
+		return nil
+	}
+	n := 0
+	err = run.Records(func(r *results.Record) error {
+		t.add(r)
+		rows = append(rows, row(n, r))
+		if len(rows) == ChunkSize {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+		if err := eps.add(n, r); err != nil {
+			return err
+		}
+		n++
+		return nil
+	})
+	if err != nil {
+		return s.Site, err
+	}
+	if len(rows) > 0 || n == 0 {
+		if err := flush(); err != nil {
+			return s.Site, err
+		}
+	}
+	if err := eps.finish(); err != nil {
+		return s.Site, err
+	}
+	s.Episodes, page.Records = n, n
+	page.Suite = run.RunFile.Settings["suite"]
+	if page.Suite == "" && n > 0 {
+		page.Suite = strconv.Itoa(t.firstSuite)
+	}
+	page.Counts = t.counts()
+	blocks, err := reportBlocks(s, run, t.agents, t.perts)
 	if err != nil {
 		return s.Site, err
 	}
 	page.Report = blocks
-	// The index's data: one row a record, in chunks.
-	for start := 0; start < len(run.Records) || start == 0; start += ChunkSize {
-		end := min(start+ChunkSize, len(run.Records))
-		rows := make([][]any, 0, end-start)
-		for i := start; i < end; i++ {
-			rows = append(rows, row(i, &run.Records[i]))
-		}
-		data, err := json.Marshal(rows)
-		if err != nil {
-			return s.Site, err
-		}
-		name := fmt.Sprintf("data/records-%03d.js", start/ChunkSize)
-		js := append([]byte("AMBIBENCH.add("), data...)
-		js = append(js, ");\n"...)
-		if err := s.write(name, js); err != nil {
-			return s.Site, err
-		}
-		page.Chunks = append(page.Chunks, name)
-		if end == len(run.Records) {
-			break
-		}
-	}
 	page.Compare = run.Compare
-	if !keptTranscripts(run.Dir) {
+	if !eps.kept {
 		page.Group = GroupSize
 	}
 	var b bytes.Buffer
@@ -202,9 +247,6 @@ func Write(run Run) (Site, error) {
 		return s.Site, err
 	}
 	if err := s.write("index.html", b.Bytes()); err != nil {
-		return s.Site, err
-	}
-	if err := writeEpisodes(s, run); err != nil {
 		return s.Site, err
 	}
 	return s.Site, nil
@@ -225,33 +267,44 @@ func b01(b bool) int {
 	return 0
 }
 
-// counts are the outcome counts: scored, agent errors, infrastructure
-// errors, and each error kind.
-func counts(recs []results.Record) []Count {
-	byOutcome := map[string]int{}
-	kinds := map[string]int{}
-	for i := range recs {
-		r := &recs[i]
-		byOutcome[r.Outcome]++
-		if r.Outcome != results.OutcomeScored {
-			kind := r.ErrorKind
-			if kind == "" {
-				kind = "unknown"
-			}
-			kinds[r.Outcome+": "+kind]++
+// tally is what the index says of the records as a whole, added up as
+// they pass: the outcome counts (scored, agent errors, infrastructure
+// errors, and each error kind), the first record's suite, and the agents
+// and perturbations whose cells the report's tables link.
+type tally struct {
+	n             int
+	byOutcome     map[string]int
+	kinds         map[string]int
+	firstSuite    int
+	agents, perts map[string]bool
+}
+
+func (t *tally) add(r *results.Record) {
+	if t.n == 0 {
+		t.byOutcome, t.kinds = map[string]int{}, map[string]int{}
+		t.agents, t.perts = map[string]bool{}, map[string]bool{}
+		t.firstSuite = r.Suite
+	}
+	t.n++
+	t.byOutcome[r.Outcome]++
+	if r.Outcome != results.OutcomeScored {
+		kind := r.ErrorKind
+		if kind == "" {
+			kind = "unknown"
 		}
+		t.kinds[r.Outcome+": "+kind]++
 	}
-	out := []Count{{"records", len(recs)}}
+	t.agents[r.Agent] = true
+	t.perts[r.Perturbation] = true
+}
+
+func (t *tally) counts() []Count {
+	out := []Count{{"records", t.n}}
 	for _, o := range []string{results.OutcomeScored, results.OutcomeAgentError, results.OutcomeInfraError} {
-		out = append(out, Count{o, byOutcome[o]})
+		out = append(out, Count{o, t.byOutcome[o]})
 	}
-	ks := make([]string, 0, len(kinds))
-	for k := range kinds {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	for _, k := range ks {
-		out = append(out, Count{k, kinds[k]})
+	for _, k := range slices.Sorted(maps.Keys(t.kinds)) {
+		out = append(out, Count{k, t.kinds[k]})
 	}
 	return out
 }
@@ -260,9 +313,9 @@ func counts(recs []results.Record) []Count {
 // site's plots/, pointing the blocks at them: those of run.Plots, else
 // the PNG of that name in the run's directory; a plot found in neither
 // is dropped.
-func reportBlocks(s *site, run Run) ([]block, error) {
+func reportBlocks(s *site, run Run, agents, perts map[string]bool) ([]block, error) {
 	blocks := parseMarkdown(run.Report)
-	linkCells(blocks, run.Records)
+	linkCells(blocks, agents, perts)
 	shown := map[string]bool{}
 	out := blocks[:0]
 	for _, b := range blocks {
@@ -301,14 +354,10 @@ func reportBlocks(s *site, run Run) ([]block, error) {
 }
 
 // linkCells links the cells of the report's tables whose row is an agent
-// of the records (its first column) and whose column a perturbation of
-// them (its header) to the index filtered to that cell's failures.
-func linkCells(blocks []block, recs []results.Record) {
-	agents, perts := map[string]bool{}, map[string]bool{}
-	for i := range recs {
-		agents[recs[i].Agent] = true
-		perts[recs[i].Perturbation] = true
-	}
+// of the records (its first column, one of agents) and whose column a
+// perturbation of them (its header, one of perts) to the index filtered
+// to that cell's failures.
+func linkCells(blocks []block, agents, perts map[string]bool) {
 	for k := range blocks {
 		b := &blocks[k]
 		if b.Header == nil {
@@ -400,88 +449,122 @@ type groupData struct {
 	Pages       []episodePage
 }
 
-// writeEpisodes writes the episodes' pages: one an episode, with its
-// model calls, when the run kept transcripts; else one a GroupSize
-// episodes.
-func writeEpisodes(s *site, run Run) error {
+// episodeWriter writes the episodes' pages as the records pass: one an
+// episode, with its model calls, when the run kept transcripts; else one
+// a GroupSize episodes.
+type episodeWriter struct {
+	s      *site
+	run    Run
+	kept   bool
+	calls  map[string][]entry
+	want   map[string]bool // the pages written, which removeStale keeps
+	copied map[string]bool // the images copied
+	b, cb  bytes.Buffer
+	group  groupData
+	recs   []results.Record // the group's records, which its pages point to
+	last   int
+}
+
+func newEpisodeWriter(s *site, run Run) (*episodeWriter, error) {
 	calls, err := readTranscripts(filepath.Join(run.Dir, "transcripts.jsonl"))
 	kept := err == nil
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return err
+		return nil, err
 	}
 	s.Transcripts = kept
-	want := map[string]bool{}
-	copied := map[string]bool{}
-	var b, cb bytes.Buffer
-	var group groupData
-	for i := range run.Records {
-		r := &run.Records[i]
-		p := episodePage{N: i, Key: r.PlainKey(), R: r, Tokens: r.InputTokens + r.OutputTokens, Kept: kept}
-		for name, n := range r.ToolCalls {
-			p.Tools = append(p.Tools, Count{name, n})
+	return &episodeWriter{s: s, run: run, kept: kept, calls: calls, want: map[string]bool{}, copied: map[string]bool{},
+		recs: make([]results.Record, 0, GroupSize)}, nil
+}
+
+// add writes, or keeps for its group's page, the page of the i-th record r.
+func (w *episodeWriter) add(i int, r *results.Record) error {
+	w.last = i
+	if !w.kept {
+		// The record is copied: the caller may reuse r once add returns.
+		w.recs = append(w.recs, *r)
+		r = &w.recs[len(w.recs)-1]
+	}
+	p := episodePage{N: i, Key: r.PlainKey(), R: r, Tokens: r.InputTokens + r.OutputTokens, Kept: w.kept}
+	for name, n := range r.ToolCalls {
+		p.Tools = append(p.Tools, Count{name, n})
+	}
+	slices.SortFunc(p.Tools, func(a, b Count) int { return strings.Compare(a.Name, b.Name) })
+	if r.Query != "" {
+		p.Answers = answerRows(r)
+		p.Map = drawMap(w.run.Maps[r.Map], r.Answer, r.Truth)
+	}
+	if !w.kept {
+		w.group.Pages = append(w.group.Pages, p)
+		if len(w.group.Pages) == GroupSize {
+			return w.flushGroup()
 		}
-		slices.SortFunc(p.Tools, func(a, b Count) int { return strings.Compare(a.Name, b.Name) })
-		if r.Query != "" {
-			p.Answers = answerRows(r)
-			p.Map = drawMap(run.Maps[r.Map], r.Answer, r.Truth)
-		}
-		if !kept {
-			group.Pages = append(group.Pages, p)
-			if len(group.Pages) == GroupSize || i == len(run.Records)-1 {
-				group.First, group.Last = group.Pages[0].N, i
-				b.Reset()
-				if err := pages.ExecuteTemplate(&b, "group", group); err != nil {
-					return err
-				}
-				name := groupPage(i / GroupSize)
-				want[path.Base(name)] = true
-				if err := s.write(name, b.Bytes()); err != nil {
-					return err
-				}
-				group.Pages = group.Pages[:0]
+		return nil
+	}
+	s := w.s
+	if cs := w.calls[r.Key()]; len(cs) > 0 {
+		for _, im := range imagesOf(cs) {
+			if w.copied[im] {
+				continue
 			}
-			continue
-		}
-		if cs := calls[r.Key()]; len(cs) > 0 {
-			for _, im := range imagesOf(cs) {
-				if copied[im] {
-					continue
-				}
-				copied[im] = true
-				data, err := os.ReadFile(filepath.Join(run.Dir, "images", im))
-				if err != nil {
-					continue // shown by digest alone
-				}
-				if err := s.write("images/"+im, data); err != nil {
-					return err
-				}
-				s.TranscriptBytes += int64(len(data))
+			w.copied[im] = true
+			data, err := os.ReadFile(filepath.Join(w.run.Dir, "images", im))
+			if err != nil {
+				continue // shown by digest alone
 			}
-			cb.Reset()
-			if err := pages.ExecuteTemplate(&cb, "calls", callsOf(cs, run.Dir)); err != nil {
+			if err := s.write("images/"+im, data); err != nil {
 				return err
 			}
-			p.Calls = template.HTML(cb.String()) // made by html/template, escaped
-			p.HasCalls = true
-			s.TranscriptBytes += int64(cb.Len())
-			if r.Track == "household" {
-				p.Trials = householdTrials(cs)
-				for _, t := range p.Trials {
-					s.TranscriptBytes += int64(len(t.Text) + len(t.Last) + len(t.Reflection))
-				}
-			}
+			s.TranscriptBytes += int64(len(data))
 		}
-		b.Reset()
-		if err := pages.ExecuteTemplate(&b, "episode.html.tmpl", p); err != nil {
+		w.cb.Reset()
+		if err := pages.ExecuteTemplate(&w.cb, "calls", callsOf(cs, w.run.Dir)); err != nil {
 			return err
 		}
-		name := EpisodePage(true, i)
-		want[path.Base(name)] = true
-		if err := s.write(name, b.Bytes()); err != nil {
+		p.Calls = template.HTML(w.cb.String()) // made by html/template, escaped
+		p.HasCalls = true
+		s.TranscriptBytes += int64(w.cb.Len())
+		if r.Track == "household" {
+			p.Trials = householdTrials(cs)
+			for _, t := range p.Trials {
+				s.TranscriptBytes += int64(len(t.Text) + len(t.Last) + len(t.Reflection))
+			}
+		}
+	}
+	w.b.Reset()
+	if err := pages.ExecuteTemplate(&w.b, "episode.html.tmpl", p); err != nil {
+		return err
+	}
+	name := EpisodePage(true, i)
+	w.want[path.Base(name)] = true
+	return s.write(name, w.b.Bytes())
+}
+
+// flushGroup writes the page of the episodes kept since the last.
+func (w *episodeWriter) flushGroup() error {
+	w.group.First, w.group.Last = w.group.Pages[0].N, w.last
+	w.b.Reset()
+	if err := pages.ExecuteTemplate(&w.b, "group", w.group); err != nil {
+		return err
+	}
+	name := groupPage(w.last / GroupSize)
+	w.want[path.Base(name)] = true
+	if err := w.s.write(name, w.b.Bytes()); err != nil {
+		return err
+	}
+	w.group.Pages = w.group.Pages[:0]
+	w.recs = w.recs[:0]
+	return nil
+}
+
+// finish writes the last group's page and removes the pages of a site
+// written before that this one has not.
+func (w *episodeWriter) finish() error {
+	if len(w.group.Pages) > 0 {
+		if err := w.flushGroup(); err != nil {
 			return err
 		}
 	}
-	return removeStale(filepath.Join(s.Dir, "episodes"), want)
+	return removeStale(filepath.Join(w.s.Dir, "episodes"), w.want)
 }
 
 // entry is one line of transcripts.jsonl, as the model layer writes it.

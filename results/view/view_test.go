@@ -91,7 +91,11 @@ func TestLinkCells(t *testing.T) {
 		"| sgcot | 1 | 0.5 | 0.7 |\n| a b&c | 1 | 1 | 1 |\n| sgcot (sim) | 1 | 1 | 1 |\n| all | 1 | 1 | 1 |\n\n" +
 		"| perturbation | agent |\n| --- | --- |\n| absence | sgcot |\n"
 	blocks := parseMarkdown(md)
-	linkCells(blocks, recs)
+	var seen tally
+	for i := range recs {
+		seen.add(&recs[i])
+	}
+	linkCells(blocks, seen.agents, seen.perts)
 	for _, tc := range []struct {
 		why        string
 		table, row int
@@ -120,7 +124,7 @@ func TestLinkCells(t *testing.T) {
 func TestCellLinksInIndex(t *testing.T) {
 	dir := t.TempDir()
 	recs := []results.Record{{Suite: 1, Track: "tabletop", Family: "f", Perturbation: "absence", Agent: "sgcot", Outcome: results.OutcomeScored}}
-	if _, err := Write(Run{Dir: dir, Records: recs, Report: "| agent | absence |\n| --- | --- |\n| sgcot | 0.5 |\n"}); err != nil {
+	if _, err := Write(Run{Dir: dir, Records: Records(recs), Report: "| agent | absence |\n| --- | --- |\n| sgcot | 0.5 |\n"}); err != nil {
 		t.Fatal(err)
 	}
 	index, err := os.ReadFile(filepath.Join(dir, SiteDir, "index.html"))
@@ -250,7 +254,7 @@ func TestEpisodePages(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "transcripts.jsonl"), []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Write(Run{Dir: dir, Records: []results.Record{hh, sm}}); err != nil {
+	if _, err := Write(Run{Dir: dir, Records: Records([]results.Record{hh, sm})}); err != nil {
 		t.Fatal(err)
 	}
 	read := func(n int) string {

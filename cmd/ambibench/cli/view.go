@@ -11,7 +11,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -86,16 +85,11 @@ func viewMain(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 	}
 	runs := make([]view.Run, len(pos))
 	for i, dir := range pos {
-		rf, recs, err := readRun(dir, "view", "showing", knownTrack, stderr)
-		if err != nil {
-			return fmt.Errorf("view: %w", err)
+		var err error
+		if runs[i], err = readViewRun(dir, stderr); err != nil {
+			return err
 		}
-		report, plots, err := viewReport(recs, rf)
-		if err != nil {
-			return fmt.Errorf("view: %s: %w", dir, err)
-		}
-		runs[i] = view.Run{Dir: dir, RunFile: rf, Records: recs, Report: report, Plots: plots, Compare: i == 1,
-			Maps: viewMaps(rf, recs, stderr)}
+		runs[i].Compare = i == 1
 	}
 	var table string
 	if len(runs) == 2 {
@@ -161,28 +155,56 @@ func loopback(addr string) error {
 	return fmt.Errorf("want a loopback address (127.0.0.1:PORT, [::1]:PORT or localhost:PORT), not %q", host)
 }
 
-// viewReport is the report of a run, as ambibench report writes it with
-// its defaults, and its plots, drawn as SVG for the site (by file name).
-func viewReport(recs []results.Record, rf results.RunFile) (string, map[string][]byte, error) {
-	ropts := reports.Options{
+// readViewRun reads the run in dir for its site: its report, as ambibench
+// report writes it with its defaults, and its plots, drawn as SVG for the
+// site (by file name), made as the records are read, as report makes
+// them; the site reads the records again as it writes their pages, so
+// that no more of them is held than the report keeps.
+func readViewRun(dir string, stderr io.Writer) (view.Run, error) {
+	rep := reports.New(reports.Options{
 		Perturbations:    perturb.Names(),
 		Tracks:           trackReports(),
 		CategoryEpisodes: 100,
-		Shard:            rf.Shard,
 		SVG:              true,
+	})
+	maps := false
+	rf, _, err := scanRunChecked(dir, "view", "showing", knownTrack, stderr, checkRunBits, func(r results.Record) error {
+		maps = maps || r.Track == "semmap" && r.Map != ""
+		return rep.Add(r)
+	})
+	if err != nil {
+		return view.Run{}, fmt.Errorf("view: %w", err)
 	}
+	rep.SetShard(rf.Shard)
 	plots := map[string][]byte{}
-	links, err := reports.DrawPlots(recs, ropts, func(file string, data []byte) (string, error) {
+	links, err := rep.DrawPlots(func(file string, data []byte) (string, error) {
 		plots[file] = data
 		return file, nil
 	})
 	if err != nil {
-		return "", nil, err
+		return view.Run{}, fmt.Errorf("view: %s: %w", dir, err)
 	}
-	ropts.Plots = links
+	rep.SetPlots(links)
 	var b strings.Builder
-	err = reports.Write(&b, recs, ropts)
-	return b.String(), plots, err
+	if err := rep.Write(&b); err != nil {
+		return view.Run{}, fmt.Errorf("view: %s: %w", dir, err)
+	}
+	var m map[string][]view.MapObject
+	if maps {
+		m = viewMaps(rf, stderr)
+	}
+	return view.Run{Dir: dir, RunFile: rf, Records: rescan(dir), Report: b.String(), Plots: plots, Maps: m}, nil
+}
+
+// rescan reads again the records of the run in dir that [scanRun] has
+// read and checked, for a reader that goes over them more than once: the
+// checks are not made again, nor the notes written again.
+func rescan(dir string) func(each func(*results.Record) error) error {
+	return func(each func(*results.Record) error) error {
+		_, _, err := scanRunChecked(dir, "view", "showing", nil, io.Discard, func(results.RunFile, string) func(int, results.Record) error { return nil },
+			func(r results.Record) error { return each(&r) })
+		return err
+	}
 }
 
 // viewCompare is compare's Markdown of two runs, with compare's defaults.
@@ -197,7 +219,11 @@ func viewCompare(base, new view.Run) (string, error) {
 		fmt.Fprintf(&b, "; %s %s in BASE, %s in NEW", c.Name, c.Old, c.New)
 	}
 	b.WriteString("\n\n")
-	res, err := compare.Runs(base.Records, new.Records, compare.Options{Alpha: 0.05, MinEffect: 0.05})
+	stream := compare.NewStream(compare.Options{Alpha: 0.05, MinEffect: 0.05})
+	if _, _, err := pairRuns(base.Dir, new.Dir, stream, io.Discard); err != nil {
+		return "", fmt.Errorf("compare %s %s: %w", base.Dir, new.Dir, err)
+	}
+	res, err := stream.Result()
 	if err != nil {
 		return "", fmt.Errorf("compare %s %s: %w", base.Dir, new.Dir, err)
 	}
@@ -209,12 +235,9 @@ func viewCompare(base, new view.Run) (string, error) {
 
 // viewMaps are the maps of a semmap run, for its episodes' pages: the
 // built-in dataset's, or those of the folder run.json's data setting
-// names. A folder that no longer reads is said on stderr and its maps
-// are not drawn; nil when the run has no semmap record.
-func viewMaps(rf results.RunFile, recs []results.Record, stderr io.Writer) map[string][]view.MapObject {
-	if !slices.ContainsFunc(recs, func(r results.Record) bool { return r.Track == "semmap" && r.Map != "" }) {
-		return nil
-	}
+// names, for a run with a semmap record on a map. A folder that no
+// longer reads is said on stderr and its maps are not drawn (nil).
+func viewMaps(rf results.RunFile, stderr io.Writer) map[string][]view.MapObject {
 	var d *mapqueries.Dataset
 	switch data := rf.Settings["data"]; data {
 	case "", "builtin":
