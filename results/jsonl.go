@@ -467,3 +467,49 @@ func RewriteRecords(path string, recs []Record) error {
 	}
 	return nil
 }
+
+// AppendTo opens the results file at path (made if absent) for
+// appending, once its records have been read ([ScanRecords]): it mends
+// the last line as [OpenAppendScan] does — a line a killed run cut short
+// is cut off, and a whole record without its newline gets one — reading
+// only that line. A resumed run reads its records, checks the rest of
+// what it is given, and changes its files only then.
+func AppendTo(path string) (*Writer, io.Closer, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, nil, fmt.Errorf("open results: %w", err)
+	}
+	if err := mendTail(f); err != nil {
+		f.Close()
+		return nil, nil, fmt.Errorf("open results %s: repair last line: %w", path, err)
+	}
+	return NewWriter(f), syncCloser{f}, nil
+}
+
+// mendTail mends the last line of f, as scanRecords judges it: no newline
+// after it and blank or not whole JSON, it is cut off; a whole record, it
+// gets its newline.
+func mendTail(f *os.File) error {
+	info, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	size := info.Size()
+	// The last line starts after the last newline, at most a line's
+	// length before the end.
+	start := max(0, size-(maxLine+2))
+	buf := make([]byte, size-start)
+	if _, err := f.ReadAt(buf, start); err != nil && !errors.Is(err, io.EOF) {
+		return err
+	}
+	if len(buf) == 0 || buf[len(buf)-1] == '\n' {
+		return nil
+	}
+	nl := bytes.LastIndexByte(buf, '\n')
+	tail := buf[nl+1:]
+	if text := bytes.TrimSpace(tail); len(text) > 0 && json.Valid(text) {
+		_, err = f.Write([]byte{'\n'}) // O_APPEND: goes to the end
+		return err
+	}
+	return f.Truncate(start + int64(nl+1))
+}

@@ -628,3 +628,43 @@ func mustRead(t *testing.T, path string) []byte {
 	}
 	return data
 }
+
+// TestAppendToMendsAsOpenAppendScan: AppendTo, which reads the last line
+// alone, leaves a file as OpenAppendScan, which reads it whole, does.
+func TestAppendToMendsAsOpenAppendScan(t *testing.T) {
+	good := string(encodeLines(t, validRecord()))
+	for _, tc := range []struct{ why, data string }{
+		{"an empty file", ""},
+		{"whole lines", good + good},
+		{"a line a kill cut short", good + good[:30]},
+		{"a whole record without its newline", good + strings.TrimSuffix(good, "\n")},
+		{"blanks after the last line", good + "  "},
+		{"a blank line and a cut one", good + "\n" + good[:10]},
+		{"a cut line alone", good[:20]},
+	} {
+		t.Run(tc.why, func(t *testing.T) {
+			dir := t.TempDir()
+			a, b := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
+			for _, p := range []string{a, b} {
+				if err := os.WriteFile(p, []byte(tc.data), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			_, _, ca, err := OpenAppendScan(a, nil, func(Record) error { return nil })
+			if err != nil {
+				t.Fatal(err)
+			}
+			ca.Close()
+			_, cb, err := AppendTo(b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cb.Close()
+			wa, _ := os.ReadFile(a)
+			wb, _ := os.ReadFile(b)
+			if string(wa) != string(wb) {
+				t.Errorf("AppendTo left %q, OpenAppendScan %q", wb, wa)
+			}
+		})
+	}
+}

@@ -276,9 +276,14 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 			return fmt.Errorf("run: %w", err)
 		}
 		if sink != nil {
-			if err := dir.openTranscript(sink); err != nil {
+			if err := dir.checkTranscript(); err != nil {
 				return fmt.Errorf("run: %w", err)
 			}
+		}
+		// Everything given has been read and found good: only now does
+		// the directory change.
+		if err := dir.commit(sink); err != nil {
+			return fmt.Errorf("run: %w", err)
 		}
 		w = dir.w
 		path := filepath.Join(*out, recordsFileName)

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"cmp"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
@@ -27,9 +28,16 @@ type runDir struct {
 	w       *results.Writer
 	prior   int             // records kept from earlier runs
 	dropped int             // infra-error records dropped to run again
-	run     results.RunFile // run.json as this run wrote it
+	run     results.RunFile // run.json as this run writes it
 	release func()
 	closer  io.Closer
+	// fresh: the files of an earlier run are discarded (--fresh), at
+	// commit; until then they are not read.
+	fresh bool
+	// What commit does to the transcript, which checkTranscript found:
+	// the lines to drop, and the calls of no record already there.
+	transcriptDrop  int
+	transcriptPrior map[[sha256.Size]byte]int
 
 	// job places a record at its job's position in this run's grid, or
 	// says it is of no job of it.
@@ -58,9 +66,12 @@ func (d *runDir) Close() {
 
 // openRunDir makes dir one run: it takes the lock, starts afresh when
 // fresh is set, refuses settings that differ from those of the run
-// already there (naming each), and records the grown grid in run.json.
-// The records are opened apart, with openRecords, once the run knows
-// their keys.
+// already there (naming each), and grows the grid. The records are read
+// apart, with openRecords, once the run knows their keys, and the
+// transcript with checkTranscript; no file of the directory changes
+// until commit, once all of that and the model have been found good, so
+// that a run refused (a model that will not open, a damaged transcript)
+// leaves the directory as it was.
 //
 // shard is the part of the grid this run plays (nil: all of it). A
 // shard's directory holds that shard alone, and its grid cannot grow: a
@@ -74,24 +85,20 @@ func openRunDir(dir string, settings map[string]string, grid results.Grid, shard
 	if err != nil {
 		return nil, err
 	}
-	d := &runDir{dir: dir, release: release}
+	d := &runDir{dir: dir, release: release, fresh: fresh}
 	fail := func(err error) (*runDir, error) {
 		d.Close()
 		return nil, err
 	}
-	if fresh {
-		for _, name := range []string{recordsFileName, results.RunFileName, "summary.md", "transcripts.jsonl"} {
-			if err := os.Remove(filepath.Join(dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return fail(fmt.Errorf("--fresh: %w", err))
-			}
+	var rf results.RunFile
+	var ok, hasRecords bool
+	if !fresh {
+		if rf, ok, err = results.ReadRunFile(dir); err != nil {
+			return fail(err)
 		}
+		records, err := os.Stat(filepath.Join(dir, recordsFileName))
+		hasRecords = err == nil && records.Size() > 0
 	}
-	rf, ok, err := results.ReadRunFile(dir)
-	if err != nil {
-		return fail(err)
-	}
-	records, err := os.Stat(filepath.Join(dir, recordsFileName))
-	hasRecords := err == nil && records.Size() > 0
 	// A run.json without records is a run that stopped before its first
 	// episode (a bad flag, a model that would not open): nothing to keep
 	// apart from, so this run's settings replace it.
@@ -110,26 +117,65 @@ func openRunDir(dir string, settings map[string]string, grid results.Grid, shard
 	if err := d.run.Check(); err != nil {
 		return fail(fmt.Errorf("%s: %w", filepath.Join(dir, results.RunFileName), err))
 	}
-	if err := results.WriteRunFile(dir, d.run); err != nil {
-		return fail(fmt.Errorf("write %s: %w", results.RunFileName, err))
-	}
 	return d, nil
 }
 
-// openRecords opens records.jsonl for appending, reading the records
-// already there a record at a time. The records of this run's jobs (jobs
-// of opts) that ended in an infrastructure failure are dropped from the
-// file, so that this run plays them again and the file keeps one record
-// per episode; each other record of a job of this run is handed to prior
-// (the summary adds it up) and its job marked done. A record that does
-// not belong to the run of run.json (another seed, a family outside its
-// grid, …) or an episode recorded twice is refused, naming its line,
-// rather than kept or left out in silence.
+// commit makes the directory this run's, once everything it was given
+// has been read and found good: the files of an earlier run removed
+// (--fresh), run.json written with the grown grid, the records of
+// infrastructure errors to play again dropped, records.jsonl opened for
+// appending (a last line cut short by a kill cut off), and, with a sink,
+// the transcript's stale lines dropped and the file opened into it.
+func (d *runDir) commit(sink *transcriptSink) error {
+	if d.fresh {
+		for _, name := range []string{recordsFileName, results.RunFileName, "summary.md", transcriptFileName} {
+			if err := os.Remove(filepath.Join(d.dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return fmt.Errorf("--fresh: %w", err)
+			}
+		}
+	}
+	if err := results.WriteRunFile(d.dir, d.run); err != nil {
+		return fmt.Errorf("write %s: %w", results.RunFileName, err)
+	}
+	path := filepath.Join(d.dir, recordsFileName)
+	if d.dropped > 0 {
+		if err := d.dropInfraErrors(path); err != nil {
+			return err
+		}
+	}
+	w, closer, err := results.AppendTo(path)
+	if err != nil {
+		return err
+	}
+	d.w, d.closer = w, closer
+	info, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	d.end = info.Size()
+	if sink != nil {
+		return d.openTranscript(sink)
+	}
+	return nil
+}
+
+// openRecords reads the records already in records.jsonl a record at a
+// time, changing nothing (commit does). The records of this run's jobs
+// (jobs of opts) that ended in an infrastructure failure are counted to
+// be dropped from the file, so that this run plays them again and the
+// file keeps one record per episode; each other record of a job of this
+// run is handed to prior (the summary adds it up) and its job marked
+// done. A record that does not belong to the run of run.json (another
+// seed, a family outside its grid, …) or an episode recorded twice is
+// refused, naming its line, rather than kept or left out in silence.
 func (d *runDir) openRecords(jobs *bench.Grid, opts bench.Options, prior func(*results.Record)) error {
 	path := filepath.Join(d.dir, recordsFileName)
 	d.job = jobPlacer(jobs, opts)
 	d.done, d.others, d.hash = newBitset(jobs.Len()), map[[2]uint64]bool{}, newKeyHash()
 	d.inOrder, d.last = true, -1
+	if d.fresh {
+		return nil
+	}
 	place := d.placer()
 	// An episode twice is found by the job it is of, or among the others,
 	// without a hash of every key (results.OnceEach, 24 bytes a record):
@@ -138,7 +184,15 @@ func (d *runDir) openRecords(jobs *bench.Grid, opts bench.Options, prior func(*r
 	var twice bool
 	seen := newBitset(jobs.Len()) // done, and the jobs of the records dropped
 	check := func(_ int, r results.Record) error { return d.run.CheckRecord(r) }
-	w, _, closer, err := results.OpenAppendScan(path, check, func(r results.Record) error {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("open results: %w", err)
+	}
+	defer f.Close()
+	_, err = results.ScanRecords(f, path, check, func(r results.Record) error {
 		i, ok := d.job(&r)
 		switch {
 		case ok && seen.has(i):
@@ -171,26 +225,11 @@ func (d *runDir) openRecords(jobs *bench.Grid, opts bench.Options, prior func(*r
 	if twice {
 		return d.twice(path)
 	}
-	if err != nil {
-		return err
+	// A last line cut short by a kill is the one error a resumed run
+	// reads past: commit cuts it off.
+	if err != nil && !errors.Is(err, results.ErrTruncated) {
+		return fmt.Errorf("open results: %w", err)
 	}
-	if d.dropped > 0 {
-		closer.Close()
-		if err := d.dropInfraErrors(path); err != nil {
-			return err
-		}
-		f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0o644)
-		if err != nil {
-			return fmt.Errorf("open results: %w", err)
-		}
-		w, closer = results.NewWriter(f), syncedFile{f}
-	}
-	d.w, d.closer = w, closer
-	info, err := os.Stat(path)
-	if err != nil {
-		return err
-	}
-	d.end = info.Size()
 	return nil
 }
 

@@ -442,3 +442,100 @@ func TestResumePutsRecordsInGridOrder(t *testing.T) {
 		}
 	}
 }
+
+// A run refused once it has read the directory (a model that will not
+// open, a transcript with a damaged line) leaves every file as it found
+// it: before, run.json had already taken the refused run's grid (a shard
+// then could not be merged) and the records of infrastructure errors had
+// been dropped to be played again by a run that never played.
+func TestRefusedRunLeavesDirectory(t *testing.T) {
+	t.Parallel()
+	base := []string{"run", "--quiet", "--track", "tabletop", "--agents", "oracle,direct", "--tasks", "pick_place", "--perturbations", "none,absence", "--episodes", "2", "--perception", "detector"}
+	snapshot := func(dir string) map[string]string {
+		files := map[string]string{}
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			if e.IsDir() {
+				continue
+			}
+			data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			files[e.Name()] = string(data)
+		}
+		return files
+	}
+	// A store lacking some recordings: replaying it records
+	// infrastructure errors, which a resumed run would drop and play.
+	tapes := filepath.Join(t.TempDir(), "tapes")
+	if _, stderr, err := runCLI(t, append(base, "--model", "record:"+tapes+"=sim", "--out", t.TempDir())...); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	gappy := filepath.Join(t.TempDir(), "gappy")
+	if err := os.CopyFS(gappy, os.DirFS(tapes)); err != nil {
+		t.Fatal(err)
+	}
+	zst, _ := filepath.Glob(filepath.Join(gappy, "*.zst"))
+	for _, p := range zst[:len(zst)/2] {
+		os.Remove(p)
+	}
+	for _, tc := range []struct {
+		why     string
+		first   []string // the run whose directory the second is refused on
+		again   []string
+		damage  func(t *testing.T, dir string)
+		wantErr string
+	}{
+		{"a shard's grid cannot take a model that did not open", []string{"--model", "sim", "--shard", "2/2"},
+			[]string{"--model", "replay:" + filepath.Join(t.TempDir(), "none"), "--shard", "2/2"}, nil, "replay"},
+		{"--fresh discards the run only once the new one can play", []string{"--model", "sim"},
+			[]string{"--model", "replay:" + filepath.Join(t.TempDir(), "none"), "--fresh"}, nil, "replay"},
+		{"infrastructure errors are dropped only by a run that plays them again", []string{"--model", "replay:" + gappy, "--transcripts"},
+			[]string{"--model", "replay:" + tapes, "--transcripts"}, func(t *testing.T, dir string) {
+				p := filepath.Join(dir, transcriptFileName)
+				data, err := os.ReadFile(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				lines := strings.SplitAfter(string(data), "\n")
+				lines[2] = "{bad\n"
+				if err := os.WriteFile(p, []byte(strings.Join(lines, "")), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}, transcriptFileName + ":3"},
+	} {
+		t.Run(tc.why, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "run")
+			runCLI(t, append(append(base[:len(base):len(base)], tc.first...), "--out", dir)...)
+			if _, err := os.Stat(filepath.Join(dir, recordsFileName)); err != nil {
+				t.Fatal(err)
+			}
+			if tc.damage != nil {
+				tc.damage(t, dir)
+				if !strings.Contains(snapshot(dir)[recordsFileName], results.OutcomeInfraError) {
+					t.Fatal("the first run recorded no infrastructure error")
+				}
+			}
+			before := snapshot(dir)
+			_, stderr, err := runCLI(t, append(append(base[:len(base):len(base)], tc.again...), "--out", dir)...)
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Fatalf("run again: %v, want an error naming %q\n%s", err, tc.wantErr, stderr)
+			}
+			after := snapshot(dir)
+			for name, data := range before {
+				if after[name] != data {
+					t.Errorf("%s changed by a refused run", name)
+				}
+			}
+			for name := range after {
+				if _, ok := before[name]; !ok {
+					t.Errorf("%s made by a refused run", name)
+				}
+			}
+		})
+	}
+}

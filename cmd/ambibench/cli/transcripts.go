@@ -199,35 +199,44 @@ func (s *transcriptSink) Close() error {
 	return err
 }
 
-// openTranscript opens DIR/transcripts.jsonl for this run's calls, into
-// sink, once openRecords has read the records kept. The lines an earlier
-// run left of an episode with no record kept (in flight at a kill or an
-// interrupt, or an infrastructure error dropped to be played again) are
-// dropped first, the file rewritten whole (to a temporary file, then
-// renamed), so that each kept episode's calls are in it once; and the
-// calls of no record already there are not logged again (see
-// [transcriptSink]).
-func (d *runDir) openTranscript(sink *transcriptSink) error {
+// checkTranscript reads DIR/transcripts.jsonl, once openRecords has read
+// the records kept, changing nothing: it refuses a damaged line, naming
+// it, and finds the lines an earlier run left of an episode with no
+// record kept (in flight at a kill or an interrupt, or an infrastructure
+// error dropped to be played again), which commit drops (the file
+// rewritten whole, to a temporary file, then renamed) so that each kept
+// episode's calls are in it once, and the calls of no record already
+// there, which are not logged again (see [transcriptSink]).
+func (d *runDir) checkTranscript() error {
+	d.transcriptPrior, d.transcriptDrop = map[[sha256.Size]byte]int{}, 0
+	if d.fresh {
+		return nil
+	}
 	path := filepath.Join(d.dir, transcriptFileName)
-	isKept := d.kept
-	prior := map[[sha256.Size]byte]int{}
-	drop := 0
 	err := scanTranscript(path, func(line []byte, _ int, ep string, partial bool) error {
 		switch {
-		case stale(line, ep, partial, isKept):
-			drop++
+		case stale(line, ep, partial, d.kept):
+			d.transcriptDrop++
 		case !ofRecord(ep):
-			prior[callDigest(line)]++
+			d.transcriptPrior[callDigest(line)]++
 		}
 		return nil
 	})
 	if err != nil {
 		return fmt.Errorf("transcripts: %w", err)
 	}
-	if drop > 0 {
+	return nil
+}
+
+// openTranscript drops the stale lines checkTranscript found and opens
+// DIR/transcripts.jsonl for this run's calls, into sink (commit's last
+// step).
+func (d *runDir) openTranscript(sink *transcriptSink) error {
+	path := filepath.Join(d.dir, transcriptFileName)
+	if d.transcriptDrop > 0 {
 		err := rewriteFile(path, func(w io.Writer) error {
 			return scanTranscript(path, func(line []byte, _ int, ep string, partial bool) error {
-				if stale(line, ep, partial, isKept) {
+				if stale(line, ep, partial, d.kept) {
 					return nil
 				}
 				_, err := w.Write(line)
@@ -243,7 +252,7 @@ func (d *runDir) openTranscript(sink *transcriptSink) error {
 		return err
 	}
 	sink.mu.Lock()
-	sink.f, sink.prior = f, prior
+	sink.f, sink.prior = f, d.transcriptPrior
 	sink.mu.Unlock()
 	return nil
 }
