@@ -38,6 +38,13 @@ ended in an infrastructure error stays one, so that running the unsharded
 command on OUT (without --shard) plays it again. Report on OUT with
 ambibench report OUT.
 
+Shards run again with another --model hold several models' records.
+OUT/records.jsonl then holds them job by job, a job's records of the
+models one after another, where the unsharded directory holds each run's
+records in the order the runs ran; OUT/summary.md is of the model the shards' summaries name (run
+names it when its directory holds other models' records), or, when no
+shard's summary reads, each model's tables apart, never pooled.
+
 Refused, with the reason named: a directory that is not a shard, or
 named twice, shards of different settings, grids or shard counts, a
 run.json that does not read (named with its field), a shard without
@@ -238,6 +245,14 @@ type mergedSummary struct {
 	// written, and candOf the one of each of the four tried in turn.
 	cands  []bench.Options
 	candOf []int
+	// models are the run's models when it has several, and model the one
+	// of each candidate's tables ("" for every record): a run's summary
+	// is of one model's jobs (its records and those of the agents with no
+	// model), so the tables are made for each model apart, and never
+	// pool two models' records under one agent's name.
+	models []string
+	model  []string
+	seen   map[string]bool // the models of the records added
 	whole  []*runTally
 	out    outcomes
 }
@@ -269,6 +284,28 @@ func newMergedSummary(byIndex []*shardFile) *mergedSummary {
 			m.candOf = append(m.candOf, i)
 		}
 	}
+	m.model = make([]string, len(m.cands))
+	if models := first.Grid.Models; len(models) > 1 {
+		// Every order for each model: candidate c of model k is
+		// k*orders + c.
+		m.models = models
+		orders := len(m.cands)
+		cands, model := m.cands, m.model
+		m.cands, m.model = nil, nil
+		for _, mod := range models {
+			m.cands = append(m.cands, cands...)
+			for range model {
+				m.model = append(m.model, mod)
+			}
+		}
+		candOf := m.candOf
+		m.candOf = nil
+		for k := range models {
+			for _, c := range candOf {
+				m.candOf = append(m.candOf, k*orders+c)
+			}
+		}
+	}
 	for _, s := range byIndex {
 		data, err := os.ReadFile(filepath.Join(s.Dir, summaryFileName))
 		if err != nil {
@@ -285,6 +322,7 @@ func newMergedSummary(byIndex []*shardFile) *mergedSummary {
 // reset empties the tallies, for a merge that starts again.
 func (m *mergedSummary) reset() {
 	m.out = outcomes{}
+	m.seen = map[string]bool{}
 	if m.err != nil {
 		return
 	}
@@ -308,12 +346,23 @@ func (m *mergedSummary) tallies() []*runTally {
 // add adds a record of shard s.
 func (m *mergedSummary) add(r *results.Record, s *shardFile) {
 	m.out.add(r)
-	for _, t := range m.whole {
-		t.add(r)
+	m.seen[r.Model] = true
+	for i, t := range m.whole {
+		if m.ofModel(r, i) {
+			t.add(r)
+		}
 	}
-	for _, t := range s.tallies {
-		t.add(r)
+	for i, t := range s.tallies {
+		if m.ofModel(r, i) {
+			t.add(r)
+		}
 	}
+}
+
+// ofModel reports whether r is of candidate i's model: any record when
+// the run has one model, else one of that model or of no model.
+func (m *mergedSummary) ofModel(r *results.Record, i int) bool {
+	return m.model[i] == "" || r.Model == "" || r.Model == m.model[i]
 }
 
 // text is OUT/summary.md, and a note when its header is made from
@@ -327,6 +376,9 @@ func (m *mergedSummary) text() (summary, note string, err error) {
 			continue
 		}
 		for _, c := range m.candOf {
+			if mod, ok := summaryModel(s.head); ok && len(m.models) > 0 && m.model[c] != mod {
+				continue // the summary says whose it is
+			}
 			tables, err := s.tallies[c].summaryTables(m.cands[c])
 			if err != nil {
 				return "", "", err
@@ -340,15 +392,50 @@ func (m *mergedSummary) text() (summary, note string, err error) {
 			}
 		}
 	}
-	c := m.candOf[1] // the run's agents, the cells' perturbations
-	whole, err := m.whole[c].summaryTables(m.cands[c])
-	if err != nil {
-		return "", "", err
+	// The run's agents, the cells' perturbations, of each model that has
+	// records (a member of a team, say, has none), under a heading of
+	// its own when there are several.
+	var shown []int
+	for k, mod := range m.models {
+		if m.seen[mod] {
+			shown = append(shown, k)
+		}
 	}
+	if len(shown) == 0 {
+		shown = []int{0}
+	}
+	var whole string
+	for n, k := range shown {
+		c := m.candOf[k*4+1]
+		tables, err := m.whole[c].summaryTables(m.cands[c])
+		if err != nil {
+			return "", "", err
+		}
+		if len(shown) > 1 {
+			tables = fmt.Sprintf("## Model `%s`\n\n%s", m.models[k], tables)
+			if n < len(shown)-1 {
+				tables += "\n"
+			}
+		}
+		whole += tables
+	}
+	c := m.candOf[1]
 	first := m.shards[0].Run
 	head := fmt.Sprintf("# ambibench %s summary\n\nSuite version %s. Seed %s, %d episodes per cell and agent at most, merged from %d shards.\n\n",
 		m.cands[c].Track.Name(), first.Settings["suite"], first.Settings["seed"], first.Grid.Episodes, len(m.shards))
 	return head + whole, fmt.Sprintf("no shard's %s is what run writes for its records (a shard stopped before writing it?), so the merged one's settings line is made from %s", summaryFileName, results.RunFileName), nil
+}
+
+// summaryModel is the model a summary.md's head names as its tables'
+// (run writes it when the directory holds other models' records too).
+func summaryModel(head string) (string, bool) {
+	prefix, _, _ := strings.Cut(modelOfSummary, "%s")
+	_, rest, ok := strings.Cut(head, prefix)
+	if !ok {
+		return "", false
+	}
+	mod, _, ok := strings.Cut(rest, "`")
+	return mod, ok
 }
 
 // summaryHead is the title and the settings line of a summary.md: its

@@ -686,3 +686,68 @@ func TestParseKey(t *testing.T) {
 		}
 	}
 }
+
+// Shards that hold two models' records (each run again with another
+// --model) merge into the summary the unsharded directory's last run
+// wrote, of its model, whichever order the models ran in; with no shard's
+// summary to go by, each model's tables are apart. Before, the merged
+// summary put both models' episodes in one row under the agent's name.
+func TestMergeKeepsModelsApart(t *testing.T) {
+	t.Parallel()
+	args := []string{"run", "--quiet", "--track", "tabletop", "--agents", "oracle,direct", "--tasks", "pick_place",
+		"--perturbations", "none,absence", "--episodes", "3", "--perception", "detector"}
+	for _, order := range [][]string{{"sim", "sim:weak"}, {"sim:weak", "sim"}} {
+		t.Run(strings.Join(order, ","), func(t *testing.T) {
+			t.Parallel()
+			tmp := t.TempDir()
+			whole := filepath.Join(tmp, "whole")
+			var dirs []string
+			for i := 1; i <= 2; i++ {
+				dirs = append(dirs, filepath.Join(tmp, fmt.Sprintf("shard-%d", i)))
+			}
+			for _, m := range order {
+				if _, stderr, err := runCLI(t, append(args, "--model", m, "--out", whole)...); err != nil {
+					t.Fatalf("%v\n%s", err, stderr)
+				}
+				for i, dir := range dirs {
+					if _, stderr, err := runCLI(t, append(args, "--model", m, "--shard", fmt.Sprintf("%d/2", i+1), "--out", dir)...); err != nil {
+						t.Fatalf("%v\n%s", err, stderr)
+					}
+				}
+			}
+			want, err := os.ReadFile(filepath.Join(whole, summaryFileName))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(want), fmt.Sprintf(modelOfSummary, order[1])) {
+				t.Fatalf("the unsharded summary does not name its model %s:\n%s", order[1], want)
+			}
+			merged := filepath.Join(tmp, "merged")
+			if _, stderr, err := runCLI(t, append([]string{"merge", "--out", merged}, dirs...)...); err != nil || stderr != "" {
+				t.Fatalf("merge: %v\n%s", err, stderr)
+			}
+			if got, err := os.ReadFile(filepath.Join(merged, summaryFileName)); err != nil || !bytes.Equal(got, want) {
+				t.Errorf("merged summary.md (err %v):\n%s\nwant the unsharded run's:\n%s", err, got, want)
+			}
+			for _, dir := range dirs {
+				os.Remove(filepath.Join(dir, summaryFileName))
+			}
+			bare := filepath.Join(tmp, "bare")
+			if _, stderr, err := runCLI(t, append([]string{"merge", "--out", bare}, dirs...)...); err != nil {
+				t.Fatalf("merge: %v\n%s", err, stderr)
+			}
+			got, err := os.ReadFile(filepath.Join(bare, summaryFileName))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range order {
+				if !strings.Contains(string(got), "## Model `"+m+"`") {
+					t.Errorf("merged summary.md without shards' summaries has no tables of model %s:\n%s", m, got)
+				}
+			}
+			if strings.Contains(string(got), "(n=6)") {
+				t.Errorf("merged summary.md pools the two models' 3 episodes a cell:\n%s", got)
+			}
+		})
+	}
+}

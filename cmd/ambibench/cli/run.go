@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -211,6 +212,7 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 
 	var budget *tokenBudget // with --max-tokens-total
 	var dir *runDir
+	specs := []string{*modelSpec} // the run's models: its model and its team's members
 	if *out != "" {
 		settings, err := bench.Settings(opts)
 		if err != nil {
@@ -219,7 +221,6 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 		// A reply over the cap is the agent's failure, so the cap moves
 		// scores of a live model.
 		settings["max_reply_bytes"] = strconv.FormatInt(*maxReply, 10)
-		specs := []string{*modelSpec}
 		specs = append(specs, splitModelSpecs(*members)...)
 		var part *results.RunShard
 		if !shard.IsZero() {
@@ -335,7 +336,12 @@ func runCmd(stdout, stderr io.Writer, args []string) error {
 	if *out != "" {
 		var sum strings.Builder
 		fmt.Fprintf(&sum, "# ambibench %s summary\n\n", *track)
-		fmt.Fprintf(&sum, "Suite version %d. Seed %d, %s%s.\n\n", bench.SuiteVersion, opts.Seed, episodesRun, bench.SummaryNote(t))
+		fmt.Fprintf(&sum, "Suite version %d. Seed %d, %s%s.", bench.SuiteVersion, opts.Seed, episodesRun, bench.SummaryNote(t))
+		if others := otherModels(dir, specs); len(others) > 0 && needsModel(jobs.Agents()) {
+			// Else nothing says whose this summary is.
+			fmt.Fprintf(&sum, " "+modelOfSummary+"; the directory holds records of %s too, which ambibench report keeps apart.", *modelSpec, strings.Join(others, ", "))
+		}
+		sum.WriteString("\n\n")
 		sum.WriteString(promptsNote(opts.Prompts, t.Name()))
 		tables, err := tally.summaryTables(opts)
 		if err != nil {
@@ -413,6 +419,26 @@ type runTally struct {
 	tables *bench.Tables
 	infra  reports.InfraTally
 	out    outcomes
+}
+
+// modelOfSummary is the sentence of summary.md that names the model of
+// its run, when the directory holds other models' records too: merge
+// reads it back to make the merged summary of the same model.
+const modelOfSummary = "The tables are of model `%s`"
+
+// otherModels are the models of the run in dir (run.json's grid) that
+// this run, with specs, does not use: none when dir is nil.
+func otherModels(dir *runDir, specs []string) []string {
+	if dir == nil {
+		return nil
+	}
+	var out []string
+	for _, m := range dir.run.Grid.Models {
+		if !slices.Contains(specs, m) {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 func newRunTally(opts bench.Options) *runTally {
