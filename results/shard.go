@@ -3,6 +3,7 @@ package results
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -137,8 +138,16 @@ func CheckShards(shards []ShardDir) (RunFile, error) {
 			}
 			return RunFile{}, fmt.Errorf("%s", b.String())
 		}
-		if !gridEqual(first.Run.Grid, s.Run.Grid) || !first.Run.Shard.Order.Equal(sh.Order) {
-			return RunFile{}, fmt.Errorf("mismatched shards: %s and %s are shards of different grids (agents, models, families, perturbations, sizes or episodes differ)", first.Dir, s.Dir)
+		if diffs := gridDiffs(first.Run.Grid, s.Run.Grid); len(diffs) > 0 || !first.Run.Shard.Order.Equal(sh.Order) {
+			var b strings.Builder
+			fmt.Fprintf(&b, "mismatched shards: %s and %s are shards of different grids", first.Dir, s.Dir)
+			if len(diffs) == 0 {
+				b.WriteString(": the same grid in another job order (run by another version of ambibench?)")
+			}
+			for _, d := range diffs {
+				fmt.Fprintf(&b, "\n  %s: %s in %s, %s in %s", d[0], d[1], first.Dir, d[2], s.Dir)
+			}
+			return RunFile{}, fmt.Errorf("%s", b.String())
 		}
 	}
 	var missing []string
@@ -189,7 +198,7 @@ type WrongShardError struct {
 }
 
 func (e *WrongShardError) Error() string {
-	return fmt.Sprintf("overlapping shards: %s is shard %d/%d but holds episode %s, which is shard %d/%d's", e.Dir, e.Shard.Index, e.Shard.Count, e.Key, e.Owner, e.Shard.Count)
+	return fmt.Sprintf("misplaced record: %s is shard %d/%d but holds episode %s, a job of shard %d/%d (a record moved from another shard's file?)", e.Dir, e.Shard.Index, e.Shard.Count, e.Key, e.Owner, e.Shard.Count)
 }
 
 // InTwoShards is the error of an episode, key, that the shard directories
@@ -198,10 +207,30 @@ func InTwoShards(key, first, again string) error {
 	return fmt.Errorf("overlapping shards: episode %s is in %s and in %s", key, first, again)
 }
 
-func gridEqual(g, h Grid) bool {
-	return slices.Equal(g.Agents, h.Agents) && slices.Equal(g.Models, h.Models) &&
-		slices.Equal(g.Families, h.Families) && slices.Equal(g.Perturbations, h.Perturbations) &&
-		slices.Equal(g.SceneSizes, h.SceneSizes) && g.Episodes == h.Episodes && g.Repeats == h.Repeats
+// gridDiffs names each part of the grids g and h that differs, with its
+// value in each: a name and two values a difference.
+func gridDiffs(g, h Grid) [][3]string {
+	var out [][3]string
+	list := func(name string, a, b []string) {
+		if !slices.Equal(a, b) {
+			out = append(out, [3]string{name, "[" + strings.Join(a, ", ") + "]", "[" + strings.Join(b, ", ") + "]"})
+		}
+	}
+	num := func(name string, a, b int) {
+		if a != b {
+			out = append(out, [3]string{name, strconv.Itoa(a), strconv.Itoa(b)})
+		}
+	}
+	list("agents", g.Agents, h.Agents)
+	list("models", g.Models, h.Models)
+	list("families", g.Families, h.Families)
+	list("perturbations", g.Perturbations, h.Perturbations)
+	if !slices.Equal(g.SceneSizes, h.SceneSizes) {
+		out = append(out, [3]string{"scene sizes", fmt.Sprint(g.SceneSizes), fmt.Sprint(h.SceneSizes)})
+	}
+	num("episodes", g.Episodes, h.Episodes)
+	num("repeats", g.Repeats, h.Repeats)
+	return out
 }
 
 func show(v string) string {

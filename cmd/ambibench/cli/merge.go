@@ -35,8 +35,9 @@ split, which each shard made, once), then each episode's, in the records'
 order; the lines of an episode a shard holds no record of are left out,
 and the images the calls showed are copied to OUT/images. An episode that
 ended in an infrastructure error stays one, so that running the unsharded
-command on OUT (without --shard) plays it again. Report on OUT with
-ambibench report OUT.
+command on OUT (without --shard) plays it again; so does it the jobs of a
+shard stopped part way, which merges with a note on stderr naming it and
+how many of its jobs it holds. Report on OUT with ambibench report OUT.
 
 Shards run again with another --model hold several models' records.
 OUT/records.jsonl then holds them job by job, a job's records of the
@@ -153,7 +154,23 @@ func mergeCmd(stdout, stderr io.Writer, args []string) error {
 		fmt.Fprintf(stderr, "ambibench: merge: %d %s ended in infrastructure errors; running the unsharded command (without --shard) with --out %s plays just those\n",
 			o.infra, plural(o.infra, "episode", "episodes"), *out)
 	}
+	// A shard stopped part way (interrupted, or its records cut by hand)
+	// merges: the unsharded command on OUT plays the rest. Said, or OUT
+	// would pass for the whole run.
+	for _, s := range byIndex {
+		if jobs := s.jobs(); s.merged < jobs {
+			fmt.Fprintf(stderr, "ambibench: merge: %s, shard %d/%d, holds %d of its %d jobs (stopped part way?); running the unsharded command (without --shard) with --out %s plays the rest\n",
+				s.Dir, s.Run.Shard.Index, s.Run.Shard.Count, s.merged, jobs, *out)
+		}
+	}
 	return nil
+}
+
+// jobs is the number of jobs of the run that are s's: every Count-th of
+// the job order, from its Index-th.
+func (s *shardFile) jobs() int {
+	sh := s.Run.Shard
+	return (sh.Order.Len() - (sh.Index - 1) + sh.Count - 1) / sh.Count
 }
 
 // outDir is merge's OUT, locked, and whether merge made it.
@@ -328,7 +345,7 @@ func (m *mergedSummary) reset() {
 	}
 	m.whole = m.tallies()
 	for _, s := range m.shards {
-		s.tallies = nil
+		s.tallies, s.merged = nil, 0
 		if s.head != "" {
 			s.tallies = m.tallies()
 		}
@@ -345,6 +362,7 @@ func (m *mergedSummary) tallies() []*runTally {
 
 // add adds a record of shard s.
 func (m *mergedSummary) add(r *results.Record, s *shardFile) {
+	s.merged++
 	m.out.add(r)
 	m.seen[r.Model] = true
 	for i, t := range m.whole {
@@ -463,6 +481,7 @@ type shardFile struct {
 	// tallies its records' tables in each order the summary may have.
 	summary, head string
 	tallies       []*runTally
+	merged        int // its records merged
 }
 
 // shardFiles are the shards of a merge, in the order given.
@@ -565,8 +584,9 @@ func (ss shardFiles) refusal() error {
 	for i, s := range ss {
 		place := s.Placer()
 		var bad error
-		_, err := results.ScanRecords(s.records(), s.path, nil, func(r results.Record) error {
+		_, err := results.ScanRecordsAt(s.records(), s.path, nil, func(r results.Record, at results.LineAt) error {
 			if _, bad = place(r); bad != nil {
+				bad = fmt.Errorf("%s:%d: %w", s.path, at.Line, bad)
 				return errStop
 			}
 			return nil

@@ -243,11 +243,11 @@ func TestMergeRefuses(t *testing.T) {
 		{"one directory named twice by two paths", []string{dirs[0], dirs[1], dirs[2], dirs[3], dirs[3] + string(filepath.Separator) + "."}, "are one directory, named twice"},
 		{"a shard given twice", []string{dirs[0], dirs[1], dirs[2], dirs[3], again}, "overlapping shards: " + dirs[0] + " and " + again + " are both shard 1/4"},
 		{"an episode in two directories", []string{dirs[0], dirs[1], as3, dirs[3]}, "overlapping shards: episode \"tabletop\"/\"pick_place\"/\"none\"/\"oracle\"/\"\"/1/0 is in " + dirs[0] + " and in " + as3},
-		{"a directory that holds another shard's episodes", []string{as1, dirs[1], as3, dirs[3]}, "overlapping shards: " + as1 + " is shard 1/4 but holds episode"},
+		{"a directory that holds another shard's episodes, named by file and line", []string{as1, dirs[1], as3, dirs[3]}, filepath.Join(as1, recordsFileName) + ":1: misplaced record: " + as1 + " is shard 1/4 but holds episode"},
 		{"a missing shard", []string{dirs[0], dirs[1], dirs[3]}, "missing shard: shard 3/4 of the run is not among the directories given"},
 		{"two missing shards", []string{dirs[1]}, "missing shards: shard 1/4, 3/4, 4/4"},
 		{"different settings", []string{dirs[0], dirs[1], seed2[2], dirs[3]}, "mismatched shards: " + dirs[0] + " and " + seed2[2] + " were run with different settings:\n  seed: 1 in " + dirs[0] + ", 2 in " + seed2[2]},
-		{"different grids", []string{dirs[0], dirs[1], more[2], dirs[3]}, "mismatched shards: " + dirs[0] + " and " + more[2] + " are shards of different grids"},
+		{"different grids", []string{dirs[0], dirs[1], more[2], dirs[3]}, "mismatched shards: " + dirs[0] + " and " + more[2] + " are shards of different grids\n  episodes: 3 in " + dirs[0] + ", 4 in " + more[2]},
 		{"different shard counts", []string{dirs[0], three[1], dirs[2], dirs[3]}, "mismatched shards: " + dirs[0] + " is shard 1/4, " + three[1] + " is shard 2/3: different shard counts"},
 		{"a directory that is no shard", []string{dirs[0], whole}, whole + ": not a shard"},
 		// The refusal is the one a reading of every shard's records in
@@ -749,5 +749,34 @@ func TestMergeKeepsModelsApart(t *testing.T) {
 				t.Errorf("merged summary.md pools the two models' 3 episodes a cell:\n%s", got)
 			}
 		})
+	}
+}
+
+// A shard stopped part way merges (the unsharded command on OUT plays
+// the rest), and merge says so: before, OUT passed for the whole run.
+func TestMergeSaysAShardIsIncomplete(t *testing.T) {
+	t.Parallel()
+	dirs := shardDirs(t, 2)
+	path := filepath.Join(dirs[1], recordsFileName)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	if err := os.WriteFile(path, bytes.Join(lines[:3], nil), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	_, stderr, err := runCLI(t, "merge", "--out", out, dirs[0], dirs[1])
+	if err != nil {
+		t.Fatalf("merge: %v\n%s", err, stderr)
+	}
+	if want := fmt.Sprintf("%s, shard 2/2, holds 3 of its %d jobs", dirs[1], len(lines)-1); !strings.Contains(stderr, want) {
+		t.Errorf("stderr %q, want it to say %q", stderr, want)
+	}
+	if _, stderr, err := runCLI(t, "merge", "--out", filepath.Join(t.TempDir(), "whole"), dirs[0]); err == nil || stderr != "" {
+		// A missing shard stays refused: only a shard present and part
+		// done is merged.
+		t.Errorf("merge of one shard of two: %v, stderr %q", err, stderr)
 	}
 }
