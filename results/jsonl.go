@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"hash/maphash"
 	"io"
+	"io/fs"
 	"os"
 	"reflect"
 	"strings"
@@ -273,6 +274,9 @@ func scanRecords(r io.Reader, name string, check func(int, Record) error, each f
 	if err := sc.Err(); err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {
 			return readResult{}, fmt.Errorf("%s:%d: line longer than %d bytes", name, line+1, maxLine)
+		}
+		if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
+			return readResult{}, err // names the file already
 		}
 		return readResult{}, fmt.Errorf("read %s: %w", name, err)
 	}

@@ -668,3 +668,18 @@ func TestAppendToMendsAsOpenAppendScan(t *testing.T) {
 		})
 	}
 }
+
+// An error of the reader that names the file already is not prefixed
+// with it again ("read x: read x: is a directory").
+func TestScanRecordsNamesTheFileOnce(t *testing.T) {
+	dir := t.TempDir()
+	f, err := os.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	_, err = ScanRecords(f, dir, nil, func(Record) error { return nil })
+	if err == nil || strings.Count(err.Error(), dir) != 1 {
+		t.Errorf("error %v, want one naming %s once", err, dir)
+	}
+}

@@ -154,6 +154,9 @@ func scanTranscript(path string, fn func(line []byte, n int, ep string, partial 
 		if errors.Is(err, io.EOF) {
 			return nil
 		}
+		if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
+			return err // names the file already
+		}
 		if err != nil {
 			return fmt.Errorf("read %s: %w", path, err)
 		}
