@@ -445,7 +445,10 @@ func TestReplayReadsModelName(t *testing.T) {
 		rec.Generate(context.Background(), requests[0].req)
 	}
 	bad := t.TempDir()
-	os.WriteFile(filepath.Join(bad, "0123.json"), []byte("{"), 0o644)
+	// Named as a recording is (32 hex digits): a file of another name is
+	// no recording, and passed over.
+	badFile := filepath.Join(bad, "0123"+strings.Repeat("0", 28)+".json")
+	os.WriteFile(badFile, []byte("{"), 0o644)
 
 	for _, tt := range []struct {
 		name, why, dir string
@@ -455,7 +458,7 @@ func TestReplayReadsModelName(t *testing.T) {
 		{"one model", "the files name the model the cassette was recorded from", one, live.Name(), ""},
 		{"two models", "a cassette of several models cannot choose", two, "", "2 models (gemini:b, openai:a)"},
 		{"empty", "an empty cassette names no model", t.TempDir(), "", "holds no recordings"},
-		{"unreadable file", "a file without a model is named", bad, "", filepath.Join(bad, "0123.json")},
+		{"unreadable file", "a file without a model is named", bad, "", badFile},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			m, err := cassette.Replay(tt.dir, "")
@@ -519,9 +522,10 @@ func TestReplayPassesOverDamagedFiles(t *testing.T) {
 		}
 	}
 	bad := t.TempDir()
-	os.WriteFile(filepath.Join(bad, "a.json"), nil, 0o644)
-	os.WriteFile(filepath.Join(bad, "b.json"), []byte("\x00"), 0o644)
-	if _, err := cassette.Replay(bad, ""); err == nil || !strings.Contains(err.Error(), "none of its 2 recordings can be read") || !strings.Contains(err.Error(), filepath.Join(bad, "a.json")+": empty") {
+	a, b := strings.Repeat("a", 32)+".json", strings.Repeat("b", 32)+".json"
+	os.WriteFile(filepath.Join(bad, a), nil, 0o644)
+	os.WriteFile(filepath.Join(bad, b), []byte("\x00"), 0o644)
+	if _, err := cassette.Replay(bad, ""); err == nil || !strings.Contains(err.Error(), "none of its 2 recordings can be read") || !strings.Contains(err.Error(), filepath.Join(bad, a)+": empty") {
 		t.Errorf("a cassette of damaged files alone: %v", err)
 	}
 }

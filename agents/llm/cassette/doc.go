@@ -4,7 +4,9 @@
 //
 // A cassette (a store) is a directory holding one file per distinct
 // request, DIR/<key>.zst, where key is [llm.Hash] of the model's name and
-// the request (at repeat 0; see below for the other repeats). The file is one zstd frame (github.com/klauspost/compress)
+// the request (at repeat 0; see below for the other repeats), 32 hex
+// digits; a file of another name is no recording (a run recorded into
+// its own --out directory keeps its run.json there). The file is one zstd frame (github.com/klauspost/compress)
 // of a JSON object holding exactly the model name, that hash, the request
 // and the reply:
 //
@@ -65,6 +67,10 @@
 // unlike the simulated model's (the seeds know its prompts, not its
 // words); a store the seeds keep well is left as recorded. [Verify] reads
 // a store whole as a replay would, and [Merge] joins stores (the shards').
+// A dictionary that is missing or does not read fails every recording
+// compressed with it; they report it once, with how many recordings need
+// it, and a directory that holds files but no recording (a run's) is
+// refused as no store.
 //
 // The first layout, one JSON file DIR/<key>.json holding the object
 // above, still reads: a key is looked up as DIR/<key>.zst, then as

@@ -188,17 +188,31 @@ func (s *store) load(model, key string) (reply llm.Reply, ok bool, err error) {
 
 // recordingKey returns the key of the recording file called name, or ""
 // when name is no recording's (a temporary file, a dictionary, a file
-// of another kind).
+// of another kind). Keys are what [Key] gives, 32 lowercase hex digits,
+// so that the files of a run recorded into its own store (run.json)
+// are not taken for recordings.
 func recordingKey(name string) string {
-	if strings.HasPrefix(name, ".") {
-		return ""
-	}
 	for _, ext := range [...]string{extZstd, extJSON} {
-		if k, ok := strings.CutSuffix(name, ext); ok && k != "" {
+		if k, ok := strings.CutSuffix(name, ext); ok && isKey(k) {
 			return k
 		}
 	}
 	return ""
+}
+
+// keyLen is the length of a key: llm.Hash's 16 bytes in hex.
+const keyLen = 32
+
+func isKey(k string) bool {
+	if len(k) != keyLen {
+		return false
+	}
+	for _, c := range []byte(k) {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // validRequest returns req with raw JSON that is not valid quoted as a

@@ -8,6 +8,7 @@ import (
 	"hash/fnv"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -56,13 +57,17 @@ type recording struct {
 // a batch at a time so that a store of millions of files is never listed
 // whole. A key with both a .zst and a .json file is one recording, read
 // from the .zst as [Replay] does. A recording that cannot be read is
-// passed to fn with its error, and the walk goes on.
+// passed to fn with its error, and the walk goes on; but the recordings
+// compressed with a dictionary that cannot be read are passed once, at
+// the end, as one *dictFailure a dictionary: one line that says what to
+// mend rather than thousands that each say the same.
 func (s *store) walk(fn func(r recording, err error) error) error {
 	d, err := os.Open(s.dir)
 	if err != nil {
 		return err
 	}
 	defer d.Close()
+	failed := map[uint32]*dictFailure{}
 	for {
 		entries, err := d.ReadDir(1024)
 		for _, e := range entries {
@@ -79,28 +84,66 @@ func (s *store) walk(fn func(r recording, err error) error) error {
 				r.legacy = filepath.Join(s.dir, key+extJSON)
 			}
 			raw, rerr := os.ReadFile(r.name)
+			if errors.Is(rerr, fs.ErrNotExist) {
+				continue // gone since listed: compacted
+			}
 			if rerr == nil {
+				// The ErrNotExist of a dictionary lost is no file gone:
+				// its recordings are kept, and said once.
+				if f := failed[headerDict(r.name, raw)]; f != nil {
+					f.add(r.name)
+					continue
+				}
 				r.data, rerr = s.unpack(r.name, raw)
-			}
-			if rerr != nil && !errors.Is(rerr, os.ErrNotExist) { // gone since listed: compacted
-				if err := fn(r, rerr); err != nil {
-					return err
-				}
-				continue
-			}
-			if rerr == nil {
-				if err := fn(r, nil); err != nil {
-					return err
+				if de := (*dictError)(nil); errors.As(rerr, &de) {
+					failed[de.id] = &dictFailure{dictError: *de}
+					failed[de.id].add(r.name)
+					continue
 				}
 			}
+			if err := fn(r, rerr); err != nil {
+				return err
+			}
+		}
+		if err != nil && err != io.EOF {
+			return err
 		}
 		if err == io.EOF {
-			return nil
+			break
 		}
-		if err != nil {
+	}
+	for _, id := range slices.Sorted(maps.Keys(failed)) {
+		if err := fn(recording{}, failed[id]); err != nil {
 			return err
 		}
 	}
+	return nil
+}
+
+// dictFailure is a dictionary that cannot be read and the recordings
+// compressed with it, which none can be read without.
+type dictFailure struct {
+	dictError
+	n     int
+	first string // the first recording by name, so the error is the same each walk
+}
+
+func (f *dictFailure) add(name string) {
+	if f.n == 0 || name < f.first {
+		f.first = name
+	}
+	f.n++
+}
+
+func (f *dictFailure) Error() string {
+	which := fmt.Sprintf("%d recordings are compressed with it (%s, …) and cannot be read", f.n, f.first)
+	if f.n == 1 {
+		which = fmt.Sprintf("a recording is compressed with it (%s) and cannot be read", f.first)
+	}
+	if errors.Is(f.err, fs.ErrNotExist) {
+		return fmt.Sprintf("cassette dictionary %s is missing: %s; put it back to read them", f.path, which)
+	}
+	return fmt.Sprintf("%v: %s", f.err, which)
 }
 
 // check reads a recording whole, as a Player would serve it: the JSON
@@ -142,7 +185,8 @@ func (st *Stats) countFiles(dir string) []error {
 		errs = append(errs, err)
 	} else if id != 0 {
 		if _, err := readDict(dir, id); err != nil {
-			errs = append(errs, fmt.Errorf("%s: names dictionary %08x: %w", filepath.Join(dir, dictDir, current), id, err))
+			errs = append(errs, &dictError{id: id, path: dictPath(dir, id),
+				err: fmt.Errorf("%s: names dictionary %08x: %w", filepath.Join(dir, dictDir, current), id, err)})
 		}
 	}
 	entries, _ := os.ReadDir(filepath.Join(dir, dictDir))
@@ -162,7 +206,7 @@ func (st *Stats) countFiles(dir string) []error {
 			continue
 		}
 		if _, err := readDict(dir, id); err != nil {
-			errs = append(errs, err)
+			errs = append(errs, &dictError{id: id, path: dictPath(dir, id), err: err})
 		}
 	}
 	filepath.WalkDir(filepath.Join(dir, imagefile.Dir), func(_ string, d fs.DirEntry, err error) error {
@@ -182,14 +226,16 @@ func (st *Stats) countFiles(dir string) []error {
 // a reply to the request its name is the hash of; the images it names
 // are there, of their type and size) and every dictionary, and returns
 // what it found. Every problem is in the error, one a line, each naming
-// its file.
+// its file; a dictionary that cannot be read is one line, which says how
+// many recordings are compressed with it. dir must be a directory that
+// holds a recording, or no file at all.
 func Verify(dir string) (Stats, error) {
 	var st Stats
-	s, err := openStore(dir)
+	s, err := openExisting(dir)
 	if err != nil {
 		return st, err
 	}
-	errs := st.countFiles(dir)
+	var errs []error
 	err = s.walk(func(r recording, err error) error {
 		if err == nil {
 			_, _, err = s.check(r)
@@ -207,7 +253,93 @@ func Verify(dir string) (Stats, error) {
 	if err != nil {
 		errs = append(errs, err)
 	}
-	return st, errors.Join(errs...)
+	return st, errors.Join(withFileErrs(errs, st.countFiles(dir))...)
+}
+
+// withFileErrs appends to errs, a walk's, the problems countFiles found
+// with the store's dictionaries, but for those of a dictionary errs
+// already report with the recordings that need it.
+func withFileErrs(errs, files []error) []error {
+	said := map[uint32]bool{}
+	for _, err := range errs {
+		if f := (*dictFailure)(nil); errors.As(err, &f) {
+			said[f.id] = true
+		}
+	}
+	for _, err := range files {
+		if de := (*dictError)(nil); errors.As(err, &de) && said[de.id] {
+			continue
+		}
+		errs = append(errs, err)
+	}
+	return errs
+}
+
+// openExisting opens the store in dir for [Verify], [Compact] and the
+// inputs of [Merge], which read a store that must be there: dir must be
+// a directory, and one that holds a recording or nothing but what a
+// store may hold beside them (a run recorded into its own store keeps
+// its files there too, but a run's directory alone is no store).
+func openExisting(dir string) (*store, error) {
+	info, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("%s: no such cassette store (the directory is not there)", dir)
+	case err != nil:
+		return nil, err
+	case !info.IsDir():
+		return nil, fmt.Errorf("%s is not a directory, so not a cassette store (want the DIR of --model record:DIR=SPEC)", dir)
+	}
+	if err := holdsRecordings(dir); err != nil {
+		return nil, err
+	}
+	return openStore(dir)
+}
+
+// holdsRecordings refuses a directory that holds files but no recording,
+// listing it until the first recording (at once, in a store).
+func holdsRecordings(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	var others []string
+	run := false
+	for {
+		entries, err := d.ReadDir(1024)
+		for _, e := range entries {
+			name := e.Name()
+			switch {
+			case recordingKey(name) != "":
+				return nil
+			case e.IsDir() || strings.HasPrefix(name, "."):
+			default:
+				others = append(others, name)
+				run = run || name == "run.json"
+			}
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if len(others) == 0 {
+		return nil // an empty store: one a run that made no call recorded into
+	}
+	slices.Sort(others)
+	what := strings.Join(others, ", ")
+	if len(others) > 3 {
+		what = strings.Join(others[:3], ", ") + ", …"
+	}
+	hint := ""
+	if run {
+		hint = "; it is a run's directory (ambibench run --out DIR), and the store is the DIR of --model record:DIR=SPEC"
+	}
+	return fmt.Errorf("%s is not a cassette store: it holds no recording (KEY%s or KEY%s, KEY a request's hash in %d hex digits) but %d other files (%s)%s",
+		dir, extZstd, extJSON, keyLen, len(others), what, hint)
 }
 
 // sameLegacy reports a .json file beside a .zst one (a compaction cut
@@ -260,7 +392,7 @@ const sampleCount = 2000
 // A store whose recordings all use its current dictionary already is left
 // as it is.
 func Compact(dir string, opts CompactOptions) (Stats, error) {
-	s, err := openStore(dir)
+	s, err := openExisting(dir)
 	if err != nil {
 		return Stats{}, err
 	}
@@ -312,8 +444,7 @@ func (s *store) compact(opts CompactOptions) (Stats, error) {
 	if opts.Prune && len(errs) == 0 {
 		errs = append(errs, s.prune()...)
 	}
-	errs = append(errs, st.countFiles(dir)...)
-	return st, errors.Join(errs...)
+	return st, errors.Join(withFileErrs(errs, st.countFiles(dir))...)
 }
 
 // choose decides how Compact writes the store, which holds n recordings
@@ -552,8 +683,15 @@ func frameDict(name string) uint32 {
 	defer f.Close()
 	head := make([]byte, 18)
 	n, _ := io.ReadFull(f, head)
+	return headerDict(name, head[:n])
+}
+
+// headerDict returns the dictionary the frame of the recording file
+// called name, whose bytes start with data, names: 0 for none, for a
+// .json file, or when the header does not read.
+func headerDict(name string, data []byte) uint32 {
 	var h zstd.Header
-	if h.Decode(head[:n]) != nil {
+	if !strings.HasSuffix(name, extZstd) || h.Decode(data) != nil {
 		return 0
 	}
 	return h.DictionaryID
@@ -659,24 +797,34 @@ type MergeOptions struct {
 // out holds already is left as it is. Stores recorded by the shards of
 // one run, or by runs of one model, merge into one; [Compact] the output
 // afterwards to train its dictionary on it all.
+//
+// Every input is opened before anything is written, and out is made
+// only when the first recording is copied (or once all is done, when
+// the stores hold none), so that a merge refused at the start leaves no
+// out behind. What a merge that fails later has copied stays: each
+// recording is a whole file, checked, and merging again copies the rest.
 func Merge(out string, ins []string, opts MergeOptions) (Stats, error) {
 	var st Stats
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return st, err
+	if info, err := os.Stat(out); err == nil && !info.IsDir() {
+		return st, fmt.Errorf("%s is not a directory, so not a cassette store", out)
+	}
+	srcs := make([]*store, len(ins))
+	for i, in := range ins {
+		if same, _ := sameDir(in, out); same {
+			return st, fmt.Errorf("%s: the output cannot be one of the inputs", in)
+		}
+		src, err := openExisting(in)
+		if err != nil {
+			return st, err
+		}
+		srcs[i] = src
 	}
 	dst, err := openStore(out)
 	if err != nil {
 		return st, err
 	}
 	var errs []error
-	for _, in := range ins {
-		if same, _ := sameDir(in, out); same {
-			return st, fmt.Errorf("%s: the output cannot be one of the inputs", in)
-		}
-		src, err := openStore(in)
-		if err != nil {
-			return st, err
-		}
+	for i, src := range srcs {
 		err = src.walk(func(r recording, err error) error {
 			var req llm.Request
 			var reply llm.Reply
@@ -692,7 +840,12 @@ func Merge(out string, ins []string, opts MergeOptions) (Stats, error) {
 			return nil
 		})
 		if err != nil {
-			errs = append(errs, fmt.Errorf("%s: %w", in, err))
+			errs = append(errs, fmt.Errorf("%s: %w", ins[i], err))
+		}
+	}
+	if len(errs) == 0 {
+		if err := os.MkdirAll(out, 0o755); err != nil {
+			return st, err
 		}
 	}
 	return st, errors.Join(errs...)
@@ -718,6 +871,9 @@ func (s *store) merge(src *store, r recording, req llm.Request, reply llm.Reply,
 			return nil
 		}
 		return fmt.Errorf("cassette file %s: another reply to its request than %s's; kept %s (merge with --keep-first to keep the first without an error)", r.name, name, name)
+	}
+	if err := os.MkdirAll(s.dir, 0o755); err != nil {
+		return err
 	}
 	for i, m := range req.Messages {
 		for j, im := range m.Images {

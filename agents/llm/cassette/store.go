@@ -165,7 +165,7 @@ func (s *store) decoder(id uint32) (*zstd.Decoder, error) {
 	if id != 0 {
 		dict, err := readDict(s.dir, id)
 		if err != nil {
-			return nil, err
+			return nil, &dictError{id: id, path: dictPath(s.dir, id), err: err}
 		}
 		opts = append(opts, zstd.WithDecoderDicts(dict))
 	}
@@ -176,6 +176,17 @@ func (s *store) decoder(id uint32) (*zstd.Decoder, error) {
 	s.decoders[id] = d
 	return d, nil
 }
+
+// dictError is a dictionary a frame names that cannot be read: every
+// recording compressed with it fails alike, which store.walk reports once.
+type dictError struct {
+	id   uint32
+	path string // the dictionary's file
+	err  error  // readDict's, naming it
+}
+
+func (e *dictError) Error() string { return e.err.Error() }
+func (e *dictError) Unwrap() error { return e.err }
 
 // unpack returns the JSON of the recording at name whose bytes are data:
 // data itself for a .json file, its frame unpacked for a .zst file. The

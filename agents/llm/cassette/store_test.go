@@ -267,13 +267,33 @@ func TestVerifyNamesBadFiles(t *testing.T) {
 			os.WriteFile(name, []byte("zz\n"), 0o644)
 			return name
 		}, "want a dictionary ID in hex"},
+		// A missing dictionary is os.ErrNotExist too, which the walk once
+		// took for a recording deleted since listed: every recording was
+		// skipped and Verify found nothing wrong.
+		{"a dictionary lost that is not current", func(dir, key string) string {
+			d := dictOf(dir)
+			os.Remove(filepath.Join(dir, "dict", "current"))
+			os.Remove(d)
+			return d
+		}, "is missing: 80 recordings are compressed with it"},
+		// Said once with the count, not once a recording (and once more
+		// by the check of the dictionaries themselves).
+		{"a dictionary damaged that is not current", func(dir, key string) string {
+			d := dictOf(dir)
+			os.Remove(filepath.Join(dir, "dict", "current"))
+			os.WriteFile(d, []byte("not a dictionary"), 0o644)
+			return d
+		}, "not a zstd dictionary"},
 	} {
 		t.Run(tc.why, func(t *testing.T) {
 			dir, key := setup(t)
 			file := tc.damage(dir, key)
 			_, err := cassette.Verify(dir)
 			if err == nil || !strings.Contains(err.Error(), file) || !strings.Contains(err.Error(), tc.wantErr) {
-				t.Errorf("Verify: %v; want an error naming %s and saying %q", err, file, tc.wantErr)
+				t.Fatalf("Verify: %v; want an error naming %s and saying %q", err, file, tc.wantErr)
+			}
+			if n := strings.Count(err.Error(), file); n != 1 {
+				t.Errorf("Verify named %s %d times, want once:\n%v", file, n, err)
 			}
 		})
 	}

@@ -14,9 +14,12 @@ const cassetteUsage = `Usage:
   ambibench cassette merge [--keep-first] OUT IN...  copy the recordings and images of the stores IN into OUT, then compact OUT
 
 A cassette store (the DIR of --model record:DIR=SPEC and replay:DIR) keeps
-one file a request: DIR/KEY.zst, the recording's JSON compressed with zstd
-and the dictionary its frame names (DIR/dict/ID.zdict); DIR/KEY.json, the
-first layout's, still reads. Images are kept once each under DIR/images.
+one file a request: DIR/KEY.zst, KEY the request's hash in 32 hex digits,
+the recording's JSON compressed with zstd and the dictionary its frame
+names (DIR/dict/ID.zdict); DIR/KEY.json, the first layout's, still reads.
+Images are kept once each under DIR/images. Files of other names are no
+recordings (a run recorded into its own --out keeps run.json there); a
+directory holding files but no recording (a run's) is refused as no store.
 
 A recorder compresses with the dictionary DIR/dict/current names, and, in
 a store that names none (one not compacted), with the seed dictionary
@@ -33,7 +36,9 @@ repeat 0 is keyed as a run without repeats.
 
 verify checks that each file unpacks, that its request (with its repeat)
 hashes to its name, that the images it names are there, and that each
-dictionary reads.
+dictionary reads. A dictionary missing or damaged is named once, with how
+many recordings are compressed with it (none reads without it); verify,
+compact and merge then exit 2.
 
 compact draws about 2,000 of the store's recordings and estimates the
 store's bytes written three ways: as recorders write it, with no
@@ -51,7 +56,10 @@ is left as it is and named.
 
 merge copies what OUT lacks, checking each recording as verify does; two
 recordings of one request with different replies are an error naming both
-files (--keep-first keeps the first: OUT's, then the earlier IN's).
+files (--keep-first keeps the first: OUT's, then the earlier IN's). Every
+IN is opened before OUT is made, and OUT only once a recording is copied:
+a merge that fails having copied nothing leaves no OUT. What a failed merge
+copied stays (each file whole and checked); merging again copies the rest.
 
 Several processes may record into one store at once; run compact --prune
 (which deletes dictionaries no recording uses, a seed the store no longer

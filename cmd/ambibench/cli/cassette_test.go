@@ -48,3 +48,92 @@ func TestCassetteCommand(t *testing.T) {
 		t.Error("merge with no input: no error")
 	}
 }
+
+// The cassette subcommand refuses what is not a readable store with an
+// error naming it, exit 2, and merge leaves no OUT when it copies
+// nothing.
+func TestCassetteRefuses(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	tapes, rundir := filepath.Join(dir, "tapes"), filepath.Join(dir, "run")
+	grid := []string{"--agents", "direct", "--tasks", "pick_place", "--perturbations", "none,absence", "--episodes", "2", "--quiet"}
+	if _, errOut, err := runCLI(t, append([]string{"run", "--model", "record:" + tapes + "=sim", "--out", rundir}, grid...)...); err != nil {
+		t.Fatalf("recording: %v\n%s", err, errOut)
+	}
+	seeds, _ := filepath.Glob(filepath.Join(tapes, "dict", "*.zdict"))
+	if len(seeds) != 1 {
+		t.Fatalf("the store holds dictionaries %v, want the one seed it was recorded with", seeds)
+	}
+	// copyStore copies tapes and damages the copy's dictionary.
+	copyStore := func(t *testing.T, damage func(dict string)) (string, string) {
+		c := filepath.Join(t.TempDir(), "tapes")
+		if err := os.CopyFS(c, os.DirFS(tapes)); err != nil {
+			t.Fatal(err)
+		}
+		dict := filepath.Join(c, "dict", filepath.Base(seeds[0]))
+		damage(dict)
+		return c, dict
+	}
+	lost := func(t *testing.T) (string, string) {
+		return copyStore(t, func(dict string) { os.Remove(dict) })
+	}
+	notDict := func(t *testing.T) (string, string) {
+		return copyStore(t, func(dict string) { os.WriteFile(dict, []byte("not a dictionary"), 0o644) })
+	}
+	file := filepath.Join(dir, "file")
+	os.WriteFile(file, []byte("x"), 0o644)
+	fixed := func(name string) func(*testing.T) (string, string) {
+		return func(*testing.T) (string, string) { return name, name }
+	}
+	for _, tc := range []struct {
+		why   string
+		sub   string                                 // verify, compact or merge (into a new OUT)
+		store func(t *testing.T) (dir, named string) // the store given, and the file the error must name once
+		want  string
+	}{
+		// A missing dictionary is os.ErrNotExist, which was taken for a
+		// recording deleted since listed: each was skipped, exit 0.
+		{"verify: a store's seed dictionary lost", "verify", lost, "is missing: "},
+		{"compact: a store's seed dictionary lost", "compact", lost, "is missing: "},
+		{"merge: a store's seed dictionary lost", "merge", lost, "is missing: "},
+		// Once with the count of recordings, not a line a recording.
+		{"verify: a store's seed dictionary damaged", "verify", notDict, "not a zstd dictionary"},
+		{"merge: a store's seed dictionary damaged", "merge", notDict, "not a zstd dictionary"},
+		// Merge made OUT before it opened its inputs.
+		{"merge: an input not there", "merge", fixed(filepath.Join(dir, "none")), "no such cassette store"},
+		// "open FILE/dict/current: not a directory".
+		{"verify: a file", "verify", fixed(file), "is not a directory"},
+		{"merge: a file", "merge", fixed(file), "is not a directory"},
+		// run.json was read as a recording: `no "model"`.
+		{"verify: a run's directory", "verify", fixed(rundir), "is not a cassette store"},
+		{"merge: a run's directory", "merge", fixed(rundir), "is not a cassette store"},
+	} {
+		t.Run(tc.why, func(t *testing.T) {
+			store, named := tc.store(t)
+			args := []string{"cassette", tc.sub, store}
+			out := filepath.Join(t.TempDir(), "out")
+			if tc.sub == "merge" {
+				args = []string{"cassette", "merge", out, store}
+			}
+			_, _, err := runCLI(t, args...)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("%v: %v, want an error saying %q", args, err, tc.want)
+			}
+			if n := strings.Count(err.Error(), named); n != 1 {
+				t.Errorf("%v named %s %d times, want once:\n%v", args, named, n, err)
+			}
+			if _, err := os.Stat(out); err == nil {
+				t.Errorf("%v failed but made %s", args, out)
+			}
+		})
+	}
+	// A run recorded into its own store: its run.json, records.jsonl and
+	// summary.md are no recordings, and were read as damaged ones.
+	same := filepath.Join(dir, "same")
+	if _, errOut, err := runCLI(t, append([]string{"run", "--model", "record:" + same + "=sim", "--out", same}, grid...)...); err != nil {
+		t.Fatalf("recording into the run's directory: %v\n%s", err, errOut)
+	}
+	if out, _, err := runCLI(t, "cassette", "verify", same); err != nil {
+		t.Errorf("cassette verify of a store in its run's directory: %v\n%s", err, out)
+	}
+}

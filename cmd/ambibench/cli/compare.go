@@ -25,8 +25,11 @@ const exitRegression = 1
 const compareUsage = `Usage: ambibench compare [flags] BASE NEW
 
 Compares two runs on the same episodes: BASE and NEW are run directories
-(records.jsonl, or records.jsonl.gz, beside run.json), as ambibench run
---out writes them, or stored baselines in the same layout. Episodes pair by
+(records.jsonl, or records.jsonl.gz, beside run.json; not both), as
+ambibench run --out writes them, or stored baselines in the same layout.
+A records.jsonl whose last line a killed run cut short is read up to it,
+with a note; a records.jsonl.gz cut short or damaged is bad input (no run
+appends to one). Episodes pair by
 track, family, perturbation, agent, seed, episode and scene size; the
 models may differ, and are what is compared. For each agent and cell
 (family x perturbation) it prints the pairs, both rates, the difference,
@@ -38,7 +41,8 @@ Exit status: 0 when no gated comparison is worse; 1 when one is (Holm p
 below --alpha and a drop of --min-effect or more), or with --exact when a
 scored field of any pair differs; 2 on bad input: episodes that do not
 pair, settings in run.json that make the episodes differ (each named),
-other suite versions without --allow-suite-mismatch.
+other suite versions without --allow-suite-mismatch, records that do not
+read.
 
 Pairs where either side ended in an infrastructure error are left out and
 counted. Agents or cells in one run only are named and left out.
@@ -279,12 +283,14 @@ func readRun(dir, cmd, verb string, vet func(results.RunFile) error, stderr io.W
 // scanRun reads a run directory or a stored baseline for the command cmd
 // ("compare"), which verb says what it does with the records
 // ("comparing"): run.json, which must be there and read (and pass vet,
-// if given), and records.jsonl or, failing that, records.jsonl.gz,
-// handing each record in turn to each and keeping none. Each record is
-// checked against run.json ([results.RunFile.CheckRecord]) and an
-// episode recorded twice is refused ([results.OnceEach]), the error
-// naming the file and line. A last line cut short by a killed run is
-// noted on stderr, and the records before it are read. It returns
+// if given), and records.jsonl or records.jsonl.gz (not both: which
+// holds the run would be a guess), handing each record in turn to each
+// and keeping none. Each record is checked against run.json
+// ([results.RunFile.CheckRecord]) and an episode recorded twice is
+// refused ([results.OnceEach]), the error naming the file and line. A
+// last line of records.jsonl cut short by a killed run is noted on
+// stderr, and the records before it are read; a records.jsonl.gz cut
+// short or damaged is an error (no run appends to one). It returns
 // run.json and the number of records.
 func scanRun(dir, cmd, verb string, vet func(results.RunFile) error, stderr io.Writer, each func(results.Record) error) (results.RunFile, int, error) {
 	return scanRunChecked(dir, cmd, verb, vet, stderr, func(rf results.RunFile, _ string) func(int, results.Record) error { return checkRun(rf) }, each)
@@ -321,6 +327,11 @@ func scanRunChecked(dir, cmd, verb string, vet func(results.RunFile) error, stde
 		if errors.Is(err, os.ErrNotExist) {
 			return rf, 0, fmt.Errorf("%s holds neither %s nor %s.gz", dir, recordsFileName, recordsFileName)
 		}
+	} else if _, gzErr := os.Stat(path + ".gz"); gzErr == nil {
+		if err == nil {
+			f.Close()
+		}
+		return rf, 0, fmt.Errorf("%s holds both %s and %s.gz, and which holds the run is unknown; move one of them away", dir, recordsFileName, recordsFileName)
 	}
 	if err != nil {
 		return rf, 0, err
@@ -331,6 +342,12 @@ func scanRunChecked(dir, cmd, verb string, vet func(results.RunFile) error, stde
 		return rf, 0, err
 	}
 	n, err := results.ScanRecords(r, path, check(rf, path), each)
+	if gzErr := gzipDamage(r); gzErr != nil {
+		// The scanner hands on the records the stream held before it
+		// broke, and what it ends with reads as a killed run's last
+		// line; but no run appends to a .gz, which is written whole.
+		return rf, 0, gzErr
+	}
 	switch {
 	case errors.Is(err, results.ErrTruncated):
 		fmt.Fprintf(stderr, "ambibench: %s: %v; %s the %d whole records before it\n", cmd, err, verb, n)
@@ -344,16 +361,46 @@ func scanRunChecked(dir, cmd, verb string, vet func(results.RunFile) error, stde
 }
 
 // recordsReader reads the records of f, opened at path: through gzip
-// when the path ends in .gz.
+// when the path ends in .gz, as a *gzipRecords (see gzipDamage).
 func recordsReader(f *os.File, path string) (io.Reader, error) {
 	if !strings.HasSuffix(path, ".gz") {
 		return f, nil
 	}
 	zr, err := gzip.NewReader(f)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: not a whole gzip file (%v): a damaged or partly copied file; gzip its records.jsonl again", path, err)
 	}
-	return zr, nil
+	return &gzipRecords{path: path, zr: zr}, nil
+}
+
+// gzipRecords reads a records.jsonl.gz, keeping the error its stream
+// broke with, if any.
+type gzipRecords struct {
+	path string
+	zr   *gzip.Reader
+	err  error
+}
+
+func (g *gzipRecords) Read(p []byte) (int, error) {
+	n, err := g.zr.Read(p)
+	if err != nil && err != io.EOF {
+		how := "is damaged"
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			how = "is cut short"
+		}
+		g.err = fmt.Errorf("%s: its gzip stream %s (%v): a damaged or partly copied file, not a killed run's (no run appends to a .gz); gzip its records.jsonl again", g.path, how, err)
+		err = g.err
+	}
+	return n, err
+}
+
+// gzipDamage is the error the gzip stream of r, from recordsReader,
+// broke with: nil when r is no .gz's or read whole.
+func gzipDamage(r io.Reader) error {
+	if g, ok := r.(*gzipRecords); ok {
+		return g.err
+	}
+	return nil
 }
 
 // checkRun is the check of each record of a run whose run.json is rf:
@@ -453,6 +500,9 @@ func replayOnce(path string, line int, once func(int, results.Record) error) err
 	}, func(results.Record) error { return nil })
 	if errors.Is(err, errReplayed) {
 		return nil
+	}
+	if err := gzipDamage(r); err != nil {
+		return err
 	}
 	if err == nil || errors.Is(err, results.ErrTruncated) {
 		return fmt.Errorf("%s changed while it was read (line %d is gone)", path, line)

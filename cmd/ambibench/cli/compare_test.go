@@ -44,6 +44,51 @@ func writeRun(t testing.TB, settings map[string]string, recs []results.Record, g
 	return dir
 }
 
+// gzipCut replaces dir's records.jsonl by a records.jsonl.gz whose
+// gzip stream stops, flushed, after the first whole lines and part bytes
+// of the next: a stored baseline copied in part. It returns dir.
+func gzipCut(t testing.TB, dir string, whole, part int) string {
+	t.Helper()
+	path := filepath.Join(dir, recordsFileName)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	var z bytes.Buffer
+	zw := gzip.NewWriter(&z)
+	zw.Write(bytes.Join(lines[:whole], nil))
+	zw.Write(lines[whole][:part])
+	if err := zw.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path+".gz", z.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// withGzip adds a records.jsonl.gz of dir's records.jsonl beside it.
+func withGzip(t testing.TB, dir string) string {
+	t.Helper()
+	path := filepath.Join(dir, recordsFileName)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var z bytes.Buffer
+	zw := gzip.NewWriter(&z)
+	zw.Write(data)
+	zw.Close()
+	if err := os.WriteFile(path+".gz", z.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
 // gridOfRecords is the grid of run.json that covers recs.
 func gridOfRecords(recs []results.Record) results.Grid {
 	var g results.Grid
@@ -126,6 +171,15 @@ func TestCompareCmd(t *testing.T) {
 	}{
 		{why: "two identical runs pass", new: writeRun(t, compareSettings, compareRecs("sim"), false), code: 0, out: "PASS"},
 		{why: "a stored baseline's records.jsonl.gz is read as well", new: writeRun(t, compareSettings, compareRecs("sim"), true), code: 0, out: "PASS"},
+		// Was read as a killed run's last line: a warning, the pairs of
+		// the records before it compared, exit 1 or 0.
+		{why: "a records.jsonl.gz cut mid-line is damaged, not a killed run", new: gzipCut(t, writeRun(t, compareSettings, compareRecs("sim"), false), 200, 30), code: 2,
+			err: "records.jsonl.gz: its gzip stream is cut short"},
+		{why: "a records.jsonl.gz cut at a line's end says so, not just EOF", new: gzipCut(t, writeRun(t, compareSettings, compareRecs("sim"), false), 200, 0), code: 2,
+			err: "records.jsonl.gz: its gzip stream is cut short"},
+		// records.jsonl was read and the .gz passed over, unsaid.
+		{why: "records.jsonl and records.jsonl.gz both are refused", new: withGzip(t, writeRun(t, compareSettings, compareRecs("sim"), false)), code: 2,
+			err: "holds both records.jsonl and records.jsonl.gz"},
 		{why: "a drop of the power size on one agent's cell fails, naming agent, cell and p", new: writeRun(t, compareSettings, dropped, false), code: 1,
 			err: "first sgcot on tabletop pick_place/absence: SR 0.800 -> 0.540 (p=3e-08, Holm p=2.4e-07)"},
 		{why: "the same drop on an agent that is not gated passes", new: writeRun(t, compareSettings, dropped, false), flags: []string{"--agents", "direct"}, code: 0, out: "worse (not gated)"},

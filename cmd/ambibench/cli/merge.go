@@ -53,7 +53,9 @@ records.jsonl (its run stopped before its first episode), a record that
 is not of its shard's run (another seed, a family outside the grid, …;
 named by file and line) or an episode recorded twice, a shard given twice
 or an episode in two directories (overlapping shards), and a shard of
-1..n not given (missing), or an OUT that already holds a run.
+1..n not given (missing), or an OUT that already holds a run. A merge
+that fails leaves OUT as it found it: not there, or without what the merge
+wrote in it (its images, transcripts and lock file among them).
 
 Memory: merge holds none of the records. It reads the shards' files
 together, a record at a time, and writes each in its place as it goes;
@@ -123,7 +125,7 @@ func mergeCmd(stdout, stderr io.Writer, args []string) error {
 		return fmt.Errorf("merge: %w", cmp.Or(shards.refusal(), err))
 	}
 	defer os.Remove(path + ".tmp") // gone once renamed
-	with, err := mergeTranscripts(*out, ordered, keys.find)
+	with, err := mergeTranscripts(*out, ordered, keys.find, made.add)
 	if err != nil {
 		return fmt.Errorf("merge: %w", fmt.Errorf("transcripts: %w", err))
 	}
@@ -138,12 +140,15 @@ func mergeCmd(stdout, stderr io.Writer, args []string) error {
 	if note != "" {
 		fmt.Fprintf(stderr, "ambibench: merge: %s\n", note)
 	}
+	made.add(filepath.Join(*out, summaryFileName))
 	if err := os.WriteFile(filepath.Join(*out, summaryFileName), []byte(summary), 0o644); err != nil {
 		return fmt.Errorf("merge: %w", err)
 	}
+	made.add(path)
 	if err := os.Rename(path+".tmp", path); err != nil {
 		return fmt.Errorf("merge: %w", fmt.Errorf("rewrite results: %w", err))
 	}
+	made.add(filepath.Join(*out, results.RunFileName))
 	if err := results.WriteRunFile(*out, rf); err != nil {
 		return fmt.Errorf("merge: %w", fmt.Errorf("write %s: %w", results.RunFileName, err))
 	}
@@ -173,11 +178,15 @@ func (s *shardFile) jobs() int {
 	return (sh.Order.Len() - (sh.Index - 1) + sh.Count - 1) / sh.Count
 }
 
-// outDir is merge's OUT, locked, and whether merge made it.
+// outDir is merge's OUT, locked, and what merge made in it.
 type outDir struct {
 	dir           string
 	created, kept bool
-	release       func()
+	// lockMade: the lock file is merge's (OUT had none); made: the files
+	// and directories merge writes, each added before it is written.
+	lockMade bool
+	made     []string
+	release  func()
 }
 
 // makeOut makes and locks out, which must hold no run.
@@ -187,6 +196,8 @@ func makeOut(out string) (*outDir, error) {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return nil, err
 	}
+	_, err = os.Lstat(filepath.Join(out, lockFileName))
+	d.lockMade = errors.Is(err, fs.ErrNotExist)
 	if d.release, err = lockDir(out); err != nil {
 		d.close()
 		return nil, err
@@ -200,17 +211,30 @@ func makeOut(out string) (*outDir, error) {
 	return d, nil
 }
 
-// close releases out's lock; when the merge failed and out was made for
-// it, it removes out if nothing else is in it, as a merge refused before
-// it made out leaves none.
+// add notes that merge is about to make path in out (a file, or a
+// directory that was not there): one a failed merge removes.
+func (d *outDir) add(path string) { d.made = append(d.made, path) }
+
+// close releases out's lock; when the merge failed, it removes what the
+// merge made, and out itself if merge made it, so that out is as merge
+// found it: absent, or as it was. A file merge did not make is never
+// removed, and a directory only when empty.
 func (d *outDir) close() {
 	if d.release != nil {
 		d.release()
 		d.release = nil
 	}
-	if d.created && !d.kept {
+	if d.kept {
+		return
+	}
+	for _, path := range slices.Backward(d.made) {
+		os.Remove(path)
+	}
+	if d.lockMade {
 		os.Remove(filepath.Join(d.dir, lockFileName))
-		os.Remove(d.dir) // fails, as wanted, if the merge wrote in it
+	}
+	if d.created {
+		os.Remove(d.dir) // fails, as wanted, if anything else is in it
 	}
 }
 

@@ -230,42 +230,71 @@ func TestMergeRefuses(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(shard0, results.RunFileName), data, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// Two shards that kept transcripts and the images their calls
+	// showed, the second with a file in place of its images directory:
+	// the merge fails once the first shard's images are copied.
+	shown := shardDirs(t, 2, "--agents", "sgcot", "--model", "sim", "--transcripts", "--perturbations", "none,absence")
+	if ims, _ := os.ReadDir(filepath.Join(shown[0], "images")); len(ims) == 0 {
+		t.Fatalf("%s keeps no images to copy", shown[0])
+	}
+	imagesFile := filepath.Join(tmp, "images-file")
+	copyDir(t, shown[1], imagesFile)
+	os.RemoveAll(filepath.Join(imagesFile, "images"))
+	os.WriteFile(filepath.Join(imagesFile, "images"), nil, 0o644)
 	for _, tc := range []struct {
 		why  string
 		dirs []string
 		want string
+		// emptyOut: OUT is there, empty, before the merge, and must be
+		// left so (OUT is otherwise new, and must not be made).
+		emptyOut bool
 	}{
+		// The images were copied into OUT before the failure and stayed,
+		// so OUT was not removed.
+		{"a shard whose images are a file fails after another's images are copied", []string{shown[0], imagesFile}, filepath.Join(imagesFile, "images") + ": not a directory", false},
+		{"a merge into an empty OUT that fails after copying images leaves it empty", []string{shown[0], imagesFile}, filepath.Join(imagesFile, "images") + ": not a directory", true},
+		// The lock file was removed only from an OUT merge made.
+		{"a merge into an empty OUT refused at a record leaves it empty", []string{dirs[0], dirs[1], otherSeed, dirs[3]}, filepath.Join(otherSeed, recordsFileName) + `:2: field "seed"`, true},
 		{"a shard that holds a record of another seed is named by file and line", []string{dirs[0], dirs[1], otherSeed, dirs[3]},
-			filepath.Join(otherSeed, recordsFileName) + `:2: field "seed": 2, but the run's run.json says seed 1`},
-		{"a shard without records.jsonl", []string{dirs[0], dirs[1], noRecords, dirs[3]}, noRecords + ": no records.jsonl: the shard's run stopped before its first episode"},
-		{"a run.json of shard 0 of 0 names the file and the field", []string{dirs[0], dirs[1], shard0, dirs[3]}, filepath.Join(shard0, results.RunFileName) + `: field "shard.count": 0`},
-		{"one directory named twice is said to be, not to be in use by this merge", []string{dirs[0], dirs[0], dirs[1], dirs[2], dirs[3]}, "shard directory " + dirs[0] + " is named twice"},
-		{"one directory named twice by two paths", []string{dirs[0], dirs[1], dirs[2], dirs[3], dirs[3] + string(filepath.Separator) + "."}, "are one directory, named twice"},
-		{"a shard given twice", []string{dirs[0], dirs[1], dirs[2], dirs[3], again}, "overlapping shards: " + dirs[0] + " and " + again + " are both shard 1/4"},
-		{"an episode in two directories", []string{dirs[0], dirs[1], as3, dirs[3]}, "overlapping shards: episode \"tabletop\"/\"pick_place\"/\"none\"/\"oracle\"/\"\"/1/0 is in " + dirs[0] + " and in " + as3},
-		{"a directory that holds another shard's episodes, named by file and line", []string{as1, dirs[1], as3, dirs[3]}, filepath.Join(as1, recordsFileName) + ":1: misplaced record: " + as1 + " is shard 1/4 but holds episode"},
-		{"a missing shard", []string{dirs[0], dirs[1], dirs[3]}, "missing shard: shard 3/4 of the run is not among the directories given"},
-		{"two missing shards", []string{dirs[1]}, "missing shards: shard 1/4, 3/4, 4/4"},
-		{"different settings", []string{dirs[0], dirs[1], seed2[2], dirs[3]}, "mismatched shards: " + dirs[0] + " and " + seed2[2] + " were run with different settings:\n  seed: 1 in " + dirs[0] + ", 2 in " + seed2[2]},
-		{"different grids", []string{dirs[0], dirs[1], more[2], dirs[3]}, "mismatched shards: " + dirs[0] + " and " + more[2] + " are shards of different grids\n  episodes: 3 in " + dirs[0] + ", 4 in " + more[2]},
-		{"different shard counts", []string{dirs[0], three[1], dirs[2], dirs[3]}, "mismatched shards: " + dirs[0] + " is shard 1/4, " + three[1] + " is shard 2/3: different shard counts"},
-		{"a directory that is no shard", []string{dirs[0], whole}, whole + ": not a shard"},
+			filepath.Join(otherSeed, recordsFileName) + `:2: field "seed": 2, but the run's run.json says seed 1`, false},
+		{"a shard without records.jsonl", []string{dirs[0], dirs[1], noRecords, dirs[3]}, noRecords + ": no records.jsonl: the shard's run stopped before its first episode", false},
+		{"a run.json of shard 0 of 0 names the file and the field", []string{dirs[0], dirs[1], shard0, dirs[3]}, filepath.Join(shard0, results.RunFileName) + `: field "shard.count": 0`, false},
+		{"one directory named twice is said to be, not to be in use by this merge", []string{dirs[0], dirs[0], dirs[1], dirs[2], dirs[3]}, "shard directory " + dirs[0] + " is named twice", false},
+		{"one directory named twice by two paths", []string{dirs[0], dirs[1], dirs[2], dirs[3], dirs[3] + string(filepath.Separator) + "."}, "are one directory, named twice", false},
+		{"a shard given twice", []string{dirs[0], dirs[1], dirs[2], dirs[3], again}, "overlapping shards: " + dirs[0] + " and " + again + " are both shard 1/4", false},
+		{"an episode in two directories", []string{dirs[0], dirs[1], as3, dirs[3]}, "overlapping shards: episode \"tabletop\"/\"pick_place\"/\"none\"/\"oracle\"/\"\"/1/0 is in " + dirs[0] + " and in " + as3, false},
+		{"a directory that holds another shard's episodes, named by file and line", []string{as1, dirs[1], as3, dirs[3]}, filepath.Join(as1, recordsFileName) + ":1: misplaced record: " + as1 + " is shard 1/4 but holds episode", false},
+		{"a missing shard", []string{dirs[0], dirs[1], dirs[3]}, "missing shard: shard 3/4 of the run is not among the directories given", false},
+		{"two missing shards", []string{dirs[1]}, "missing shards: shard 1/4, 3/4, 4/4", false},
+		{"different settings", []string{dirs[0], dirs[1], seed2[2], dirs[3]}, "mismatched shards: " + dirs[0] + " and " + seed2[2] + " were run with different settings:\n  seed: 1 in " + dirs[0] + ", 2 in " + seed2[2], false},
+		{"different grids", []string{dirs[0], dirs[1], more[2], dirs[3]}, "mismatched shards: " + dirs[0] + " and " + more[2] + " are shards of different grids\n  episodes: 3 in " + dirs[0] + ", 4 in " + more[2], false},
+		{"different shard counts", []string{dirs[0], three[1], dirs[2], dirs[3]}, "mismatched shards: " + dirs[0] + " is shard 1/4, " + three[1] + " is shard 2/3: different shard counts", false},
+		{"a directory that is no shard", []string{dirs[0], whole}, whole + ": not a shard", false},
 		// The refusal is the one a reading of every shard's records in
 		// turn, then of their run.json files, then of each record's place
 		// finds first, whichever record the merge stops at.
-		{"a bad record is named before a missing shard", []string{dirs[0], otherSeed}, filepath.Join(otherSeed, recordsFileName) + `:2: field "seed"`},
-		{"a bad record is named before a shard that does not open", []string{dirs[0], otherSeed, noRecords, dirs[3]}, filepath.Join(otherSeed, recordsFileName) + `:2: field "seed"`},
-		{"a bad record is named before an episode in two directories", []string{dirs[0], as3, dirs[1], otherSeed}, filepath.Join(otherSeed, recordsFileName) + `:2: field "seed"`},
+		{"a bad record is named before a missing shard", []string{dirs[0], otherSeed}, filepath.Join(otherSeed, recordsFileName) + `:2: field "seed"`, false},
+		{"a bad record is named before a shard that does not open", []string{dirs[0], otherSeed, noRecords, dirs[3]}, filepath.Join(otherSeed, recordsFileName) + `:2: field "seed"`, false},
+		{"a bad record is named before an episode in two directories", []string{dirs[0], as3, dirs[1], otherSeed}, filepath.Join(otherSeed, recordsFileName) + `:2: field "seed"`, false},
 		{"an episode twice in one shard's file", []string{dirs[0], twice, dirs[2], dirs[3]},
-			fmt.Sprintf("%s:%d: episode %s appears twice, first at line 1", filepath.Join(twice, recordsFileName), len(recs)+1, recs[0].Key())},
+			fmt.Sprintf("%s:%d: episode %s appears twice, first at line 1", filepath.Join(twice, recordsFileName), len(recs)+1, recs[0].Key()), false},
 	} {
 		out := filepath.Join(t.TempDir(), "merged")
+		if tc.emptyOut {
+			if err := os.Mkdir(out, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
 		_, _, err := runCLI(t, append([]string{"merge", "--out", out}, tc.dirs...)...)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: merge gave %v, want an error with %q", tc.why, err, tc.want)
 		}
-		if _, err := os.Stat(out); err == nil {
-			t.Errorf("%s: merge refused but made %s", tc.why, out)
+		if !tc.emptyOut {
+			if _, err := os.Stat(out); err == nil {
+				t.Errorf("%s: merge refused but made %s", tc.why, out)
+			}
+		} else if left, err := os.ReadDir(out); err != nil || len(left) > 0 {
+			t.Errorf("%s: merge refused but left %s holding %v (%v), not empty as it was", tc.why, out, left, err)
 		}
 	}
 	// An OUT that holds a run is not written over.

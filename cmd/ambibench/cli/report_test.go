@@ -193,6 +193,12 @@ func TestReportBadInvocations(t *testing.T) {
 		{"a run.json of shard 0 of 0 names the field", []string{"report", withRunFile(`{"settings":{},"grid":{"agents":["oracle"],"episodes":2},"shard":{"index":0,"count":0,"order":{"agents":null,"cells":null}}}`)}, `run.json: field "shard.count": 0`},
 		{"DyRef's cut of a tabletop run is refused, naming the track it is of", []string{"report", "--out", "-", "--cut", "dyref", fixture}, `cut "dyref" is of records of the household track, and these records are of the tabletop track`},
 		{"a broken line is named by file and line", []string{"report", broken}, `records.jsonl:2: field "episode"`},
+		// Was reported as a killed run's last line: a warning, exit 0,
+		// a report of the records before the cut.
+		{"a records.jsonl.gz cut mid-line is damaged, not a killed run", []string{"report", "--out", "-", gzipCut(t, copyFixture(t, nil), 10, 20)}, "records.jsonl.gz: its gzip stream is cut short"},
+		{"a records.jsonl.gz cut at a line's end says so, not just EOF", []string{"report", "--out", "-", gzipCut(t, copyFixture(t, nil), 10, 0)}, "records.jsonl.gz: its gzip stream is cut short"},
+		// records.jsonl was reported and the .gz passed over, unsaid.
+		{"records.jsonl and records.jsonl.gz both are refused", []string{"report", "--out", "-", withGzip(t, copyFixture(t, nil))}, "holds both records.jsonl and records.jsonl.gz"},
 		{"no records is no report", []string{"report", blank}, "holds no records"},
 		{"unknown flag is named", []string{"report", "--bogus", fixture}, "bogus"},
 		{"two DIRs", []string{"report", fixture, fixture}, "unexpected arguments"},

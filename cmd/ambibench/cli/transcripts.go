@@ -299,9 +299,10 @@ func writeSynced(path string, write func(io.Writer) error) error {
 // place of an episode's record by its key), each episode's in the order
 // made. The lines of an episode without a record are left out, as a
 // resumed run drops them. The images the transcripts name are copied from
-// each shard's images directory. It returns the shards that kept
-// transcripts; none writes no file.
-func mergeTranscripts(out string, dirs []string, find func(key string) (keyPlace, bool)) (with []string, err error) {
+// each shard's images directory. Each file or directory it makes in out
+// is passed to made first, for a merge that fails to remove. It returns
+// the shards that kept transcripts; none writes no file.
+func mergeTranscripts(out string, dirs []string, find func(key string) (keyPlace, bool), made func(path string)) (with []string, err error) {
 	type line struct {
 		pos       keyPlace // k -1: a call of no record
 		shard, n  int
@@ -355,10 +356,11 @@ func mergeTranscripts(out string, dirs []string, find func(key string) (keyPlace
 		}
 	}()
 	for _, dir := range with {
-		if err := copyImages(dir, out); err != nil {
+		if err := copyImages(dir, out, made); err != nil {
 			return nil, err
 		}
 	}
+	made(filepath.Join(out, transcriptFileName))
 	err = rewriteFile(filepath.Join(out, transcriptFileName), func(w io.Writer) error {
 		for _, l := range lines {
 			f := files[l.shard]
@@ -386,8 +388,9 @@ func mergeTranscripts(out string, dirs []string, find func(key string) (keyPlace
 }
 
 // copyImages copies the images a run directory keeps for its transcripts
-// (DIR/images, named by digest) into out's, each that out lacks.
-func copyImages(dir, out string) error {
+// (DIR/images, named by digest) into out's, each that out lacks, passing
+// made each file, and out's images directory if it makes it, first.
+func copyImages(dir, out string, made func(path string)) error {
 	from := filepath.Join(dir, imagefile.Dir)
 	entries, err := os.ReadDir(from)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -409,9 +412,13 @@ func copyImages(dir, out string) error {
 		if err != nil {
 			return err
 		}
+		if _, err := os.Stat(to); errors.Is(err, fs.ErrNotExist) {
+			made(to)
+		}
 		if err := os.MkdirAll(to, 0o755); err != nil {
 			return err
 		}
+		made(dest)
 		if err := rewriteFile(dest, func(w io.Writer) error { _, err := w.Write(data); return err }); err != nil {
 			return err
 		}

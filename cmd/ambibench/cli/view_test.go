@@ -366,6 +366,8 @@ func TestViewErrors(t *testing.T) {
 		{[]string{missing}, missing + " does not exist"},
 		{[]string{"a", "b", "c"}, "want DIR, or BASE and NEW"},
 		{[]string{"--serve", "0.0.0.0:0", empty}, "want a loopback address"},
+		// A site of the records before the cut was written, exit 0.
+		{[]string{gzipCut(t, copyFixture(t, nil), 10, 20)}, "records.jsonl.gz: its gzip stream is cut short"},
 	} {
 		_, _, err := runCLI(t, append([]string{"view"}, tc.args...)...)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
