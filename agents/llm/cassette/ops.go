@@ -37,6 +37,13 @@ type Stats struct {
 	// Merge only: recordings of a request already in the output (the
 	// same reply, so left alone), and those whose reply differed there.
 	Duplicates, Conflicts int
+
+	// Unfinished are the temporary files of recordings never finished
+	// (DIR/.KEY.zst.*.tmp: a recorder killed as it wrote one), which no
+	// replay reads; FirstUnfinished the first by name. Verify counts
+	// them; nothing removes them, since a recorder may be writing one.
+	Unfinished      int
+	FirstUnfinished string
 }
 
 // StoreBytes is what the store's recordings and dictionaries hold, the
@@ -73,6 +80,9 @@ func (s *store) walk(fn func(r recording, err error) error) error {
 		for _, e := range entries {
 			key := recordingKey(e.Name())
 			if e.IsDir() || key == "" {
+				if !e.IsDir() && unfinished(e.Name()) && s.unfinished != nil {
+					s.unfinished(filepath.Join(s.dir, e.Name()))
+				}
 				continue
 			}
 			r := recording{key: key, name: filepath.Join(s.dir, e.Name())}
@@ -118,6 +128,22 @@ func (s *store) walk(fn func(r recording, err error) error) error {
 		}
 	}
 	return nil
+}
+
+// unfinished reports whether name is the temporary file of a recording
+// being written, or never finished: writeTemp's ".KEY.EXT.*.tmp".
+func unfinished(name string) bool {
+	rest, ok := strings.CutPrefix(name, ".")
+	if !ok || !strings.HasSuffix(rest, ".tmp") {
+		return false
+	}
+	base, _, _ := strings.Cut(rest, ".")
+	for _, ext := range []string{extZstd, extJSON} {
+		if recordingKey(base+ext) != "" && strings.HasPrefix(rest, base+ext+".") {
+			return true
+		}
+	}
+	return false
 }
 
 // dictFailure is a dictionary that cannot be read and the recordings
@@ -236,6 +262,12 @@ func Verify(dir string) (Stats, error) {
 		return st, err
 	}
 	var errs []error
+	s.unfinished = func(name string) {
+		if st.Unfinished == 0 || name < st.FirstUnfinished {
+			st.FirstUnfinished = name
+		}
+		st.Unfinished++
+	}
 	err = s.walk(func(r recording, err error) error {
 		if err == nil {
 			_, _, err = s.check(r)

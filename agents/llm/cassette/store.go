@@ -44,6 +44,9 @@ const (
 // dictionary never changes once written, so neither does its decoder.
 type store struct {
 	dir string
+	// unfinished, when set, is told of each temporary file of a
+	// recording that walk passes (Verify counts them).
+	unfinished func(name string)
 
 	mu       sync.Mutex
 	decoders map[uint32]*zstd.Decoder

@@ -38,7 +38,9 @@ verify checks that each file unpacks, that its request (with its repeat)
 hashes to its name, that the images it names are there, and that each
 dictionary reads. A dictionary missing or damaged is named once, with how
 many recordings are compressed with it (none reads without it); verify,
-compact and merge then exit 2.
+compact and merge then exit 2. The temporary files of recordings a killed
+recorder never finished (DIR/.KEY.zst.*.tmp) are said on stderr, not
+removed (a recorder may be writing one): no replay reads them.
 
 compact draws about 2,000 of the store's recordings and estimates the
 store's bytes written three ways: as recorders write it, with no
@@ -127,6 +129,10 @@ func cassetteCmd(stdout, stderr io.Writer, args []string) error {
 		return fmt.Errorf("cassette %s:\n%w", sub, err)
 	}
 	printStats(stdout, dir, st)
+	if st.Unfinished > 0 {
+		fmt.Fprintf(stderr, "ambibench: cassette %s: %s holds %d temporary %s of recordings never finished (%s, …: a recorder killed as it wrote?), which no replay reads and no recording needs; remove them once no recorder writes the store\n",
+			sub, dir, st.Unfinished, plural(st.Unfinished, "file", "files"), st.FirstUnfinished)
+	}
 	return nil
 }
 

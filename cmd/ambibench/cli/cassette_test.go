@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -135,5 +136,31 @@ func TestCassetteRefuses(t *testing.T) {
 	}
 	if out, _, err := runCLI(t, "cassette", "verify", same); err != nil {
 		t.Errorf("cassette verify of a store in its run's directory: %v\n%s", err, out)
+	}
+}
+
+// A temporary file a recorder killed mid-write left in the store is
+// said by verify (exit 0: no recording is lost), not passed over.
+func TestCassetteVerifySaysUnfinishedRecordings(t *testing.T) {
+	t.Parallel()
+	tapes := filepath.Join(t.TempDir(), "tapes")
+	if _, stderr, err := runCLI(t, "run", "--quiet", "--track", "tabletop", "--agents", "direct", "--tasks", "pick_place",
+		"--perturbations", "none", "--episodes", "1", "--perception", "detector", "--model", "record:"+tapes+"=sim", "--out", t.TempDir()); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	zst, _ := filepath.Glob(filepath.Join(tapes, "*.zst"))
+	if len(zst) == 0 {
+		t.Fatal("no recording")
+	}
+	cut := filepath.Join(tapes, "."+filepath.Base(zst[0])+".123456.tmp")
+	if err := os.WriteFile(cut, []byte("(\xb5/\xfd"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, err := runCLI(t, "cassette", "verify", tapes)
+	if err != nil {
+		t.Fatalf("verify: %v\n%s", err, stderr)
+	}
+	if !strings.Contains(stderr, "1 temporary file of recordings never finished ("+cut) || !strings.Contains(out, fmt.Sprintf("%d recordings", len(zst))) {
+		t.Errorf("verify said\n%s%s\nwant the %d recordings and the unfinished one named", out, stderr, len(zst))
 	}
 }
