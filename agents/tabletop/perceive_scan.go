@@ -1,7 +1,6 @@
 package tabletop
 
 import (
-	"maps"
 	"math/bits"
 	"slices"
 	"strconv"
@@ -264,7 +263,9 @@ func fastPerception(text string, ds []llm.Detection, edges bool) (g *scenes.Grap
 	}
 	for i, d := range ds {
 		if !replied[i] {
-			g.Nodes[i] = scenes.Node{ID: d.ID, Attributes: maps.Clone(d.Attributes)}
+			// As listed, sharing the detection's attribute map, as
+			// perceptionJSON does.
+			g.Nodes[i] = scenes.Node{ID: d.ID, Attributes: d.Attributes}
 		}
 	}
 	seen := make(map[string]struct{}, n)

@@ -2,6 +2,7 @@ package simmodel
 
 import (
 	"maps"
+	"unsafe"
 
 	"github.com/ambibench/ambibench/agents/grounding"
 	"github.com/ambibench/ambibench/agents/llm"
@@ -50,7 +51,8 @@ func (c *call) perceiveImage() llm.Reply {
 		b = append(b, `,"edges":{`...)
 		b = appendRelations(b, codes, len(objs), at)
 		b = append(b, "}}"...)
-		return llm.Reply{Text: string(b), FinishReason: llm.FinishStop}
+		// Nothing else holds the buffer (see relationsJSON).
+		return llm.Reply{Text: unsafe.String(unsafe.SliceData(b), len(b)), FinishReason: llm.FinishStop}
 	}
 	built := scenes.BuildGraph(objs)
 	if !rel.IsZero() {
