@@ -76,7 +76,8 @@ func addDistractors(rng *rand.Rand, ep *tasks.Episode, before []scenes.Object, s
 	if ep.TwoRobots {
 		keepClear = append(keepClear, scenes.SharedPoint) // hand-overs land there
 	}
-	objs := slices.Clone(ep.Objects)
+	// The table's list and the layout's each grow to size at once.
+	objs := append(make([]scenes.Object, 0, size), ep.Objects...)
 	want, err := resolveAll(objs, refs)
 	if err != nil {
 		return err
@@ -89,6 +90,7 @@ func addDistractors(rng *rand.Rand, ep *tasks.Episode, before []scenes.Object, s
 	// One layout for every draw: a draw that fails adds nothing to it, and
 	// one that succeeds adds what it adds to objs.
 	l := scenes.LayoutOf(rng, blockClearance, ep.TwoRobots, objs)
+	l.Grow(size - len(objs))
 	for len(objs) < size {
 		class := scenes.ClassBlock
 		if rng.Float64() < bowlShare {
