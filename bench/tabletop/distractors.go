@@ -83,6 +83,7 @@ func addDistractors(rng *rand.Rand, ep *tasks.Episode, before []scenes.Object, s
 		return err
 	}
 	d := newSpotCheck(refs, want, keepClear)
+	d.at, d.nodes = make(map[string]int, size), make([]scenes.Node, 0, size)
 	colors := map[string][]string{
 		scenes.ClassBlock: allowedColors(scenes.ClassBlock, banned),
 		scenes.ClassBowl:  allowedColors(scenes.ClassBowl, banned),

@@ -66,7 +66,7 @@ func (c *call) perceiveImage() llm.Reply {
 // object of the image named as listed, where it stands on the table; each
 // is also passed to found, if set, with its index in ds.
 func (c *call) underBoxes(ds []llm.Detection, found func(i int, s llm.Seen)) []scenes.Object {
-	var objs []scenes.Object
+	objs := make([]scenes.Object, 0, len(ds))
 	for i, d := range ds {
 		s, ok := c.underBox(d.Box)
 		if !ok {
