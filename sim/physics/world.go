@@ -93,7 +93,10 @@ func build(objs []scenes.Object, cfg Config, add addShape) (*World, error) {
 		space: newSpace(),
 		rng:   rand.New(rand.NewPCG(cfg.NoiseSeed, 0x7ab1e70b)),
 	}
-	seen := map[string]bool{}
+	seen := make(map[string]bool, len(objs))
+	// The items in one allocation rather than one an object.
+	items := make([]item, len(objs))
+	w.items = make([]*item, 0, len(objs))
 	for i, o := range objs {
 		if o.ID == "" {
 			return nil, fmt.Errorf("tabletop: object %d has no id", i)
@@ -106,7 +109,8 @@ func build(objs []scenes.Object, cfg Config, add addShape) (*World, error) {
 		// hands them out with every snapshot: nothing changes them (see
 		// New), and copying each object's map at every build and look
 		// was a sixth of what a crowded episode allocated.
-		it := &item{obj: o, index: i}
+		it := &items[i]
+		it.obj, it.index = o, i
 		if it.obj.Attributes == nil {
 			it.obj.Attributes = map[string]string{} // as a copy's would be
 		}
