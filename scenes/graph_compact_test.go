@@ -121,3 +121,42 @@ func TestAddNodeEdgeSetsIsAddNodeEdge(t *testing.T) {
 		}
 	}
 }
+
+// RetrieveEdge, which matches each name and relation of the graph against
+// the query once, finds what matching every edge finds
+// (AppendMatchingEdges): by an id, by an id without its number, in other
+// case and spacing, by relations of scenes.Relations and others, and with
+// fields left empty.
+func TestRetrieveEdgeIsTheScan(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	ids := []string{"red block 1", "red block 2", "blue bowl 1", "blue bowl 10", "green block 3", "red block"}
+	rels := append(slices.Clone(Relations), "beside", "Near")
+	for trial := range 100 {
+		var nodes []Node
+		for _, id := range ids[:2+rng.IntN(len(ids)-1)] {
+			nodes = append(nodes, Node{ID: id})
+		}
+		var edges []Edge
+		for range rng.IntN(80) {
+			edges = append(edges, Edge{Source: ids[rng.IntN(len(ids))], Target: ids[rng.IntN(len(ids))], Relation: rels[rng.IntN(len(rels))]})
+		}
+		g := NewGraph(nodes, edges)
+		all := slices.Collect(func(yield func(Edge) bool) {
+			for _, e := range g.Edges() {
+				if !yield(e) {
+					return
+				}
+			}
+		})
+		names := append(slices.Clone(ids), "", " RED Block ", "bowl", "blue bowl")
+		for range 50 {
+			q := EdgeQuery{Source: names[rng.IntN(len(names))], Target: names[rng.IntN(len(names))], Relation: append(rels, "")[rng.IntN(len(rels)+1)]}
+			if rng.IntN(3) == 0 {
+				q.Source = ""
+			}
+			if got, want := g.RetrieveEdge(q), AppendMatchingEdges(nil, all, q); !slices.Equal(got, want) {
+				t.Fatalf("trial %d, %+v: RetrieveEdge %v, the scan %v", trial, q, got, want)
+			}
+		}
+	}
+}
