@@ -224,9 +224,24 @@ type EdgeQuery struct {
 func (g *Graph) RetrieveEdge(q EdgeQuery) []Edge {
 	var out []Edge
 	source, target := normalName(q.Source), normalName(q.Target)
-	for i := range g.edges {
-		if e := g.Edge(i); q.matches(e, source, target) {
-			out = append(out, e)
+	// Whether each of the graph's names matches the query's source, and
+	// its target, and whether each relation index is the query's, are
+	// worked out once, not at every edge: a crowded table's graph holds
+	// thousands of edges over a few dozen names, and SG-CoT retrieves from
+	// it at every step.
+	nr := len(Relations) + len(g.names)
+	ok := make([]bool, 2*len(g.names)+nr)
+	srcOK, dstOK, relOK := ok[:len(g.names)], ok[len(g.names):2*len(g.names)], ok[2*len(g.names):]
+	for i, n := range g.names {
+		srcOK[i] = q.Source == "" || nameMatches(n, source)
+		dstOK[i] = q.Target == "" || nameMatches(n, target)
+	}
+	for r := range relOK {
+		relOK[r] = q.Relation == "" || g.relationName(uint32(r)) == q.Relation
+	}
+	for i, e := range g.edges {
+		if srcOK[e.src] && dstOK[e.dst] && relOK[e.rel] {
+			out = append(out, g.Edge(i))
 		}
 	}
 	return out

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"iter"
+	"math/bits"
 )
 
 // edge is one edge of a Graph held compactly: its ends as indexes into the
@@ -162,6 +163,39 @@ func (g *Graph) AddNodeEdge(src, dst, rel int) {
 		g.seedNames()
 	}
 	g.edges = append(g.edges, edge{g.nodeName(src), g.nodeName(dst), uint32(rel)})
+}
+
+// AddNodeEdgeSets appends, for each pair of the graph's n nodes in turn
+// (source i and target j at sets[i·n+j]), an edge of each relation whose
+// bit is set, lowest bit first (bit r is Relations[r]): what AddNodeEdge
+// does called for each, with each node's name found once rather than at
+// each of its edges. A perceived graph of 48 nodes holds thousands.
+func (g *Graph) AddNodeEdgeSets(sets []uint16) {
+	n := len(g.Nodes)
+	// Each node's name, found at its first edge: nodeName may add a name,
+	// and adds the same names in the same order as edge by edge.
+	names := make([]uint32, n)
+	found := make([]bool, n)
+	name := func(i int) uint32 {
+		if g.names == nil {
+			g.seedNames() // at the first edge, as AddNodeEdge does
+		}
+		if !found[i] {
+			names[i], found[i] = g.nodeName(i), true
+		}
+		return names[i]
+	}
+	for p, set := range sets[:n*n] {
+		if set == 0 {
+			continue
+		}
+		src, dst := name(p/n), name(p%n)
+		for set != 0 {
+			r := bits.TrailingZeros16(set)
+			set &= set - 1
+			g.edges = append(g.edges, edge{src, dst, uint32(r)})
+		}
+	}
 }
 
 // nodeName is the index among the names of node i's id: i itself while the

@@ -94,11 +94,11 @@ func (m *Mask) fill(j int, a, b float64) {
 	// Pixel i spans [x0, x1] with x0 = min + i·p: the first with x0 > a
 	// and the last with x1 < b, each checked against the arithmetic of
 	// the pixel's own bounds.
-	ilo := max(int(math.Floor((a-TableMinX)/maskPixelX)), 0)
+	ilo := max(floorIndex((a-TableMinX)/maskPixelX), 0)
 	for ilo < maskSide && !(TableMinX+float64(ilo)*maskPixelX > a) {
 		ilo++
 	}
-	ihi := min(int(math.Floor((b-TableMinX)/maskPixelX)), maskSide-1)
+	ihi := min(floorIndex((b-TableMinX)/maskPixelX), maskSide-1)
 	for ihi >= 0 && !(TableMinX+float64(ihi+1)*maskPixelX < b) {
 		ihi--
 	}
@@ -109,4 +109,19 @@ func (m *Mask) fill(j int, a, b float64) {
 		row[w] |= (^uint64(0) >> (63 - (last - i))) << (i % 64)
 		i = last + 1
 	}
+}
+
+// floorIndex is int(math.Floor(f)) for the pixel indexes fill starts
+// from, which its loops then check against the pixels' own bounds: a
+// conversion rounds toward zero, the floor of a number that is not
+// negative, and a negative one (or NaN) only needs to be below every
+// index. math.Floor was half of marking a crowded table's masks.
+func floorIndex(f float64) int {
+	if !(f >= 0) {
+		return -1
+	}
+	if f >= maskSide {
+		return maskSide
+	}
+	return int(f)
 }

@@ -56,8 +56,7 @@ func (o Object) Clone() Object {
 		c.Attributes = map[string]string{} // a clone's attributes are never nil
 	} else {
 		// maps.Clone copies a small map's table whole rather than
-		// inserting key by key: the world clones every object each
-		// time it is looked at.
+		// inserting key by key.
 		c.Attributes = maps.Clone(o.Attributes)
 	}
 	return c

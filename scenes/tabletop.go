@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 )
 
 // MinSpacing is the default least distance between two objects' centres
@@ -69,6 +70,11 @@ func LayoutOf(rng *rand.Rand, minSep float64, twoRobots bool, objs []Object) *La
 	}
 	return l
 }
+
+// Grow makes room for n more objects, as slices.Grow does: a caller
+// that knows how many it will place spares the layout's copies of its
+// growing list.
+func (l *Layout) Grow(n int) { l.objs = slices.Grow(l.objs, n) }
 
 // add puts o on the table, in objs and, once the grid is built, in its
 // cell; an object off the grid's area drops the grid, to be built anew.

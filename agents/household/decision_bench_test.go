@@ -4,10 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"runtime"
+	"runtime/metrics"
 	"strings"
 	"testing"
 
 	"github.com/ambibench/ambibench/agents"
+	"github.com/ambibench/ambibench/agents/housework"
 	"github.com/ambibench/ambibench/agents/llm"
 	"github.com/ambibench/ambibench/agents/llm/simmodel"
 	"github.com/ambibench/ambibench/sim/textworld"
@@ -29,17 +32,35 @@ import (
 // Each op plays its first steps untimed, so a fixed count keeps the run
 // short:
 //
-//	go test -run '^$' -bench Decision -benchtime 2000x -count 6 ./agents/household/ | go tool benchstat -col /step -
+//	go test -run '^$' -bench Decision -benchtime 2000x -count 10 ./agents/household/ | go tool benchstat -col /step -
 //
-// The untimed steps allocate: forty-five of them (each a prompt of the
-// whole trial) about 190 KB an op, so the collector runs about once in
-// 13 ops at step 45 and once in 55 at step 5, and its work (assists, a
-// stack regrown after it shrank, the other core's marking on a machine
-// with no core to spare) lands in more of step 45's timed decisions.
-// With it made rarer (GOGC=800) step 45 reads below step 5, so a gap
-// between the columns at the default is the collector's, not the
-// decision's: a CPU profile of the timed decisions alone (pprof labels
-// around them) tells the two apart.
+// The timed decision is the one a run makes at that step, and only that.
+// Two things of the untimed steps would otherwise reach into it, neither
+// of which a run has at a decision:
+//
+//   - Their garbage. The untimed steps allocate 45 prompts of the whole
+//     trial at step 45 (about 190 KB an op), which a run spreads over 45
+//     decisions; collected during the benchmark, it set the collector
+//     going once in 13 ops at step 45 (once in 55 at step 5), and its work
+//     (assists, a stack regrown, the other core's marking) landed in the
+//     timed decisions, which read from 1.05 to 1.62 times step 5's. So an
+//     op whose allocation could start a collection runs one first, untimed
+//     (heapWatch): no collection then starts during an op, and the op's
+//     untimed steps warm the allocator again before its decision. (A
+//     collection at every op, or just before the timed decision, leaves
+//     the decision to refill the allocator's caches, which a run's
+//     decisions seldom do: at step 5, with five steps to warm them, that
+//     read 1.5 times the figure without.)
+//   - The simulated model's memo of folded trials. A run's call at step N
+//     starts from the state its own call at step N−1 kept, over the very
+//     strings it passes again, and folds one turn. Replaying one trial op
+//     after op, the timed call found instead the state an earlier op kept
+//     for all N turns, whose turns are equal but other strings: it
+//     compared them byte by byte and folded none. So each op starts with
+//     the memo forgotten (housework.ForgetFolds), and with model=sim the
+//     model also makes decision N−1, untimed, the wanderer's command
+//     going to the world as before: the memo then holds what a run's
+//     would.
 func BenchmarkDecision(b *testing.B) {
 	g, err := alfworld.EvalGames()[0].Build("")
 	if err != nil {
@@ -107,24 +128,54 @@ func (k *keep) Generate(_ context.Context, req llm.Request) (llm.Reply, error) {
 }
 
 // benchDecision plays b.N trials that end at decision step+1 and times
-// that decision only; last, when not nil, makes it.
+// that decision only; last, when not nil, makes it, and decision step
+// before it, untimed (see BenchmarkDecision).
 func benchDecision(b *testing.B, g *alfworld.Game, step int, last llm.Model) {
 	b.ReportAllocs()
 	b.StopTimer()
 	b.ResetTimer()
+	heap := newHeapWatch()
 	for range b.N {
+		// The memo forgotten, and a collection first if this op could
+		// start one (see BenchmarkDecision).
+		heap.collectAhead()
+		housework.ForgetFolds()
 		w, err := textworld.New(g.House, textworld.Options{})
 		if err != nil {
 			b.Fatal(err)
 		}
 		env := &timedHouse{b: b, game: g, world: w, opening: g.Intro(w.Reset()), step: step}
-		model := &wanderer{cmds: wander(w.Admissible()), calls: step, last: last}
+		model := &wanderer{cmds: wander(w.Admissible()), calls: step, last: last, prime: last != nil}
 		if err := (&react{model: model}).Run(context.Background(), env); err != nil {
 			b.Fatal(err)
 		}
 		if env.steps != step+1 {
 			b.Fatalf("the trial ended after %d calls; want %d", env.steps, step+1)
 		}
+	}
+}
+
+// heapWatch tells when the heap nears the point where the collector
+// starts: past half the way from the heap live after the last collection
+// to the goal of the next, which the pacer's trigger lies well beyond on
+// a heap this small. An op at step 45 allocates about 190 KB, a twentieth
+// of that way.
+type heapWatch struct{ samples []metrics.Sample }
+
+func newHeapWatch() *heapWatch {
+	return &heapWatch{samples: []metrics.Sample{
+		{Name: "/gc/heap/live:bytes"},
+		{Name: "/gc/heap/goal:bytes"},
+		{Name: "/memory/classes/heap/objects:bytes"},
+	}}
+}
+
+// collectAhead collects the heap if it is past the half way.
+func (h *heapWatch) collectAhead() {
+	metrics.Read(h.samples)
+	live, goal, now := h.samples[0].Value.Uint64(), h.samples[1].Value.Uint64(), h.samples[2].Value.Uint64()
+	if goal > live && now > live+(goal-live)/2 {
+		runtime.GC()
 	}
 }
 
@@ -140,12 +191,14 @@ func wander(admissible []string) []string {
 }
 
 // wanderer sends its round's commands in turn; after calls of them it
-// hands the decision to last, if set.
+// hands the decision to last, if set. With prime, last also makes the
+// decision before, whose reply is dropped (the wanderer's command goes).
 type wanderer struct {
 	cmds  []string
 	n     int
 	calls int
 	last  llm.Model
+	prime bool
 }
 
 func (m *wanderer) Name() string { return "wanderer" }
@@ -153,6 +206,11 @@ func (m *wanderer) Name() string { return "wanderer" }
 func (m *wanderer) Generate(ctx context.Context, req llm.Request) (llm.Reply, error) {
 	if m.n >= m.calls && m.last != nil {
 		return m.last.Generate(ctx, req)
+	}
+	if m.prime && m.n == m.calls-1 {
+		if _, err := m.last.Generate(ctx, req); err != nil {
+			return llm.Reply{}, err
+		}
 	}
 	args, _ := json.Marshal(agents.ActArgs{Command: m.cmds[m.n%len(m.cmds)]})
 	m.n++

@@ -12,6 +12,3 @@ func DecideUnremembered(s State) Decision {
 	}
 	return p.decide()
 }
-
-// ForgetFolds empties foldMemo.
-func ForgetFolds() { foldMemo.Reset() }

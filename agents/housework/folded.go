@@ -63,6 +63,15 @@ const foldMemoSize = 256
 
 var foldMemo = memo.New[foldKey, *foldEntry](foldMemoSize)
 
+// ForgetFolds empties the memo of folded trials (foldMemo). A run plays
+// each trial once, so a call finds only what its own trial's earlier
+// calls kept, over the very strings it passes; a benchmark or a test that
+// plays one trial again and again calls it between plays, so that no play
+// finds a state another play kept (whose turns, equal but not the same
+// strings, would be compared byte by byte, and whose folding would be
+// skipped).
+func ForgetFolds() { foldMemo.Reset() }
+
 // foldKey finds the entry kept for a state with n turns: head hashes its
 // instruction and opening, tail its last two turns (or as many as it
 // has). Equal states have equal keys; unequal states may too.

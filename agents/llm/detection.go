@@ -27,14 +27,21 @@ type Detection struct {
 
 // DetectionOf is the detection of an object: its attributes, with its
 // workspace when it lies in one (as a scene graph's node has it), and its
-// box in millimetres, rounded to a hundredth.
+// box in millimetres, rounded to a hundredth. An object in no workspace
+// lends the detection its own attribute map, which a table's objects
+// share with their world and nobody changes (physics.New): read a
+// detection's attributes, never change them. A crowded table's camera
+// view copied 48 maps a look.
 func DetectionOf(o scenes.Object) Detection {
-	attrs := make(map[string]string, len(o.Attributes)+1)
-	for k, v := range o.Attributes {
-		attrs[k] = v
-	}
+	attrs := o.Attributes
 	if o.Region != "" && o.Region != scenes.RegionTable {
+		attrs = make(map[string]string, len(o.Attributes)+1)
+		for k, v := range o.Attributes {
+			attrs[k] = v
+		}
 		attrs[scenes.AttrWorkspace] = o.Region
+	} else if attrs == nil {
+		attrs = map[string]string{} // as a copy's would be
 	}
 	d := Detection{ID: o.ID, Attributes: attrs}
 	for i := range 3 {

@@ -128,15 +128,25 @@ func checkImageObject(o llm.ImageObject) error {
 
 // seenNodes names the detected objects as a scene graph names its
 // nodes, "red block 1", numbering each colour and type in reply order.
+// Nodes of one colour and type share one attribute map, which nothing
+// changes: a crowded table's reply lists dozens of objects of a few kinds.
 func seenNodes(objs []llm.ImageObject) []seenNode {
-	count := map[string]int{}
+	type kind struct {
+		n     int
+		attrs map[string]string
+	}
+	kinds := map[string]*kind{}
 	out := make([]seenNode, len(objs))
 	for i, o := range objs {
 		color, typ := strings.ToLower(strings.TrimSpace(o.Color)), o.Type
-		count[color+" "+typ]++
-		id := scenes.ObjectID(color, typ, count[color+" "+typ])
+		k := kinds[color+" "+typ]
+		if k == nil {
+			k = &kind{attrs: map[string]string{scenes.AttrType: typ, scenes.AttrColor: color}}
+			kinds[color+" "+typ] = k
+		}
+		k.n++
 		out[i] = seenNode{
-			Node: scenes.Node{ID: id, Attributes: map[string]string{scenes.AttrType: typ, scenes.AttrColor: color}},
+			Node: scenes.Node{ID: scenes.ObjectID(color, typ, k.n), Attributes: k.attrs},
 			At:   llm.BoxCentre(o.Box), Box: o.Box,
 		}
 	}

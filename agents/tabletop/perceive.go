@@ -205,9 +205,11 @@ func perceptionJSON(text string, ds []llm.Detection, edges, open bool) (*scenes.
 		}
 		return i, nil
 	}
+	// A node the reply leaves as listed shares the detection's attribute
+	// map: the graph and the list are only read.
 	g := &scenes.Graph{Nodes: make([]scenes.Node, len(ds))}
 	for i, d := range ds {
-		g.Nodes[i] = scenes.Node{ID: d.ID, Attributes: maps.Clone(d.Attributes)}
+		g.Nodes[i] = scenes.Node{ID: d.ID, Attributes: d.Attributes}
 	}
 	for _, key := range slices.Sorted(maps.Keys(p.Nodes)) {
 		i, err := index("nodes", key)

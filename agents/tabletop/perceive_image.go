@@ -131,9 +131,11 @@ func detectInImage(ctx context.Context, model llm.Model, robot string, img llm.I
 }
 
 // boxLines lists the detected objects as the scene-graph prompt shows
-// them: index, id, attributes, box.
+// them: index, id, attributes, box. The lines are written without fmt,
+// into a builder sized for them (a crowded table lists 48).
 func boxLines(nodes []seenNode) string {
 	var b strings.Builder
+	b.Grow(64 * len(nodes))
 	for i, n := range nodes {
 		if i > 0 {
 			b.WriteByte('\n')
@@ -141,7 +143,18 @@ func boxLines(nodes []seenNode) string {
 		b.WriteString(strconv.Itoa(i))
 		b.WriteString(": ")
 		b.WriteString(n.ID)
-		fmt.Fprintf(&b, " (color %s, type %s); box [%d, %d, %d, %d]", n.Attributes[scenes.AttrColor], n.Attributes[scenes.AttrType], n.Box[0], n.Box[1], n.Box[2], n.Box[3])
+		b.WriteString(" (color ")
+		b.WriteString(n.Attributes[scenes.AttrColor])
+		b.WriteString(", type ")
+		b.WriteString(n.Attributes[scenes.AttrType])
+		b.WriteString("); box [")
+		for k, v := range n.Box {
+			if k > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(strconv.Itoa(v))
+		}
+		b.WriteByte(']')
 	}
 	return b.String()
 }

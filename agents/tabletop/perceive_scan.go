@@ -1,8 +1,6 @@
 package tabletop
 
 import (
-	"maps"
-	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -264,7 +262,9 @@ func fastPerception(text string, ds []llm.Detection, edges bool) (g *scenes.Grap
 	}
 	for i, d := range ds {
 		if !replied[i] {
-			g.Nodes[i] = scenes.Node{ID: d.ID, Attributes: maps.Clone(d.Attributes)}
+			// As listed, sharing the detection's attribute map, as
+			// perceptionJSON does.
+			g.Nodes[i] = scenes.Node{ID: d.ID, Attributes: d.Attributes}
 		}
 	}
 	seen := make(map[string]struct{}, n)
@@ -278,19 +278,14 @@ func fastPerception(text string, ds []llm.Detection, edges bool) (g *scenes.Grap
 		return g, true
 	}
 	g.GrowEdges(count)
-	for p, set := range pairs {
-		for set != 0 {
-			r := bits.TrailingZeros16(uint16(set))
-			set &= set - 1
-			g.AddNodeEdge(p/n, p%n, r)
-		}
-	}
+	g.AddNodeEdgeSets(pairs)
 	return g, true
 }
 
 // relationSet holds a bit for each relation of scenes.Relations, by
-// index (TestRelationsFitARelationSet).
-type relationSet uint16
+// index (TestRelationsFitARelationSet), as scenes.Graph.AddNodeEdgeSets
+// reads them.
+type relationSet = uint16
 
 // number reads a JSON number as encoding/json reads it into a float64.
 func (sc *scanner) number() float64 {

@@ -76,12 +76,14 @@ func addDistractors(rng *rand.Rand, ep *tasks.Episode, before []scenes.Object, s
 	if ep.TwoRobots {
 		keepClear = append(keepClear, scenes.SharedPoint) // hand-overs land there
 	}
-	objs := slices.Clone(ep.Objects)
+	// The table's list and the layout's each grow to size at once.
+	objs := append(make([]scenes.Object, 0, size), ep.Objects...)
 	want, err := resolveAll(objs, refs)
 	if err != nil {
 		return err
 	}
 	d := newSpotCheck(refs, want, keepClear)
+	d.at, d.nodes = make(map[string]int, size), make([]scenes.Node, 0, size)
 	colors := map[string][]string{
 		scenes.ClassBlock: allowedColors(scenes.ClassBlock, banned),
 		scenes.ClassBowl:  allowedColors(scenes.ClassBowl, banned),
@@ -89,6 +91,7 @@ func addDistractors(rng *rand.Rand, ep *tasks.Episode, before []scenes.Object, s
 	// One layout for every draw: a draw that fails adds nothing to it, and
 	// one that succeeds adds what it adds to objs.
 	l := scenes.LayoutOf(rng, blockClearance, ep.TwoRobots, objs)
+	l.Grow(size - len(objs))
 	for len(objs) < size {
 		class := scenes.ClassBlock
 		if rng.Float64() < bowlShare {
@@ -249,12 +252,9 @@ type spotCheck struct {
 	keepClear []mgl64.Vec2
 	err       error
 	// nodes holds the scene-graph node of each object of the table so far,
-	// which the table only appends to.
+	// which the table only appends to, and at the index of each id.
 	nodes []scenes.Node
-	// probed and probeNodes are the table with the probe and their nodes,
-	// for the draw under way.
-	probed     []scenes.Object
-	probeNodes []scenes.Node
+	at    map[string]int
 	// cells buckets the table so far, as nodes does, for the clearance
 	// test.
 	cells clearanceGrid
@@ -263,20 +263,36 @@ type spotCheck struct {
 	// scenes.Mask): on a crowded table nearly every spot drawn, which
 	// then costs one bit.
 	masks map[string]*scenes.Mask
-	// fixed and anchored split the episode's phrases, with what each
-	// resolves to without distractors (its want): those with no anchor,
-	// whose resolution does not depend on where the probe stands, and the
-	// rest.
-	fixed, anchored         []grounding.Ref
-	fixedWant, anchoredWant [][]string
-	// fixedDone and fixedOK say, for the draw under way, whether the
-	// fixed phrases were resolved yet and whether they resolve as before.
-	fixedDone, fixedOK bool
-	// probes are the probes of each class and colour (probeOf).
-	probes map[[2]string]scenes.Object
-	// found keeps, for the draw under way, the nodes each query finds
+	// refs are the episode's phrases, each with what it resolves to
+	// without distractors (want) and its chain of anchors (chains[i][0]
+	// is refs[i], each next the anchor of the one before).
+	refs   []grounding.Ref
+	want   [][]string
+	chains [][]*grounding.Ref
+	// bases holds what each anchor of a chain resolves to on the table so
+	// far; stale says it must be made again (see roomFor).
+	bases map[*grounding.Ref][]string
+	stale bool
+	// For the draw under way: the probe, its node, and for each link of
+	// each chain whether the probe is among the nodes its query finds
+	// (hits, laid out as chains).
+	probe     scenes.Object
+	probeNode scenes.Node
+	hits      [][]bool
+	// resolved says that the last spot allowed was judged by resolving a
+	// phrase whole (see keeps): its distractor may have changed what an
+	// anchor resolves to.
+	resolved bool
+	// probed and probeNodes are the table with the probe and their nodes,
+	// made for the draw under way only when a phrase is resolved whole;
+	// found keeps, for that draw, the nodes each query finds
 	// (pairView.found).
-	found map[nodeQueryKey][]string
+	probed     []scenes.Object
+	probeNodes []scenes.Node
+	probedDone bool
+	found      map[nodeQueryKey][]string
+	pair       []scenes.Edge
+	matched    []scenes.Edge
 }
 
 // newSpotCheck starts the check of an empty table.
@@ -284,13 +300,14 @@ func newSpotCheck(refs []grounding.Ref, want [][]string, keepClear []mgl64.Vec2)
 	d := &spotCheck{keepClear: keepClear, masks: map[string]*scenes.Mask{
 		scenes.ClassBlock: {},
 		scenes.ClassBowl:  {},
-	}}
-	for i, r := range refs {
-		if r.Anchor == nil {
-			d.fixed, d.fixedWant = append(d.fixed, r), append(d.fixedWant, want[i])
-		} else {
-			d.anchored, d.anchoredWant = append(d.anchored, r), append(d.anchoredWant, want[i])
+	}, refs: refs, want: want, at: map[string]int{}, stale: true}
+	for i := range d.refs {
+		var chain []*grounding.Ref
+		for r := &d.refs[i]; r != nil; r = r.Anchor {
+			chain = append(chain, r)
 		}
+		d.chains = append(d.chains, chain)
+		d.hits = append(d.hits, make([]bool, len(chain)))
 	}
 	for _, p := range keepClear {
 		for _, m := range d.masks {
@@ -390,41 +407,42 @@ func (g *clearanceGrid) clear(objs []scenes.Object, class string, x, y float64) 
 // of every object by the clearance of the two classes and of the places
 // kept clear, and leaving every phrase resolved as before. The resolution
 // is checked last, on the few spots that pass the cheap tests.
+//
+// Every distractor placed left each phrase resolved as without
+// distractors, so a phrase resolves on the table with the probe as it
+// did (its want) unless the probe is among what it finds; keeps asks
+// that of the probe alone, at a cost that does not grow with the table,
+// and resolves a phrase over the whole table only where an anchor's own
+// resolution might change (see keeps).
 func (d *spotCheck) roomFor(l *scenes.Layout, class, color string, objs []scenes.Object) func(x, y float64) bool {
-	// What the resolution reads of the probe but its pose, its id and its
-	// node, and the nodes of the table, are the same at every spot, so they
-	// are made once a draw (the table's once an episode); the probe is the
-	// last of probed, moved to each spot in turn. It lies in no workspace,
-	// as a probe always has.
-	// probed holds the table as of the draw before and its probe, last:
-	// the probe gives way to what the table gained since.
-	d.probed = d.probed[:len(d.nodes)]
+	if d.resolved {
+		// The distractor placed last was allowed by a whole resolution,
+		// which tells nothing of the anchors.
+		d.stale, d.resolved = true, false
+	}
 	for _, o := range objs[len(d.nodes):] {
+		d.at[o.ID] = len(d.nodes)
 		d.nodes = append(d.nodes, readNode(&o))
 		d.add(o, len(d.nodes)-1)
-		d.probed = append(d.probed, o)
 	}
-	probe := d.probeOf(class, color)
-	probe.ID = l.NextID(class, color)
-	// The buffers of the draw before are reused: its closure is done with.
-	d.probed = append(d.probed, probe)
-	probed := d.probed
+	if d.stale {
+		d.rebase(objs)
+	}
+	// What the check reads of the probe but its pose is the same at every
+	// spot of the draw: its id, its node, and which queries find it. It
+	// lies in no workspace, as a probe always has.
+	d.probe = probeOf(class, color)
+	d.probe.ID = l.NextID(class, color)
+	d.probeNode = readNode(&d.probe)
+	one := scenes.Graph{Nodes: []scenes.Node{d.probeNode}}
+	for i, chain := range d.chains {
+		for k, r := range chain {
+			q, ok := nodeQueryOf(r)
+			d.hits[i][k] = ok && len(one.RetrieveNode(q)) > 0
+		}
+	}
+	d.probedDone = false
 	mask := d.masks[class]
-	d.probeNodes = append(append(d.probeNodes[:0], d.nodes...), readNode(&probe))
-	nodes := &scenes.Graph{Nodes: d.probeNodes}
-	// Which nodes a query finds depends on the nodes alone, the same at
-	// every spot of the draw: each is asked once a draw, not once a spot.
-	// (Resolve only reads the lists.)
-	clear(d.found)
-	if d.found == nil {
-		d.found = map[nodeQueryKey][]string{}
-	}
-	// A phrase with no anchor names its objects by colour and class, which
-	// the probe has wherever it stands: such phrases are resolved once a
-	// draw, at its first spot that passes the cheap tests, and only the
-	// phrases with an anchor (whose relations move with the probe) at
-	// every spot.
-	d.fixedDone = false
 	return func(x, y float64) bool {
 		if mask.Covered(x, y) {
 			return false // what the tests below would say
@@ -440,36 +458,164 @@ func (d *spotCheck) roomFor(l *scenes.Layout, class, color string, objs []scenes
 		if d.err != nil {
 			return false
 		}
-		at := &probed[len(probed)-1]
-		at.Pose[0], at.Pose[1] = x, y
-		v := &pairView{objs: probed, nodes: nodes, found: d.found}
-		if !d.fixedDone {
-			got, err := resolveOver(v, d.fixed)
-			if err != nil {
-				d.err = err
+		d.probe.Pose[0], d.probe.Pose[1] = x, y
+		return d.keeps(objs)
+	}
+}
+
+// nodeQueryOf is the node query grounding.Resolve asks of r's own nodes:
+// those it names (an id, or a colour and class), or for a phrase with an
+// anchor the nodes of its colour and class (or class) among which it
+// picks those related to the anchor. A vague phrase or a place asks none
+// (false): it finds nothing.
+func nodeQueryOf(r *grounding.Ref) (scenes.NodeQuery, bool) {
+	switch {
+	case r.Vague || r.Place != "":
+		return scenes.NodeQuery{}, false
+	case r.ID != "":
+		return scenes.NodeQuery{Name: r.ID}, true
+	case r.Anchor == nil || r.Color != "":
+		return scenes.NodeQuery{Name: r.Color + " " + r.Class}, true
+	}
+	return scenes.NodeQuery{Attrs: map[string]string{scenes.AttrType: r.Class}}, true
+}
+
+// keeps reports whether every phrase resolves on the table objs with the
+// probe, where it stands now, as it does without distractors.
+func (d *spotCheck) keeps(objs []scenes.Object) bool {
+	for i, chain := range d.chains {
+		changed, known := d.gains(objs, chain, d.hits[i], 0)
+		if known {
+			if changed {
 				return false
 			}
-			d.fixedDone, d.fixedOK = true, slices.EqualFunc(got, d.fixedWant, slices.Equal)
+			continue
 		}
-		if !d.fixedOK {
-			return false
-		}
-		got, err := resolveOver(v, d.anchored)
+		ok, err := d.resolvesAsBefore(objs, i)
 		if err != nil {
 			d.err = err
 			return false
 		}
-		return slices.EqualFunc(got, d.anchoredWant, slices.Equal)
+		if !ok {
+			return false
+		}
+		d.resolved = true
+	}
+	return true
+}
+
+// gains tells whether the probe joins what link k of a chain resolves to
+// (changed), when that is known without resolving it over the table:
+// when every anchor below it resolves as without the probe. What a link
+// resolves to with the probe is then what it resolved to before, and the
+// probe if it is of the link's own nodes and, for a link with an anchor,
+// stands in the link's relation to one of the anchors (relations hold
+// between pairs, so the probe adds only its own edges). A link whose
+// anchor gains or may gain the probe is not known (known false).
+func (d *spotCheck) gains(objs []scenes.Object, chain []*grounding.Ref, hits []bool, k int) (changed, known bool) {
+	r := chain[k]
+	if r.Anchor == nil || r.Vague || r.Place != "" || r.ID != "" {
+		return hits[k], true
+	}
+	if ch, kn := d.gains(objs, chain, hits, k+1); ch || !kn {
+		return false, false
+	}
+	anchors := d.bases[r.Anchor]
+	if r.Anchor.Other && len(anchors) < 2 || !r.Anchor.Other && len(anchors) != 1 {
+		return false, true // grounding.Resolve finds nothing, probe or not
+	}
+	if !hits[k] {
+		return false, true
+	}
+	for _, a := range anchors {
+		if d.bears(objs, a, r.Relation) {
+			return true, true
+		}
+	}
+	return false, true
+}
+
+// bears reports whether the probe stands in relation rel to the object of
+// id a, as grounding.Resolve reads the view's edges: an edge the view
+// gives for the query (target a, relation rel) whose source is the probe.
+func (d *spotCheck) bears(objs []scenes.Object, a, rel string) bool {
+	i, ok := d.at[a]
+	if !ok {
+		return false // an anchor the table does not hold: no edge ends there
+	}
+	d.pair = scenes.AppendPairEdges(d.pair[:0], &d.probe, &objs[i])
+	d.matched = scenes.AppendMatchingEdges(d.matched[:0], d.pair, scenes.EdgeQuery{Target: a, Relation: rel})
+	for _, e := range d.matched {
+		if e.Source == d.probe.ID && e.Source != a {
+			return true
+		}
+	}
+	return false
+}
+
+// rebase makes what each anchor of a chain resolves to on the table objs
+// (without a probe).
+func (d *spotCheck) rebase(objs []scenes.Object) {
+	d.bases = map[*grounding.Ref][]string{}
+	d.stale = false
+	v := &pairView{objs: objs, nodes: &scenes.Graph{Nodes: d.nodes}}
+	for _, chain := range d.chains {
+		for _, r := range chain[1:] {
+			ids, err := grounding.Resolve(v, *r)
+			if err != nil && d.err == nil {
+				d.err = fmt.Errorf("distractors: resolving %q: %w", r.Phrase, err)
+			}
+			d.bases[r] = ids
+		}
 	}
 }
 
+// resolvesAsBefore resolves phrase i over the whole table objs with the
+// probe where it stands, and reports whether it finds what it found
+// without distractors. The table with the probe, and its nodes, are made
+// once a draw, the probe last; which nodes a query finds depends on the
+// nodes alone, so each is asked once a draw (found).
+func (d *spotCheck) resolvesAsBefore(objs []scenes.Object, i int) (bool, error) {
+	if !d.probedDone {
+		d.probed = append(append(d.probed[:0], objs...), d.probe)
+		d.probeNodes = append(append(d.probeNodes[:0], d.nodes...), d.probeNode)
+		clear(d.found)
+		if d.found == nil {
+			d.found = map[nodeQueryKey][]string{}
+		}
+		d.probedDone = true
+	}
+	d.probed[len(d.probed)-1].Pose = d.probe.Pose
+	v := &pairView{objs: d.probed, nodes: &scenes.Graph{Nodes: d.probeNodes}, found: d.found}
+	got, err := resolveOver(v, d.refs[i:i+1])
+	if err != nil {
+		return false, err
+	}
+	return slices.Equal(got[0], d.want[i]), nil
+}
+
+// probes holds a probe of each class and colour (probeOf).
+var probes = func() map[[2]string]scenes.Object {
+	m := map[[2]string]scenes.Object{}
+	for _, c := range scenes.Colors {
+		for _, class := range []string{scenes.ClassBlock, scenes.ClassBowl} {
+			p := scenes.NewBlock("", c, 0, 0)
+			if class == scenes.ClassBowl {
+				p = scenes.NewBowl("", c, 0, 0)
+			}
+			p.Region = scenes.RegionTable
+			m[[2]string{class, c}] = p
+		}
+	}
+	return m
+}()
+
 // probeOf returns a probe of class and colour, with no id, in no
 // workspace, as a probe always is. Its attributes are made once a class
-// and colour, and shared by the probes of every draw: the views read
-// them and never change them.
-func (d *spotCheck) probeOf(class, color string) scenes.Object {
-	key := [2]string{class, color}
-	if p, ok := d.probes[key]; ok {
+// and colour for every episode: the views read them and never change
+// them.
+func probeOf(class, color string) scenes.Object {
+	if p, ok := probes[[2]string{class, color}]; ok {
 		return p
 	}
 	p := scenes.NewBlock("", color, 0, 0)
@@ -477,10 +623,6 @@ func (d *spotCheck) probeOf(class, color string) scenes.Object {
 		p = scenes.NewBowl("", color, 0, 0)
 	}
 	p.Region = scenes.RegionTable
-	if d.probes == nil {
-		d.probes = map[[2]string]scenes.Object{}
-	}
-	d.probes[key] = p
 	return p
 }
 

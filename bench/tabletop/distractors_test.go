@@ -3,6 +3,7 @@ package tabletop
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -104,5 +105,73 @@ func TestSpotCheckShortcutsRefuseWhatTheTestsRefuse(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// A spot check judges a phrase by the probe alone where it can (what the
+// phrase finds gains the probe or stays as it was) and by resolving it
+// over the whole table where an anchor's own resolution may change; both
+// must say what resolving every phrase over the table with the probe
+// says. Probes of every class and colour are tried, those a draw never
+// makes too (a colour and class a phrase names, which an anchor finds),
+// at spots all over the table, crowded or not.
+func TestSpotCheckKeepsWhatResolvingSays(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(11, 12))
+	judged, whole := 0, 0
+	for _, family := range []string{"spatial", "pick_place"} {
+		for _, pert := range []string{"none", "multiplicity", "absence"} {
+			for i := range 4 {
+				for _, size := range []int{0, 24, MaxSceneSize} {
+					ep, err := MakeEpisodeSized(1, family, pert, i, size)
+					if err != nil {
+						t.Fatal(err)
+					}
+					refs, err := episodeRefs(ep)
+					if err != nil {
+						t.Fatal(err)
+					}
+					objs := ep.Objects
+					want, err := resolveAll(objs, refs)
+					if err != nil {
+						t.Fatal(err)
+					}
+					d := newSpotCheck(refs, want, nil)
+					l := scenes.LayoutOf(rng, blockClearance, ep.TwoRobots, objs)
+					for _, class := range []string{scenes.ClassBlock, scenes.ClassBowl} {
+						for _, color := range scenes.Colors {
+							d.roomFor(l, class, color, objs)
+							for range 40 {
+								x := scenes.TableMinX + 0.6*rng.Float64()
+								y := scenes.TableMinY + 0.6*rng.Float64()
+								d.probe.Pose[0], d.probe.Pose[1] = x, y
+								d.resolved = false
+								got := d.keeps(objs)
+								if d.err != nil {
+									t.Fatal(d.err)
+								}
+								probed := append(slices.Clone(objs), d.probe)
+								res, err := resolveAll(probed, refs)
+								if err != nil {
+									t.Fatal(err)
+								}
+								if same := slices.EqualFunc(res, want, slices.Equal); got != same {
+									t.Fatalf("%s/%s episode %d at %d objects, %s at (%.3f, %.3f): the check says %v, resolving says %v (%v against %v)",
+										family, pert, i, size, d.probe.ID, x, y, got, same, res, want)
+								}
+								judged++
+								if d.resolved {
+									whole++
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	// Both ways of judging were tried.
+	if whole == 0 || whole == judged {
+		t.Errorf("%d of %d spots were judged by resolving the phrases whole; want some but not all", whole, judged)
 	}
 }

@@ -95,7 +95,7 @@ func (e *robotEnv) View() (llm.Image, []llm.Seen, error) {
 	if err != nil {
 		return llm.Image{}, nil, err
 	}
-	var seen []llm.Seen
+	seen := make([]llm.Seen, 0, len(vis))
 	for i, v := range vis {
 		if v.Hidden {
 			continue

@@ -60,14 +60,30 @@ func (s *sight) pick(objs []scenes.Object, drawn []bool) (int, bool) {
 // rebuilt the camera dozens of times and tested every object's place in
 // the view for every node. A Picker gives what Pick gives at every point;
 // objs must not change while it is used.
+//
+// It also keeps where in the image each drawn object can be: the bounds
+// of its box's eight corners, projected (the box holds a block, and a
+// bowl's rim and foot; the image of a box in front of the camera lies in
+// the hull of its corners' images). A line of sight through a point
+// outside them meets no point of the object, so a pick tests the shape of
+// only the few objects whose bounds hold its point, rather than of every
+// object on the table: at 48 objects, a pick at each of the graph's
+// nodes tested 2,304 shapes.
 type Picker struct {
-	objs  []scenes.Object
-	opt   Options // resolved
-	cam   camera
-	inv   mgl64.Mat4
-	drawn []bool
-	valid bool
+	objs   []scenes.Object
+	opt    Options // resolved
+	cam    camera
+	inv    mgl64.Mat4
+	drawn  []bool
+	bounds []box  // of each drawn object in the image, in point units, widened by pickMargin
+	under  []bool // scratch of Pick: drawn, and its bounds hold the point
+	valid  bool
 }
+
+// pickMargin widens each object's bounds in a Picker, in point units (a
+// thousandth of the image's side): a line of sight is the projection
+// inverted, and the two round differently by far less than this.
+const pickMargin = 1.0
 
 // NewPicker returns the Picker of the image of opt over objs. Where opt
 // is not valid ([Options.Validate]) its Pick picks nothing, as Pick does.
@@ -81,8 +97,22 @@ func NewPicker(objs []scenes.Object, opt Options) *Picker {
 	p.inv = p.cam.m.Inv()
 	s := sight{opt: p.opt, cam: p.cam}
 	p.drawn = make([]bool, len(objs))
+	p.bounds = make([]box, len(objs))
+	p.under = make([]bool, len(objs))
+	sx, sy := PointScale/p.cam.w, PointScale/p.cam.h
 	for i := range objs {
-		p.drawn[i] = s.drawn(&objs[i])
+		o := &objs[i]
+		p.drawn[i] = s.drawn(o)
+		if !p.drawn[i] {
+			continue
+		}
+		b := box{math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)}
+		for _, c := range corners(o) {
+			q := p.cam.project(c)
+			b.minX, b.maxX = min(b.minX, q.X), max(b.maxX, q.X)
+			b.minY, b.maxY = min(b.minY, q.Y), max(b.maxY, q.Y)
+		}
+		p.bounds[i] = box{b.minX*sx - pickMargin, b.minY*sy - pickMargin, b.maxX*sx + pickMargin, b.maxY*sy + pickMargin}
 	}
 	return p
 }
@@ -96,7 +126,17 @@ func (p *Picker) Pick(y, x float64) (idx int, ok bool) {
 	if !ok {
 		return -1, false
 	}
-	return s.pick(p.objs, p.drawn)
+	for i, b := range p.bounds {
+		p.under[i] = p.drawn[i] && x >= b.minX && x <= b.maxX && y >= b.minY && y <= b.maxY
+	}
+	if i, ok := s.hit(p.objs, p.under); ok {
+		return i, true
+	}
+	px, py, ok := s.table()
+	if !ok {
+		return -1, false
+	}
+	return s.nearest(p.objs, p.drawn, px, py)
 }
 
 // Hit is [Pick] without the tolerance: the first object the line of sight

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"sync"
 
 	"github.com/ambibench/ambibench/scenes"
 	"github.com/go-gl/mathgl/mgl64"
@@ -37,16 +38,50 @@ type scene struct {
 	occ    poly   // the occluder's polygon, if any
 	occB   box
 	arena  arena // scratch of visibility
+	// Scratch of layout, kept with the scene: the projected outline of
+	// one object, its corners sorted, and the silhouettes' points.
+	buf, sorted, slab []pt
 }
 
 // newScene lays out objs under resolved, valid options.
 func newScene(objs []scenes.Object, o Options) *scene {
-	sc := &scene{opt: o, objs: objs, cam: newCamera(o), hidden: make([]bool, len(objs))}
-	sc.arena.ds = make([]float64, 0, 4*bowlSegments)
-	sc.items = make([]item, 0, len(objs))
-	var buf []pt
-	sorted := make([]pt, 0, 4*bowlSegments)
-	slab := make([]pt, 0, 16*len(objs)) // the silhouettes
+	sc := new(scene)
+	sc.layout(objs, o)
+	return sc
+}
+
+// scenePool keeps scenes, with their scratch, from one Visibility to the
+// next: a crowded table's silhouettes and the pieces of their
+// subtraction were most of what a look allocated. A scene goes back with
+// no reference to the objects it showed (release).
+var scenePool = sync.Pool{New: func() any { return new(scene) }}
+
+// release drops what sc holds of the objects it laid out, before it goes
+// back to scenePool.
+func (sc *scene) release() {
+	clear(sc.items)
+	sc.objs, sc.items, sc.occ = nil, sc.items[:0], nil
+}
+
+// layout lays out objs under resolved, valid options in sc, reusing its
+// scratch.
+func (sc *scene) layout(objs []scenes.Object, o Options) {
+	sc.opt, sc.objs, sc.cam = o, objs, newCamera(o)
+	sc.hidden = append(sc.hidden[:0], make([]bool, len(objs))...)
+	sc.behind, sc.occ, sc.occB = sc.behind[:0], nil, box{}
+	if cap(sc.arena.ds) < 4*bowlSegments {
+		sc.arena.ds = make([]float64, 0, 4*bowlSegments)
+	}
+	sc.items = slices.Grow(sc.items[:0], len(objs))
+	buf := sc.buf[:0]
+	sorted := sc.sorted[:0]
+	if cap(sorted) < 4*bowlSegments {
+		sorted = make([]pt, 0, 4*bowlSegments)
+	}
+	slab := sc.slab[:0] // the silhouettes
+	if cap(slab) < 16*len(objs) {
+		slab = make([]pt, 0, 16*len(objs))
+	}
 	for i := range objs {
 		ob := &objs[i]
 		if o.hidden(ob.Pose.X(), ob.Pose.Y()) {
@@ -71,6 +106,7 @@ func newScene(objs []scenes.Object, o Options) *scene {
 		slab = slab[:len(slab)+len(sil)]
 		sc.items = append(sc.items, item{idx: i, obj: ob, depth: sc.cam.depth(ob.Pose), sil: sil, sb: bounds(sil)})
 	}
+	sc.buf, sc.sorted, sc.slab = buf, sorted, slab
 	sc.nestInBowls()
 	// Far to near; a stacked or nested object, higher, is nearer.
 	slices.SortStableFunc(sc.items, func(a, b item) int { return cmp.Compare(b.depth, a.depth) })
@@ -78,7 +114,6 @@ func newScene(objs []scenes.Object, o Options) *scene {
 		sc.occ = sc.rect(r, 0)
 		sc.occB = bounds(sc.occ)
 	}
-	return sc
 }
 
 // rect projects a rectangle of the table at height z, as a convex polygon.

@@ -29,7 +29,12 @@ func Visibility(objs []scenes.Object, opt Options) ([]Visible, error) {
 	if err := opt.Validate(); err != nil {
 		return nil, err
 	}
-	return newScene(objs, opt.resolved()).visibility(), nil
+	sc := scenePool.Get().(*scene)
+	sc.layout(objs, opt.resolved())
+	v := sc.visibility()
+	sc.release()
+	scenePool.Put(sc)
+	return v, nil
 }
 
 func (sc *scene) visibility() []Visible {

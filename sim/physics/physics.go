@@ -98,13 +98,16 @@ func newBowlBody(s *cp.Space, add addShape, x, y, diameter float64, group uint) 
 	b := cp.NewBody(bowlMass, cp.MomentForCircle(bowlMass, r-rimRadius, r, cp.Vector{}))
 	b.SetPosition(vec(x, y))
 	s.AddBody(b)
-	shapes := make([]*cp.Shape, 0, rimSegments)
+	var ends [2][rimSegments]cp.Vector
 	for i := range rimSegments {
-		sh := cp.NewSegment(b, rimCorners[i].Mult(r), rimCorners[i+1].Mult(r), rimRadius)
+		ends[0][i], ends[1][i] = rimCorners[i].Mult(r), rimCorners[i+1].Mult(r)
+	}
+	// The sixteen segments in one allocation (cp.NewSegments).
+	shapes := cp.NewSegments(b, ends[0][:], ends[1][:], rimRadius, make([]*cp.Shape, 0, rimSegments))
+	for _, sh := range shapes {
 		sh.SetFriction(0.6)
 		sh.SetElasticity(0)
 		sh.SetFilter(filter)
-		shapes = append(shapes, sh)
 	}
 	add(s, shapes...)
 	return b, shapes

@@ -182,13 +182,31 @@ func NewBox(body *Body, w, h, r float64) *Shape {
 	hw := w / 2.0
 	hh := h / 2.0
 	bb := &BB{-hw, -hh, hw, hh}
-	verts := []Vector{
+	verts := [4]Vector{
 		{bb.R, bb.B},
 		{bb.R, bb.T},
 		{bb.L, bb.T},
 		{bb.L, bb.B},
 	}
-	return NewPolyShapeRaw(body, 4, verts, r)
+	// NewPolyShapeRaw's parts in one allocation (ambibench's change: the
+	// tabletop builds a box for every block of every episode).
+	p := &boxParts{}
+	p.poly = PolyShape{r: r, count: 4, planes: p.planes[:0]}
+	p.mass = *PolyShapeMassInfo(0, 4, verts[:], r)
+	p.shape = newShape(&p.poly, body, &p.mass)
+	p.poly.Shape = &p.shape
+	p.poly.SetVerts(4, verts[:])
+	return p.poly.Shape
+}
+
+// boxParts are the parts of a box's shape, allocated together, as
+// NewPolyShapeRaw makes them for four vertices: the PolyShape, its Shape,
+// its mass info and its planes.
+type boxParts struct {
+	poly   PolyShape
+	shape  Shape
+	mass   ShapeMassInfo
+	planes [8]SplittingPlane
 }
 
 func NewBox2(body *Body, bb BB, r float64) *Shape {
@@ -203,7 +221,11 @@ func NewBox2(body *Body, bb BB, r float64) *Shape {
 
 func (p *PolyShape) SetVerts(count int, verts []Vector) {
 	p.count = count
-	p.planes = make([]SplittingPlane, count*2)
+	if cap(p.planes) >= count*2 && len(p.planes) == 0 {
+		p.planes = p.planes[:count*2] // a box's own (boxParts), zero
+	} else {
+		p.planes = make([]SplittingPlane, count*2)
+	}
 
 	for i := range count {
 		a := verts[(i-1+count)%count]

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/ambibench/ambibench/agents/llm"
 	"github.com/ambibench/ambibench/scenes"
@@ -80,6 +81,7 @@ func (c *call) detect() llm.Reply {
 		return llm.Reply{Text: string(data), FinishReason: llm.FinishStop}
 	}
 	objs := c.inView()
+	out = make([]llm.ImageObject, 0, len(objs)+1)
 	crowd := 1 + float64(len(objs))/detectCrowd
 	errs := c.p.Miss > 0 || c.p.ColorSwap > 0 || c.p.Duplicate > 0
 	for _, o := range objs {
@@ -114,7 +116,8 @@ func (c *call) detect() llm.Reply {
 		return cmp.Or(strings.Compare(a.Name, b.Name), strings.Compare(a.Color, b.Color), strings.Compare(a.Type, b.Type))
 	})
 	data, _ := json.Marshal(llm.ImageObjects{Objects: out}) // strings and ints
-	return llm.Reply{Text: string(data), FinishReason: llm.FinishStop}
+	// The reply is made over Marshal's buffer, which nothing else holds.
+	return llm.Reply{Text: unsafe.String(unsafe.SliceData(data), len(data)), FinishReason: llm.FinishStop}
 }
 
 // inView lists the Seen objects the model can place in an image of a
@@ -124,7 +127,7 @@ func (c *call) detect() llm.Reply {
 // is the context's; the reply sorts what it lists.
 func (c *call) inView() []inView {
 	w, h := c.cc.ImageSize[0], c.cc.ImageSize[1]
-	var out []inView
+	out := make([]inView, 0, len(c.cc.Seen))
 	for i := range c.cc.Seen {
 		s := &c.cc.Seen[i]
 		f := s.Fraction

@@ -66,8 +66,10 @@ type call struct {
 	// noise is the perceiver's error in this episode, which a perceive
 	// call applies to the graph it writes (llm.WithPerceptionNoise).
 	noise scenes.GraphNoise
-	// seenNorm is the context's Seen boxes normalised, once (seenBoxes).
-	seenNorm [][4]int
+	// seenNorm is the context's Seen boxes normalised, once (seenBoxes),
+	// and seenCells the grid of where they lie.
+	seenNorm  [][4]int
+	seenCells *seenGrid
 }
 
 // happens draws whether an error of base rate r occurs in this call.

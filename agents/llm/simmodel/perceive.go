@@ -4,6 +4,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"unsafe"
 
 	"github.com/ambibench/ambibench/agents/llm"
 	"github.com/ambibench/ambibench/scenes"
@@ -85,7 +86,9 @@ func relationsJSON(ds []llm.Detection) string {
 	b = append(b, `},"edges":{`...)
 	b = appendRelations(b, codes, n, nil)
 	b = append(b, "}}"...)
-	return string(b)
+	// Nothing else holds the buffer: the reply is made over it, not
+	// copied (thousands of relations at a crowded table).
+	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
 // appendRelations appends a reply's edges, without their braces, from the

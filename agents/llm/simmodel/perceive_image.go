@@ -2,6 +2,7 @@ package simmodel
 
 import (
 	"maps"
+	"unsafe"
 
 	"github.com/ambibench/ambibench/agents/grounding"
 	"github.com/ambibench/ambibench/agents/llm"
@@ -50,7 +51,8 @@ func (c *call) perceiveImage() llm.Reply {
 		b = append(b, `,"edges":{`...)
 		b = appendRelations(b, codes, len(objs), at)
 		b = append(b, "}}"...)
-		return llm.Reply{Text: string(b), FinishReason: llm.FinishStop}
+		// Nothing else holds the buffer (see relationsJSON).
+		return llm.Reply{Text: unsafe.String(unsafe.SliceData(b), len(b)), FinishReason: llm.FinishStop}
 	}
 	built := scenes.BuildGraph(objs)
 	if !rel.IsZero() {
@@ -64,7 +66,7 @@ func (c *call) perceiveImage() llm.Reply {
 // object of the image named as listed, where it stands on the table; each
 // is also passed to found, if set, with its index in ds.
 func (c *call) underBoxes(ds []llm.Detection, found func(i int, s llm.Seen)) []scenes.Object {
-	var objs []scenes.Object
+	objs := make([]scenes.Object, 0, len(ds))
 	for i, d := range ds {
 		s, ok := c.underBox(d.Box)
 		if !ok {
@@ -111,17 +113,35 @@ func (v *lookingView) Edges(q scenes.EdgeQuery) ([]scenes.Edge, error) {
 
 // underBox is the object of the context's Seen whose box (in pixels of
 // an image of the context's ImageSize) overlaps the normalised box b the
-// most, if any does.
+// most, if any does; of two that overlap it alike, the first. It compares
+// b with the seen boxes that share a cell of seenGrid with it, which are
+// all those that can overlap it: a perceive call at a crowded table
+// compared each of 48 listed boxes with all 48 seen.
 func (c *call) underBox(b [4]int) (llm.Seen, bool) {
+	boxes := c.seenBoxes()
 	best, bestArea := -1, 0
-	for i, n := range c.seenBoxes() {
-		y0, x0 := max(b[0], n[0]), max(b[1], n[1])
-		y1, x1 := min(b[2], n[2]), min(b[3], n[3])
-		if y1 <= y0 || x1 <= x0 {
-			continue
-		}
-		if a := (y1 - y0) * (x1 - x0); a > bestArea {
-			best, bestArea = i, a
+	if b[2] > b[0] && b[3] > b[1] {
+		g := c.seenCells
+		g.stamp++
+		for cy := gridCell(b[0]); cy <= gridCell(b[2]); cy++ {
+			for cx := gridCell(b[1]); cx <= gridCell(b[3]); cx++ {
+				k := cy*gridSide + cx
+				for _, i := range g.index[g.start[k]:g.start[k+1]] {
+					if g.seen[i] == g.stamp {
+						continue
+					}
+					g.seen[i] = g.stamp
+					n := boxes[i]
+					y0, x0 := max(b[0], n[0]), max(b[1], n[1])
+					y1, x1 := min(b[2], n[2]), min(b[3], n[3])
+					if y1 <= y0 || x1 <= x0 {
+						continue
+					}
+					if a := (y1 - y0) * (x1 - x0); a > bestArea || a == bestArea && int(i) < best {
+						best, bestArea = int(i), a
+					}
+				}
+			}
 		}
 	}
 	if best < 0 {
@@ -130,12 +150,64 @@ func (c *call) underBox(b [4]int) (llm.Seen, bool) {
 	return c.cc.Seen[best], true
 }
 
+// gridSide is the number of cells of seenGrid along each side of an image.
+const gridSide = 16
+
+// gridCell is the cell along one side that holds the coordinate v (in
+// 0–llm.BoxScale), clamped to the grid: a box off the image shares the
+// border cells. Boxes that overlap share a cell, since the cells of the
+// two ends of a box bound those of every point between.
+func gridCell(v int) int {
+	return min(max(v/(llm.BoxScale/gridSide), 0), gridSide-1)
+}
+
+// seenGrid holds, for each cell of a gridSide² grid over the image, the
+// seen boxes (indexes into seenBoxes) that meet it: index[start[k]:start[k+1]]
+// for cell k. A box with no area overlaps nothing and is in no cell. seen
+// and stamp mark the boxes a look at several cells has compared already.
+type seenGrid struct {
+	start [gridSide*gridSide + 1]int32
+	index []int32
+	seen  []uint32
+	stamp uint32
+}
+
+// build puts each box of boxes in the cells it meets.
+func (g *seenGrid) build(boxes [][4]int) {
+	cells := func(n [4]int, each func(k int)) {
+		if n[2] <= n[0] || n[3] <= n[1] {
+			return
+		}
+		for cy := gridCell(n[0]); cy <= gridCell(n[2]); cy++ {
+			for cx := gridCell(n[1]); cx <= gridCell(n[3]); cx++ {
+				each(cy*gridSide + cx)
+			}
+		}
+	}
+	var count [gridSide * gridSide]int32
+	for _, n := range boxes {
+		cells(n, func(k int) { count[k]++ })
+	}
+	for k := range count {
+		g.start[k+1] = g.start[k] + count[k]
+	}
+	g.index = make([]int32, g.start[len(count)])
+	next := g.start
+	for i, n := range boxes {
+		cells(n, func(k int) {
+			g.index[next[k]] = int32(i)
+			next[k]++
+		})
+	}
+	g.seen = make([]uint32, len(boxes))
+}
+
 // seenBoxes is the boxes of the context's Seen as a detection reply
-// writes them (llm.NormBox), made at the call's first underBox: every
-// listed object is compared with every one seen, and normalising each
-// box at each comparison was most of a perceive call's cost at a crowded
-// table. None when the image's size is out of bounds: nothing is under
-// any box then.
+// writes them (llm.NormBox), made at the call's first underBox with the
+// grid of the cells they meet (seenCells): every listed object is
+// compared with the seen ones, and normalising each box at each
+// comparison was most of a perceive call's cost at a crowded table. None
+// when the image's size is out of bounds: nothing is under any box then.
 func (c *call) seenBoxes() [][4]int {
 	if c.seenNorm == nil {
 		c.seenNorm = [][4]int{}
@@ -145,6 +217,8 @@ func (c *call) seenBoxes() [][4]int {
 				c.seenNorm[i] = llm.NormBox(s.Box, w, h)
 			}
 		}
+		c.seenCells = &seenGrid{}
+		c.seenCells.build(c.seenNorm)
 	}
 	return c.seenNorm
 }

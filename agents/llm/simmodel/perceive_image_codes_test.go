@@ -71,3 +71,53 @@ func TestPerceiveImageFromCodes(t *testing.T) {
 		}
 	}
 }
+
+// underBox finds among the seen boxes near a listed box (seenGrid) what a
+// comparison with every seen box finds: the one that overlaps it most,
+// the first of several that overlap it alike, on crowded images with
+// boxes off the image, boxes with no area or turned inside out, and
+// listed boxes that are a seen one's, hold several, or lie nowhere.
+func TestUnderBoxIsTheScan(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(21, 22))
+	coord := func() int { return rng.IntN(1400) - 200 }
+	for trial := range 300 {
+		var seen []llm.Seen
+		for range rng.IntN(60) {
+			x0, y0 := coord(), coord()
+			x1, y1 := x0+rng.IntN(120)-10, y0+rng.IntN(120)-10
+			box := [4]int{x0, y0, x1, y1}
+			if len(seen) > 0 && rng.IntN(8) == 0 {
+				box = seen[rng.IntN(len(seen))].Box // two alike: the first is under
+			}
+			seen = append(seen, llm.Seen{ID: fmt.Sprint(len(seen)), Box: box})
+		}
+		c := &call{cc: llm.CallContext{Seen: seen, ImageSize: [2]int{1000, 1000}}}
+		boxes := c.seenBoxes()
+		for range 40 {
+			var b [4]int
+			if len(boxes) > 0 && rng.IntN(3) == 0 {
+				b = boxes[rng.IntN(len(boxes))]
+			} else {
+				y0, x0 := coord(), coord()
+				b = [4]int{y0, x0, y0 + rng.IntN(300) - 20, x0 + rng.IntN(300) - 20}
+			}
+			want, wantOK := -1, false
+			bestArea := 0
+			for i, n := range boxes {
+				y0, x0 := max(b[0], n[0]), max(b[1], n[1])
+				y1, x1 := min(b[2], n[2]), min(b[3], n[3])
+				if y1 <= y0 || x1 <= x0 {
+					continue
+				}
+				if a := (y1 - y0) * (x1 - x0); a > bestArea {
+					want, bestArea, wantOK = i, a, true
+				}
+			}
+			got, ok := c.underBox(b)
+			if ok != wantOK || ok && got.ID != seen[want].ID {
+				t.Fatalf("trial %d, box %v among %d: underBox %s %v, the scan %d %v", trial, b, len(seen), got.ID, ok, want, wantOK)
+			}
+		}
+	}
+}
