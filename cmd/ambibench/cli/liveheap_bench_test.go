@@ -3,11 +3,14 @@
 package cli
 
 import (
+	"flag"
+	"fmt"
 	"io"
 	"path/filepath"
 	"runtime"
 	"runtime/metrics"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -30,10 +33,16 @@ import (
 // a busy machine counts what the workers allocated while it marked as
 // live: read the mean for the heap a run keeps, the peak for its worst
 // moment. A run of 130,000 episodes takes
-// about 40 s of CPU: run it with -benchtime 1x.
+// about 40 s of CPU: run it with -benchtime 1x. The sizes are
+// -liveheap.episodes, episodes a cell: 12821 is 1,000,038 episodes, about
+// five minutes of CPU.
 func BenchmarkRunLiveHeap(b *testing.B) {
+	sizes, err := liveHeapSizes(*liveHeapEpisodes)
+	if err != nil {
+		b.Fatal(err)
+	}
 	b.Setenv("GOGC", "100")
-	for _, episodes := range []int{34, 1667} {
+	for _, episodes := range sizes {
 		b.Run("episodes="+strconv.Itoa(episodes), func(b *testing.B) {
 			var live, heap uint64
 			var mean float64
@@ -59,6 +68,22 @@ func BenchmarkRunLiveHeap(b *testing.B) {
 			b.ReportMetric(float64(cpu.Microseconds())/float64(total), "cpu-µs/episode")
 		})
 	}
+}
+
+var liveHeapEpisodes = flag.String("liveheap.episodes", "34,1667",
+	"BenchmarkRunLiveHeap's sizes, episodes a cell, comma-separated (12821 is 1,000,038 episodes)")
+
+// liveHeapSizes reads -liveheap.episodes.
+func liveHeapSizes(list string) ([]int, error) {
+	var sizes []int
+	for _, f := range strings.Split(list, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("-liveheap.episodes: %q is not a positive number of episodes a cell", f)
+		}
+		sizes = append(sizes, n)
+	}
+	return sizes, nil
 }
 
 // BenchmarkMergeLiveHeap measures what merge holds as the run it joins
