@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/ambibench/ambibench/agents/llm"
@@ -40,6 +41,11 @@ type MissError struct {
 	Episode string // llm.EpisodeFrom of the call, "" outside an episode
 	Repeat  int    // llm.RepeatFrom of the call
 	Dir     string
+	// Model and Recorded are set when the replay was given its model
+	// by name and Dir holds no recording of it: Recorded lists the
+	// models Dir does hold (none, when it holds no readable recording).
+	Model    string
+	Recorded []string
 }
 
 func (e *MissError) Error() string {
@@ -50,7 +56,15 @@ func (e *MissError) Error() string {
 	if e.Repeat > 0 {
 		ep += fmt.Sprintf(", repeat %d", e.Repeat)
 	}
-	return fmt.Sprintf("cassette miss: request %s (%s) not in %s", e.Hash, ep, e.Dir)
+	msg := fmt.Sprintf("cassette miss: request %s (%s) not in %s", e.Hash, ep, e.Dir)
+	if e.Model != "" {
+		held := "no readable recording"
+		if len(e.Recorded) > 0 {
+			held = "recordings of " + strings.Join(e.Recorded, ", ")
+		}
+		msg += fmt.Sprintf(", which holds no recording of model %q (it holds %s)", e.Model, held)
+	}
+	return msg
 }
 
 // fail marks a cassette's own failure (a file that cannot be read or
@@ -200,6 +214,13 @@ type Player struct {
 	counter
 	dir, model string
 	st         *store
+	// named is a model given to Replay rather than read from the store;
+	// its first miss lists the store's models once (absent), to say so
+	// when the name is none of them.
+	named  bool
+	once   sync.Once
+	absent []string // the store's models, when named is none of them
+	lacks  bool
 }
 
 // Replay returns a model, a *Player, that answers each request from its
@@ -208,7 +229,11 @@ type Player struct {
 // anything else. model is the name of the model the cassette was recorded
 // from (the Name of the model given to [Record]), and the Player's Name.
 // When model is "", Replay reads it from the cassette's files, which must
-// all be of one model (so a spec may say just "replay:DIR").
+// all be of one model (so a spec may say just "replay:DIR"): that reads
+// every recording before the first call, seconds for a store of tens of
+// thousands and far longer for millions. A model given by name
+// ("replay:DIR=MODEL") opens at once; should the store hold no recording
+// of it, its misses say so and name the models it does hold.
 //
 // A request with no file fails with a *[MissError]; a file that cannot be
 // read as the cassette of that request fails with an error naming the
@@ -225,12 +250,13 @@ func Replay(dir, model string) (llm.Model, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cassette: replaying %s: %w", dir, err)
 	}
-	if model == "" {
+	named := model != ""
+	if !named {
 		if model, err = recordedModel(st); err != nil {
 			return nil, err
 		}
 	}
-	return &Player{dir: dir, model: model, st: st}, nil
+	return &Player{dir: dir, model: model, st: st, named: named}, nil
 }
 
 // recordedModel returns the one model whose replies dir holds.
@@ -243,21 +269,44 @@ func Replay(dir, model string) (llm.Model, error) {
 // what is wrong with it.
 func recordedModel(st *store) (string, error) {
 	dir := st.dir
-	entries, err := os.ReadDir(dir)
+	models, damaged, err := storeModels(st)
 	if err != nil {
-		return "", fmt.Errorf("cassette: replaying: %w", err)
+		return "", err
 	}
-	models := map[string]bool{}
-	var damaged []error
+	switch len(models) {
+	case 0:
+		if len(damaged) > 0 {
+			return "", fmt.Errorf("cassette: replaying %s: none of its %d recordings can be read to take the model name from; the first: %w", dir, len(damaged), damaged[0])
+		}
+		return "", fmt.Errorf("cassette: replaying %s: it holds no recordings to take the model name from; name the model", dir)
+	case 1:
+		for m := range models {
+			return m, nil
+		}
+	}
+	return "", fmt.Errorf("cassette: replaying %s: it holds recordings of %d models (%s); name the one to replay, as in replay:%s=%s",
+		dir, len(models), strings.Join(slices.Sorted(maps.Keys(models)), ", "), dir, slices.Min(slices.Collect(maps.Keys(models))))
+}
+
+// storeModels reads every recording of st for the model it was recorded
+// from: the models found, and the recordings that could not be read as
+// one (damaged). Only a store that cannot be listed or a file that cannot
+// be read at all is an error.
+func storeModels(st *store) (models map[string]bool, damaged []error, err error) {
+	entries, err := os.ReadDir(st.dir)
+	if err != nil {
+		return nil, nil, fmt.Errorf("cassette: replaying: %w", err)
+	}
+	models = map[string]bool{}
 	for _, e := range entries {
 		name := e.Name()
 		if e.IsDir() || recordingKey(name) == "" {
 			continue
 		}
-		p := filepath.Join(dir, name)
+		p := filepath.Join(st.dir, name)
 		data, err := os.ReadFile(p)
 		if err != nil {
-			return "", fmt.Errorf("cassette: reading the model name: %w", err)
+			return nil, nil, fmt.Errorf("cassette: reading the model name: %w", err)
 		}
 		data, err = st.unpack(p, data)
 		if err != nil {
@@ -271,19 +320,21 @@ func recordedModel(st *store) (string, error) {
 		}
 		models[model] = true
 	}
-	switch len(models) {
-	case 0:
-		if len(damaged) > 0 {
-			return "", fmt.Errorf("cassette: replaying %s: none of its %d recordings can be read to take the model name from; the first: %w", dir, len(damaged), damaged[0])
+	return models, damaged, nil
+}
+
+// lacksModel reports, once for the Player, whether its store holds no
+// recording of the model it was named, and which models it holds then:
+// a misspelt name misses every request, and each miss should say why.
+func (p *Player) lacksModel() (bool, []string) {
+	p.once.Do(func() {
+		models, _, err := storeModels(p.st)
+		if err != nil || models[p.model] {
+			return
 		}
-		return "", fmt.Errorf("cassette: replaying %s: it holds no recordings to take the model name from; name the model", dir)
-	case 1:
-		for m := range models {
-			return m, nil
-		}
-	}
-	return "", fmt.Errorf("cassette: replaying %s: it holds recordings of %d models (%s); name the one to replay",
-		dir, len(models), strings.Join(slices.Sorted(maps.Keys(models)), ", "))
+		p.lacks, p.absent = true, slices.Sorted(maps.Keys(models))
+	})
+	return p.lacks, p.absent
 }
 
 // fileModel reads the model a cassette file at name was recorded from;
@@ -330,7 +381,13 @@ func (p *Player) Generate(ctx context.Context, req llm.Request) (llm.Reply, erro
 	}
 	if !ok {
 		p.misses.Add(1)
-		return llm.Reply{}, fail(&MissError{Hash: k, Episode: llm.EpisodeFrom(ctx), Repeat: repeat, Dir: p.dir})
+		miss := &MissError{Hash: k, Episode: llm.EpisodeFrom(ctx), Repeat: repeat, Dir: p.dir}
+		if p.named {
+			if lacks, held := p.lacksModel(); lacks {
+				miss.Model, miss.Recorded = p.model, held
+			}
+		}
+		return llm.Reply{}, fail(miss)
 	}
 	p.hits.Add(1)
 	return reply, nil

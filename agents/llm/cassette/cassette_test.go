@@ -167,10 +167,13 @@ func TestReplayMiss(t *testing.T) {
 	for _, tt := range []struct {
 		name, why, model, episode string
 		req                       llm.Request
+		tail                      string // what the miss adds after the directory
 	}{
-		{"new request", "a request never recorded", live.Name(), "tabletop/pick_place/absence/7", requests[1].req},
-		{"other model", "the key holds the model name: another model's replay misses", "gemini:gemini-test", "semmap/q3", requests[0].req},
-		{"no episode", "a call outside an episode still names the request", live.Name(), "", requests[2].req},
+		{"new request", "a request never recorded", live.Name(), "tabletop/pick_place/absence/7", requests[1].req, ""},
+		{"other model", "the key holds the model name: another model's replay misses, and says the store holds none of its recordings",
+			"gemini:gemini-test", "semmap/q3", requests[0].req,
+			`, which holds no recording of model "gemini:gemini-test" (it holds recordings of openai:gpt-test)`},
+		{"no episode", "a call outside an episode still names the request", live.Name(), "", requests[2].req, ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			m, err := cassette.Replay(dir, tt.model)
@@ -191,6 +194,7 @@ func TestReplayMiss(t *testing.T) {
 			if tt.episode == "" {
 				want = "cassette miss: request " + hash + " (no episode) not in " + dir
 			}
+			want += tt.tail
 			if err.Error() != want {
 				t.Errorf("error %q\nwant  %q", err, want)
 			}
@@ -456,7 +460,7 @@ func TestReplayReadsModelName(t *testing.T) {
 		wantErr        string
 	}{
 		{"one model", "the files name the model the cassette was recorded from", one, live.Name(), ""},
-		{"two models", "a cassette of several models cannot choose", two, "", "2 models (gemini:b, openai:a)"},
+		{"two models", "a cassette of several models cannot choose, and says how to name one", two, "", "2 models (gemini:b, openai:a); name the one to replay, as in replay:" + two + "=gemini:b"},
 		{"empty", "an empty cassette names no model", t.TempDir(), "", "holds no recordings"},
 		{"unreadable file", "a file without a model is named", bad, "", badFile},
 	} {
@@ -479,6 +483,54 @@ func TestReplayReadsModelName(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A model named to Replay picks its recordings out of a store that holds
+// several models' (which replay:DIR alone refuses), and is taken at its
+// word: the store is not read for it until a miss asks why.
+func TestReplayNamedModelOfSeveral(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	replies := map[string]string{}
+	for _, name := range []string{"openai:a", "gemini:b"} {
+		rec, _ := cassette.Record(dir, answersAs{name})
+		r, err := rec.Generate(context.Background(), requests[0].req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		replies[name] = r.Text
+	}
+	for name, text := range replies {
+		m, err := cassette.Replay(dir, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Name() != name {
+			t.Errorf("Name %q, want %q", m.Name(), name)
+		}
+		r, err := m.Generate(context.Background(), requests[0].req)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if r.Text != text {
+			t.Errorf("%s replayed %q, want its own recording %q", name, r.Text, text)
+		}
+		// A request not recorded for a model the store holds: a plain miss.
+		_, err = m.Generate(context.Background(), requests[1].req)
+		var miss *cassette.MissError
+		if !errors.As(err, &miss) || miss.Model != "" || strings.Contains(err.Error(), "holds no recording") {
+			t.Errorf("%s, a request not recorded: %v, want a plain miss", name, err)
+		}
+	}
+}
+
+// answersAs is a model whose every reply is its name, so that whose
+// recording a replay served shows in the reply.
+type answersAs struct{ name string }
+
+func (a answersAs) Name() string { return a.name }
+func (a answersAs) Generate(context.Context, llm.Request) (llm.Reply, error) {
+	return llm.Reply{Text: "I am " + a.name, FinishReason: llm.FinishStop}, nil
 }
 
 // A damaged recording (empty, binary, cut short) in a cassette whose

@@ -59,11 +59,21 @@ func Check(spec string) error {
 		}
 		return Check(inner)
 	case "replay":
-		if rest == "" {
-			return bad("replay takes a directory, as in replay:cassettes")
-		}
+		_, _, err := replayArgs(rest, bad)
+		return err
 	default:
 		return bad(unknownKind(kind))
 	}
 	return nil
+}
+
+// replayArgs reads replay's DIR or DIR=MODEL: MODEL, the name of the
+// model recorded (the SPEC of record:DIR=SPEC), spares reading every
+// recording for it and picks one of a store that holds several.
+func replayArgs(rest string, bad func(string) error) (dir, model string, err error) {
+	dir, model, named := strings.Cut(rest, "=")
+	if dir == "" || (named && model == "") {
+		return "", "", bad("replay takes DIR or DIR=MODEL, as in replay:cassettes or replay:cassettes=openai:gpt-4o-mini")
+	}
+	return dir, model, nil
 }

@@ -34,7 +34,9 @@ func TestCheckAgreesWithOpen(t *testing.T) {
 		{"a cassette around sim", "record:" + dir + "=sim:perfect", ""},
 		{"a cassette around a bad spec", "record:" + dir + "=nosuch:x", `unknown kind "nosuch"`},
 		{"a cassette without its inner spec", "record:" + dir, "record takes DIR=SPEC"},
-		{"replay without a directory", "replay:", "replay takes a directory"},
+		{"replay without a directory", "replay:", "replay takes DIR or DIR=MODEL"},
+		{"replay naming no model", "replay:cassettes=", "replay takes DIR or DIR=MODEL"},
+		{"replay naming a model but no directory", "replay:=sim", "replay takes DIR or DIR=MODEL"},
 		{"sim: with nothing after the colon ran the default profile under the name \"sim:\" (issue 33)", "sim:", `nothing after "sim:"; write sim for the default profile`},
 		{"sim: with only blanks after it is the same slip", "sim:  ", `nothing after "sim:"`},
 		{"a NaN rate ran as if no rate were set (issue 33)", "sim:hallucinate=NaN", "hallucinate=NaN: want a number in [0, 1]"},
@@ -64,7 +66,7 @@ func TestSpecErrorsAreShort(t *testing.T) {
 		why, spec string
 		want      []string // each in the message
 	}{
-		{"an unknown kind names it and the kinds", "bogus:x", []string{`model spec "bogus:x": unknown kind "bogus"`, "sim[:PROFILE]", "openai:MODEL", "replay:DIR", "run --help"}},
+		{"an unknown kind names it and the kinds", "bogus:x", []string{`model spec "bogus:x": unknown kind "bogus"`, "sim[:PROFILE]", "openai:MODEL", "replay:DIR[=MODEL]", "run --help"}},
 		{"an empty spec names the kinds", "", []string{`model spec "": empty; valid forms: sim[:PROFILE]`}},
 		{"a bad rate names the rates, not every kind of spec", "sim:tag=2", []string{"tag=2: want a number in [0, 1]"}},
 		{"an unknown rate lists the rates", "sim:sloppy=1", []string{`unknown rate "sloppy"`, "hallucinate"}},

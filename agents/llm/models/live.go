@@ -113,10 +113,11 @@ func openLive(kind, rest, spec string, getenv func(string) string, bad func(stri
 		}
 		return middleware.Redact(m, opts.secrets), nil
 	case "replay":
-		if rest == "" {
-			return nil, bad("replay takes a directory, as in replay:cassettes")
+		dir, model, err := replayArgs(rest, bad)
+		if err != nil {
+			return nil, err
 		}
-		m, err := cassette.Replay(rest, "")
+		m, err := cassette.Replay(dir, model)
 		if err != nil {
 			return nil, err
 		}

@@ -19,7 +19,10 @@
 //	                             for a proxy); of the generation settings it takes schema= and max_tokens=,
 //	                             and refuses a temperature or a seed, which the API cannot take (see anthropic.go)
 //	record:DIR=SPEC              SPEC, with every call stored in DIR (and served from it when stored)
-//	replay:DIR                   only what DIR holds; never calls out
+//	replay:DIR                   only what DIR holds; never calls out; the model it was recorded from
+//	                             read from DIR's files, which must be of one model
+//	replay:DIR=MODEL             the same, of MODEL (as recorded: the SPEC of record:DIR=SPEC),
+//	                             without reading every recording first
 //
 // Every model is wrapped so that its calls are counted in the episode's
 // llm.Tally; live models also get retries with backoff and a per-call
@@ -39,7 +42,7 @@ import (
 )
 
 // Forms lists the valid spec forms, for error messages and help.
-const Forms = "sim, sim:perfect, sim:weak, sim:NAME=RATE,… (rates: hallucinate, multiplicity, absence, vague, negation, tag, malformed, skip, loop, overreflect, coord, miss, colorswap, duplicate, phantom, growth), any sim spec with a stream salt salt=N (sim:salt=2, sim:weak,salt=3), gemini:MODEL, openai:MODEL, anthropic:MODEL, openai:MODEL?context=1 (for serve-sim), record:DIR=SPEC, replay:DIR"
+const Forms = "sim, sim:perfect, sim:weak, sim:NAME=RATE,… (rates: hallucinate, multiplicity, absence, vague, negation, tag, malformed, skip, loop, overreflect, coord, miss, colorswap, duplicate, phantom, growth), any sim spec with a stream salt salt=N (sim:salt=2, sim:weak,salt=3), gemini:MODEL, openai:MODEL, anthropic:MODEL, openai:MODEL?context=1 (for serve-sim), record:DIR=SPEC, replay:DIR, replay:DIR=MODEL"
 
 // Default is the spec used when none is given.
 const Default = "sim"
@@ -137,7 +140,7 @@ func OpenWith(spec string, getenv func(string) string, opts Options) (llm.Model,
 // which was meant; the command's help, which lists Forms, gives each in
 // full. (The error once ended in all of Forms, 400 characters repeated
 // after every mistake, a rate's typo included.)
-const kindsBrief = `sim[:PROFILE], gemini:MODEL, openai:MODEL, anthropic:MODEL, record:DIR=SPEC or replay:DIR ("ambibench run --help" gives every form)`
+const kindsBrief = `sim[:PROFILE], gemini:MODEL, openai:MODEL, anthropic:MODEL, record:DIR=SPEC or replay:DIR[=MODEL] ("ambibench run --help" gives every form)`
 
 // specError is the error of a spec that cannot be read: the spec, then
 // why.

@@ -13,7 +13,7 @@ const cassetteUsage = `Usage:
   ambibench cassette compact [--prune] DIR  rewrite every recording the way the store keeps least, with a dictionary trained on it if that pays
   ambibench cassette merge [--keep-first] OUT IN...  copy the recordings and images of the stores IN into OUT, then compact OUT
 
-A cassette store (the DIR of --model record:DIR=SPEC and replay:DIR) keeps
+A cassette store (the DIR of --model record:DIR=SPEC and replay:DIR[=MODEL]) keeps
 one file a request: DIR/KEY.zst, KEY the request's hash in 32 hex digits,
 the recording's JSON compressed with zstd and the dictionary its frame
 names (DIR/dict/ID.zdict); DIR/KEY.json, the first layout's, still reads.

@@ -40,7 +40,7 @@ Usage:
 Run "ambibench COMMAND --help" for a command's flags.
 Models are picked with --model (or AMBIBENCH_MODEL for go test -bench):
 sim, sim:perfect, sim:weak, gemini:MODEL, openai:MODEL, anthropic:MODEL,
-record:DIR=SPEC, replay:DIR.
+record:DIR=SPEC, replay:DIR[=MODEL].
 `
 
 const listUsage = `Usage: ambibench list

@@ -74,7 +74,7 @@ func TestRunAcceptsWhatItPlays(t *testing.T) {
 func TestBadModelSpecIsShort(t *testing.T) {
 	t.Parallel()
 	_, _, err := runCLI(t, "run", "--agents", "direct", "--episodes", "1", "--model", "bogus:x")
-	want := `run: --model: model spec "bogus:x": unknown kind "bogus"; valid forms: sim[:PROFILE], gemini:MODEL, openai:MODEL, anthropic:MODEL, record:DIR=SPEC or replay:DIR ("ambibench run --help" gives every form)`
+	want := `run: --model: model spec "bogus:x": unknown kind "bogus"; valid forms: sim[:PROFILE], gemini:MODEL, openai:MODEL, anthropic:MODEL, record:DIR=SPEC or replay:DIR[=MODEL] ("ambibench run --help" gives every form)`
 	if err == nil || err.Error() != want {
 		t.Errorf("got %v\nwant %s", err, want)
 	}
