@@ -94,7 +94,7 @@ func TestSpecErrorsAreShort(t *testing.T) {
 // and replay:) Open agrees with it.
 func FuzzCheck(f *testing.F) {
 	for _, s := range []string{"sim", "sim:", "sim:weak", "sim:hallucinate=NaN", "sim:tag=0.1,tag=0.2", "sim:growth=Inf",
-		"openai:gpt?seed=1", "gemini:", "anthropic:claude?temperature=1", "bogus:x", "", "record:d=sim:", "replay:"} {
+		"openai:gpt?seed=1", "gemini:", "anthropic:claude?temperature=1", "bogus:x", "", "record:d=sim:", "replay:", "replay:d=", "replay:=m", "replay:d=openai:gpt?seed=1"} {
 		f.Add(s)
 	}
 	env := map[string]string{"OPENAI_API_KEY": "k", "GEMINI_API_KEY": "k", "ANTHROPIC_API_KEY": "k"}
