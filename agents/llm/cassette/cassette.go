@@ -233,7 +233,9 @@ type Player struct {
 // every recording before the first call, seconds for a store of tens of
 // thousands and far longer for millions. A model given by name
 // ("replay:DIR=MODEL") opens at once; should the store hold no recording
-// of it, its misses say so and name the models it does hold.
+// of it, its misses say so and name the models it does hold (the first
+// miss before any call was served reads the store up to a recording of
+// model, to know).
 //
 // A request with no file fails with a *[MissError]; a file that cannot be
 // read as the cassette of that request fails with an error naming the
@@ -269,7 +271,7 @@ func Replay(dir, model string) (llm.Model, error) {
 // what is wrong with it.
 func recordedModel(st *store) (string, error) {
 	dir := st.dir
-	models, damaged, err := storeModels(st)
+	models, damaged, err := storeModels(st, "")
 	if err != nil {
 		return "", err
 	}
@@ -288,11 +290,12 @@ func recordedModel(st *store) (string, error) {
 		dir, len(models), strings.Join(slices.Sorted(maps.Keys(models)), ", "), dir, slices.Min(slices.Collect(maps.Keys(models))))
 }
 
-// storeModels reads every recording of st for the model it was recorded
+// storeModels reads the recordings of st for the model each was recorded
 // from: the models found, and the recordings that could not be read as
-// one (damaged). Only a store that cannot be listed or a file that cannot
-// be read at all is an error.
-func storeModels(st *store) (models map[string]bool, damaged []error, err error) {
+// one (damaged). It reads every recording, or, when stopAt is not "", stops
+// at the first of model stopAt. Only a store that cannot be listed or a
+// file that cannot be read at all is an error.
+func storeModels(st *store, stopAt string) (models map[string]bool, damaged []error, err error) {
 	entries, err := os.ReadDir(st.dir)
 	if err != nil {
 		return nil, nil, fmt.Errorf("cassette: replaying: %w", err)
@@ -319,6 +322,9 @@ func storeModels(st *store) (models map[string]bool, damaged []error, err error)
 			continue
 		}
 		models[model] = true
+		if model == stopAt {
+			break
+		}
 	}
 	return models, damaged, nil
 }
@@ -326,9 +332,14 @@ func storeModels(st *store) (models map[string]bool, damaged []error, err error)
 // lacksModel reports, once for the Player, whether its store holds no
 // recording of the model it was named, and which models it holds then:
 // a misspelt name misses every request, and each miss should say why.
+// A call served already shows the model is there (the key holds its
+// name), and the store is read only up to its first recording of it.
 func (p *Player) lacksModel() (bool, []string) {
+	if p.hits.Load() > 0 {
+		return false, nil
+	}
 	p.once.Do(func() {
-		models, _, err := storeModels(p.st)
+		models, _, err := storeModels(p.st, p.model)
 		if err != nil || models[p.model] {
 			return
 		}

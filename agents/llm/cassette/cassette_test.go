@@ -524,6 +524,27 @@ func TestReplayNamedModelOfSeveral(t *testing.T) {
 	}
 }
 
+// A model named to Replay is taken at its word: a store none of whose
+// recordings reads, which replay:DIR alone refuses for want of a name,
+// opens, and its miss says the store holds no readable recording.
+func TestReplayNamedDoesNotReadTheStore(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, strings.Repeat("ab", 16)+".json"), []byte("{"), 0o644)
+	if _, err := cassette.Replay(dir, ""); err == nil {
+		t.Fatal("replay:DIR of a store with no readable recording opened; want it refused for want of a model name")
+	}
+	m, err := cassette.Replay(dir, "openai:a")
+	if err != nil {
+		t.Fatalf("replay:DIR=MODEL read the store to open: %v", err)
+	}
+	_, err = m.Generate(context.Background(), requests[0].req)
+	var miss *cassette.MissError
+	if !errors.As(err, &miss) || !strings.HasSuffix(err.Error(), `which holds no recording of model "openai:a" (it holds no readable recording)`) {
+		t.Errorf("error %v, want a miss saying the store holds no readable recording", err)
+	}
+}
+
 // answersAs is a model whose every reply is its name, so that whose
 // recording a replay served shows in the reply.
 type answersAs struct{ name string }

@@ -67,9 +67,10 @@ func Check(spec string) error {
 	return nil
 }
 
-// replayArgs reads replay's DIR or DIR=MODEL: MODEL, the name of the
-// model recorded (the SPEC of record:DIR=SPEC), spares reading every
-// recording for it and picks one of a store that holds several.
+// replayArgs reads replay's DIR or DIR=MODEL, split at the first '=' (as
+// record:DIR=SPEC is: a model's name may hold one, a DIR may not). MODEL,
+// the name the recordings were made under, spares reading every recording
+// for it and picks one of a store that holds several.
 func replayArgs(rest string, bad func(string) error) (dir, model string, err error) {
 	dir, model, named := strings.Cut(rest, "=")
 	if dir == "" || (named && model == "") {

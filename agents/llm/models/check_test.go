@@ -36,6 +36,7 @@ func TestCheckAgreesWithOpen(t *testing.T) {
 		{"a cassette without its inner spec", "record:" + dir, "record takes DIR=SPEC"},
 		{"replay without a directory", "replay:", "replay takes DIR or DIR=MODEL"},
 		{"replay naming no model", "replay:cassettes=", "replay takes DIR or DIR=MODEL"},
+		{"replay naming its model", "replay:" + dir + "=sim:perfect", ""},
 		{"replay naming a model but no directory", "replay:=sim", "replay takes DIR or DIR=MODEL"},
 		{"sim: with nothing after the colon ran the default profile under the name \"sim:\" (issue 33)", "sim:", `nothing after "sim:"; write sim for the default profile`},
 		{"sim: with only blanks after it is the same slip", "sim:  ", `nothing after "sim:"`},

@@ -24,7 +24,12 @@ func TakesImages(spec string) bool {
 			return TakesImages(inner)
 		}
 		return true
-	case "sim", "replay":
+	case "replay":
+		if _, model, ok := strings.Cut(rest, "="); ok && model != "" {
+			return TakesImages(model)
+		}
+		return true
+	case "sim":
 		return true
 	}
 	_, query, _ := strings.Cut(rest, "?")

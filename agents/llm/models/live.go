@@ -1,6 +1,8 @@
 package models
 
 import (
+	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -116,6 +118,13 @@ func openLive(kind, rest, spec string, getenv func(string) string, bad func(stri
 		dir, model, err := replayArgs(rest, bad)
 		if err != nil {
 			return nil, err
+		}
+		if model != "" {
+			if _, err := os.Stat(dir); err != nil {
+				if info, whole := os.Stat(rest); whole == nil && info.IsDir() {
+					return nil, bad(fmt.Sprintf("replay reads DIR=MODEL up to the first '=': DIR %q and MODEL %q; the directory %q holds an '=' (rename it, or name a link to it)", dir, model, rest))
+				}
+			}
 		}
 		m, err := cassette.Replay(dir, model)
 		if err != nil {

@@ -21,8 +21,9 @@
 //	record:DIR=SPEC              SPEC, with every call stored in DIR (and served from it when stored)
 //	replay:DIR                   only what DIR holds; never calls out; the model it was recorded from
 //	                             read from DIR's files, which must be of one model
-//	replay:DIR=MODEL             the same, of MODEL (as recorded: the SPEC of record:DIR=SPEC),
-//	                             without reading every recording first
+//	replay:DIR=MODEL             the same, of MODEL, the name the recordings were made under: the
+//	                             SPEC of record:DIR=SPEC without a context= option (record:c=openai:sim?context=1
+//	                             replays as replay:c=openai:sim); no recording is read before it is needed
 //
 // Every model is wrapped so that its calls are counted in the episode's
 // llm.Tally; live models also get retries with backoff and a per-call
