@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ambibench/ambibench/agents/llm/models"
 	"github.com/ambibench/ambibench/bench"
 	"github.com/ambibench/ambibench/results"
 )
@@ -291,8 +292,12 @@ type mergedSummary struct {
 	// is of one model's jobs (its records and those of the agents with no
 	// model), so the tables are made for each model apart, and never
 	// pool two models' records under one agent's name.
+	// Each is the name the model's records carry (models.NameOf), or,
+	// for a spec that does not say it (replay:DIR), the spec, which then
+	// stands for every record of a model no other spec names (wild).
 	models []string
 	model  []string
+	wild   map[string]bool
 	seen   map[string]bool // the models of the records added
 	whole  []*runTally
 	out    outcomes
@@ -329,7 +334,16 @@ func newMergedSummary(byIndex []*shardFile) *mergedSummary {
 	if models := first.Grid.Models; len(models) > 1 {
 		// Every order for each model: candidate c of model k is
 		// k*orders + c.
-		m.models = models
+		m.wild = map[string]bool{}
+		m.models = nil
+		for _, spec := range models {
+			key, named := modelKey(spec)
+			if !named {
+				m.wild[key] = true
+			}
+			m.models = append(m.models, key)
+		}
+		models = m.models
 		orders := len(m.cands)
 		cands, model := m.cands, m.model
 		m.cands, m.model = nil, nil
@@ -404,7 +418,30 @@ func (m *mergedSummary) add(r *results.Record, s *shardFile) {
 // ofModel reports whether r is of candidate i's model: any record when
 // the run has one model, else one of that model or of no model.
 func (m *mergedSummary) ofModel(r *results.Record, i int) bool {
-	return m.model[i] == "" || r.Model == "" || r.Model == m.model[i]
+	return m.model[i] == "" || r.Model == "" || m.isOf(r.Model, m.model[i])
+}
+
+// isOf reports whether records carrying name are of the model key.
+func (m *mergedSummary) isOf(name, key string) bool {
+	if !m.wild[key] {
+		return name == key
+	}
+	return !slices.Contains(m.models, name) || m.wild[name]
+}
+
+// summaryKey is modelKey's key of the model a summary names.
+func summaryKey(spec string) string {
+	key, _ := modelKey(spec)
+	return key
+}
+
+// modelKey is the name the records of a model spec carry, and whether the
+// spec says it; else the spec itself (see mergedSummary.models).
+func modelKey(spec string) (string, bool) {
+	if name, ok := models.NameOf(spec); ok {
+		return name, true
+	}
+	return spec, false
 }
 
 // text is OUT/summary.md, and a note when its header is made from
@@ -418,7 +455,7 @@ func (m *mergedSummary) text() (summary, note string, err error) {
 			continue
 		}
 		for _, c := range m.candOf {
-			if mod, ok := summaryModel(s.head); ok && len(m.models) > 0 && m.model[c] != mod {
+			if mod, ok := summaryModel(s.head); ok && len(m.models) > 0 && m.model[c] != summaryKey(mod) {
 				continue // the summary says whose it is
 			}
 			tables, err := s.tallies[c].summaryTables(m.cands[c])
@@ -439,8 +476,11 @@ func (m *mergedSummary) text() (summary, note string, err error) {
 	// its own when there are several.
 	var shown []int
 	for k, mod := range m.models {
-		if m.seen[mod] {
-			shown = append(shown, k)
+		for name := range m.seen {
+			if m.isOf(name, mod) {
+				shown = append(shown, k)
+				break
+			}
 		}
 	}
 	if len(shown) == 0 {

@@ -427,14 +427,22 @@ type runTally struct {
 const modelOfSummary = "The tables are of model `%s`"
 
 // otherModels are the models of the run in dir (run.json's grid) that
-// this run, with specs, does not use: none when dir is nil.
+// this run, with specs, does not use: none when dir is nil. A model is
+// told by the name its records carry (modelKey), so that another
+// spelling of this run's model (replay:DIR and replay:DIR=MODEL, say) is
+// not another model.
 func otherModels(dir *runDir, specs []string) []string {
 	if dir == nil {
 		return nil
 	}
+	var mine []string
+	for _, s := range specs {
+		key, _ := modelKey(s)
+		mine = append(mine, key)
+	}
 	var out []string
 	for _, m := range dir.run.Grid.Models {
-		if !slices.Contains(specs, m) {
+		if key, _ := modelKey(m); !slices.Contains(mine, key) && !slices.Contains(specs, m) {
 			out = append(out, m)
 		}
 	}
