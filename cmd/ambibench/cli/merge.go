@@ -45,7 +45,10 @@ OUT/records.jsonl then holds them job by job, a job's records of the
 models one after another, where the unsharded directory holds each run's
 records in the order the runs ran; OUT/summary.md is of the model the shards' summaries name (run
 names it when its directory holds other models' records), or, when no
-shard's summary reads, each model's tables apart, never pooled.
+shard's summary reads, each model's tables apart, never pooled. A model
+is told by the name its records carry (record:DIR=SPEC's is SPEC's,
+replay:DIR=MODEL's is MODEL); the records of a replay:DIR spec, whose
+name is in its recordings, are those of no other model of the run.
 
 Refused, with the reason named: a directory that is not a shard, or
 named twice, shards of different settings, grids or shard counts, a
