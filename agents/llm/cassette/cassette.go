@@ -286,8 +286,9 @@ func recordedModel(st *store) (string, error) {
 			return m, nil
 		}
 	}
+	names := slices.Sorted(maps.Keys(models))
 	return "", fmt.Errorf("cassette: replaying %s: it holds recordings of %d models (%s); name the one to replay, as in replay:%s=%s",
-		dir, len(models), strings.Join(slices.Sorted(maps.Keys(models)), ", "), dir, slices.Min(slices.Collect(maps.Keys(models))))
+		dir, len(names), strings.Join(names, ", "), dir, names[0])
 }
 
 // storeModels reads the recordings of st for the model each was recorded

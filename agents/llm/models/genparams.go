@@ -119,7 +119,7 @@ func specName(kind, model, rest string) string {
 		}
 	}
 	if len(kept) == 0 {
-		return ""
+		return kind + ":" + model
 	}
 	return kind + ":" + model + "?" + strings.Join(kept, "&")
 }

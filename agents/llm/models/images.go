@@ -25,7 +25,7 @@ func TakesImages(spec string) bool {
 		}
 		return true
 	case "replay":
-		if _, model, ok := strings.Cut(rest, "="); ok && model != "" {
+		if _, model, err := replayArgs(rest, specError(spec)); err == nil && model != "" {
 			return TakesImages(model)
 		}
 		return true

@@ -19,17 +19,14 @@ func NameOf(spec string) (string, bool) {
 		_, inner, _ := strings.Cut(rest, "=")
 		return NameOf(inner)
 	case "replay":
-		_, model, named := strings.Cut(rest, "=")
-		return model, named
+		_, model, _ := replayArgs(rest, specError(spec))
+		return model, model != ""
 	case "openai", "gemini", "anthropic":
 		model, _, _, err := liveOptions(spec, rest, optContext, optDetail, optMediaResolution)
 		if err != nil {
 			return "", false
 		}
-		if name := specName(kind, model, rest); name != "" {
-			return name, true
-		}
-		return kind + ":" + model, true
+		return specName(kind, model, rest), true
 	}
 	return spec, true
 }

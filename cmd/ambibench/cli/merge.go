@@ -429,13 +429,7 @@ func (m *mergedSummary) isOf(name, key string) bool {
 	if !m.wild[key] {
 		return name == key
 	}
-	return !slices.Contains(m.models, name) || m.wild[name]
-}
-
-// summaryKey is modelKey's key of the model a summary names.
-func summaryKey(spec string) string {
-	key, _ := modelKey(spec)
-	return key
+	return !slices.Contains(m.models, name)
 }
 
 // modelKey is the name the records of a model spec carry, and whether the
@@ -458,7 +452,7 @@ func (m *mergedSummary) text() (summary, note string, err error) {
 			continue
 		}
 		for _, c := range m.candOf {
-			if mod, ok := summaryModel(s.head); ok && len(m.models) > 0 && m.model[c] != summaryKey(mod) {
+			if mod, ok := summaryModel(s.head); ok && len(m.models) > 0 && m.model[c] != mod {
 				continue // the summary says whose it is
 			}
 			tables, err := s.tallies[c].summaryTables(m.cands[c])
@@ -511,7 +505,7 @@ func (m *mergedSummary) text() (summary, note string, err error) {
 	return head + whole, fmt.Sprintf("no shard's %s is what run writes for its records (a shard stopped before writing it?), so the merged one's settings line is made from %s", summaryFileName, results.RunFileName), nil
 }
 
-// summaryModel is the model a summary.md's head names as its tables'
+// summaryModel is the model (its modelKey) a summary.md's head names as its tables'
 // (run writes it when the directory holds other models' records too).
 func summaryModel(head string) (string, bool) {
 	prefix, _, _ := strings.Cut(modelOfSummary, "%s")
@@ -519,7 +513,8 @@ func summaryModel(head string) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	mod, _, ok := strings.Cut(rest, "`")
+	spec, _, ok := strings.Cut(rest, "`")
+	mod, _ := modelKey(spec)
 	return mod, ok
 }
 

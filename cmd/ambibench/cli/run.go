@@ -442,7 +442,7 @@ func otherModels(dir *runDir, specs []string) []string {
 	}
 	var out []string
 	for _, m := range dir.run.Grid.Models {
-		if key, _ := modelKey(m); !slices.Contains(mine, key) && !slices.Contains(specs, m) {
+		if key, _ := modelKey(m); !slices.Contains(mine, key) {
 			out = append(out, m)
 		}
 	}
