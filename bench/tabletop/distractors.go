@@ -102,7 +102,8 @@ func addDistractors(rng *rand.Rand, ep *tasks.Episode, before []scenes.Object, s
 			color := colors[class][rng.IntN(len(colors[class]))]
 			// The clearances keep the layout's spacing, blockClearance
 			// between centres, and more.
-			o, err := l.AddSpaced(class, color, scenes.Table, d.roomFor(l, class, color, objs))
+			ok := d.roomFor(l, class, color, objs)
+			o, err := l.AddSpacedOff(class, color, scenes.Table, d.masks[class], ok)
 			if d.err != nil {
 				return d.err
 			}
