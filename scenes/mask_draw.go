@@ -48,11 +48,14 @@ func (u *uncovered) reset(m *Mask, area Rect) {
 
 // rowFree is the number of free pixels of row j among the columns.
 func (u *uncovered) rowFree(j int) int {
-	if u.bits == nil {
-		return bits.OnesCount64(u.cols[0]) + bits.OnesCount64(u.cols[1])
+	n := 0
+	for w, cols := range u.cols {
+		if u.bits != nil {
+			cols &^= u.bits[j*maskWords+w]
+		}
+		n += bits.OnesCount64(cols)
 	}
-	row := u.bits[j*maskWords : j*maskWords+maskWords]
-	return bits.OnesCount64(^row[0]&u.cols[0]) + bits.OnesCount64(^row[1]&u.cols[1])
+	return n
 }
 
 // pixelIndex is the pixel along an axis that holds a point at f pixels
