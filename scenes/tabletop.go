@@ -23,6 +23,11 @@ const placementTries = 400
 // required spacing.
 var ErrNoRoom = errors.New("no room for the object with the required spacing")
 
+// ErrCovered is the ErrNoRoom of Layout.AddSpacedOff when its mask leaves
+// no point of the area free: a mask only gains cover, so no later call
+// with it finds room either, and a caller may stop marking it.
+var ErrCovered = fmt.Errorf("%w: the mask covers the whole area", ErrNoRoom)
+
 // Layout places objects on the table one at a time, keeping them apart, and
 // numbers them by colour and class. It draws only from the random stream it
 // is given, so a seed fixes the layout.
@@ -206,21 +211,26 @@ func (l *Layout) AddSpaced(class, color string, area Rect, ok func(x, y float64)
 // covered point costs no draw, so the last gaps of a crowded table are
 // found in a few draws rather than hundreds; the draws themselves differ
 // from AddSpaced's, and so does which spot a seed keeps.
+//
+// Finding no room is what a crowded table's caller meets at nearly every
+// object, so it returns ErrNoRoom itself, or ErrCovered when no point was
+// free to draw, without naming the object.
 func (l *Layout) AddSpacedOff(class, color string, area Rect, covered *Mask, ok func(x, y float64) bool) (Object, error) {
 	if area.MinX < TableMinX || area.MaxX > TableMaxX || area.MinY < TableMinY || area.MaxY > TableMaxY {
 		return Object{}, fmt.Errorf("placing a %s %s: area %v is not within the table", color, class, area)
 	}
 	inner := Rect{area.MinX + edgeMargin, area.MinY + edgeMargin, area.MaxX - edgeMargin, area.MaxY - edgeMargin}
 	l.draws.reset(covered, inner)
-	if l.draws.total > 0 {
-		for range placementTries {
-			x, y, in := l.draws.draw(l.rng)
-			if in && ok(x, y) {
-				return l.AddAt(class, color, x, y), nil
-			}
+	if l.draws.total == 0 {
+		return Object{}, ErrCovered
+	}
+	for range placementTries {
+		x, y, in := l.draws.draw(l.rng)
+		if in && ok(x, y) {
+			return l.AddAt(class, color, x, y), nil
 		}
 	}
-	return Object{}, fmt.Errorf("placing a %s %s: %w", color, class, ErrNoRoom)
+	return Object{}, ErrNoRoom
 }
 
 func (l *Layout) addWhere(class, color string, area Rect, ok func(x, y float64) bool, spaced bool) (Object, error) {

@@ -1,6 +1,7 @@
 package tabletop
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -110,6 +111,9 @@ func addDistractors(rng *rand.Rand, ep *tasks.Episode, before []scenes.Object, s
 			if err == nil {
 				objs, placed = append(objs, o), true
 				break
+			}
+			if errors.Is(err, scenes.ErrCovered) {
+				d.covered[class] = true
 			}
 			// Each try samples a few hundred spots; on a crowded table the
 			// last gaps take several tries to find, and only blocks fit
@@ -264,6 +268,9 @@ type spotCheck struct {
 	// scenes.Mask): on a crowded table nearly every spot drawn, which
 	// then costs one bit.
 	masks map[string]*scenes.Mask
+	// covered says a class's mask covers the whole table: no draw of the
+	// class finds room again, and the mask is no longer marked.
+	covered map[string]bool
 	// refs are the episode's phrases, each with what it resolves to
 	// without distractors (want) and its chain of anchors (chains[i][0]
 	// is refs[i], each next the anchor of the one before).
@@ -301,7 +308,7 @@ func newSpotCheck(refs []grounding.Ref, want [][]string, keepClear []mgl64.Vec2)
 	d := &spotCheck{keepClear: keepClear, masks: map[string]*scenes.Mask{
 		scenes.ClassBlock: {},
 		scenes.ClassBowl:  {},
-	}, refs: refs, want: want, at: map[string]int{}, stale: true}
+	}, covered: map[string]bool{}, refs: refs, want: want, at: map[string]int{}, stale: true}
 	for i := range d.refs {
 		var chain []*grounding.Ref
 		for r := &d.refs[i]; r != nil; r = r.Anchor {
@@ -324,13 +331,23 @@ func newSpotCheck(refs []grounding.Ref, want [][]string, keepClear []mgl64.Vec2)
 func (d *spotCheck) add(o scenes.Object, i int) {
 	x, y := o.Pose.X(), o.Pose.Y()
 	d.cells.insert(x, y, i)
-	if o.Class == scenes.ClassBowl {
-		d.masks[scenes.ClassBowl].AddDisc(x, y, bowlClearance)
-		d.masks[scenes.ClassBlock].AddDisc(x, y, bowlBlockClearance)
-		return
+	bowls, blocks := !d.covered[scenes.ClassBowl], !d.covered[scenes.ClassBlock]
+	switch {
+	case o.Class == scenes.ClassBowl:
+		if bowls {
+			d.masks[scenes.ClassBowl].AddDisc(x, y, bowlClearance)
+		}
+		if blocks {
+			d.masks[scenes.ClassBlock].AddDisc(x, y, bowlBlockClearance)
+		}
+	default:
+		if bowls {
+			d.masks[scenes.ClassBowl].AddDisc(x, y, bowlBlockClearance)
+		}
+		if blocks {
+			d.masks[scenes.ClassBlock].AddSquare(x, y, blockClearance)
+		}
 	}
-	d.masks[scenes.ClassBowl].AddDisc(x, y, bowlBlockClearance)
-	d.masks[scenes.ClassBlock].AddSquare(x, y, blockClearance)
 }
 
 // clearanceGrid buckets the objects of a table by the square cell of side
