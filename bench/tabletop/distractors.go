@@ -15,9 +15,11 @@ import (
 )
 
 // MaxSceneSize is the largest table a scene size may ask for. At the
-// clearances below, 97% of draws fill 48 objects at once (measured over
-// every cell); the misses are spatial ones, where a quarter of the table
-// is barred to blocks, and the next draw fits. At scenes.MinSpacing a
+// clearances below, 9 draws in 10 fill 48 objects at once (918 of the
+// 1,014 first draws of 40 episodes of every tabletop cell; 877 when the
+// distractors' spots were drawn from the whole table rather than from
+// the free pixels of their class's mask); a draw that misses is drawn
+// again. At scenes.MinSpacing a
 // table takes only 8 to 13 objects before the layout finds no room.
 const MaxSceneSize = 48
 
