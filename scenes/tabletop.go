@@ -19,6 +19,15 @@ const edgeMargin = 0.04
 // placementTries bounds rejection sampling for one object.
 const placementTries = 400
 
+// freeTries bounds the draws of Layout.AddSpacedOff, which are drawn from
+// the free part of the table only. On the crowded tables of the scene
+// sizes, two draws in three that find room find it at the first, 99.5%
+// within 64; the calls that find none are what the draws cost, and a
+// distractor refused is drawn again by its caller (at 400, 1,280 draws a
+// 48-object table and 90.5% of tables filled at the first attempt; at
+// 64, 356 draws and 89.3%).
+const freeTries = 64
+
 // ErrNoRoom is returned when a layout cannot fit an object with the
 // required spacing.
 var ErrNoRoom = errors.New("no room for the object with the required spacing")
@@ -224,7 +233,7 @@ func (l *Layout) AddSpacedOff(class, color string, area Rect, covered *Mask, ok 
 	if l.draws.total == 0 {
 		return Object{}, ErrCovered
 	}
-	for range placementTries {
+	for range freeTries {
 		x, y, in := l.draws.draw(l.rng)
 		if in && ok(x, y) {
 			return l.AddAt(class, color, x, y), nil

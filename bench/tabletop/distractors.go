@@ -15,7 +15,7 @@ import (
 )
 
 // MaxSceneSize is the largest table a scene size may ask for. At the
-// clearances below, 9 draws in 10 fill 48 objects at once (918 of the
+// clearances below, 9 draws in 10 fill 48 objects at once (905 of the
 // 1,014 first draws of 40 episodes of every tabletop cell; 877 when the
 // distractors' spots were drawn from the whole table rather than from
 // the free pixels of their class's mask); a draw that misses is drawn
