@@ -205,14 +205,26 @@ func (ar *arena) cutBy(p []pt, left bool) poly {
 	return ar.pts[start:len(ar.pts):len(ar.pts)]
 }
 
-// clip returns the part of convex p inside convex q.
-func (ar *arena) clip(p, q poly) poly {
+// clip returns the part of convex p, of bounds pb, inside convex q, of
+// bounds qb. An edge of q with p wholly inside it (crossRange) would cut
+// off nothing and copy p as it is: it is passed over, as are all four
+// sides of the frame for an object wholly in the image.
+func (ar *arena) clip(p poly, pb box, q poly, qb box) poly {
 	cur := p
+	sane := pb.sane() && qb.sane()
 	for i := range q {
-		cur = ar.cut(cur, q[i], q[(i+1)%len(q)], true)
+		a, b := q[i], q[(i+1)%len(q)]
+		if sane {
+			if lo, _ := crossRange(a, b, pb); lo >= 0 {
+				continue
+			}
+		}
+		cur = ar.cut(cur, a, b, true)
 		if len(cur) < 3 {
 			return nil
 		}
+		pb = bounds(cur)
+		sane = pb.sane()
 	}
 	return cur
 }
@@ -221,17 +233,32 @@ func (ar *arena) clip(p, q poly) poly {
 // meets q is split along q's edges, keeping the parts outside each edge and
 // dropping what is left, the part inside q. An edge that leaves the piece
 // whole on its inside is passed over; one with the piece whole on its
-// outside ends the work on that piece, which misses q. The result is
-// appended to out, which must not share storage with pieces.
+// outside ends the work on that piece, which misses q. Where the piece's
+// bounds settle which of the two an edge is (crossRange), its points are
+// not looked at. The result is appended to out, which must not share
+// storage with pieces.
 func (ar *arena) subtract(pieces []poly, q poly, qb box, out []poly) []poly {
+	qSane := qb.sane()
 	for _, p := range pieces {
-		if !bounds(p).overlaps(qb) {
+		pb := bounds(p)
+		if !pb.overlaps(qb) {
 			out = append(out, p)
 			continue
 		}
 		cur := p
+		sane := qSane && pb.sane()
 		for i := range q {
 			a, b := q[i], q[(i+1)%len(q)]
+			if sane {
+				lo, hi := crossRange(a, b, pb)
+				if lo >= 0 { // inside
+					continue
+				}
+				if hi < 0 { // strictly outside, so not inside either
+					out = append(out, cur)
+					break
+				}
+			}
 			inside, outside := true, true
 			ar.ds = ar.ds[:0]
 			for _, c := range cur {
@@ -254,6 +281,8 @@ func (ar *arena) subtract(pieces []poly, q poly, qb box, out []poly) []poly {
 			if len(cur) < 3 || area(cur) <= minPieceArea {
 				break
 			}
+			pb = bounds(cur)
+			sane = qSane && pb.sane()
 		}
 	}
 	return out

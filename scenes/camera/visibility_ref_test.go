@@ -148,7 +148,7 @@ func (ar *refArena) cut(p []pt, a, b pt, left bool) poly {
 
 func (ar *refArena) cutBy(p []pt, left bool) poly {
 	start := len(ar.pts)
-	ar.pts = sideOf(p, ar.ds, left, ar.pts)
+	ar.pts = refSideOf(p, ar.ds, left, ar.pts)
 	return ar.pts[start:len(ar.pts):len(ar.pts)]
 }
 
@@ -197,4 +197,32 @@ func (ar *refArena) subtract(pieces []poly, q poly, qb box, out []poly) []poly {
 		}
 	}
 	return out
+}
+
+// refSideOf is sideOf as it was: it appends to dst the part of convex p on one side of a line, given
+// ds[i], the cross product of the line's direction with p[i] (positive to
+// the left): the left side (inside a counter-clockwise polygon whose edge
+// the line is) if left is true, else the right. Points on the line belong
+// to both sides. The caller computes ds once for both sides.
+func refSideOf(p []pt, ds []float64, left bool, dst []pt) []pt {
+	n := len(p)
+	for i := 0; i < n; i++ {
+		j := i + 1
+		if j == n {
+			j = 0
+		}
+		c, d := p[i], p[j]
+		dc, dd := ds[i], ds[j]
+		if !left {
+			dc, dd = -dc, -dd
+		}
+		if dc >= 0 {
+			dst = append(dst, c)
+		}
+		if (dc > 0 && dd < 0) || (dc < 0 && dd > 0) {
+			t := dc / (dc - dd)
+			dst = append(dst, pt{c.X + t*(d.X-c.X), c.Y + t*(d.Y-c.Y)})
+		}
+	}
+	return dst
 }

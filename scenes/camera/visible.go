@@ -84,7 +84,7 @@ func (sc *scene) visiblePieces(i int, frame poly) []poly {
 	ar := &sc.arena
 	ar.pts = ar.pts[:0]
 	it := &sc.items[i]
-	c := ar.clip(it.sil, frame)
+	c := ar.clip(it.sil, it.sb, frame, bounds(frame))
 	if len(c) < 3 {
 		return nil
 	}
