@@ -248,7 +248,10 @@ func (ar *arena) subtract(pieces []poly, q poly, qb box, out []poly) []poly {
 		cur := p
 		sane := qSane && pb.sane()
 		for i := range q {
-			a, b := q[i], q[(i+1)%len(q)]
+			a, b := q[i], q[0]
+			if i+1 < len(q) {
+				b = q[i+1]
+			}
 			if sane {
 				lo, hi := crossRange(a, b, pb)
 				if lo >= 0 { // inside
@@ -274,14 +277,15 @@ func (ar *arena) subtract(pieces []poly, q poly, qb box, out []poly) []poly {
 				out = append(out, cur)
 				break
 			}
-			if o := ar.cutBy(cur, false); len(o) >= 3 && area(o) > minPieceArea {
+			o, in, oa, ia, ib := ar.split(cur)
+			if len(o) >= 3 && oa > minPieceArea {
 				out = append(out, o)
 			}
-			cur = ar.cutBy(cur, true)
-			if len(cur) < 3 || area(cur) <= minPieceArea {
+			cur = in
+			if len(cur) < 3 || ia <= minPieceArea {
 				break
 			}
-			pb = bounds(cur)
+			pb = ib
 			sane = qSane && pb.sane()
 		}
 	}
