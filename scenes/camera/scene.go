@@ -1,7 +1,6 @@
 package camera
 
 import (
-	"cmp"
 	"math"
 	"slices"
 	"sync"
@@ -38,6 +37,10 @@ type scene struct {
 	occ    poly   // the occluder's polygon, if any
 	occB   box
 	arena  arena // scratch of visibility
+	// Scratch of paintersOrder: the items' sort keys, and the items'
+	// other slice.
+	keys  []depthKey
+	spare []item
 	// Scratch of layout, kept with the scene: the projected outline of
 	// one object, its corners sorted, and the silhouettes' points.
 	buf, sorted, slab []pt
@@ -60,6 +63,7 @@ var scenePool = sync.Pool{New: func() any { return new(scene) }}
 // back to scenePool.
 func (sc *scene) release() {
 	clear(sc.items)
+	clear(sc.spare[:cap(sc.spare)])
 	sc.objs, sc.items, sc.occ = nil, sc.items[:0], nil
 }
 
@@ -108,8 +112,7 @@ func (sc *scene) layout(objs []scenes.Object, o Options) {
 	}
 	sc.buf, sc.sorted, sc.slab = buf, sorted, slab
 	sc.nestInBowls()
-	// Far to near; a stacked or nested object, higher, is nearer.
-	slices.SortStableFunc(sc.items, func(a, b item) int { return cmp.Compare(b.depth, a.depth) })
+	sc.paintersOrder()
 	if r, ok := o.hiddenRegion(); ok {
 		sc.occ = sc.rect(r, 0)
 		sc.occB = bounds(sc.occ)
