@@ -185,7 +185,7 @@ const minPieceArea = 1e-9
 // pieces in the old array, still valid.
 type arena struct {
 	pts    []pt
-	pa, pb []poly
+	pa, pb []piece
 	ds     []float64 // a piece's points' cross products with one edge
 }
 
@@ -229,6 +229,14 @@ func (ar *arena) clip(p poly, pb box, q poly, qb box) poly {
 	return cur
 }
 
+// piece is a convex piece of a silhouette with its area, as area gives
+// it: split finds the area as it writes the piece, so that the visible
+// area's sum does not go over its points again.
+type piece struct {
+	p poly
+	a float64
+}
+
 // subtract returns pieces minus convex q, as convex pieces: each piece that
 // meets q is split along q's edges, keeping the parts outside each edge and
 // dropping what is left, the part inside q. An edge that leaves the piece
@@ -237,15 +245,15 @@ func (ar *arena) clip(p poly, pb box, q poly, qb box) poly {
 // bounds settle which of the two an edge is (crossRange), its points are
 // not looked at. The result is appended to out, which must not share
 // storage with pieces.
-func (ar *arena) subtract(pieces []poly, q poly, qb box, out []poly) []poly {
+func (ar *arena) subtract(pieces []piece, q poly, qb box, out []piece) []piece {
 	qSane := qb.sane()
 	for _, p := range pieces {
-		pb := bounds(p)
+		pb := bounds(p.p)
 		if !pb.overlaps(qb) {
 			out = append(out, p)
 			continue
 		}
-		cur := p
+		cur := p.p
 		sane := qSane && pb.sane()
 		for i := range q {
 			a, b := q[i], q[0]
@@ -258,14 +266,15 @@ func (ar *arena) subtract(pieces []poly, q poly, qb box, out []poly) []poly {
 					continue
 				}
 				if hi < 0 { // strictly outside, so not inside either
-					out = append(out, cur)
+					out = append(out, p)
 					break
 				}
 			}
 			inside, outside := true, true
 			ar.ds = ar.ds[:0]
+			dx, dy := b.X-a.X, b.Y-a.Y // cross's, once an edge
 			for _, c := range cur {
-				d := cross(a, b, c)
+				d := dx*(c.Y-a.Y) - dy*(c.X-a.X)
 				ar.ds = append(ar.ds, d)
 				inside = inside && d >= 0
 				outside = outside && d <= 0
@@ -274,18 +283,18 @@ func (ar *arena) subtract(pieces []poly, q poly, qb box, out []poly) []poly {
 				continue
 			}
 			if outside {
-				out = append(out, cur)
+				out = append(out, p)
 				break
 			}
-			o, in, oa, ia, ib := ar.split(cur)
-			if len(o) >= 3 && oa > minPieceArea {
+			o, in, ib := ar.split(cur)
+			if len(o.p) >= 3 && o.a > minPieceArea {
 				out = append(out, o)
 			}
-			cur = in
-			if len(cur) < 3 || ia <= minPieceArea {
+			if len(in.p) < 3 || in.a <= minPieceArea {
 				break
 			}
-			pb = ib
+			// What is left of the piece, p as it goes on.
+			p, cur, pb = in, in.p, ib
 			sane = qSane && pb.sane()
 		}
 	}

@@ -18,10 +18,9 @@ import "math"
 
 // split cuts convex p along a line given ar.ds, the cross products of its
 // points with the line, as sideOf would: it appends to the arena the part
-// right of the line, then the part left of it, and returns each with its
-// area as area computes it; lb is the left part's bounds as bounds
-// computes them.
-func (ar *arena) split(p []pt) (right, left poly, ra, la float64, lb box) {
+// right of the line, then the part left of it, and returns each as a
+// piece, and the left one's bounds as bounds computes them.
+func (ar *arena) split(p []pt) (right, left piece, lb box) {
 	n := len(p)
 	// Each side keeps at most all of p's points and two on the line.
 	start := len(ar.pts)
@@ -84,9 +83,9 @@ func (ar *arena) split(p []pt) (right, left poly, ra, la float64, lb box) {
 	// The left side goes right after the right one.
 	ar.pts = ar.pts[:start+rn+ln]
 	copy(ar.pts[start+rn:], lp[:ln])
-	right = ar.pts[start : start+rn : start+rn]
-	left = ar.pts[start+rn : start+rn+ln : start+rn+ln]
-	return right, left, rs / 2, ls / 2, lb
+	right = piece{ar.pts[start : start+rn : start+rn], rs / 2}
+	left = piece{ar.pts[start+rn : start+rn+ln : start+rn+ln], ls / 2}
+	return right, left, lb
 }
 
 // term is the term of area's sum for the edge from p to q.

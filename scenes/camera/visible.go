@@ -72,7 +72,7 @@ func (sc *scene) visibility() []Visible {
 func (sc *scene) visibleArea(i int, frame poly) float64 {
 	var a float64
 	for _, p := range sc.visiblePieces(i, frame) {
-		a += area(p)
+		a += p.a
 	}
 	return a
 }
@@ -80,7 +80,7 @@ func (sc *scene) visibleArea(i int, frame poly) float64 {
 // visiblePieces returns item i's silhouette inside frame, minus the
 // silhouettes of the items drawn after it and the occluder, as convex
 // pieces. They live in the scene's arena, valid until the next call.
-func (sc *scene) visiblePieces(i int, frame poly) []poly {
+func (sc *scene) visiblePieces(i int, frame poly) []piece {
 	ar := &sc.arena
 	ar.pts = ar.pts[:0]
 	it := &sc.items[i]
@@ -88,7 +88,7 @@ func (sc *scene) visiblePieces(i int, frame poly) []poly {
 	if len(c) < 3 {
 		return nil
 	}
-	pieces := append(ar.pa[:0], c)
+	pieces := append(ar.pa[:0], piece{c, area(c)})
 	take := func(q poly, qb box) {
 		next := ar.subtract(pieces, q, qb, ar.pb[:0])
 		ar.pa, ar.pb = next, pieces
