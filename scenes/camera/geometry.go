@@ -39,6 +39,16 @@ func before(a, b pt) bool { return a.X < b.X || a.X == b.X && a.Y < b.Y }
 // hullTo is hull appending to dst; the result is capped at its length so
 // that later appends to dst leave it alone.
 func hullTo(pts, dst []pt) poly {
+	if len(pts) <= 12 {
+		// A box's eight corners: slices.SortFunc sorts as few points
+		// by this same insertion sort, through a call a comparison.
+		for i := 1; i < len(pts); i++ {
+			for j := i; j > 0 && before(pts[j], pts[j-1]); j-- {
+				pts[j], pts[j-1] = pts[j-1], pts[j]
+			}
+		}
+		return chainHull(pts, dst)
+	}
 	slices.SortFunc(pts, func(a, b pt) int {
 		switch {
 		case before(a, b):
