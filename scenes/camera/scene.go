@@ -139,10 +139,7 @@ func (sc *scene) outline(o *scenes.Object, dst []pt) []pt {
 		dst = sc.circle(o, 1, top, dst)
 		return sc.circle(o, bowlBase, bottom, dst)
 	}
-	for _, c := range corners(o) {
-		dst = append(dst, sc.cam.project(c))
-	}
-	return dst
+	return sc.cam.projectBox(o, dst)
 }
 
 // circle appends the projection of a horizontal circle around o's axis at

@@ -33,6 +33,9 @@ func TestVisibilityIsTheReference(t *testing.T) {
 		if rng.IntN(3) == 0 {
 			opt.View = TopDown
 		}
+		if rng.IntN(2) == 0 {
+			opt.Eye = randomEye(rng, opt.View)
+		}
 		if rng.IntN(3) == 0 { // objects cut by the frame's edges
 			opt.FovY, opt.OrthoHeight = 15+25*rng.Float64(), 0.3+0.4*rng.Float64()
 		}
@@ -65,9 +68,13 @@ func TestVisibilityIsTheReference(t *testing.T) {
 // order by a stable sort on depth.
 func refVisibility(objs []scenes.Object, o Options) []Visible {
 	sc := newScene(objs, o)
-	// The order as the stable sort of the objects laid out in input order
-	// put it.
+	// The silhouettes as outline and hull drew them, and the order as the
+	// stable sort of the objects laid out in input order put it.
 	items := slices.Clone(sc.items)
+	for i := range items {
+		items[i].sil = refSilhouette(&sc.cam, items[i].obj)
+		items[i].sb = bounds(items[i].sil)
+	}
 	slices.SortFunc(items, func(a, b item) int { return cmp.Compare(a.idx, b.idx) })
 	slices.SortStableFunc(items, func(a, b item) int { return cmp.Compare(b.depth, a.depth) })
 	sc.items = items
@@ -105,6 +112,78 @@ func refVisibility(objs []scenes.Object, o Options) []Visible {
 		out[it.idx] = v
 	}
 	return out
+}
+
+// refSilhouette is an object's silhouette as layout drew it: a bowl's
+// circles' hull, a box's corners, each projected alone, sorted and
+// hulled.
+func refSilhouette(c *camera, o *scenes.Object) poly {
+	if o.Class == scenes.ClassBowl {
+		sc := &scene{cam: *c}
+		buf := sc.outline(o, nil)
+		return ringsHullTo(buf[:bowlSegments], buf[bowlSegments:], make([]pt, 0, 4*bowlSegments), nil)
+	}
+	var pts []pt
+	for _, p := range corners(o) {
+		pts = append(pts, c.project(p))
+	}
+	slices.SortFunc(pts, func(a, b pt) int {
+		switch {
+		case before(a, b):
+			return -1
+		case before(b, a):
+			return 1
+		}
+		return 0
+	})
+	return chainHull(pts, nil)
+}
+
+// TestSilhouettesAreTheReference checks that layout's silhouettes are
+// bit for bit refSilhouette's, on the tables of
+// TestVisibilityIsTheReference.
+func TestSilhouettesAreTheReference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(37, 6))
+	for k := range 300 {
+		objs := randomScene(rng, 1+rng.IntN(60))
+		opt := DefaultOptions()
+		if k%3 == 0 {
+			opt.View = TopDown
+		}
+		if k%2 == 0 {
+			opt.Eye = randomEye(rng, opt.View)
+		}
+		sc := newScene(objs, opt.resolved())
+		for _, it := range sc.items {
+			want := refSilhouette(&sc.cam, it.obj)
+			if !sameBits(it.sil, want) {
+				t.Fatalf("table %d, %s: silhouette %v, want %v", k, it.obj.ID, it.sil, want)
+			}
+		}
+	}
+}
+
+// randomEye moves the view's default eye a little, off the table's
+// middle, where a matrix's entries are not zero.
+func randomEye(rng *rand.Rand, v View) [3]float64 {
+	e := defaultEye
+	if v == TopDown {
+		e = defaultTopEye
+	}
+	return [3]float64{e[0] + 0.6*(rng.Float64()-0.5), e[1] + 0.2*(rng.Float64()-0.5), e[2] + 0.2*(rng.Float64()-0.5)}
+}
+
+// sameBits reports whether p and q hold the same points, bit for bit.
+func sameBits(p, q poly) bool {
+	if len(p) != len(q) {
+		return false
+	}
+	for i := range p {
+		if math.Float64bits(p[i].X) != math.Float64bits(q[i].X) || math.Float64bits(p[i].Y) != math.Float64bits(q[i].Y) {
+			return false
+		}
+	}
+	return true
 }
 
 // refArena is the scratch of refVisibility.
