@@ -28,18 +28,29 @@ func (b box) sane() bool {
 	return -saneCoord <= b.minX && b.maxX <= saneCoord && -saneCoord <= b.minY && b.maxY <= saneCoord
 }
 
-// crossRange returns the least and the greatest of cross(a, b, c) as
-// computed over the points c of bx, which must be sane, for a and b
-// within ±saneCoord.
-func crossRange(a, b pt, bx box) (lo, hi float64) {
+// crossLow returns the least of cross(a, b, c) as computed over the
+// points c of bx, which must be sane, for a and b within ±saneCoord.
+func crossLow(a, b pt, bx box) float64 {
 	// cross(a, b, c) grows with c.Y if b.X ≥ a.X, and with -c.X if
 	// b.Y ≥ a.Y.
-	loC, hiC := pt{bx.maxX, bx.minY}, pt{bx.minX, bx.maxY}
+	c := pt{bx.maxX, bx.minY}
 	if b.X < a.X {
-		loC.Y, hiC.Y = bx.maxY, bx.minY
+		c.Y = bx.maxY
 	}
 	if b.Y < a.Y {
-		loC.X, hiC.X = bx.minX, bx.maxX
+		c.X = bx.minX
 	}
-	return cross(a, b, loC), cross(a, b, hiC)
+	return cross(a, b, c)
+}
+
+// crossHigh is crossLow's greatest.
+func crossHigh(a, b pt, bx box) float64 {
+	c := pt{bx.minX, bx.maxY}
+	if b.X < a.X {
+		c.Y = bx.minY
+	}
+	if b.Y < a.Y {
+		c.X = bx.maxX
+	}
+	return cross(a, b, c)
 }

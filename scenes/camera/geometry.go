@@ -197,6 +197,10 @@ type arena struct {
 	pts    []pt
 	pa, pb []piece
 	ds     []float64 // a piece's points' cross products with one edge
+	// split's scratch for what is left of a piece after a cut, the
+	// one of the two the last cut wrote.
+	lefts [2][]pt
+	side  int
 }
 
 // cut appends the part of p on one side of a→b as a new piece.
@@ -216,7 +220,7 @@ func (ar *arena) cutBy(p []pt, left bool) poly {
 }
 
 // clip returns the part of convex p, of bounds pb, inside convex q, of
-// bounds qb. An edge of q with p wholly inside it (crossRange) would cut
+// bounds qb. An edge of q with p wholly inside it (crossLow) would cut
 // off nothing and copy p as it is: it is passed over, as are all four
 // sides of the frame for an object wholly in the image.
 func (ar *arena) clip(p poly, pb box, q poly, qb box) poly {
@@ -225,7 +229,7 @@ func (ar *arena) clip(p poly, pb box, q poly, qb box) poly {
 	for i := range q {
 		a, b := q[i], q[(i+1)%len(q)]
 		if sane {
-			if lo, _ := crossRange(a, b, pb); lo >= 0 {
+			if crossLow(a, b, pb) >= 0 {
 				continue
 			}
 		}
@@ -252,9 +256,9 @@ type piece struct {
 // dropping what is left, the part inside q. An edge that leaves the piece
 // whole on its inside is passed over; one with the piece whole on its
 // outside ends the work on that piece, which misses q. Where the piece's
-// bounds settle which of the two an edge is (crossRange), its points are
-// not looked at. The result is appended to out, which must not share
-// storage with pieces.
+// bounds settle which of the two an edge is (crossLow, crossHigh), its
+// points are not looked at. The result is appended to out, which must not
+// share storage with pieces.
 func (ar *arena) subtract(pieces []piece, q poly, qb box, out []piece) []piece {
 	qSane := qb.sane()
 	for _, p := range pieces {
@@ -263,29 +267,32 @@ func (ar *arena) subtract(pieces []piece, q poly, qb box, out []piece) []piece {
 			out = append(out, p)
 			continue
 		}
-		cur := p.p
 		sane := qSane && pb.sane()
+		scratch := false // p is what a split left, in split's scratch
 		for i := range q {
 			a, b := q[i], q[0]
 			if i+1 < len(q) {
 				b = q[i+1]
 			}
 			if sane {
-				lo, hi := crossRange(a, b, pb)
-				if lo >= 0 { // inside
+				if crossLow(a, b, pb) >= 0 { // inside
 					continue
 				}
-				if hi < 0 { // strictly outside, so not inside either
-					out = append(out, p)
+				if crossHigh(a, b, pb) < 0 { // strictly outside, so not inside either
+					out = append(out, ar.keep(p, scratch))
 					break
 				}
 			}
+			cur := p.p
+			if cap(ar.ds) < len(cur) {
+				ar.ds = make([]float64, 2*len(cur))
+			}
+			ds := ar.ds[:len(cur)]
 			inside, outside := true, true
-			ar.ds = ar.ds[:0]
 			dx, dy := b.X-a.X, b.Y-a.Y // cross's, once an edge
-			for _, c := range cur {
+			for k, c := range cur {
 				d := dx*(c.Y-a.Y) - dy*(c.X-a.X)
-				ar.ds = append(ar.ds, d)
+				ds[k] = d
 				inside = inside && d >= 0
 				outside = outside && d <= 0
 			}
@@ -293,7 +300,7 @@ func (ar *arena) subtract(pieces []piece, q poly, qb box, out []piece) []piece {
 				continue
 			}
 			if outside {
-				out = append(out, p)
+				out = append(out, ar.keep(p, scratch))
 				break
 			}
 			o, in, ib := ar.split(cur)
@@ -304,7 +311,7 @@ func (ar *arena) subtract(pieces []piece, q poly, qb box, out []piece) []piece {
 				break
 			}
 			// What is left of the piece, p as it goes on.
-			p, cur, pb = in, in.p, ib
+			p, pb, scratch = in, ib, true
 			sane = qSane && pb.sane()
 		}
 	}

@@ -17,20 +17,27 @@ import "math"
 // rounding being symmetric.
 
 // split cuts convex p along a line given ar.ds, the cross products of its
-// points with the line, as sideOf would: it appends to the arena the part
-// right of the line, then the part left of it, and returns each as a
-// piece, and the left one's bounds as bounds computes them.
+// points with the line, as sideOf would, and returns each side as a
+// piece, and the left one's bounds as bounds computes them. The right
+// side, outside the subtracted silhouette's edge, is kept: it goes to the
+// arena. The left one, inside it, is cut again by the next edge or
+// dropped, unless a later edge finds it wholly outside (keep): it goes to
+// the one of two scratch buffers p is not in.
 func (ar *arena) split(p []pt) (right, left piece, lb box) {
 	n := len(p)
 	// Each side keeps at most all of p's points and two on the line.
 	start := len(ar.pts)
-	if cap(ar.pts)-start < 2*n+4 {
+	if cap(ar.pts)-start < n+2 {
 		// A new array: the pieces in the old one stay valid.
 		ar.pts = make([]pt, 0, max(2*cap(ar.pts), 64*n))
 		start = 0
 	}
 	rp := ar.pts[start : start+n+2]
-	lp := ar.pts[start+n+2 : start+2*n+4]
+	ar.side ^= 1
+	if cap(ar.lefts[ar.side]) < n+2 {
+		ar.lefts[ar.side] = make([]pt, 2*(n+2))
+	}
+	lp := ar.lefts[ar.side][:n+2]
 	ds := ar.ds[:n]
 	var rn, ln int
 	var rs, ls float64 // twice the areas so far
@@ -80,12 +87,22 @@ func (ar *arena) split(p []pt) (right, left piece, lb box) {
 	if ln > 0 {
 		ls += term(lp[ln-1], lp[0])
 	}
-	// The left side goes right after the right one.
-	ar.pts = ar.pts[:start+rn+ln]
-	copy(ar.pts[start+rn:], lp[:ln])
+	ar.pts = ar.pts[:start+rn]
 	right = piece{ar.pts[start : start+rn : start+rn], rs / 2}
-	left = piece{ar.pts[start+rn : start+rn+ln : start+rn+ln], ls / 2}
+	left = piece{lp[:ln:ln], ls / 2}
 	return right, left, lb
+}
+
+// keep returns p to be kept among the pieces: if scratch, p is in
+// split's scratch, and a copy in the arena is returned.
+func (ar *arena) keep(p piece, scratch bool) piece {
+	if !scratch {
+		return p
+	}
+	start := len(ar.pts)
+	ar.pts = append(ar.pts, p.p...)
+	p.p = ar.pts[start:len(ar.pts):len(ar.pts)]
+	return p
 }
 
 // term is the term of area's sum for the edge from p to q.
