@@ -41,6 +41,9 @@ type scene struct {
 	// other slice.
 	keys  []depthKey
 	spare []item
+	// tops[j] is the least top edge of the silhouettes of items j on
+	// (findTops).
+	tops []float64
 	// Scratch of layout, kept with the scene: the projected outline of
 	// one object, its corners sorted, and the silhouettes' points.
 	buf, sorted, slab []pt
@@ -113,6 +116,7 @@ func (sc *scene) layout(objs []scenes.Object, o Options) {
 	sc.buf, sc.sorted, sc.slab = buf, sorted, slab
 	sc.nestInBowls()
 	sc.paintersOrder()
+	sc.findTops()
 	if r, ok := o.hiddenRegion(); ok {
 		sc.occ = sc.rect(r, 0)
 		sc.occB = bounds(sc.occ)

@@ -95,6 +95,9 @@ func (sc *scene) visiblePieces(i int, frame poly) []piece {
 		pieces = next
 	}
 	for j := i + 1; j < len(sc.items) && len(pieces) > 0; j++ {
+		if sc.tops[j] >= it.sb.maxY { // none from j on overlaps it
+			break
+		}
 		if q := &sc.items[j]; len(q.sil) >= 3 && q.sb.overlaps(it.sb) {
 			take(q.sil, q.sb)
 		}
