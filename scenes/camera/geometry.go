@@ -103,14 +103,27 @@ func ringOrder(ring, dst []pt) []pt {
 		}
 	}
 	dst = append(dst, ring[lo])
-	f, b := (lo+1)%n, (lo-1+n)%n
+	// Walking on and back, wrapping around without a division.
+	next := func(i int) int {
+		if i++; i == n {
+			return 0
+		}
+		return i
+	}
+	prev := func(i int) int {
+		if i == 0 {
+			return n - 1
+		}
+		return i - 1
+	}
+	f, b := next(lo), prev(lo)
 	for k := 1; k < n; k++ {
 		if before(ring[b], ring[f]) {
 			dst = append(dst, ring[b])
-			b = (b - 1 + n) % n
+			b = prev(b)
 		} else {
 			dst = append(dst, ring[f])
-			f = (f + 1) % n
+			f = next(f)
 		}
 	}
 	return dst

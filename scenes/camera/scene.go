@@ -150,8 +150,12 @@ func (sc *scene) outline(o *scenes.Object, dst []pt) []pt {
 // height z, of radius scale times o's half extent.
 func (sc *scene) circle(o *scenes.Object, scale, z float64, dst []pt) []pt {
 	rx, ry := scale*o.Extent.X()/2, scale*o.Extent.Y()/2
+	// project's sums, in its order, with its products by z taken once.
+	m := &sc.cam.m
+	zx, zy, zw := m[8]*z, m[9]*z, m[11]*z
 	for _, u := range unitCircle {
-		dst = append(dst, sc.cam.project(mgl64.Vec3{o.Pose.X() + rx*u[1], o.Pose.Y() + ry*u[0], z}))
+		x, y := o.Pose.X()+rx*u[1], o.Pose.Y()+ry*u[0]
+		dst = append(dst, sc.cam.pixel(m[0]*x+m[4]*y+zx+m[12], m[1]*x+m[5]*y+zy+m[13], m[3]*x+m[7]*y+zw+m[15]))
 	}
 	return dst
 }

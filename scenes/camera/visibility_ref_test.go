@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ambibench/ambibench/scenes"
+	"github.com/go-gl/mathgl/mgl64"
 )
 
 // TestVisibilityIsTheReference checks that Visibility returns bit for bit
@@ -119,8 +120,14 @@ func refVisibility(objs []scenes.Object, o Options) []Visible {
 // hulled.
 func refSilhouette(c *camera, o *scenes.Object) poly {
 	if o.Class == scenes.ClassBowl {
-		sc := &scene{cam: *c}
-		buf := sc.outline(o, nil)
+		var buf []pt
+		top, bottom := o.Pose.Z()+o.Extent.Z()/2, o.Pose.Z()-o.Extent.Z()/2
+		for _, r := range [...][2]float64{{1, top}, {bowlBase, bottom}} {
+			rx, ry := r[0]*o.Extent.X()/2, r[0]*o.Extent.Y()/2
+			for _, u := range unitCircle {
+				buf = append(buf, c.project(mgl64.Vec3{o.Pose.X() + rx*u[1], o.Pose.Y() + ry*u[0], r[1]}))
+			}
+		}
 		return ringsHullTo(buf[:bowlSegments], buf[bowlSegments:], make([]pt, 0, 4*bowlSegments), nil)
 	}
 	var pts []pt
