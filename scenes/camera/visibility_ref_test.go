@@ -66,7 +66,8 @@ func TestVisibilityIsTheReference(t *testing.T) {
 // refVisibility is Visibility as it was before it skipped work: every
 // silhouette clipped to the frame edge by edge, every overlapping later
 // silhouette subtracted edge by edge, the drawn objects put in painter's
-// order by a stable sort on depth.
+// order by a stable sort on depth. It takes from layout only which
+// objects are drawn.
 func refVisibility(objs []scenes.Object, o Options) []Visible {
 	sc := newScene(objs, o)
 	// The silhouettes as outline and hull drew them, and the order as the
@@ -77,6 +78,7 @@ func refVisibility(objs []scenes.Object, o Options) []Visible {
 		items[i].sb = bounds(items[i].sil)
 	}
 	slices.SortFunc(items, func(a, b item) int { return cmp.Compare(a.idx, b.idx) })
+	refNestInBowls(&sc.cam, items)
 	slices.SortStableFunc(items, func(a, b item) int { return cmp.Compare(b.depth, a.depth) })
 	sc.items = items
 
@@ -113,6 +115,35 @@ func refVisibility(objs []scenes.Object, o Options) []Visible {
 		out[it.idx] = v
 	}
 	return out
+}
+
+// refNestInBowls sets the depths of items, in input order, as layout
+// and nestInBowls did.
+func refNestInBowls(c *camera, items []item) {
+	for i := range items {
+		items[i].depth = c.depth(items[i].obj.Pose)
+	}
+	for i := range items {
+		b := &items[i]
+		if b.obj.Class != scenes.ClassBowl {
+			continue
+		}
+		r := b.obj.Extent.X() / 2
+		bottom := b.obj.Pose.Z() - b.obj.Extent.Z()/2
+		for j := range items {
+			o := &items[j]
+			if j == i || o.obj.Class == scenes.ClassBowl || o.obj.Pose.Z() <= bottom {
+				continue
+			}
+			dx, dy := o.obj.Pose.X()-b.obj.Pose.X(), o.obj.Pose.Y()-b.obj.Pose.Y()
+			if dx*dx+dy*dy >= r*r {
+				continue
+			}
+			if d := b.depth - 1e-6*(1+o.obj.Pose.Z()); o.depth > d {
+				o.depth = d
+			}
+		}
+	}
 }
 
 // refSilhouette is an object's silhouette as layout drew it: a bowl's
