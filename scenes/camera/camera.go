@@ -52,10 +52,45 @@ func (c *camera) project(p mgl64.Vec3) pt {
 	x := m[0]*p[0] + m[4]*p[1] + m[8]*p[2] + m[12]
 	y := m[1]*p[0] + m[5]*p[1] + m[9]*p[2] + m[13]
 	w := m[3]*p[0] + m[7]*p[1] + m[11]*p[2] + m[15]
+	return c.pixel(x, y, w)
+}
+
+// pixel returns the pixel position of a point whose homogeneous clip
+// coordinates are x, y and w.
+func (c *camera) pixel(x, y, w float64) pt {
 	if math.Abs(w) < 1e-12 {
 		w = 1e-12
 	}
 	return pt{(x/w + 1) * 0.5 * c.w, (1 - y/w) * 0.5 * c.h}
+}
+
+// projectBox appends the projections of o's box corners, in corners'
+// order, each as project gives it. A corner has one of two values on
+// each axis, so the products of the matrix with them are taken once for
+// all eight: project's sums of the same products, in the same order,
+// give the same points with a quarter of the multiplications.
+func (c *camera) projectBox(o *scenes.Object, dst []pt) []pt {
+	h := o.Extent.Mul(0.5)
+	m := &c.m
+	// The products of rows 0, 1 and 3 with each axis's low and high
+	// value, as corners computes the values.
+	var px, py, pz [2][3]float64
+	for k, v := range [2]mgl64.Vec3{o.Pose.Add(mgl64.Vec3{-h[0], -h[1], -h[2]}), o.Pose.Add(h)} {
+		px[k] = [3]float64{m[0] * v[0], m[1] * v[0], m[3] * v[0]}
+		py[k] = [3]float64{m[4] * v[1], m[5] * v[1], m[7] * v[1]}
+		pz[k] = [3]float64{m[8] * v[2], m[9] * v[2], m[11] * v[2]}
+	}
+	// The sums over x and y, shared by the corners above one another.
+	var xy [4][3]float64
+	for i := range xy {
+		a, b := &px[i&1], &py[i>>1]
+		xy[i] = [3]float64{a[0] + b[0], a[1] + b[1], a[2] + b[2]}
+	}
+	for i := range 8 {
+		s, t := &xy[i&3], &pz[i>>2]
+		dst = append(dst, c.pixel(s[0]+t[0]+m[12], s[1]+t[1]+m[13], s[2]+t[2]+m[15]))
+	}
+	return dst
 }
 
 // depth is a point's distance from the eye along the camera's axis.

@@ -39,6 +39,16 @@ func before(a, b pt) bool { return a.X < b.X || a.X == b.X && a.Y < b.Y }
 // hullTo is hull appending to dst; the result is capped at its length so
 // that later appends to dst leave it alone.
 func hullTo(pts, dst []pt) poly {
+	if len(pts) <= 12 {
+		// A box's eight corners: slices.SortFunc sorts as few points
+		// by this same insertion sort, through a call a comparison.
+		for i := 1; i < len(pts); i++ {
+			for j := i; j > 0 && before(pts[j], pts[j-1]); j-- {
+				pts[j], pts[j-1] = pts[j-1], pts[j]
+			}
+		}
+		return chainHull(pts, dst)
+	}
 	slices.SortFunc(pts, func(a, b pt) int {
 		switch {
 		case before(a, b):
@@ -93,14 +103,27 @@ func ringOrder(ring, dst []pt) []pt {
 		}
 	}
 	dst = append(dst, ring[lo])
-	f, b := (lo+1)%n, (lo-1+n)%n
+	// Walking on and back, wrapping around without a division.
+	next := func(i int) int {
+		if i++; i == n {
+			return 0
+		}
+		return i
+	}
+	prev := func(i int) int {
+		if i == 0 {
+			return n - 1
+		}
+		return i - 1
+	}
+	f, b := next(lo), prev(lo)
 	for k := 1; k < n; k++ {
 		if before(ring[b], ring[f]) {
 			dst = append(dst, ring[b])
-			b = (b - 1 + n) % n
+			b = prev(b)
 		} else {
 			dst = append(dst, ring[f])
-			f = (f + 1) % n
+			f = next(f)
 		}
 	}
 	return dst
@@ -185,8 +208,12 @@ const minPieceArea = 1e-9
 // pieces in the old array, still valid.
 type arena struct {
 	pts    []pt
-	pa, pb []poly
+	pa, pb []piece
 	ds     []float64 // a piece's points' cross products with one edge
+	// split's scratch for what is left of a piece after a cut, the
+	// one of the two the last cut wrote.
+	lefts [2][]pt
+	side  int
 }
 
 // cut appends the part of p on one side of a→b as a new piece.
@@ -205,38 +232,80 @@ func (ar *arena) cutBy(p []pt, left bool) poly {
 	return ar.pts[start:len(ar.pts):len(ar.pts)]
 }
 
-// clip returns the part of convex p inside convex q.
-func (ar *arena) clip(p, q poly) poly {
+// clip returns the part of convex p, of bounds pb, inside convex q, of
+// bounds qb. An edge of q with p wholly inside it (crossLow) would cut
+// off nothing and copy p as it is: it is passed over, as are all four
+// sides of the frame for an object wholly in the image.
+func (ar *arena) clip(p poly, pb box, q poly, qb box) poly {
 	cur := p
+	sane := pb.sane() && qb.sane()
 	for i := range q {
-		cur = ar.cut(cur, q[i], q[(i+1)%len(q)], true)
+		a, b := q[i], q[(i+1)%len(q)]
+		if sane {
+			if crossLow(a, b, pb) >= 0 {
+				continue
+			}
+		}
+		cur = ar.cut(cur, a, b, true)
 		if len(cur) < 3 {
 			return nil
 		}
+		pb = bounds(cur)
+		sane = pb.sane()
 	}
 	return cur
+}
+
+// piece is a convex piece of a silhouette with its area, as area gives
+// it: split finds the area as it writes the piece, so that the visible
+// area's sum does not go over its points again.
+type piece struct {
+	p poly
+	a float64
 }
 
 // subtract returns pieces minus convex q, as convex pieces: each piece that
 // meets q is split along q's edges, keeping the parts outside each edge and
 // dropping what is left, the part inside q. An edge that leaves the piece
 // whole on its inside is passed over; one with the piece whole on its
-// outside ends the work on that piece, which misses q. The result is
-// appended to out, which must not share storage with pieces.
-func (ar *arena) subtract(pieces []poly, q poly, qb box, out []poly) []poly {
+// outside ends the work on that piece, which misses q. Where the piece's
+// bounds settle which of the two an edge is (crossLow, crossHigh), its
+// points are not looked at. The result is appended to out, which must not
+// share storage with pieces.
+func (ar *arena) subtract(pieces []piece, q poly, qb box, out []piece) []piece {
+	qSane := qb.sane()
 	for _, p := range pieces {
-		if !bounds(p).overlaps(qb) {
+		pb := bounds(p.p)
+		if !pb.overlaps(qb) {
 			out = append(out, p)
 			continue
 		}
-		cur := p
+		sane := qSane && pb.sane()
+		scratch := false // p is what a split left, in split's scratch
 		for i := range q {
-			a, b := q[i], q[(i+1)%len(q)]
+			a, b := q[i], q[0]
+			if i+1 < len(q) {
+				b = q[i+1]
+			}
+			if sane {
+				if crossLow(a, b, pb) >= 0 { // inside
+					continue
+				}
+				if crossHigh(a, b, pb) < 0 { // strictly outside, so not inside either
+					out = append(out, ar.keep(p, scratch))
+					break
+				}
+			}
+			cur := p.p
+			if cap(ar.ds) < len(cur) {
+				ar.ds = make([]float64, 2*len(cur))
+			}
+			ds := ar.ds[:len(cur)]
 			inside, outside := true, true
-			ar.ds = ar.ds[:0]
-			for _, c := range cur {
-				d := cross(a, b, c)
-				ar.ds = append(ar.ds, d)
+			dx, dy := b.X-a.X, b.Y-a.Y // cross's, once an edge
+			for k, c := range cur {
+				d := dx*(c.Y-a.Y) - dy*(c.X-a.X)
+				ds[k] = d
 				inside = inside && d >= 0
 				outside = outside && d <= 0
 			}
@@ -244,16 +313,19 @@ func (ar *arena) subtract(pieces []poly, q poly, qb box, out []poly) []poly {
 				continue
 			}
 			if outside {
-				out = append(out, cur)
+				out = append(out, ar.keep(p, scratch))
 				break
 			}
-			if o := ar.cutBy(cur, false); len(o) >= 3 && area(o) > minPieceArea {
+			o, in, ib := ar.split(cur)
+			if len(o.p) >= 3 && o.a > minPieceArea {
 				out = append(out, o)
 			}
-			cur = ar.cutBy(cur, true)
-			if len(cur) < 3 || area(cur) <= minPieceArea {
+			if len(in.p) < 3 || in.a <= minPieceArea {
 				break
 			}
+			// What is left of the piece, p as it goes on.
+			p, pb, scratch = in, ib, true
+			sane = qSane && pb.sane()
 		}
 	}
 	return out

@@ -77,7 +77,7 @@ func TestPixelsAgreeWithVisibility(t *testing.T) {
 		outline := make([]float64, len(objs))
 		for i := range sc.items {
 			for _, p := range sc.visiblePieces(i, frame) {
-				outline[sc.items[i].idx] += perimeter(p)
+				outline[sc.items[i].idx] += perimeter(p.p)
 			}
 		}
 		for _, c := range scenes.Colors {
@@ -172,11 +172,14 @@ func TestSubtract(t *testing.T) {
 		{"a triangle over half", sq(0, 0, 10, 10), poly{{-10, -10}, {20, -10}, {-10, 20}}, 50},
 	} {
 		var got float64
-		for _, p := range new(arena).subtract([]poly{tc.p}, tc.q, bounds(tc.q), nil) {
-			if area(p) <= 0 {
-				t.Errorf("%s: piece %v is not counter-clockwise", tc.why, p)
+		for _, p := range new(arena).subtract([]piece{{tc.p, area(tc.p)}}, tc.q, bounds(tc.q), nil) {
+			if area(p.p) <= 0 {
+				t.Errorf("%s: piece %v is not counter-clockwise", tc.why, p.p)
 			}
-			got += area(p)
+			if p.a != area(p.p) {
+				t.Errorf("%s: piece %v has area %g, want %g", tc.why, p.p, p.a, area(p.p))
+			}
+			got += p.a
 		}
 		if abs(got-tc.want) > 1e-9 {
 			t.Errorf("%s: area %g, want %g", tc.why, got, tc.want)

@@ -1,7 +1,6 @@
 package camera
 
 import (
-	"cmp"
 	"math"
 	"slices"
 	"sync"
@@ -38,6 +37,14 @@ type scene struct {
 	occ    poly   // the occluder's polygon, if any
 	occB   box
 	arena  arena // scratch of visibility
+	// Scratch of paintersOrder: the items' sort keys, and the items'
+	// other slice.
+	keys  []depthKey
+	spare []item
+	// tops[j] is the least top edge of the silhouettes of items j on
+	// (findTops).
+	tops []float64
+	rest []nestee // scratch of nestInBowls
 	// Scratch of layout, kept with the scene: the projected outline of
 	// one object, its corners sorted, and the silhouettes' points.
 	buf, sorted, slab []pt
@@ -60,6 +67,7 @@ var scenePool = sync.Pool{New: func() any { return new(scene) }}
 // back to scenePool.
 func (sc *scene) release() {
 	clear(sc.items)
+	clear(sc.spare[:cap(sc.spare)])
 	sc.objs, sc.items, sc.occ = nil, sc.items[:0], nil
 }
 
@@ -108,8 +116,8 @@ func (sc *scene) layout(objs []scenes.Object, o Options) {
 	}
 	sc.buf, sc.sorted, sc.slab = buf, sorted, slab
 	sc.nestInBowls()
-	// Far to near; a stacked or nested object, higher, is nearer.
-	slices.SortStableFunc(sc.items, func(a, b item) int { return cmp.Compare(b.depth, a.depth) })
+	sc.paintersOrder()
+	sc.findTops()
 	if r, ok := o.hiddenRegion(); ok {
 		sc.occ = sc.rect(r, 0)
 		sc.occB = bounds(sc.occ)
@@ -136,18 +144,19 @@ func (sc *scene) outline(o *scenes.Object, dst []pt) []pt {
 		dst = sc.circle(o, 1, top, dst)
 		return sc.circle(o, bowlBase, bottom, dst)
 	}
-	for _, c := range corners(o) {
-		dst = append(dst, sc.cam.project(c))
-	}
-	return dst
+	return sc.cam.projectBox(o, dst)
 }
 
 // circle appends the projection of a horizontal circle around o's axis at
 // height z, of radius scale times o's half extent.
 func (sc *scene) circle(o *scenes.Object, scale, z float64, dst []pt) []pt {
 	rx, ry := scale*o.Extent.X()/2, scale*o.Extent.Y()/2
+	// project's sums, in its order, with its products by z taken once.
+	m := &sc.cam.m
+	zx, zy, zw := m[8]*z, m[9]*z, m[11]*z
 	for _, u := range unitCircle {
-		dst = append(dst, sc.cam.project(mgl64.Vec3{o.Pose.X() + rx*u[1], o.Pose.Y() + ry*u[0], z}))
+		x, y := o.Pose.X()+rx*u[1], o.Pose.Y()+ry*u[0]
+		dst = append(dst, sc.cam.pixel(m[0]*x+m[4]*y+zx+m[12], m[1]*x+m[5]*y+zy+m[13], m[3]*x+m[7]*y+zw+m[15]))
 	}
 	return dst
 }
@@ -191,6 +200,19 @@ func corners(o *scenes.Object) [8]mgl64.Vec3 {
 // bowl's, less again the higher it is, so that a stack in a bowl keeps
 // its order.
 func (sc *scene) nestInBowls() {
+	// What may rest in a bowl, read once, not through each item's object
+	// for every bowl: on a crowded table, cold, that was a tenth of
+	// layout.
+	rest := sc.rest[:0]
+	for j := range sc.items {
+		if o := sc.items[j].obj; o.Class != scenes.ClassBowl {
+			rest = append(rest, nestee{j, o.Pose})
+		}
+	}
+	sc.rest = rest
+	if len(rest) == len(sc.items) {
+		return // no bowl
+	}
 	for i := range sc.items {
 		b := &sc.items[i]
 		if b.obj.Class != scenes.ClassBowl {
@@ -198,18 +220,23 @@ func (sc *scene) nestInBowls() {
 		}
 		r := b.obj.Extent.X() / 2
 		bottom := b.obj.Pose.Z() - b.obj.Extent.Z()/2
-		for j := range sc.items {
-			o := &sc.items[j]
-			if j == i || o.obj.Class == scenes.ClassBowl || o.obj.Pose.Z() <= bottom {
+		for _, o := range rest {
+			if o.pose.Z() <= bottom {
 				continue
 			}
-			dx, dy := o.obj.Pose.X()-b.obj.Pose.X(), o.obj.Pose.Y()-b.obj.Pose.Y()
+			dx, dy := o.pose.X()-b.obj.Pose.X(), o.pose.Y()-b.obj.Pose.Y()
 			if dx*dx+dy*dy >= r*r {
 				continue
 			}
-			if d := b.depth - 1e-6*(1+o.obj.Pose.Z()); o.depth > d {
-				o.depth = d
+			if d := b.depth - 1e-6*(1+o.pose.Z()); sc.items[o.j].depth > d {
+				sc.items[o.j].depth = d
 			}
 		}
 	}
+}
+
+// nestee is an item that is no bowl, by its index, and its centre.
+type nestee struct {
+	j    int
+	pose mgl64.Vec3
 }

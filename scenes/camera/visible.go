@@ -72,7 +72,7 @@ func (sc *scene) visibility() []Visible {
 func (sc *scene) visibleArea(i int, frame poly) float64 {
 	var a float64
 	for _, p := range sc.visiblePieces(i, frame) {
-		a += area(p)
+		a += p.a
 	}
 	return a
 }
@@ -80,21 +80,24 @@ func (sc *scene) visibleArea(i int, frame poly) float64 {
 // visiblePieces returns item i's silhouette inside frame, minus the
 // silhouettes of the items drawn after it and the occluder, as convex
 // pieces. They live in the scene's arena, valid until the next call.
-func (sc *scene) visiblePieces(i int, frame poly) []poly {
+func (sc *scene) visiblePieces(i int, frame poly) []piece {
 	ar := &sc.arena
 	ar.pts = ar.pts[:0]
 	it := &sc.items[i]
-	c := ar.clip(it.sil, frame)
+	c := ar.clip(it.sil, it.sb, frame, bounds(frame))
 	if len(c) < 3 {
 		return nil
 	}
-	pieces := append(ar.pa[:0], c)
+	pieces := append(ar.pa[:0], piece{c, area(c)})
 	take := func(q poly, qb box) {
 		next := ar.subtract(pieces, q, qb, ar.pb[:0])
 		ar.pa, ar.pb = next, pieces
 		pieces = next
 	}
 	for j := i + 1; j < len(sc.items) && len(pieces) > 0; j++ {
+		if sc.tops[j] >= it.sb.maxY { // none from j on overlaps it
+			break
+		}
 		if q := &sc.items[j]; len(q.sil) >= 3 && q.sb.overlaps(it.sb) {
 			take(q.sil, q.sb)
 		}
