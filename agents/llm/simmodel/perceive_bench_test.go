@@ -7,7 +7,6 @@ import (
 
 	"github.com/ambibench/ambibench/agents/llm"
 	"github.com/ambibench/ambibench/scenes"
-	"github.com/go-gl/mathgl/mgl64"
 )
 
 // crowdedImage is a camera image of a crowded table as the model is shown
@@ -26,8 +25,9 @@ func crowdedImage() (seen []llm.Seen, ds []llm.Detection, size [2]int) {
 			o = scenes.NewBowl(fmt.Sprintf("%s bowl %d", color, i), color, x, y)
 		}
 		px, py := (i%cols)*w/cols, (rows-1-i/cols)*h/rows
-		s := llm.Seen{ID: o.ID, Attributes: o.Attributes, Box: [4]int{px + 8, py + 8, px + w/cols - 8, py + h/rows - 8},
-			Fraction: 1, Pos: o.Pose.Mul(1000), Size: mgl64.Vec3{o.Extent[0] * 1000, o.Extent[1] * 1000, o.Extent[2] * 1000}}
+		d := llm.DetectionOf(o) // the table frame in mm, as the table's camera gives it
+		s := llm.Seen{ID: o.ID, Attributes: d.Attributes, Box: [4]int{px + 8, py + 8, px + w/cols - 8, py + h/rows - 8},
+			Fraction: 1, Pos: d.Pos, Size: d.Size}
 		seen = append(seen, s)
 		ds = append(ds, llm.Detection{ID: o.ID, Attributes: o.Attributes, Box: llm.NormBox(s.Box, w, h)})
 	}
