@@ -168,10 +168,7 @@ func fastPerception(text string, ds []llm.Detection, edges bool) (g *scenes.Grap
 	n := len(ds)
 	g = &scenes.Graph{Nodes: make([]scenes.Node, n)}
 	replied := make([]bool, n)
-	// The relations read, as a set: a bit a relation (its index in
-	// scenes.Relations) of each pair, source·n + target. The set's order
-	// is the graph's, and a relation read twice is one.
-	var pairs []relationSet
+	var pairs []relationSet // see relationSets
 	count := 0
 	sc := &scanner{s: text[start : end+1]}
 	sc.members(func(key string) {
@@ -203,56 +200,11 @@ func fastPerception(text string, ds []llm.Detection, edges bool) (g *scenes.Grap
 				g.Nodes[i], replied[i] = nd, true
 			})
 		case "edges":
-			sc.members(func(k string) {
-				src, ok := index(k, n)
-				if !ok && edges {
-					sc.bad = true
-					return
-				}
-				sc.members(func(rel string) {
-					r := slices.Index(scenes.Relations, rel)
-					if r < 0 && edges {
-						sc.bad = true
-						return
-					}
-					sc.expect('[')
-					if sc.bad {
-						return
-					}
-					if sc.next() == ']' {
-						sc.i++
-						return
-					}
-					for !sc.bad {
-						dst := sc.small()
-						if sc.bad {
-							return
-						}
-						if edges {
-							if dst >= n || dst == src {
-								sc.bad = true
-								return
-							}
-							if pairs == nil {
-								pairs = make([]relationSet, n*n)
-							}
-							if p := &pairs[src*n+dst]; *p&(1<<r) == 0 {
-								*p |= 1 << r
-								count++
-							}
-						}
-						switch sc.next() {
-						case ',':
-							sc.i++
-						case ']':
-							sc.i++
-							return
-						default:
-							sc.bad = true
-						}
-					}
-				})
-			})
+			if edges {
+				pairs, count = sc.relationSets(n)
+			} else {
+				sc.skipEdges()
+			}
 		default:
 			sc.bad = true
 		}
@@ -280,6 +232,156 @@ func fastPerception(text string, ds []llm.Detection, edges bool) (g *scenes.Grap
 	g.GrowEdges(count)
 	g.AddNodeEdgeSets(pairs)
 	return g, true
+}
+
+// relationSets reads a perceive reply's edges, the scanner at their
+// object, as fastPerception reads them with edges: each source an object
+// index, each of its relations one of scenes.Relations, each target an
+// object index other than the source. It returns the relations read, as
+// a set: a bit a relation (its index in scenes.Relations) of each pair,
+// source·n + target, whose order is the graph's, and a relation read
+// twice is one; count is the number of relations in it. A crowded table's
+// reply holds thousands of targets, so they are read here in one loop,
+// not through members and small: a key is a source or a relation, and a
+// repeated one is marked by its index, not looked for among the keys read.
+func (sc *scanner) relationSets(n int) (pairs []relationSet, count int) {
+	sc.expect('{')
+	if sc.bad || sc.next() == '}' {
+		sc.i++
+		return nil, 0
+	}
+	read := make([]bool, n) // the sources read
+	for !sc.bad {
+		src, ok := index(sc.str(), n)
+		if sc.bad || !ok || read[src] {
+			sc.bad = true
+			return nil, 0
+		}
+		read[src] = true
+		sc.expect(':')
+		sc.expect('{')
+		if sc.bad {
+			return nil, 0
+		}
+		if sc.next() == '}' {
+			sc.i++
+		} else {
+			var rels relationSet // the relations read of this source
+			for !sc.bad {
+				r := slices.Index(scenes.Relations, sc.str())
+				if sc.bad || r < 0 || rels&(1<<r) != 0 {
+					sc.bad = true
+					return nil, 0
+				}
+				rels |= 1 << r
+				sc.expect(':')
+				sc.expect('[')
+				if sc.bad {
+					return nil, 0
+				}
+				if pairs == nil {
+					pairs = make([]relationSet, n*n)
+				}
+				added, ok := sc.targets(pairs[src*n:(src+1)*n], src, 1<<r)
+				if !ok {
+					sc.bad = true
+					return nil, 0
+				}
+				count += added
+				if !sc.closes('}') {
+					break
+				}
+			}
+		}
+		if !sc.closes('}') {
+			break
+		}
+	}
+	if sc.bad {
+		return nil, 0
+	}
+	return pairs, count
+}
+
+// targets reads a list of targets after its '[' and through its ']',
+// setting bit in row[dst] for each; added is the number of bits it set.
+// ok is false for anything but object indexes other than src, written as
+// JSON writes them (no leading zero, nine digits at most).
+func (sc *scanner) targets(row []relationSet, src int, bit relationSet) (added int, ok bool) {
+	s, i := sc.s, sc.i
+	for first := true; ; first = false {
+		for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
+			i++
+		}
+		if first && i < len(s) && s[i] == ']' {
+			sc.i = i + 1 // an empty list
+			return 0, true
+		}
+		start, dst := i, 0
+		for i < len(s) && i-start < 10 && s[i] >= '0' && s[i] <= '9' {
+			dst = dst*10 + int(s[i]-'0')
+			i++
+		}
+		if d := i - start; d == 0 || d > 9 || (d > 1 && s[start] == '0') || dst >= len(row) || dst == src {
+			return 0, false
+		}
+		if row[dst]&bit == 0 {
+			row[dst] |= bit
+			added++
+		}
+		for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
+			i++
+		}
+		if i == len(s) {
+			return 0, false
+		}
+		switch s[i] {
+		case ',':
+			i++
+		case ']':
+			sc.i = i + 1
+			return added, true
+		default:
+			return 0, false // a fraction or an exponent too
+		}
+	}
+}
+
+// closes consumes the ',' between two members of an object and reports
+// true, or its closing c and reports false; anything else marks the text
+// bad (false).
+func (sc *scanner) closes(c byte) bool {
+	switch sc.next() {
+	case ',':
+		sc.i++
+		return true
+	case c:
+		sc.i++
+	default:
+		sc.bad = true
+	}
+	return false
+}
+
+// skipEdges reads a perceive reply's edges as fastPerception reads them
+// without edges: an object of objects of lists of small numbers, each
+// object's keys distinct, the keys and numbers whatever they are.
+func (sc *scanner) skipEdges() {
+	sc.members(func(string) {
+		sc.members(func(string) {
+			sc.expect('[')
+			if sc.bad || sc.next() == ']' {
+				sc.i++
+				return
+			}
+			for !sc.bad {
+				sc.small()
+				if sc.bad || !sc.closes(']') {
+					return
+				}
+			}
+		})
+	})
 }
 
 // relationSet holds a bit for each relation of scenes.Relations, by
