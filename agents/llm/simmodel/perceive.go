@@ -2,6 +2,7 @@ package simmodel
 
 import (
 	"maps"
+	"math/bits"
 	"slices"
 	"strconv"
 	"unsafe"
@@ -92,10 +93,17 @@ func relationsJSON(ds []llm.Detection) string {
 }
 
 // appendRelations appends a reply's edges, without their braces, from the
-// relations scenes.RelationCodes found between m objects (codes): each source that has one, then its relations in the order they
-// first appear, each with its targets, as perceptionJSON writes the
-// graph's edges. The objects are the reply's objects at, in order (an
-// object's index in the reply: at[k] for object k); nil is the identity.
+// relations scenes.RelationCodes found between m objects (codes): each
+// source that has one, then its relations in the order they first
+// appear, each with its targets, as perceptionJSON writes the graph's
+// edges. The objects are the reply's objects at, in order (an object's
+// index in the reply: at[k] for object k); nil is the identity.
+//
+// A source's targets are gathered as a set of bits a relation code, not
+// written into a list a code and copied: a crowded table's reply holds
+// thousands of targets. A pair's two codes differ (RelationCodes gives a
+// pair at most one of each relation), so a target is in a relation's
+// list once, as it is in the sets.
 func appendRelations(b []byte, codes []uint8, m int, at []int) []byte {
 	index := func(k int) int {
 		if at == nil {
@@ -103,26 +111,29 @@ func appendRelations(b []byte, codes []uint8, m int, at []int) []byte {
 		}
 		return at[k]
 	}
+	words := (m + 63) / 64
+	var one [8]uint64 // the sets of a table of 64 objects or fewer
+	sets := one[:]
+	if words > 1 {
+		sets = make([]uint64, 8*words)
+	}
 	first := true
-	// A source's target lists, one a relation code, written in one pass
-	// over its row and kept from source to source; order holds the codes
-	// in the order they first appear.
-	var lists [8][]byte
 	for i := range m {
+		// The codes in the order they first appear, and each one's targets.
 		var order [8]uint8
 		k := 0
-		for j, c := range codes[2*i*m : 2*(i+1)*m] {
+		var have uint8 // bit c: code c is in order
+		for p, c := range codes[2*i*m : 2*(i+1)*m] {
 			if c == 0 {
 				continue
 			}
-			l := lists[c]
-			if len(l) == 0 {
+			if have&(1<<c) == 0 {
+				have |= 1 << c
 				order[k] = c
 				k++
-			} else {
-				l = append(l, ',')
 			}
-			lists[c] = appendIndex(l, index(j/2))
+			j := p / 2
+			sets[int(c)*words+j/64] |= 1 << (j % 64)
 		}
 		if k == 0 {
 			continue
@@ -139,9 +150,19 @@ func appendRelations(b []byte, codes []uint8, m int, at []int) []byte {
 				b = append(b, ',')
 			}
 			b = append(b, relationKeys[c-1]...)
-			b = append(b, lists[c]...)
+			set := sets[int(c)*words : int(c+1)*words]
+			comma := false
+			for w, word := range set {
+				for ; word != 0; word &= word - 1 {
+					if comma {
+						b = append(b, ',')
+					}
+					comma = true
+					b = appendIndex(b, index(w*64+bits.TrailingZeros64(word)))
+				}
+			}
+			clear(set)
 			b = append(b, ']')
-			lists[c] = lists[c][:0]
 		}
 		b = append(b, '}')
 	}
