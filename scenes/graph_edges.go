@@ -184,9 +184,11 @@ func (g *Graph) AddNodeEdgeSets(sets []uint16) {
 		}
 		g.seedNames()
 		es := g.edges
-		for p := first; p < len(sets); p++ {
-			for set := sets[p]; set != 0; set &= set - 1 {
-				es = append(es, edge{uint32(p / n), uint32(p % n), uint32(bits.TrailingZeros16(set))})
+		for i := first / n; i < n; i++ {
+			for j, set := range sets[i*n : (i+1)*n] {
+				for ; set != 0; set &= set - 1 {
+					es = append(es, edge{uint32(i), uint32(j), uint32(bits.TrailingZeros16(set))})
+				}
 			}
 		}
 		g.edges = es

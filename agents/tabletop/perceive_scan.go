@@ -309,35 +309,51 @@ func (sc *scanner) relationSets(n int) (pairs []relationSet, count int) {
 // JSON writes them (no leading zero, nine digits at most).
 func (sc *scanner) targets(row []relationSet, src int, bit relationSet) (added int, ok bool) {
 	s, i := sc.s, sc.i
-	for first := true; ; first = false {
-		for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
-			i++
+	i = skipSpace(s, i)
+	if i < len(s) && s[i] == ']' {
+		sc.i = i + 1 // an empty list
+		return 0, true
+	}
+	for {
+		// Most targets are one or two digits and the ',' after them, as
+		// a model writes them: those are read at once.
+		dst, d := 0, 0
+		if i+2 < len(s) {
+			c0, c1 := s[i]-'0', s[i+1]
+			switch {
+			case c0 > 9:
+			case c1 == ',' || c1 == ']':
+				dst, d = int(c0), 1
+			case c0 > 0 && c1-'0' <= 9 && (s[i+2] == ',' || s[i+2] == ']'):
+				dst, d = int(c0)*10+int(c1-'0'), 2
+			}
 		}
-		if first && i < len(s) && s[i] == ']' {
-			sc.i = i + 1 // an empty list
-			return 0, true
+		if d == 0 {
+			start := i
+			for i < len(s) && i-start < 10 && s[i] >= '0' && s[i] <= '9' {
+				dst = dst*10 + int(s[i]-'0')
+				i++
+			}
+			if d = i - start; d == 0 || d > 9 || (d > 1 && s[start] == '0') {
+				return 0, false
+			}
+			i = skipSpace(s, i)
+			if i == len(s) {
+				return 0, false
+			}
+		} else {
+			i += d
 		}
-		start, dst := i, 0
-		for i < len(s) && i-start < 10 && s[i] >= '0' && s[i] <= '9' {
-			dst = dst*10 + int(s[i]-'0')
-			i++
-		}
-		if d := i - start; d == 0 || d > 9 || (d > 1 && s[start] == '0') || dst >= len(row) || dst == src {
+		if dst >= len(row) || dst == src {
 			return 0, false
 		}
 		if row[dst]&bit == 0 {
 			row[dst] |= bit
 			added++
 		}
-		for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
-			i++
-		}
-		if i == len(s) {
-			return 0, false
-		}
 		switch s[i] {
 		case ',':
-			i++
+			i = skipSpace(s, i+1)
 		case ']':
 			sc.i = i + 1
 			return added, true
@@ -345,6 +361,15 @@ func (sc *scanner) targets(row []relationSet, src int, bit relationSet) (added i
 			return 0, false // a fraction or an exponent too
 		}
 	}
+}
+
+// skipSpace is the index of the first byte of s from i on that is not
+// JSON whitespace, or len(s).
+func skipSpace(s string, i int) int {
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
+		i++
+	}
+	return i
 }
 
 // closes consumes the ',' between two members of an object and reports
