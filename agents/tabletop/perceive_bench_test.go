@@ -10,14 +10,11 @@ import (
 	"github.com/ambibench/ambibench/scenes"
 )
 
-// BenchmarkParsePerception reads the perceive reply the simulated model
-// writes for a crowded table: 48 objects on an 8 × 6 grid over the whole
-// table, a quarter of them bowls, so that the reply holds thousands of
-// relations as MaxSceneSize's tables do. It is the parse alone, the
-// reply written once before the loop.
-//
-//	go test -run '^$' -bench ParsePerception -count 5 ./agents/tabletop/
-func BenchmarkParsePerception(b *testing.B) {
+// crowdedPerception is a crowded table's detections and the perceive
+// reply the simulated model writes over them: 48 objects on an 8 × 6
+// grid over the whole table, a quarter of them bowls, so that the reply
+// holds thousands of relations as MaxSceneSize's tables do.
+func crowdedPerception(tb testing.TB) ([]llm.Detection, string) {
 	const cols, rows = 8, 6
 	var ds []llm.Detection
 	for i := range cols * rows {
@@ -32,15 +29,27 @@ func BenchmarkParsePerception(b *testing.B) {
 	}
 	m := &recording{Model: simmodel.New(simmodel.Perfect, "sim:perfect")}
 	if _, err := perceiveScene(context.Background(), m, &detectEnv{ds: ds}, true); err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	reply, err := m.Model.Generate(context.Background(), m.reqs[0])
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
+	return ds, reply.Text
+}
+
+// BenchmarkParsePerception reads the perceive reply the simulated model
+// writes for a crowded table: 48 objects on an 8 × 6 grid over the whole
+// table, a quarter of them bowls, so that the reply holds thousands of
+// relations as MaxSceneSize's tables do (crowdedPerception). It is the
+// parse alone, the reply written once before the loop.
+//
+//	go test -run '^$' -bench ParsePerception -count 5 ./agents/tabletop/
+func BenchmarkParsePerception(b *testing.B) {
+	ds, reply := crowdedPerception(b)
 	edges := 0
 	for b.Loop() {
-		g, err := parsePerception(reply.Text, ds, true)
+		g, err := parsePerception(reply, ds, true)
 		if err != nil {
 			b.Fatal(err)
 		}
