@@ -104,7 +104,7 @@ func RelationCodes(objs []Object) (codes []uint8, count int) {
 					count += 2
 				}
 			} else {
-				ab, ba = pairCodes(a, b)
+				ab, ba = pairCodes(a, b, objs[i].ID == objs[j].ID)
 				count += min(int(ab[0]), 1) + min(int(ab[1]), 1) + min(int(ba[0]), 1) + min(int(ba[1]), 1)
 			}
 			codes[2*(i*n+j)], codes[2*(i*n+j)+1] = ab[0], ab[1]
@@ -133,7 +133,7 @@ func NodeOf(o *Object) Node {
 // any table that holds both.
 func AppendPairEdges(dst []Edge, a, b *Object) []Edge {
 	pa, pb := newPairObject(a), newPairObject(b)
-	ab, ba := pairCodes(&pa, &pb)
+	ab, ba := pairCodes(&pa, &pb, a.ID == b.ID)
 	for _, c := range ab {
 		if c == 0 {
 			break
