@@ -95,16 +95,20 @@ func RelationCodes(objs []Object) (codes []uint8, count int) {
 			b := &pairs[j]
 			var ab, ba [2]uint8
 			if dx, dy := a.x-b.x, a.y-b.y; math.Abs(dx) > far || math.Abs(dy) > far {
+				// A direction each way, and nearness as near has it, on
+				// the offset at hand.
 				ab[0], ba[0] = directionCode(dx, dy), directionCode(-dx, -dy)
-				if a.near(b) {
+				count += 2
+				if math.Abs(dx) < NearDistance && math.Abs(dy) < NearDistance && hypotLess(dx, dy, NearDistance) {
 					ab[1], ba[1] = codeNear, codeNear
+					count += 2
 				}
 			} else {
-				ab, ba = pairCodes(a, b)
+				ab, ba = pairCodes(a, b, objs[i].ID == objs[j].ID)
+				count += min(int(ab[0]), 1) + min(int(ab[1]), 1) + min(int(ba[0]), 1) + min(int(ba[1]), 1)
 			}
 			codes[2*(i*n+j)], codes[2*(i*n+j)+1] = ab[0], ab[1]
 			codes[2*(j*n+i)], codes[2*(j*n+i)+1] = ba[0], ba[1]
-			count += min(int(ab[0]), 1) + min(int(ab[1]), 1) + min(int(ba[0]), 1) + min(int(ba[1]), 1)
 		}
 	}
 	return codes, count
@@ -129,7 +133,7 @@ func NodeOf(o *Object) Node {
 // any table that holds both.
 func AppendPairEdges(dst []Edge, a, b *Object) []Edge {
 	pa, pb := newPairObject(a), newPairObject(b)
-	ab, ba := pairCodes(&pa, &pb)
+	ab, ba := pairCodes(&pa, &pb, a.ID == b.ID)
 	for _, c := range ab {
 		if c == 0 {
 			break

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"iter"
 	"math/bits"
+	"slices"
 )
 
 // edge is one edge of a Graph held compactly: its ends as indexes into the
@@ -172,20 +173,38 @@ func (g *Graph) AddNodeEdge(src, dst, rel int) {
 // each of its edges. A perceived graph of 48 nodes holds thousands.
 func (g *Graph) AddNodeEdgeSets(sets []uint16) {
 	n := len(g.Nodes)
+	sets = sets[:n*n]
+	if g.names == nil {
+		// The names begin at the first edge with the nodes' ids, so node
+		// i's name is i and none is added: the pairs' indexes are the
+		// edges' ends (a perceived graph's edges are all given so).
+		first := slices.IndexFunc(sets, func(set uint16) bool { return set != 0 })
+		if first < 0 {
+			return
+		}
+		g.seedNames()
+		es := g.edges
+		for i := first / n; i < n; i++ {
+			for j, set := range sets[i*n : (i+1)*n] {
+				for ; set != 0; set &= set - 1 {
+					es = append(es, edge{uint32(i), uint32(j), uint32(bits.TrailingZeros16(set))})
+				}
+			}
+		}
+		g.edges = es
+		return
+	}
 	// Each node's name, found at its first edge: nodeName may add a name,
 	// and adds the same names in the same order as edge by edge.
 	names := make([]uint32, n)
 	found := make([]bool, n)
 	name := func(i int) uint32 {
-		if g.names == nil {
-			g.seedNames() // at the first edge, as AddNodeEdge does
-		}
 		if !found[i] {
 			names[i], found[i] = g.nodeName(i), true
 		}
 		return names[i]
 	}
-	for p, set := range sets[:n*n] {
+	for p, set := range sets {
 		if set == 0 {
 			continue
 		}

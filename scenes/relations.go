@@ -71,10 +71,13 @@ var (
 // directional relations between the two objects they join. The two
 // directions share what they read: the containment and stacking tests,
 // and nearness, which is symmetric.
-func pairCodes(a, b *pairObject) (ab, ba [2]uint8) {
-	ia, ib := a.inside(b), b.inside(a)
+//
+// same is whether the two objects share an id: no object is inside, or on
+// top of, itself.
+func pairCodes(a, b *pairObject, same bool) (ab, ba [2]uint8) {
+	ia, ib := !same && a.inside(b), !same && b.inside(a)
 	ta, tb := false, false
-	if !ia && !ib {
+	if !ia && !ib && !same {
 		ta, tb = a.onTop(b), b.onTop(a)
 	}
 	// In each direction the first of the four tests that holds decides,
@@ -122,9 +125,10 @@ func directionCode(dx, dy float64) uint8 {
 }
 
 // pairObject is what the relations read of an object, read once a graph
-// rather than once a pair: the pose, the footprint and the class.
+// rather than once a pair: the pose, the footprint and the class. It
+// holds no pointer (its id is compared where a pair is read: see
+// pairCodes), so a table's are a block the collector need not scan.
 type pairObject struct {
-	id          string
 	x, y, z     float64
 	halfX       float64 // half the extent along each axis
 	halfY       float64
@@ -134,13 +138,13 @@ type pairObject struct {
 
 func newPairObject(o *Object) pairObject {
 	return pairObject{
-		id: o.ID, x: o.Pose.X(), y: o.Pose.Y(), z: o.Pose.Z(),
+		x: o.Pose.X(), y: o.Pose.Y(), z: o.Pose.Z(),
 		halfX: o.Extent.X() / 2, halfY: o.Extent.Y() / 2, top: o.Pose.Z() + o.Extent.Z()/2,
 		bowl: o.Class == ClassBowl, block: o.Class == ClassBlock,
 	}
 }
 
-// inside is Inside(a, b).
+// inside is Inside(a, b) for objects of different ids.
 func (a *pairObject) inside(b *pairObject) bool {
 	if !b.bowl || a.bowl {
 		return false
@@ -149,12 +153,12 @@ func (a *pairObject) inside(b *pairObject) bool {
 	if math.Abs(dx) > BowlInnerRadius || math.Abs(dy) > BowlInnerRadius {
 		return false // a hypotenuse is never shorter than a side
 	}
-	return a.id != b.id && hypotAtMost(dx, dy, BowlInnerRadius)
+	return hypotAtMost(dx, dy, BowlInnerRadius)
 }
 
-// onTop is OnTop(a, b).
+// onTop is OnTop(a, b) for objects of different ids.
 func (a *pairObject) onTop(b *pairObject) bool {
-	if a.id == b.id || !b.block || !a.block {
+	if !b.block || !a.block {
 		return false
 	}
 	return a.z > b.top && math.Abs(a.x-b.x) <= b.halfX && math.Abs(a.y-b.y) <= b.halfY

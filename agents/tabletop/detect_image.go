@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/ambibench/ambibench/agents/llm"
@@ -132,23 +134,37 @@ func checkImageObject(o llm.ImageObject) error {
 // changes: a crowded table's reply lists dozens of objects of a few kinds.
 func seenNodes(objs []llm.ImageObject) []seenNode {
 	type kind struct {
-		n     int
-		attrs map[string]string
+		color, typ string
+		n          int
+		attrs      map[string]string
 	}
-	kinds := map[string]*kind{}
+	kinds := make([]kind, 0, 8) // a few: found by a scan
 	out := make([]seenNode, len(objs))
+	// The ids, scenes.ObjectID's, are written one after the other into
+	// one string and cut from it: one allocation, not one a node.
+	var ids []byte
+	ends := make([]int, len(objs))
 	for i, o := range objs {
 		color, typ := strings.ToLower(strings.TrimSpace(o.Color)), o.Type
-		k := kinds[color+" "+typ]
-		if k == nil {
-			k = &kind{attrs: map[string]string{scenes.AttrType: typ, scenes.AttrColor: color}}
-			kinds[color+" "+typ] = k
+		j := slices.IndexFunc(kinds, func(k kind) bool { return k.color == color && k.typ == typ })
+		if j < 0 {
+			j = len(kinds)
+			kinds = append(kinds, kind{color: color, typ: typ, attrs: map[string]string{scenes.AttrType: typ, scenes.AttrColor: color}})
 		}
+		k := &kinds[j]
 		k.n++
-		out[i] = seenNode{
-			Node: scenes.Node{ID: scenes.ObjectID(color, typ, k.n), Attributes: k.attrs},
-			At:   llm.BoxCentre(o.Box), Box: o.Box,
+		if ids == nil {
+			ids = make([]byte, 0, len(objs)*(len(color)+len(typ)+4))
 		}
+		// scenes.ObjectID(color, typ, k.n)
+		ids = append(append(append(append(ids, color...), ' '), typ...), ' ')
+		ids = strconv.AppendInt(ids, int64(k.n), 10)
+		ends[i] = len(ids)
+		out[i] = seenNode{Node: scenes.Node{Attributes: k.attrs}, At: llm.BoxCentre(o.Box), Box: o.Box}
+	}
+	all, start := string(ids), 0
+	for i := range out {
+		out[i].ID, start = all[start:ends[i]], ends[i]
 	}
 	return out
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -102,12 +103,19 @@ func lookAtImage(ctx context.Context, model llm.Model, env agents.Env, graphCall
 		return nil, err
 	}
 	// A node the reply renamed is still where it was seen.
-	inImage := make([]llm.Detection, len(g.Nodes))
+	// As detected (colour and type), not as the graph has it: the
+	// planning prompt names the nodes and shows the image, no more. That
+	// is the list the reply was asked over (only read, as it is), but
+	// for a node the reply renamed.
+	inImage, copied := ds, false
 	for i, n := range g.Nodes {
 		at[n.ID] = nodes[i].At
-		// As detected (colour and type), not as the graph has it: the
-		// planning prompt names the nodes and shows the image, no more.
-		inImage[i] = llm.Detection{ID: n.ID, Attributes: nodes[i].Attributes, Box: nodes[i].Box}
+		if n.ID != ds[i].ID {
+			if !copied {
+				inImage, copied = slices.Clone(ds), true
+			}
+			inImage[i].ID = n.ID
+		}
 	}
 	return &sight{graph: g, at: at, img: img, seen: seen, inImage: inImage}, nil
 }

@@ -168,10 +168,7 @@ func fastPerception(text string, ds []llm.Detection, edges bool) (g *scenes.Grap
 	n := len(ds)
 	g = &scenes.Graph{Nodes: make([]scenes.Node, n)}
 	replied := make([]bool, n)
-	// The relations read, as a set: a bit a relation (its index in
-	// scenes.Relations) of each pair, source·n + target. The set's order
-	// is the graph's, and a relation read twice is one.
-	var pairs []relationSet
+	var pairs []relationSet // see relationSets
 	count := 0
 	sc := &scanner{s: text[start : end+1]}
 	sc.members(func(key string) {
@@ -203,56 +200,11 @@ func fastPerception(text string, ds []llm.Detection, edges bool) (g *scenes.Grap
 				g.Nodes[i], replied[i] = nd, true
 			})
 		case "edges":
-			sc.members(func(k string) {
-				src, ok := index(k, n)
-				if !ok && edges {
-					sc.bad = true
-					return
-				}
-				sc.members(func(rel string) {
-					r := slices.Index(scenes.Relations, rel)
-					if r < 0 && edges {
-						sc.bad = true
-						return
-					}
-					sc.expect('[')
-					if sc.bad {
-						return
-					}
-					if sc.next() == ']' {
-						sc.i++
-						return
-					}
-					for !sc.bad {
-						dst := sc.small()
-						if sc.bad {
-							return
-						}
-						if edges {
-							if dst >= n || dst == src {
-								sc.bad = true
-								return
-							}
-							if pairs == nil {
-								pairs = make([]relationSet, n*n)
-							}
-							if p := &pairs[src*n+dst]; *p&(1<<r) == 0 {
-								*p |= 1 << r
-								count++
-							}
-						}
-						switch sc.next() {
-						case ',':
-							sc.i++
-						case ']':
-							sc.i++
-							return
-						default:
-							sc.bad = true
-						}
-					}
-				})
-			})
+			if edges {
+				pairs, count = sc.relationSets(n)
+			} else {
+				sc.skipEdges()
+			}
 		default:
 			sc.bad = true
 		}
@@ -280,6 +232,181 @@ func fastPerception(text string, ds []llm.Detection, edges bool) (g *scenes.Grap
 	g.GrowEdges(count)
 	g.AddNodeEdgeSets(pairs)
 	return g, true
+}
+
+// relationSets reads a perceive reply's edges, the scanner at their
+// object, as fastPerception reads them with edges: each source an object
+// index, each of its relations one of scenes.Relations, each target an
+// object index other than the source. It returns the relations read, as
+// a set: a bit a relation (its index in scenes.Relations) of each pair,
+// source·n + target, whose order is the graph's, and a relation read
+// twice is one; count is the number of relations in it. A crowded table's
+// reply holds thousands of targets, so they are read here in one loop,
+// not through members and small: a key is a source or a relation, and a
+// repeated one is marked by its index, not looked for among the keys read.
+func (sc *scanner) relationSets(n int) (pairs []relationSet, count int) {
+	sc.expect('{')
+	if sc.bad || sc.next() == '}' {
+		sc.i++
+		return nil, 0
+	}
+	read := make([]bool, n) // the sources read
+	for !sc.bad {
+		src, ok := index(sc.str(), n)
+		if sc.bad || !ok || read[src] {
+			sc.bad = true
+			return nil, 0
+		}
+		read[src] = true
+		sc.expect(':')
+		sc.expect('{')
+		if sc.bad {
+			return nil, 0
+		}
+		if sc.next() == '}' {
+			sc.i++
+		} else {
+			var rels relationSet // the relations read of this source
+			for !sc.bad {
+				r := slices.Index(scenes.Relations, sc.str())
+				if sc.bad || r < 0 || rels&(1<<r) != 0 {
+					sc.bad = true
+					return nil, 0
+				}
+				rels |= 1 << r
+				sc.expect(':')
+				sc.expect('[')
+				if sc.bad {
+					return nil, 0
+				}
+				if pairs == nil {
+					pairs = make([]relationSet, n*n)
+				}
+				added, ok := sc.targets(pairs[src*n:(src+1)*n], src, 1<<r)
+				if !ok {
+					sc.bad = true
+					return nil, 0
+				}
+				count += added
+				if !sc.closes('}') {
+					break
+				}
+			}
+		}
+		if !sc.closes('}') {
+			break
+		}
+	}
+	if sc.bad {
+		return nil, 0
+	}
+	return pairs, count
+}
+
+// targets reads a list of targets after its '[' and through its ']',
+// setting bit in row[dst] for each; added is the number of bits it set.
+// ok is false for anything but object indexes other than src, written as
+// JSON writes them (no leading zero, nine digits at most).
+func (sc *scanner) targets(row []relationSet, src int, bit relationSet) (added int, ok bool) {
+	s, i := sc.s, sc.i
+	i = skipSpace(s, i)
+	if i < len(s) && s[i] == ']' {
+		sc.i = i + 1 // an empty list
+		return 0, true
+	}
+	for {
+		// Most targets are one or two digits and the ',' after them, as
+		// a model writes them: those are read at once.
+		dst, d := 0, 0
+		if i+2 < len(s) {
+			c0, c1 := s[i]-'0', s[i+1]
+			switch {
+			case c0 > 9:
+			case c1 == ',' || c1 == ']':
+				dst, d = int(c0), 1
+			case c0 > 0 && c1-'0' <= 9 && (s[i+2] == ',' || s[i+2] == ']'):
+				dst, d = int(c0)*10+int(c1-'0'), 2
+			}
+		}
+		if d == 0 {
+			start := i
+			for i < len(s) && i-start < 10 && s[i] >= '0' && s[i] <= '9' {
+				dst = dst*10 + int(s[i]-'0')
+				i++
+			}
+			if d = i - start; d == 0 || d > 9 || (d > 1 && s[start] == '0') {
+				return 0, false
+			}
+			i = skipSpace(s, i)
+			if i == len(s) {
+				return 0, false
+			}
+		} else {
+			i += d
+		}
+		if dst >= len(row) || dst == src {
+			return 0, false
+		}
+		if row[dst]&bit == 0 {
+			row[dst] |= bit
+			added++
+		}
+		switch s[i] {
+		case ',':
+			i = skipSpace(s, i+1)
+		case ']':
+			sc.i = i + 1
+			return added, true
+		default:
+			return 0, false // a fraction or an exponent too
+		}
+	}
+}
+
+// skipSpace is the index of the first byte of s from i on that is not
+// JSON whitespace, or len(s).
+func skipSpace(s string, i int) int {
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// closes consumes the ',' between two members of an object and reports
+// true, or its closing c and reports false; anything else marks the text
+// bad (false).
+func (sc *scanner) closes(c byte) bool {
+	switch sc.next() {
+	case ',':
+		sc.i++
+		return true
+	case c:
+		sc.i++
+	default:
+		sc.bad = true
+	}
+	return false
+}
+
+// skipEdges reads a perceive reply's edges as fastPerception reads them
+// without edges: an object of objects of lists of small numbers, each
+// object's keys distinct, the keys and numbers whatever they are.
+func (sc *scanner) skipEdges() {
+	sc.members(func(string) {
+		sc.members(func(string) {
+			sc.expect('[')
+			if sc.bad || sc.next() == ']' {
+				sc.i++
+				return
+			}
+			for !sc.bad {
+				sc.small()
+				if sc.bad || !sc.closes(']') {
+					return
+				}
+			}
+		})
+	})
 }
 
 // relationSet holds a bit for each relation of scenes.Relations, by
@@ -425,40 +552,16 @@ func fastImageObjects(body string) (out []llm.ImageObject, ok bool) {
 		if sc.bad {
 			return
 		}
-		out = make([]llm.ImageObject, 0, strings.Count(body, `"box_2d"`))
+		// An object a '{' but the reply's own (a byte counted fast; a
+		// brace in a name only adds room).
+		out = make([]llm.ImageObject, 0, strings.Count(body, "{")-1)
 		if sc.next() == ']' {
 			sc.i++
 			return
 		}
 		for !sc.bad {
-			var o llm.ImageObject
-			has := 0
-			sc.members(func(field string) {
-				has++
-				switch field {
-				case "name":
-					o.Name = sc.str()
-				case "color":
-					o.Color = sc.str()
-				case "type":
-					o.Type = sc.str()
-				case "box_2d":
-					sc.expect('[')
-					for k := range 4 {
-						if k > 0 {
-							sc.expect(',')
-						}
-						if sc.bad {
-							return
-						}
-						o.Box[k] = sc.small()
-					}
-					sc.expect(']')
-				default:
-					sc.bad = true
-				}
-			})
-			if has != 4 || sc.bad || checkImageObject(o) != nil {
+			o := sc.imageObject()
+			if sc.bad || checkImageObject(o) != nil {
 				sc.bad = true
 				return
 			}
@@ -478,4 +581,59 @@ func fastImageObjects(body string) (out []llm.ImageObject, ok bool) {
 		return nil, false
 	}
 	return out, true
+}
+
+// imageObject reads one object of a detection reply, as fastImageObjects
+// reads them: its four fields, each once, and no other. It reads the
+// fields in place rather than through members: a crowded table's reply
+// lists dozens of objects.
+func (sc *scanner) imageObject() (o llm.ImageObject) {
+	sc.expect('{')
+	var has uint8 // a bit a field read: name, color, type, box_2d
+	for !sc.bad {
+		var field uint8
+		switch sc.str() {
+		case "name":
+			field = 1
+		case "color":
+			field = 2
+		case "type":
+			field = 4
+		case "box_2d":
+			field = 8
+		}
+		sc.expect(':')
+		if sc.bad || field == 0 || has&field != 0 {
+			sc.bad = true // an unknown or repeated field too
+			return o
+		}
+		has |= field
+		switch field {
+		case 1:
+			o.Name = sc.str()
+		case 2:
+			o.Color = sc.str()
+		case 4:
+			o.Type = sc.str()
+		case 8:
+			sc.expect('[')
+			for k := range 4 {
+				if k > 0 {
+					sc.expect(',')
+				}
+				if sc.bad {
+					return o
+				}
+				o.Box[k] = sc.small()
+			}
+			sc.expect(']')
+		}
+		if !sc.closes('}') {
+			break
+		}
+	}
+	if has != 1|2|4|8 {
+		sc.bad = true
+	}
+	return o
 }

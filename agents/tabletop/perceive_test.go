@@ -513,3 +513,38 @@ func TestDetectionLinesBytes(t *testing.T) {
 		}
 	}
 }
+
+// The fast path reads a crowded table's reply (crowdedPerception: 48
+// objects, targets of one and two digits) as encoding/json does, and as
+// written with space around its numbers, with a number it must refuse
+// (a leading zero, a fraction, three digits, the source itself) and with
+// a target repeated.
+func TestFastPerceptionOfACrowdedTable(t *testing.T) {
+	ds, reply := crowdedPerception(t)
+	variants := map[string]string{
+		"as written":       reply,
+		"spaced":           strings.NewReplacer(",", " ,\n ", "[", "[ ", "]", " ]").Replace(reply),
+		"leading zero":     strings.Replace(reply, "[1", "[01", 1),
+		"a fraction":       strings.Replace(reply, "1,", "1.0,", 1),
+		"three digits":     strings.Replace(reply, ",12,", ",120,", 1),
+		"the source":       strings.Replace(reply, `"2":{"right_of":[`, `"2":{"right_of":[2,`, 1),
+		"a target twice":   strings.Replace(reply, ",13,", ",13,13,", 1),
+		"a list left open": strings.Replace(reply, "]", "", 1),
+	}
+	for why, text := range variants {
+		if text == reply && why != "as written" {
+			t.Fatalf("%s: the reply has no such place", why)
+		}
+		want, werr := perceptionJSON(text, ds, true, false)
+		got, ok := fastPerception(text, ds, true)
+		if !ok {
+			if werr == nil && why != "leading zero" && why != "a fraction" {
+				t.Errorf("%s: the fast path left a reply encoding/json reads", why)
+			}
+			continue
+		}
+		if werr != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: the fast path read %d edges, encoding/json %v (%v)", why, got.NumEdges(), want, werr)
+		}
+	}
+}

@@ -142,33 +142,34 @@ func countPerceptionErrors(g *scenes.Graph, objs []scenes.Object, observed []int
 			objOf[k] = -1
 		}
 	}
-	// Each relation index's reading, made at its first edge.
-	type reading struct {
-		r        scenes.RelationReading
-		ok, done bool
-		code     uint8 // one more than r.Relation's index in scenes.Relations
+	// How each relation index is judged, made at its first edge: whether
+	// scenes.ReadRelation reads its name, which relation of the table
+	// (its code, as scenes.RelationCodes writes it) it names, and which
+	// way. An edge then costs two lookups and a comparison.
+	type judge struct {
+		code               uint8 // one more than the relation's index in scenes.Relations
+		ok, reversed, done bool
 	}
 	nrel := len(scenes.Relations)
-	readings := make([]reading, nrel+len(names))
+	judges := make([]judge, nrel+len(names))
 	var (
 		codes []uint8 // the table's relations, by pair; made at the first edge judged
 		n     = len(objs)
 	)
 	for e := range g.NumEdges() {
 		s, d, rel := g.EdgeIndexes(e)
-		read := &readings[rel]
-		if !read.done {
+		j := &judges[rel]
+		if !j.done {
 			var name string
 			if rel < nrel {
 				name = scenes.Relations[rel]
 			} else {
 				name = names[rel-nrel]
 			}
-			read.r, read.ok = scenes.ReadRelation(name)
-			read.code = uint8(slices.Index(scenes.Relations, read.r.Relation) + 1)
-			read.done = true
+			r, ok := scenes.ReadRelation(name)
+			*j = judge{code: uint8(slices.Index(scenes.Relations, r.Relation) + 1), ok: ok, reversed: r.Reversed, done: true}
 		}
-		if !read.ok {
+		if !j.ok {
 			p.unmapped++
 			continue
 		}
@@ -176,18 +177,17 @@ func countPerceptionErrors(g *scenes.Graph, objs []scenes.Object, observed []int
 		if src < 0 || dst < 0 {
 			continue
 		}
-		if read.r.Reversed {
+		if j.reversed {
 			src, dst = dst, src
 		}
-		holds := false
-		if src != dst {
-			if codes == nil {
-				codes, _ = scenes.RelationCodes(objs)
-			}
-			pair := codes[2*(src*n+dst) : 2*(src*n+dst)+2]
-			holds = pair[0] == read.code || pair[1] == read.code
+		if src == dst {
+			p.wrong++ // two nodes over one object hold no relation
+			continue
 		}
-		if !holds {
+		if codes == nil {
+			codes, _ = scenes.RelationCodes(objs)
+		}
+		if k := 2 * (src*n + dst); codes[k] != j.code && codes[k+1] != j.code {
 			p.wrong++
 		}
 	}

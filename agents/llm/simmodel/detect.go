@@ -115,8 +115,8 @@ func (c *call) detect() llm.Reply {
 		}
 		return cmp.Or(strings.Compare(a.Name, b.Name), strings.Compare(a.Color, b.Color), strings.Compare(a.Type, b.Type))
 	})
-	data, _ := json.Marshal(llm.ImageObjects{Objects: out}) // strings and ints
-	// The reply is made over Marshal's buffer, which nothing else holds.
+	data := llm.ImageObjectsJSON(out) // json.Marshal's bytes
+	// The reply is made over the buffer, which nothing else holds.
 	return llm.Reply{Text: unsafe.String(unsafe.SliceData(data), len(data)), FinishReason: llm.FinishStop}
 }
 

@@ -52,9 +52,11 @@ func (m *Model) Name() string { return m.name }
 type call struct {
 	model   string
 	opening []byte // the situation's hash (situation)
-	p       Profile
-	rng     *rand.Rand
-	tokens  int // the request's input tokens: what it sends
+	// openingHex is the opening in hex, as every draw begins (draw).
+	openingHex []byte
+	p          Profile
+	rng        *rand.Rand
+	tokens     int // the request's input tokens: what it sends
 	// read is what the error rates grow with: the tokens sent and those
 	// of the context (see readTokens).
 	read int
@@ -114,8 +116,12 @@ func (c *call) draw(parts ...string) [sha256.Size]byte {
 	if c.opening == nil {
 		c.opening = c.situation()
 	}
+	if c.openingHex == nil {
+		// Once a call: a detection reply draws once an object.
+		c.openingHex = hex.AppendEncode(nil, c.opening)
+	}
 	var buf [256]byte
-	b := hex.AppendEncode(buf[:0], c.opening)
+	b := append(buf[:0], c.openingHex...)
 	for _, p := range parts {
 		b = append(append(b, 0), p...)
 	}

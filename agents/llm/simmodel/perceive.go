@@ -2,6 +2,7 @@ package simmodel
 
 import (
 	"maps"
+	"math/bits"
 	"slices"
 	"strconv"
 	"unsafe"
@@ -92,60 +93,110 @@ func relationsJSON(ds []llm.Detection) string {
 }
 
 // appendRelations appends a reply's edges, without their braces, from the
-// relations scenes.RelationCodes found between m objects (codes): each source that has one, then its relations in the order they
-// first appear, each with its targets, as perceptionJSON writes the
-// graph's edges. The objects are the reply's objects at, in order (an
-// object's index in the reply: at[k] for object k); nil is the identity.
+// relations scenes.RelationCodes found between m objects (codes): each
+// source that has one, then its relations in the order they first
+// appear, each with its targets, as perceptionJSON writes the graph's
+// edges. The objects are the reply's objects at, in order (an object's
+// index in the reply: at[k] for object k); nil is the identity.
+//
+// A crowded table's reply holds thousands of targets, so a source's row
+// is read without a branch a pair: each pair's first and second code
+// mark the target in a set of bits (one a code and a place in the pair;
+// code 0, no relation, marks a set nobody reads), and the sets give the
+// targets in order and where each code first appears. A pair's two codes
+// differ (RelationCodes gives a pair at most one of each relation), so a
+// target is in a relation's list once, as it is in the sets.
 func appendRelations(b []byte, codes []uint8, m int, at []int) []byte {
-	index := func(k int) int {
-		if at == nil {
-			return k
-		}
-		return at[k]
+	words := (m + 63) / 64
+	var one [2 * 8]uint64 // the sets of a table of 64 objects or fewer
+	sets := one[:]
+	if words > 1 {
+		sets = make([]uint64, 2*8*words)
 	}
+	// The set of code c at place p of the pair (0 or 1): words bits
+	// from (2c+p)·words.
 	first := true
-	// A source's target lists, one a relation code, written in one pass
-	// over its row and kept from source to source; order holds the codes
-	// in the order they first appear.
-	var lists [8][]byte
 	for i := range m {
+		row := codes[2*i*m : 2*(i+1)*m]
+		for j := range m {
+			w, bit := j/64, uint64(1)<<(j%64)
+			sets[(2*int(row[2*j]))*words+w] |= bit
+			sets[(2*int(row[2*j+1])+1)*words+w] |= bit
+		}
+		// The codes in the order they first appear: by the first target
+		// of each, then by place in the pair.
 		var order [8]uint8
+		var firstAt [8]int
 		k := 0
-		for j, c := range codes[2*i*m : 2*(i+1)*m] {
-			if c == 0 {
+		for c := 1; c < 8; c++ {
+			pos := -1
+			for p := range 2 {
+				for w, word := range sets[(2*c+p)*words : (2*c+p+1)*words] {
+					if word != 0 {
+						if q := 2*(w*64+bits.TrailingZeros64(word)) + p; pos < 0 || q < pos {
+							pos = q
+						}
+						break
+					}
+				}
+			}
+			if pos < 0 {
 				continue
 			}
-			l := lists[c]
-			if len(l) == 0 {
-				order[k] = c
-				k++
-			} else {
-				l = append(l, ',')
+			n := k
+			for n > 0 && firstAt[n-1] > pos {
+				order[n], firstAt[n] = order[n-1], firstAt[n-1]
+				n--
 			}
-			lists[c] = appendIndex(l, index(j/2))
+			order[n], firstAt[n] = uint8(c), pos
+			k++
 		}
-		if k == 0 {
-			continue
-		}
-		if !first {
-			b = append(b, ',')
-		}
-		first = false
-		b = append(b, '"')
-		b = appendIndex(b, index(i))
-		b = append(b, `":{`...)
-		for r, c := range order[:k] {
-			if r > 0 {
+		if k > 0 {
+			if !first {
 				b = append(b, ',')
 			}
-			b = append(b, relationKeys[c-1]...)
-			b = append(b, lists[c]...)
-			b = append(b, ']')
-			lists[c] = lists[c][:0]
+			first = false
+			b = append(b, '"')
+			b = appendIndex(b, index(at, i))
+			b = append(b, `":{`...)
+			for r, c := range order[:k] {
+				if r > 0 {
+					b = append(b, ',')
+				}
+				b = append(b, relationKeys[c-1]...)
+				s0, s1 := sets[2*int(c)*words:(2*int(c)+1)*words], sets[(2*int(c)+1)*words:(2*int(c)+2)*words]
+				comma := false
+				for w := range words {
+					for word := s0[w] | s1[w]; word != 0; word &= word - 1 {
+						if comma {
+							b = append(b, ',')
+						}
+						comma = true
+						if t := index(at, w*64+bits.TrailingZeros64(word)); t < 100 {
+							if t >= 10 {
+								b = append(b, byte('0'+t/10))
+							}
+							b = append(b, byte('0'+t%10))
+						} else {
+							b = strconv.AppendInt(b, int64(t), 10)
+						}
+					}
+				}
+				b = append(b, ']')
+			}
+			b = append(b, '}')
 		}
-		b = append(b, '}')
+		clear(sets)
 	}
 	return b
+}
+
+// index is object k's index in a reply whose objects are at (nil: k).
+func index(at []int, k int) int {
+	if at == nil {
+		return k
+	}
+	return at[k]
 }
 
 // appendIndex appends the decimal digits of an object index.

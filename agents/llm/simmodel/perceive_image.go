@@ -25,7 +25,8 @@ func (c *call) perceiveImage() llm.Reply {
 	for i, d := range ds {
 		g.Nodes[i] = scenes.Node{ID: d.ID, Attributes: d.Attributes}
 	}
-	var at []int // the index in ds of each object found
+	var at []int     // the index in ds of each object found
+	var gained []int // the nodes that gained a workspace, in order
 	objs := c.underBoxes(ds, func(i int, s llm.Seen) {
 		at = append(at, i)
 		// The workspace an object stands in shows in the image (its
@@ -34,6 +35,7 @@ func (c *call) perceiveImage() llm.Reply {
 			attrs := maps.Clone(ds[i].Attributes)
 			attrs[scenes.AttrWorkspace] = w
 			g.Nodes[i].Attributes = attrs
+			gained = append(gained, i)
 		}
 	})
 	if c.cc.Mode == llm.ModeNodesOnly {
@@ -47,8 +49,16 @@ func (c *call) perceiveImage() llm.Reply {
 		// edges by index anyway. Where ids repeat, perceptionJSON's
 		// reading of them by id stands.
 		codes, count := scenes.RelationCodes(objs)
-		b := perceptionNodes(make([]byte, 0, 64+4*count+16*len(ds)), g, ds)
-		b = append(b, `,"edges":{`...)
+		// The nodes that differ from the detections (perceptionNodes) are
+		// those that gained a workspace: the rest are the detections' own.
+		b := append(make([]byte, 0, 64+4*count+16*len(ds)), `{"nodes":{`...)
+		for k, i := range gained {
+			if k > 0 {
+				b = append(b, ',')
+			}
+			b = appendNode(b, i, g.Nodes[i])
+		}
+		b = append(b, `},"edges":{`...)
 		b = appendRelations(b, codes, len(objs), at)
 		b = append(b, "}}"...)
 		// Nothing else holds the buffer (see relationsJSON).

@@ -157,7 +157,7 @@ func perceptionJSONMaps(g *scenes.Graph, ds []llm.Detection, edges bool) string 
 // every relation (blocks in bowls, stacks, near pairs, ties of
 // direction) up to 48 objects; detections in a workspace, at the table
 // and in an empty one (the last two not nodes as NodeOf makes them);
-// one object and none; ids two detections share (left to the graph's
+// one object and none; tables of 64 objects and more; ids two detections share (left to the graph's
 // writer); and nodes only.
 func TestPerceiveWritesTheGraphsBytes(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 5))
@@ -222,6 +222,10 @@ func TestPerceiveWritesTheGraphsBytes(t *testing.T) {
 		{"a table in an empty workspace", withWorkspace(table(8), ""), true},
 		{"a shared id", shared, true},
 		{"nodes only", withWorkspace(table(12), scenes.RegionTable), false},
+		// More objects than a word of targets holds (appendRelations).
+		{"64 objects", table(64), true},
+		{"65 objects", table(65), true},
+		{"130 objects", table(130), true},
 	}
 	for trial := range 60 {
 		rows = append(rows, struct {
