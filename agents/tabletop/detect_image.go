@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -77,13 +78,20 @@ func readImageObjects(body string) ([]llm.ImageObject, error) {
 		return nil, errors.New("detection reply: no \"objects\" list")
 	}
 	for i, o := range loose.Objects {
-		if raw, ok := o["box_2d"]; ok {
+		// encoding/json, which decodes the reply below, matches a key to
+		// a field whatever its case ("Box_2D"), so the box is looked for
+		// the same way, each spelling in order for a stable error.
+		boxKeys := slices.Sorted(maps.Keys(o))
+		boxKeys = slices.DeleteFunc(boxKeys, func(k string) bool { return !strings.EqualFold(k, "box_2d") })
+		for _, k := range boxKeys {
 			// encoding/json fills a short array with zeros and drops the
 			// rest of a long one: count the values first.
 			var vals []json.RawMessage
-			if err := json.Unmarshal(raw, &vals); err != nil || len(vals) != 4 {
-				return nil, fmt.Errorf("detection reply: object %d: box_2d %.40s: want 4 whole numbers [ymin, xmin, ymax, xmax]", i, raw)
+			if err := json.Unmarshal(o[k], &vals); err != nil || len(vals) != 4 {
+				return nil, fmt.Errorf("detection reply: object %d: %s %.40s: want 4 whole numbers [ymin, xmin, ymax, xmax]", i, k, o[k])
 			}
+		}
+		if len(boxKeys) > 0 {
 			continue
 		}
 		for _, other := range otherBoxKeys {

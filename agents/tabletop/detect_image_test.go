@@ -78,6 +78,9 @@ func FuzzParseImageObjects(f *testing.F) {
 	f.Add(`{"objects": null}`)
 	f.Add("```")
 	f.Add(`{"objects": [{"color": "red", "type": "block", "box_2d": [1, 2, 3, 4, 5]}]}`)
+	// encoding/json matches keys whatever their case: the full read must
+	// find the box where the strict read's decoder does.
+	f.Add(`{"objects": [{"color": "red", "type": "block", "BoX_2d": [1, 2, 3, 4]}]}`)
 	f.Fuzz(func(t *testing.T, reply string) {
 		// The strict first read accepts nothing the full read refuses,
 		// and reads what it accepts alike.
