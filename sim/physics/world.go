@@ -279,23 +279,38 @@ func (w *World) still() bool {
 
 // reachable reports, by item, whether the item's bounding circle meets
 // another's: only such an item can overlap one, and overlapping, which
-// asks cp of every shape of it, need be asked of no other.
+// asks cp of every shape of it, need be asked of no other. Two blocks
+// whose circles meet are told apart by their squares, which stand square
+// to the table when the world is built: a crowded table's blocks keep
+// their gap along one axis (half a centimetre), and their circles met
+// for nearly every neighbour.
 func (w *World) reachable() []bool {
 	out := make([]bool, len(w.items))
-	type circle struct{ x, y, r float64 }
+	type circle struct {
+		x, y, r float64
+		half    float64 // a block's half side; 0 for a bowl
+	}
 	cs := make([]circle, len(w.items))
 	for i, it := range w.items {
 		p := it.body.Position()
-		cs[i] = circle{p.X, p.Y, boundingRadius(it.obj)}
+		cs[i] = circle{x: p.X, y: p.Y, r: boundingRadius(it.obj)}
+		if it.obj.Class == scenes.ClassBlock {
+			cs[i].half = it.obj.Extent.X() / 2 * cm
+		}
 	}
 	for i := range cs {
 		for j := i + 1; j < len(cs); j++ {
-			// The margin outweighs any rounding: a circle that misses
-			// another by less still counts as meeting it.
-			dx, dy, r := cs[i].x-cs[j].x, cs[i].y-cs[j].y, cs[i].r+cs[j].r+collisionSlop
-			if dx*dx+dy*dy < r*r {
-				out[i], out[j] = true, true
+			// The margins outweigh any rounding: a circle or a square
+			// that misses another by less still counts as meeting it.
+			a, b := &cs[i], &cs[j]
+			dx, dy, r := a.x-b.x, a.y-b.y, a.r+b.r+collisionSlop
+			if dx*dx+dy*dy >= r*r {
+				continue
 			}
+			if h := a.half + b.half + collisionSlop; a.half > 0 && b.half > 0 && (math.Abs(dx) >= h || math.Abs(dy) >= h) {
+				continue
+			}
+			out[i], out[j] = true, true
 		}
 	}
 	return out
