@@ -41,7 +41,16 @@ import (
 // a context's bytes without marshalling it. The simulated mistakes fall
 // on other calls, so records of every track moved; no world, wording or
 // scorer changed.
-const SuiteVersion = 5
+//
+// Version 6: what a crowded table costs (issue 37, its last pass): the
+// distractors of a scene size are drawn from the part of the table their
+// class's clearance leaves free rather than from the whole table
+// (scenes.Layout.AddSpacedOff), each spot as likely as before but reached
+// by other draws, so the tables of every size above a family's own moved;
+// the tables at a family's own size did not, and nothing else changed but
+// the version, which names the camera images that the simulated model's
+// draws are keyed on: records of every tabletop run moved with it.
+const SuiteVersion = 6
 
 // infraKind says whether err is a failure of the provider, the network or
 // a cassette rather than of the agent, and names its kind for reports.
