@@ -13,6 +13,7 @@ import (
 	"github.com/ambibench/ambibench/agents/grounding"
 	"github.com/ambibench/ambibench/perturb"
 	"github.com/ambibench/ambibench/results"
+	"github.com/ambibench/ambibench/results/stats"
 	"github.com/ambibench/ambibench/scenes"
 	"github.com/ambibench/ambibench/tasks"
 )
@@ -139,8 +140,11 @@ func TestDistractorsKeepTheMeaning(t *testing.T) {
 		}
 	}
 	t.Logf("%d of %d tables had no room on this draw (MakeEpisodeSized draws again)", noRoom, tables)
-	if float64(noRoom) > 0.05*float64(tables) {
-		t.Errorf("%d of %d tables do not fit, want at most 5%%", noRoom, tables)
+	// At most 5% of tables may miss; the sample (153 tables under -short,
+	// 378 without) reads a rate of 4% as anything up to 7%, so the test
+	// fails only when the interval lies wholly above the bound.
+	if lo, hi := stats.Wilson(noRoom, tables, 1.96); lo > 0.05 {
+		t.Errorf("%d of %d tables do not fit (95%% interval %.3f–%.3f), want at most 5%%", noRoom, tables, lo, hi)
 	}
 }
 
