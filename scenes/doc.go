@@ -23,7 +23,9 @@
 // robot 1's private workspace on the left, the shared workspace in the
 // middle, robot 2's on the right. [Layout] places objects on it with a
 // minimum spacing, drawing from a caller's random stream so that a layout is
-// fixed by its seed.
+// fixed by its seed. A [Mask] marks the points a spacing test certainly
+// refuses, and [Layout.AddSpacedOff] draws only among the points it leaves
+// free: that is how a crowded table of distractors is filled.
 //
 // For the household track, a [House] is the state of a text world as plain
 // data: receptacles ("cabinet 3"), items in or on them ("apple 1", with
