@@ -2,7 +2,6 @@ package tabletop
 
 import (
 	"context"
-	"fmt"
 	"testing"
 
 	"github.com/ambibench/ambibench/agents/llm"
@@ -15,16 +14,8 @@ import (
 // grid over the whole table, a quarter of them bowls, so that the reply
 // holds thousands of relations as MaxSceneSize's tables do.
 func crowdedPerception(tb testing.TB) ([]llm.Detection, string) {
-	const cols, rows = 8, 6
 	var ds []llm.Detection
-	for i := range cols * rows {
-		x := scenes.TableMinX + (float64(i%cols)+0.5)*(scenes.TableMaxX-scenes.TableMinX)/cols
-		y := scenes.TableMinY + (float64(i/cols)+0.5)*(scenes.TableMaxY-scenes.TableMinY)/rows
-		color := scenes.Colors[i%len(scenes.Colors)]
-		o := scenes.NewBlock(fmt.Sprintf("%s block %d", color, i), color, x, y)
-		if i%4 == 3 {
-			o = scenes.NewBowl(fmt.Sprintf("%s bowl %d", color, i), color, x, y)
-		}
+	for _, o := range scenes.GridTable(8, 6) {
 		ds = append(ds, llm.DetectionOf(o))
 	}
 	m := &recording{Model: simmodel.New(simmodel.Perfect, "sim:perfect")}
@@ -67,15 +58,10 @@ func BenchmarkParsePerception(b *testing.B) {
 func BenchmarkParseImageObjects(b *testing.B) {
 	const cols, rows, w, h = 8, 6, 640, 480
 	var seen []llm.Seen
-	for i := range cols * rows {
-		color := scenes.Colors[i%len(scenes.Colors)]
-		typ := scenes.ClassBlock
-		if i%4 == 3 {
-			typ = scenes.ClassBowl
-		}
+	for i, o := range scenes.GridTable(cols, rows) {
 		px, py := (i%cols)*w/cols, (i/cols)*h/rows
-		seen = append(seen, llm.Seen{ID: fmt.Sprintf("%s %s %d", color, typ, i),
-			Attributes: map[string]string{scenes.AttrColor: color, scenes.AttrType: typ},
+		seen = append(seen, llm.Seen{ID: o.ID,
+			Attributes: map[string]string{scenes.AttrColor: o.Color(), scenes.AttrType: o.Class},
 			Box:        [4]int{px + 8, py + 8, px + w/cols - 8, py + h/rows - 8}, Fraction: 1})
 	}
 	m := simmodel.New(simmodel.Perfect, "sim:perfect")

@@ -1,7 +1,6 @@
 package tabletop
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/ambibench/ambibench/scenes"
@@ -15,18 +14,7 @@ import (
 //
 //	go test -run '^$' -bench CountPerceptionErrors -count 5 ./bench/tabletop/
 func BenchmarkCountPerceptionErrors(b *testing.B) {
-	const cols, rows = 8, 6
-	var objs []scenes.Object
-	for i := range cols * rows {
-		x := scenes.TableMinX + (float64(i%cols)+0.5)*(scenes.TableMaxX-scenes.TableMinX)/cols
-		y := scenes.TableMinY + (float64(i/cols)+0.5)*(scenes.TableMaxY-scenes.TableMinY)/rows
-		color := scenes.Colors[i%len(scenes.Colors)]
-		o := scenes.NewBlock(fmt.Sprintf("%s block %d", color, i), color, x, y)
-		if i%4 == 3 {
-			o = scenes.NewBowl(fmt.Sprintf("%s bowl %d", color, i), color, x, y)
-		}
-		objs = append(objs, o)
-	}
+	objs := scenes.GridTable(8, 6)
 	es := scenes.BuildGraph(objs).EdgeList()
 	for i := range es {
 		if i%20 == 0 {

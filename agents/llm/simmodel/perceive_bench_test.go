@@ -2,7 +2,6 @@ package simmodel
 
 import (
 	"context"
-	"fmt"
 	"testing"
 
 	"github.com/ambibench/ambibench/agents/llm"
@@ -16,14 +15,7 @@ import (
 // over them holds thousands of relations, as MaxSceneSize's tables do.
 func crowdedImage() (seen []llm.Seen, ds []llm.Detection, size [2]int) {
 	const cols, rows, w, h = 8, 6, 640, 480
-	for i := range cols * rows {
-		x := scenes.TableMinX + (float64(i%cols)+0.5)*(scenes.TableMaxX-scenes.TableMinX)/cols
-		y := scenes.TableMinY + (float64(i/cols)+0.5)*(scenes.TableMaxY-scenes.TableMinY)/rows
-		color := scenes.Colors[i%len(scenes.Colors)]
-		o := scenes.NewBlock(fmt.Sprintf("%s block %d", color, i), color, x, y)
-		if i%4 == 3 {
-			o = scenes.NewBowl(fmt.Sprintf("%s bowl %d", color, i), color, x, y)
-		}
+	for i, o := range scenes.GridTable(cols, rows) {
 		px, py := (i%cols)*w/cols, (rows-1-i/cols)*h/rows
 		d := llm.DetectionOf(o) // the table frame in mm, as the table's camera gives it
 		s := llm.Seen{ID: o.ID, Attributes: d.Attributes, Box: [4]int{px + 8, py + 8, px + w/cols - 8, py + h/rows - 8},
