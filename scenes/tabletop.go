@@ -169,7 +169,7 @@ func (g *grid) clear(objs []Object, x, y float64) bool {
 // Place puts an existing object, id and attributes kept, at a random free
 // spot in area that also satisfies ok (if not nil).
 func (l *Layout) Place(o Object, area Rect, ok func(x, y float64) bool) (Object, error) {
-	x, y, err := l.spot(area, ok, false)
+	x, y, err := l.spot(area, ok)
 	if err != nil {
 		return Object{}, fmt.Errorf("placing %s: %w", o.ID, err)
 	}
@@ -180,15 +180,19 @@ func (l *Layout) Place(o Object, area Rect, ok func(x, y float64) bool) (Object,
 	return o, nil
 }
 
-// spot draws a free point in area that satisfies ok; with spaced, ok
-// alone decides, since it keeps the spacing itself.
-func (l *Layout) spot(area Rect, ok func(x, y float64) bool, spaced bool) (float64, float64, error) {
-	lo, hi := area.MinX+edgeMargin, area.MaxX-edgeMargin
-	blo, bhi := area.MinY+edgeMargin, area.MaxY-edgeMargin
+// inset is the part of area where a centre may stand: edgeMargin inside
+// its border.
+func inset(area Rect) Rect {
+	return Rect{area.MinX + edgeMargin, area.MinY + edgeMargin, area.MaxX - edgeMargin, area.MaxY - edgeMargin}
+}
+
+// spot draws a free point in area that satisfies ok.
+func (l *Layout) spot(area Rect, ok func(x, y float64) bool) (float64, float64, error) {
+	in := inset(area)
 	for range placementTries {
-		x := lo + l.rng.Float64()*(hi-lo)
-		y := blo + l.rng.Float64()*(bhi-blo)
-		if (spaced || l.Free(x, y)) && (ok == nil || ok(x, y)) {
+		x := in.MinX + l.rng.Float64()*(in.MaxX-in.MinX)
+		y := in.MinY + l.rng.Float64()*(in.MaxY-in.MinY)
+		if l.Free(x, y) && (ok == nil || ok(x, y)) {
 			return x, y, nil
 		}
 	}
@@ -202,24 +206,22 @@ func (l *Layout) Add(class, color string, area Rect) (Object, error) {
 
 // AddWhere is Add with an extra condition on the spot.
 func (l *Layout) AddWhere(class, color string, area Rect, ok func(x, y float64) bool) (Object, error) {
-	return l.addWhere(class, color, area, ok, false)
+	x, y, err := l.spot(area, ok)
+	if err != nil {
+		return Object{}, fmt.Errorf("placing a %s %s: %w", color, class, err)
+	}
+	return l.AddAt(class, color, x, y), nil
 }
 
-// AddSpaced is AddWhere for a condition that keeps the layout's spacing
-// itself, which it then does not test again: ok must refuse every spot
-// that Free refuses, so that the spots drawn and the one kept are those of
-// AddWhere.
-func (l *Layout) AddSpaced(class, color string, area Rect, ok func(x, y float64) bool) (Object, error) {
-	return l.addWhere(class, color, area, ok, true)
-}
-
-// AddSpacedOff is AddSpaced drawing its spots only from the points of
-// area that covered leaves free, each as likely as any other: ok must
-// refuse every spot covered covers, so that the object kept is drawn from
-// the same spots as AddSpaced's, and area must lie within the table. A
-// covered point costs no draw, so the last gaps of a crowded table are
-// found in a few draws rather than hundreds; the draws themselves differ
-// from AddSpaced's, and so does which spot a seed keeps.
+// AddSpacedOff is AddWhere for a condition that keeps the layout's
+// spacing itself, which it then does not test again (ok must refuse every
+// spot that Free refuses), drawing its spots only from the points of area
+// that covered leaves free, each as likely as any other (ok must refuse
+// every spot covered covers); area must lie within the table. So the
+// spots it may keep are AddWhere's, each as likely, and a covered point
+// costs no draw: the last gaps of a crowded table are found in a few
+// draws rather than hundreds. The draws themselves differ from AddWhere's,
+// and so does which spot a seed keeps.
 //
 // Finding no room is what a crowded table's caller meets at nearly every
 // object, so it returns ErrNoRoom itself, or ErrCovered when no point was
@@ -228,8 +230,7 @@ func (l *Layout) AddSpacedOff(class, color string, area Rect, covered *Mask, ok 
 	if area.MinX < TableMinX || area.MaxX > TableMaxX || area.MinY < TableMinY || area.MaxY > TableMaxY {
 		return Object{}, fmt.Errorf("placing a %s %s: area %v is not within the table", color, class, area)
 	}
-	inner := Rect{area.MinX + edgeMargin, area.MinY + edgeMargin, area.MaxX - edgeMargin, area.MaxY - edgeMargin}
-	l.draws.reset(covered, inner)
+	l.draws.reset(covered, inset(area))
 	if l.draws.total == 0 {
 		return Object{}, ErrCovered
 	}
@@ -240,14 +241,6 @@ func (l *Layout) AddSpacedOff(class, color string, area Rect, covered *Mask, ok 
 		}
 	}
 	return Object{}, ErrNoRoom
-}
-
-func (l *Layout) addWhere(class, color string, area Rect, ok func(x, y float64) bool, spaced bool) (Object, error) {
-	x, y, err := l.spot(area, ok, spaced)
-	if err != nil {
-		return Object{}, fmt.Errorf("placing a %s %s: %w", color, class, err)
-	}
-	return l.AddAt(class, color, x, y), nil
 }
 
 // Free reports whether (x, y) keeps the layout's spacing from every object.

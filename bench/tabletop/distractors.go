@@ -117,9 +117,9 @@ func addDistractors(rng *rand.Rand, ep *tasks.Episode, before []scenes.Object, s
 			if errors.Is(err, scenes.ErrCovered) {
 				d.covered[class] = true
 			}
-			// Each try samples a few hundred spots; on a crowded table the
-			// last gaps take several tries to find, and only blocks fit
-			// them.
+			// A try draws a few dozen spots at most (scenes' freeTries);
+			// on a crowded table the last gaps take several tries to
+			// find, and only blocks fit them.
 			class = scenes.ClassBlock
 		}
 		if !placed {
@@ -462,11 +462,10 @@ func (d *spotCheck) roomFor(l *scenes.Layout, class, color string, objs []scenes
 		}
 	}
 	d.probedDone = false
-	mask := d.masks[class]
+	// The spots come from the pixels of the class's mask that nothing
+	// covers (scenes.Layout.AddSpacedOff), so the mask is not asked
+	// again here: a covered spot is one the tests below refuse.
 	return func(x, y float64) bool {
-		if mask.Covered(x, y) {
-			return false // what the tests below would say
-		}
 		for _, p := range d.keepClear {
 			if closer(p.X()-x, p.Y()-y, placeClearance) {
 				return false

@@ -70,11 +70,12 @@ func TestClearanceGridIsTheScan(t *testing.T) {
 	}
 }
 
-// The masks of a spot check and AddSpaced are shortcuts: a spot a mask
-// covers is one the clearance or a place kept clear refuses, and a spot
-// the clearances allow keeps the layout's spacing, which AddSpaced then
-// does not test. Were either not so, distractors would land elsewhere
-// than rejection sampling over the plain tests puts them.
+// The masks of a spot check and AddSpacedOff are shortcuts: a spot a
+// mask covers is one the clearance or a place kept clear refuses (the
+// draws skip it), and a spot the clearances allow keeps the layout's
+// spacing, which AddSpacedOff then does not test. Were either not so,
+// distractors would land elsewhere than sampling over the plain tests
+// puts them.
 func TestSpotCheckShortcutsRefuseWhatTheTestsRefuse(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(7, 8))
