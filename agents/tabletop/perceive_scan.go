@@ -329,15 +329,11 @@ func (sc *scanner) targets(row []relationSet, src int, bit relationSet) (added i
 			}
 		}
 		if d == 0 {
-			start := i
-			for i < len(s) && i-start < 10 && s[i] >= '0' && s[i] <= '9' {
-				dst = dst*10 + int(s[i]-'0')
-				i++
-			}
-			if d = i - start; d == 0 || d > 9 || (d > 1 && s[start] == '0') {
+			sc.i = i
+			if dst = sc.small(); sc.bad {
 				return 0, false
 			}
-			i = skipSpace(s, i)
+			i = skipSpace(s, sc.i)
 			if i == len(s) {
 				return 0, false
 			}
