@@ -172,6 +172,10 @@ func appendRelations(b []byte, codes []uint8, m int, at []int) []byte {
 							b = append(b, ',')
 						}
 						comma = true
+						// appendIndex written out: the compiler does not
+						// inline it, and a crowded table's reply writes
+						// thousands of targets here (a call each was 5%
+						// of BenchmarkPerceiveImage).
 						if t := index(at, w*64+bits.TrailingZeros64(word)); t < 100 {
 							if t >= 10 {
 								b = append(b, byte('0'+t/10))
@@ -253,22 +257,30 @@ func appendNode(b []byte, i int, n scenes.Node) []byte {
 	return append(b, "}}"...)
 }
 
-// perceptionNodes appends the opening of a perceive reply: its nodes,
-// keyed by index, where they differ from the detections.
-func perceptionNodes(b []byte, g *scenes.Graph, ds []llm.Detection) []byte {
+// perceptionNodes appends the opening of a perceive reply: the nodes of g
+// at the indexes changed, keyed by index (a reply writes a node only
+// where it differs from the detections: changedNodes).
+func perceptionNodes(b []byte, g *scenes.Graph, changed []int) []byte {
 	b = append(b, `{"nodes":{`...)
-	first := true
-	for i, n := range g.Nodes {
-		if i < len(ds) && n.ID == ds[i].ID && maps.Equal(n.Attributes, ds[i].Attributes) {
-			continue
-		}
-		if !first {
+	for k, i := range changed {
+		if k > 0 {
 			b = append(b, ',')
 		}
-		first = false
-		b = appendNode(b, i, n)
+		b = appendNode(b, i, g.Nodes[i])
 	}
 	return append(b, '}')
+}
+
+// changedNodes lists the indexes of the nodes of g that differ from the
+// detections, in order.
+func changedNodes(g *scenes.Graph, ds []llm.Detection) []int {
+	var changed []int
+	for i, n := range g.Nodes {
+		if i >= len(ds) || n.ID != ds[i].ID || !maps.Equal(n.Attributes, ds[i].Attributes) {
+			changed = append(changed, i)
+		}
+	}
+	return changed
 }
 
 // perceptionJSON writes a perceive reply: nodes keyed by index where they
@@ -276,7 +288,7 @@ func perceptionNodes(b []byte, g *scenes.Graph, ds []llm.Detection) []byte {
 // target indices, in the graph's order (each source's relations in the
 // order they first appear), into one buffer.
 func perceptionJSON(g *scenes.Graph, ds []llm.Detection, edges bool) string {
-	b := perceptionNodes(make([]byte, 0, 64+8*g.NumEdges()), g, ds)
+	b := perceptionNodes(make([]byte, 0, 64+8*g.NumEdges()), g, changedNodes(g, ds))
 	index := make(map[string]int, len(g.Nodes))
 	for i, n := range g.Nodes {
 		index[n.ID] = i

@@ -49,16 +49,10 @@ func (c *call) perceiveImage() llm.Reply {
 		// edges by index anyway. Where ids repeat, perceptionJSON's
 		// reading of them by id stands.
 		codes, count := scenes.RelationCodes(objs)
-		// The nodes that differ from the detections (perceptionNodes) are
+		// The nodes that differ from the detections (changedNodes) are
 		// those that gained a workspace: the rest are the detections' own.
-		b := append(make([]byte, 0, 64+4*count+16*len(ds)), `{"nodes":{`...)
-		for k, i := range gained {
-			if k > 0 {
-				b = append(b, ',')
-			}
-			b = appendNode(b, i, g.Nodes[i])
-		}
-		b = append(b, `},"edges":{`...)
+		b := perceptionNodes(make([]byte, 0, 64+4*count+16*len(ds)), g, gained)
+		b = append(b, `,"edges":{`...)
 		b = appendRelations(b, codes, len(objs), at)
 		b = append(b, "}}"...)
 		// Nothing else holds the buffer (see relationsJSON).
