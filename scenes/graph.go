@@ -73,7 +73,15 @@ func BuildGraph(objs []Object) *Graph {
 // once, so a writer of the graph that needs only the relations' indexes
 // (a perceive reply keyed by object index) can skip the edges.
 func RelationCodes(objs []Object) (codes []uint8, count int) {
-	pairs := make([]pairObject, len(objs))
+	// A table's objects on the stack when they fit: a crowded table has
+	// 48, and the model's reply and the judging each derive its relations
+	// once a look.
+	var stack [64]pairObject
+	pairs := stack[:0]
+	if len(objs) > len(stack) {
+		pairs = make([]pairObject, len(objs))
+	}
+	pairs = pairs[:len(objs)]
 	for i := range objs {
 		pairs[i] = newPairObject(&objs[i])
 	}
@@ -97,7 +105,14 @@ func RelationCodes(objs []Object) (codes []uint8, count int) {
 			if dx, dy := a.x-b.x, a.y-b.y; math.Abs(dx) > far || math.Abs(dy) > far {
 				// A direction each way, and nearness as near has it, on
 				// the offset at hand.
-				ab[0], ba[0] = directionCode(dx, dy), directionCode(-dx, -dy)
+				// The way back is the opposite direction (codes 1 and 2,
+				// 3 and 4 are opposites), but where dy is NaN, which
+				// directionCode reads as below both ways.
+				ab[0] = directionCode(dx, dy)
+				ba[0] = ((ab[0] - 1) ^ 1) + 1
+				if dy != dy {
+					ba[0] = directionCode(-dx, -dy)
+				}
 				count += 2
 				if math.Abs(dx) < NearDistance && math.Abs(dy) < NearDistance && hypotLess(dx, dy, NearDistance) {
 					ab[1], ba[1] = codeNear, codeNear
