@@ -165,25 +165,23 @@ func appendRelations(b []byte, codes []uint8, m int, at []int) []byte {
 				}
 				b = append(b, relationKeys[c-1]...)
 				s0, s1 := sets[2*int(c)*words:(2*int(c)+1)*words], sets[(2*int(c)+1)*words:(2*int(c)+2)*words]
-				comma := false
+				// Each target and the byte before it (the list's '[', then
+				// commas) in one append, its digits written out: a crowded
+				// table's reply writes thousands of targets here, and an
+				// append a byte was most of what writing them cost. Every
+				// code in order has a target, so the '[' is written.
+				sep := byte('[')
 				for w := range words {
 					for word := s0[w] | s1[w]; word != 0; word &= word - 1 {
-						if comma {
-							b = append(b, ',')
+						switch t := index(at, w*64+bits.TrailingZeros64(word)); {
+						case t < 10:
+							b = append(b, sep, byte('0'+t))
+						case t < 100:
+							b = append(b, sep, byte('0'+t/10), byte('0'+t%10))
+						default:
+							b = strconv.AppendInt(append(b, sep), int64(t), 10)
 						}
-						comma = true
-						// appendIndex written out: the compiler does not
-						// inline it, and a crowded table's reply writes
-						// thousands of targets here (a call each was 5%
-						// of BenchmarkPerceiveImage).
-						if t := index(at, w*64+bits.TrailingZeros64(word)); t < 100 {
-							if t >= 10 {
-								b = append(b, byte('0'+t/10))
-							}
-							b = append(b, byte('0'+t%10))
-						} else {
-							b = strconv.AppendInt(b, int64(t), 10)
-						}
+						sep = ','
 					}
 				}
 				b = append(b, ']')
@@ -214,12 +212,12 @@ func appendIndex(b []byte, i int) []byte {
 	return strconv.AppendInt(b, int64(i), 10)
 }
 
-// relationKeys are the relations as a reply's keys open their target
-// lists: "left_of":[ and so on, in the order of scenes.Relations.
+// relationKeys are the relations as a reply's keys before their target
+// lists: "left_of": and so on, in the order of scenes.Relations.
 var relationKeys = func() []string {
 	keys := make([]string, len(scenes.Relations))
 	for i, r := range scenes.Relations {
-		keys[i] = strconv.Quote(r) + ":["
+		keys[i] = strconv.Quote(r) + ":"
 	}
 	return keys
 }()
