@@ -83,10 +83,11 @@ func (c *call) detect() llm.Reply {
 	objs := c.inView()
 	out = make([]llm.ImageObject, 0, len(objs)+1)
 	crowd := 1 + float64(len(objs))/detectCrowd
+	var names objectNames
 	errs := c.p.Miss > 0 || c.p.ColorSwap > 0 || c.p.Duplicate > 0
 	for _, o := range objs {
 		if !errs {
-			out = append(out, imageObject(o.s.Attributes[scenes.AttrColor], o.s.Attributes[scenes.AttrType], o.box))
+			out = append(out, names.object(o.s.Attributes[scenes.AttrColor], o.s.Attributes[scenes.AttrType], o.box))
 			continue
 		}
 		h := c.draw("detect", o.s.ID)
@@ -97,7 +98,7 @@ func (c *call) detect() llm.Reply {
 		if near := closeColors[color]; len(near) > 0 && unit(h, 1) < min(1, c.p.ColorSwap*crowd*(1+2*o.hidden+2*o.small)) {
 			color = near[binary.LittleEndian.Uint32(h[24:])%uint32(len(near))]
 		}
-		obj := imageObject(color, typ, o.box)
+		obj := names.object(color, typ, o.box)
 		out = append(out, obj)
 		if unit(h, 2) < min(1, c.p.Duplicate*crowd*(1+2*o.hidden)) {
 			obj.Box = shifted(o.box, binary.LittleEndian.Uint32(h[28:]))
@@ -251,6 +252,30 @@ func imageObject(color, typ string, box [4]int) llm.ImageObject {
 		name = "object"
 	}
 	return llm.ImageObject{Name: name, Color: color, Type: typ, Box: box}
+}
+
+// objectNames are the names imageObject gave in one reply, by colour
+// and type: a crowded table's reply lists dozens of objects of a few
+// kinds, and each name was a string made of its own. A reply of more kinds
+// than it holds makes the others' names as imageObject does.
+type objectNames struct {
+	n     int
+	kinds [16]struct{ color, typ, name string }
+}
+
+// object is imageObject(color, typ, box), its name made once a kind.
+func (ns *objectNames) object(color, typ string, box [4]int) llm.ImageObject {
+	for _, k := range ns.kinds[:ns.n] {
+		if k.color == color && k.typ == typ {
+			return llm.ImageObject{Name: k.name, Color: color, Type: typ, Box: box}
+		}
+	}
+	o := imageObject(color, typ, box)
+	if ns.n < len(ns.kinds) {
+		ns.kinds[ns.n].color, ns.kinds[ns.n].typ, ns.kinds[ns.n].name = color, typ, o.Name
+		ns.n++
+	}
+	return o
 }
 
 // shifted is a duplicate's box: the box moved by a quarter to a half of
