@@ -11,6 +11,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/ambibench/ambibench/agents/llm"
@@ -159,7 +160,19 @@ func (c *call) situation() []byte {
 		// situation: the model reads different text.
 		ids = append(ids, "\x00map="+b.SemanticMap.Name+"\x00mode="+b.Mode)
 	}
-	slices.Sort(ids)
+	// The ids in order, sorted by their indexes: a sort of the strings
+	// themselves moved each header through the collector's write barrier
+	// while it marks, and a crowded table's 48 ids are sorted at every
+	// call. Equal ids are equal bytes, so any order of them hashes alike.
+	var stack [64]int32
+	order := stack[:0]
+	if len(ids) > len(stack) {
+		order = make([]int32, 0, len(ids))
+	}
+	for i := range ids {
+		order = append(order, int32(i))
+	}
+	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(ids[a], ids[b]) })
 	// Each string and a zero byte, hashed in one piece: the room of a
 	// household game is a kilobyte, written through fmt or io.WriteString
 	// a copy of it at every call.
@@ -168,11 +181,11 @@ func (c *call) situation() []byte {
 	for _, s := range [...]string{c.model, b.Track, b.Instruction, b.Robot, b.Partner, b.Message} {
 		o = append(append(o, s...), 0)
 	}
-	for i, id := range ids {
+	for i, k := range order {
 		if i > 0 {
 			o = append(o, 0)
 		}
-		o = append(o, id...)
+		o = append(o, ids[k]...)
 	}
 	o = append(o, 0)
 	if b.Opening != "" {
