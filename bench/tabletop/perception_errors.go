@@ -142,16 +142,12 @@ func countPerceptionErrors(g *scenes.Graph, objs []scenes.Object, observed []int
 			objOf[k] = -1
 		}
 	}
-	// How each relation index is judged, made at its first edge: whether
-	// scenes.ReadRelation reads its name, which relation of the table
-	// (its code, as scenes.RelationCodes writes it) it names, and which
-	// way. An edge then costs two lookups and a comparison.
-	type judge struct {
-		code               uint8 // one more than the relation's index in scenes.Relations
-		ok, reversed, done bool
-	}
+	// How each relation index is judged (see judge): the table's own
+	// relations' as read once (relationJudges), another name's made at
+	// its first edge. An edge then costs two lookups and a comparison.
 	nrel := len(scenes.Relations)
 	judges := make([]judge, nrel+len(names))
+	copy(judges, relationJudges)
 	var (
 		codes []uint8 // the table's relations, by pair; made at the first edge judged
 		n     = len(objs)
@@ -160,14 +156,7 @@ func countPerceptionErrors(g *scenes.Graph, objs []scenes.Object, observed []int
 		s, d, rel := g.EdgeIndexes(e)
 		j := &judges[rel]
 		if !j.done {
-			var name string
-			if rel < nrel {
-				name = scenes.Relations[rel]
-			} else {
-				name = names[rel-nrel]
-			}
-			r, ok := scenes.ReadRelation(name)
-			*j = judge{code: uint8(slices.Index(scenes.Relations, r.Relation) + 1), ok: ok, reversed: r.Reversed, done: true}
+			*j = judgeOf(names[rel-nrel])
 		}
 		if !j.ok {
 			p.unmapped++
@@ -193,3 +182,27 @@ func countPerceptionErrors(g *scenes.Graph, objs []scenes.Object, observed []int
 	}
 	return p
 }
+
+// judge is how countPerceptionErrors judges the edges of one relation
+// name: whether scenes.ReadRelation reads it, which relation of the table
+// (its code, as scenes.RelationCodes writes it) it names, and which way.
+type judge struct {
+	code               uint8 // one more than the relation's index in scenes.Relations
+	ok, reversed, done bool
+}
+
+func judgeOf(name string) judge {
+	r, ok := scenes.ReadRelation(name)
+	return judge{code: uint8(slices.Index(scenes.Relations, r.Relation) + 1), ok: ok, reversed: r.Reversed, done: true}
+}
+
+// relationJudges are the judges of scenes.Relations, by index, read once:
+// ReadRelation folds a name's case, spaces and verbs, and every report
+// read the table's seven names again.
+var relationJudges = func() []judge {
+	js := make([]judge, len(scenes.Relations))
+	for i, r := range scenes.Relations {
+		js[i] = judgeOf(r)
+	}
+	return js
+}()
