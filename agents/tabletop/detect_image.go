@@ -140,6 +140,7 @@ func checkImageObject(o llm.ImageObject) error {
 // nodes, "red block 1", numbering each colour and type in reply order.
 // Nodes of one colour and type share one attribute map, which nothing
 // changes: a crowded table's reply lists dozens of objects of a few kinds.
+// A kind of the table's (tableKinds) shares the map every look shares.
 func seenNodes(objs []llm.ImageObject) []seenNode {
 	type kind struct {
 		color, typ string
@@ -157,7 +158,11 @@ func seenNodes(objs []llm.ImageObject) []seenNode {
 		j := slices.IndexFunc(kinds, func(k kind) bool { return k.color == color && k.typ == typ })
 		if j < 0 {
 			j = len(kinds)
-			kinds = append(kinds, kind{color: color, typ: typ, attrs: map[string]string{scenes.AttrType: typ, scenes.AttrColor: color}})
+			attrs, ok := tableKinds[[2]string{color, typ}]
+			if !ok {
+				attrs = map[string]string{scenes.AttrType: typ, scenes.AttrColor: color}
+			}
+			kinds = append(kinds, kind{color: color, typ: typ, attrs: attrs})
 		}
 		k := &kinds[j]
 		k.n++
@@ -176,6 +181,21 @@ func seenNodes(objs []llm.ImageObject) []seenNode {
 	}
 	return out
 }
+
+// tableKinds are the attribute maps of the nodes of each colour and type
+// of the table's (scenes.Colors, a block or a bowl), by colour and type,
+// made once and shared by every look of every episode, which only read
+// them (see seenNodes): a crowded table's detection reply lists a score
+// of kinds, and making their maps was a third of reading it.
+var tableKinds = func() map[[2]string]map[string]string {
+	m := map[[2]string]map[string]string{}
+	for _, typ := range []string{scenes.ClassBlock, scenes.ClassBowl} {
+		for _, color := range scenes.Colors {
+			m[[2]string{color, typ}] = map[string]string{scenes.AttrType: typ, scenes.AttrColor: color}
+		}
+	}
+	return m
+}()
 
 // strictImageObjects reads a reply in the asked shape, every object
 // checked; ok is false for anything else, which readImageObjects then
