@@ -140,10 +140,18 @@ func detectInImage(ctx context.Context, model llm.Model, robot string, img llm.I
 
 // boxLines lists the detected objects as the scene-graph prompt shows
 // them: index, id, attributes, box. The lines are written without fmt,
-// into a builder sized for them (a crowded table lists 48).
+// into a builder sized for them (a crowded table lists 48): a line's
+// words, its id twice (the id names the colour and type, seenNodes), and
+// room for its numbers as a reply's boxes have them (0 to 1000). A line
+// of a crowded table's was longer than a flat 64 bytes, and the builder
+// grew to twice the list.
 func boxLines(nodes []seenNode) string {
 	var b strings.Builder
-	b.Grow(64 * len(nodes))
+	size := 0
+	for _, n := range nodes {
+		size += len("99: ") + 2*len(n.ID) + len(" (color , type ); box [0000, 0000, 0000, 0000]\n")
+	}
+	b.Grow(size)
 	for i, n := range nodes {
 		if i > 0 {
 			b.WriteByte('\n')
