@@ -73,6 +73,14 @@ func BuildGraph(objs []Object) *Graph {
 // once, so a writer of the graph that needs only the relations' indexes
 // (a perceive reply keyed by object index) can skip the edges.
 func RelationCodes(objs []Object) (codes []uint8, count int) {
+	return RelationCodesInto(nil, objs)
+}
+
+// RelationCodesInto is RelationCodes written over buf when it has the
+// room (what buf held is not read): a caller that derives a table's
+// relations at every look and drops them after can keep one buffer for
+// them rather than make one a look.
+func RelationCodesInto(buf []uint8, objs []Object) (codes []uint8, count int) {
 	// A table's objects on the stack when they fit: a crowded table has
 	// 48, and the model's reply and the judging each derive its relations
 	// once a look.
@@ -86,7 +94,12 @@ func RelationCodes(objs []Object) (codes []uint8, count int) {
 		pairs[i] = newPairObject(&objs[i])
 	}
 	n := len(pairs)
-	codes = make([]uint8, 2*n*n)
+	if cap(buf) >= 2*n*n {
+		codes = buf[:2*n*n]
+		clear(codes) // a pair of an object with itself is not written
+	} else {
+		codes = make([]uint8, 2*n*n)
+	}
 	// Two objects farther apart along x or y than a bowl's inner radius
 	// and any object's half extent are neither inside nor on top of each
 	// other, so of pairCodes they take only the last case, the directions

@@ -160,5 +160,13 @@ func TestRelationCodesOfAnyBox(t *testing.T) {
 		if count != total {
 			t.Fatalf("trial %d: count %d, want %d", trial, count, total)
 		}
+		// Into a buffer that held anything, the same codes.
+		dirty := make([]uint8, 2*14*14+rng.IntN(8))
+		for k := range dirty {
+			dirty[k] = uint8(rng.IntN(256))
+		}
+		if into, c := RelationCodesInto(dirty, objs); !slices.Equal(into, codes) || c != count || &into[0] != &dirty[0] {
+			t.Fatalf("trial %d: RelationCodesInto a used buffer: %v (%d), RelationCodes %v (%d)", trial, into, c, codes, count)
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/ambibench/ambibench/agents/llm"
 	"github.com/ambibench/ambibench/scenes"
@@ -170,6 +171,8 @@ func fastPerception(text string, ds []llm.Detection, edges bool) (g *scenes.Grap
 	replied := make([]bool, n)
 	var pairs []relationSet // see relationSets
 	count := 0
+	room := relationSetsPool.Get().(*[]relationSet)
+	defer relationSetsPool.Put(room)
 	sc := &scanner{s: text[start : end+1]}
 	sc.members(func(key string) {
 		switch key {
@@ -201,7 +204,7 @@ func fastPerception(text string, ds []llm.Detection, edges bool) (g *scenes.Grap
 			})
 		case "edges":
 			if edges {
-				pairs, count = sc.relationSets(n)
+				pairs, count = sc.relationSets(n, room)
 			} else {
 				sc.skipEdges()
 			}
@@ -234,6 +237,12 @@ func fastPerception(text string, ds []llm.Detection, edges bool) (g *scenes.Grap
 	return g, true
 }
 
+// relationSetsPool holds the room relationSets reads a reply's relations
+// into, which is dropped once the graph has its edges: 4.6 KB a look at a
+// crowded table, and what a process allocates sets how often its
+// collector runs.
+var relationSetsPool = sync.Pool{New: func() any { return new([]relationSet) }}
+
 // relationSets reads a perceive reply's edges, the scanner at their
 // object, as fastPerception reads them with edges: each source an object
 // index, each of its relations one of scenes.Relations, each target an
@@ -244,7 +253,10 @@ func fastPerception(text string, ds []llm.Detection, edges bool) (g *scenes.Grap
 // reply holds thousands of targets, so they are read here in one loop,
 // not through members and small: a key is a source or a relation, and a
 // repeated one is marked by its index, not looked for among the keys read.
-func (sc *scanner) relationSets(n int) (pairs []relationSet, count int) {
+//
+// The sets are made in *room when it has the room for them, and kept
+// there when made anew.
+func (sc *scanner) relationSets(n int, room *[]relationSet) (pairs []relationSet, count int) {
 	sc.expect('{')
 	if sc.bad || sc.next() == '}' {
 		sc.i++
@@ -280,7 +292,11 @@ func (sc *scanner) relationSets(n int) (pairs []relationSet, count int) {
 					return nil, 0
 				}
 				if pairs == nil {
-					pairs = make([]relationSet, n*n)
+					if cap(*room) < n*n {
+						*room = make([]relationSet, n*n)
+					}
+					pairs = (*room)[:n*n]
+					clear(pairs)
 				}
 				added, ok := sc.targets(pairs[src*n:(src+1)*n], src, 1<<r)
 				if !ok {
