@@ -80,7 +80,15 @@ func (b Body) String() string {
 //
 // Guessing the moment of inertia is usually a bad idea. Use the moment estimation functions MomentFor*().
 func NewBody(mass, moment float64) *Body {
-	body := &Body{
+	return InitBody(&Body{}, mass, moment)
+}
+
+// InitBody makes body what NewBody(mass, moment) returns, in memory the
+// caller provides, as Chipmunk's cpBodyInit does (ambibench's change: a
+// table's bodies are one allocation). Body must not stand in a space.
+func InitBody(body *Body, mass, moment float64) *Body {
+	assert(body.space == nil, "A body in a space cannot be initialised again.")
+	*body = Body{
 		id:            int(bodyCur.Add(1) - 1),
 		cog:           Vector{},
 		p:             Vector{},
