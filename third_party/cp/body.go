@@ -369,7 +369,13 @@ func (body *Body) SetAngularVelocity(angularVelocity float64) {
 
 // SetTransform sets transform
 func (body *Body) SetTransform(p Vector, a float64) {
-	rot := Vector{math.Cos(a), math.Sin(a)}
+	// At angle +0, where every body is built, the turn is cos 1 and sin
+	// +0, as math.Cos and math.Sin give it (TestSetTransformAtZero);
+	// building a table called them twice a body (ambibench's change).
+	rot := Vector{1, 0}
+	if math.Float64bits(a) != 0 {
+		rot = Vector{math.Cos(a), math.Sin(a)}
+	}
 	c := body.cog
 
 	body.transform = NewTransformTranspose(
