@@ -94,9 +94,7 @@ func build(objs []scenes.Object, cfg Config, add addShape) (*World, error) {
 		rng:   rand.New(rand.NewPCG(cfg.NoiseSeed, 0x7ab1e70b)),
 	}
 	seen := make(map[string]bool, len(objs))
-	// The items in one allocation rather than one an object.
-	items := make([]item, len(objs))
-	w.items = make([]*item, 0, len(objs))
+	blocks, bowls := 0, 0
 	for i, o := range objs {
 		if o.ID == "" {
 			return nil, fmt.Errorf("tabletop: object %d has no id", i)
@@ -105,6 +103,20 @@ func build(objs []scenes.Object, cfg Config, add addShape) (*World, error) {
 			return nil, fmt.Errorf("tabletop: duplicate object id %q", o.ID)
 		}
 		seen[o.ID] = true
+		switch o.Class {
+		case scenes.ClassBlock:
+			blocks++
+		case scenes.ClassBowl:
+			bowls++
+		default:
+			return nil, fmt.Errorf("tabletop: object %q has class %q; the table holds only blocks and bowls", o.ID, o.Class)
+		}
+	}
+	p := newParts(blocks, bowls)
+	// The items in one allocation rather than one an object.
+	items := make([]item, len(objs))
+	w.items = make([]*item, 0, len(objs))
+	for i, o := range objs {
 		// The world keeps the objects' attribute maps as they are and
 		// hands them out with every snapshot: nothing changes them (see
 		// New), and copying each object's map at every build and look
@@ -114,13 +126,10 @@ func build(objs []scenes.Object, cfg Config, add addShape) (*World, error) {
 		if it.obj.Attributes == nil {
 			it.obj.Attributes = map[string]string{} // as a copy's would be
 		}
-		switch o.Class {
-		case scenes.ClassBlock:
-			it.body, it.shapes = newBlockBody(w.space, add, o.Pose.X(), o.Pose.Y(), o.Extent.X())
-		case scenes.ClassBowl:
-			it.body, it.shapes = newBowlBody(w.space, add, o.Pose.X(), o.Pose.Y(), o.Extent.X(), uint(i+1))
-		default:
-			return nil, fmt.Errorf("tabletop: object %q has class %q; the table holds only blocks and bowls", o.ID, o.Class)
+		if o.Class == scenes.ClassBlock {
+			it.body, it.shapes = newBlockBody(w.space, add, p, o.Pose.X(), o.Pose.Y(), o.Extent.X())
+		} else {
+			it.body, it.shapes = newBowlBody(w.space, add, p, o.Pose.X(), o.Pose.Y(), o.Extent.X(), uint(i+1))
 		}
 		it.body.UserData = it
 		w.items = append(w.items, it)

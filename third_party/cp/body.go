@@ -80,7 +80,15 @@ func (b Body) String() string {
 //
 // Guessing the moment of inertia is usually a bad idea. Use the moment estimation functions MomentFor*().
 func NewBody(mass, moment float64) *Body {
-	body := &Body{
+	return InitBody(&Body{}, mass, moment)
+}
+
+// InitBody makes body what NewBody(mass, moment) returns, in memory the
+// caller provides, as Chipmunk's cpBodyInit does (ambibench's change: a
+// table's bodies are one allocation). Body must not stand in a space.
+func InitBody(body *Body, mass, moment float64) *Body {
+	assert(body.space == nil, "A body in a space cannot be initialised again.")
+	*body = Body{
 		id:            int(bodyCur.Add(1) - 1),
 		cog:           Vector{},
 		p:             Vector{},
@@ -361,7 +369,13 @@ func (body *Body) SetAngularVelocity(angularVelocity float64) {
 
 // SetTransform sets transform
 func (body *Body) SetTransform(p Vector, a float64) {
-	rot := Vector{math.Cos(a), math.Sin(a)}
+	// At angle +0, where every body is built, the turn is cos 1 and sin
+	// +0, as math.Cos and math.Sin give it (TestSetTransformAtZero);
+	// building a table called them twice a body (ambibench's change).
+	rot := Vector{1, 0}
+	if math.Float64bits(a) != 0 {
+		rot = Vector{math.Cos(a), math.Sin(a)}
+	}
 	c := body.cog
 
 	body.transform = NewTransformTranspose(

@@ -1,6 +1,7 @@
 package cp
 
 import (
+	"math"
 	"testing"
 )
 
@@ -49,4 +50,31 @@ func TestBodyCoGFromShapes(t *testing.T) {
 		t.Fail()
 	}
 
+}
+
+// TestSetTransformAtZero checks the turn SetTransform takes at angle +0
+// without math.Cos and math.Sin against theirs, and that -0 is not
+// taken for +0.
+func TestSetTransformAtZero(t *testing.T) {
+	if c, s := math.Cos(0), math.Sin(0); c != 1 || math.Float64bits(s) != 0 {
+		t.Fatalf("cos 0 = %v, sin 0 = %v (bits %x)", c, s, math.Float64bits(s))
+	}
+	for _, a := range []float64{0, math.Copysign(0, -1), 1e-300, 0.5} {
+		body := NewBody(1, 1)
+		body.cog = Vector{0.25, -0.5}
+		p := Vector{3, 4}
+		body.SetTransform(p, a)
+		rot, c := Vector{math.Cos(a), math.Sin(a)}, body.cog // upstream's
+		want := NewTransformTranspose(
+			rot.X, -rot.Y, p.X-(c.X*rot.X-c.Y*rot.Y),
+			rot.Y, rot.X, p.Y-(c.X*rot.Y+c.Y*rot.X),
+		)
+		bits := func(t Transform) [6]uint64 {
+			return [6]uint64{math.Float64bits(t.a), math.Float64bits(t.b), math.Float64bits(t.c),
+				math.Float64bits(t.d), math.Float64bits(t.tx), math.Float64bits(t.ty)}
+		}
+		if bits(body.transform) != bits(want) {
+			t.Errorf("angle %v: transform %v, want %v", a, body.transform, want)
+		}
+	}
 }

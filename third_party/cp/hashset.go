@@ -52,6 +52,31 @@ func (set *HashSet[T, U]) resize() {
 	set.size = newSize
 }
 
+// growThrough grows the set as it grows on an insertion, once for each
+// count of entries from first to last in turn that reaches its size, as
+// though its entries rose one at a time. An empty set's bins hold nothing
+// to rehash, so it takes its last size at once rather than making every
+// table on the way (the shapes of a table built asleep grew the empty
+// dynamic leaf set seven times).
+func (set *HashSet[T, U]) growThrough(first, last uint) {
+	size := set.size
+	for n := first; n <= last; n++ {
+		if n >= size {
+			size = nextPrime(size + 1)
+		}
+	}
+	if set.entries == 0 {
+		if size != set.size {
+			set.table = make([]*HashSetBin[U], size)
+			set.size = size
+		}
+		return
+	}
+	for set.size != size {
+		set.resize()
+	}
+}
+
 // Count returns the number of entries
 func (set *HashSet[T, U]) Count() uint {
 	return set.entries

@@ -1,7 +1,5 @@
 package cp
 
-import "math"
-
 type PolyShape struct {
 	*Shape
 
@@ -52,10 +50,10 @@ func (poly *PolyShape) CacheData(transform Transform) BB {
 		dst[i].v0 = v
 		dst[i].n = n
 
-		l = math.Min(l, v.X)
-		r = math.Max(r, v.X)
-		b = math.Min(b, v.Y)
-		t = math.Max(t, v.Y)
+		l = bbMin(l, v.X)
+		r = bbMax(r, v.X)
+		b = bbMin(b, v.Y)
+		t = bbMax(t, v.Y)
 	}
 
 	radius := poly.r

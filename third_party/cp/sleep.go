@@ -1,5 +1,7 @@
 package cp
 
+import "slices"
+
 // SleepWithGroup puts a dynamic body to sleep now, whatever its idle time:
 // Chipmunk's cpBodySleepWithGroup, which the Go port left out. A sleeping
 // body is not integrated, its shapes move to the static index, and it
@@ -83,9 +85,17 @@ func (space *Space) AddShapeAsleep(shape *Shape) *Shape {
 // and one built awake and put to sleep leave the same tree. A body built
 // asleep takes all its shapes in one call.
 func (space *Space) AddShapesAsleep(shapes ...*Shape) {
+	if len(shapes) > 0 {
+		// A bowl's sixteen shapes grew its list five times.
+		body := shapes[0].Body()
+		body.shapeList = slices.Grow(body.shapeList, len(shapes))
+	}
+	before := space.builtAsleep
 	for _, shape := range shapes {
 		space.addShapeAsleep(shape)
 	}
+	leaves := space.dynamicShapes.class.(*BBTree).leaves
+	leaves.growThrough(leaves.entries+before+1, leaves.entries+space.builtAsleep)
 	space.insertStatic(shapes)
 	for _, shape := range shapes {
 		shape.SetSpace(space)
@@ -109,12 +119,9 @@ func (space *Space) addShapeAsleep(shape *Shape) {
 	space.shapeIDCounter += 1
 	shape.Update(body.transform)
 
-	// Grow the dynamic index's leaf set as an insertion would have: every
-	// shape built asleep sits in it at once on the way of AddShape, which
-	// adds them all before any sleeps.
+	// The dynamic index's leaf set grows as an insertion would have grown
+	// it (AddShapesAsleep, through HashSet.growThrough): every shape built
+	// asleep sits in it at once on the way of AddShape, which adds them
+	// all before any sleeps.
 	space.builtAsleep++
-	leaves := space.dynamicShapes.class.(*BBTree).leaves
-	if leaves.entries+space.builtAsleep >= leaves.size {
-		leaves.resize()
-	}
 }
