@@ -56,7 +56,7 @@ func (m *Mask) AddDisc(cx, cy, r float64) {
 		// points from the centre along y lie dy from it.
 		y0, y1 := TableMinY+float64(j)*maskPixelY, TableMinY+float64(j+1)*maskPixelY
 		dy := max(math.Abs(y0-cy), math.Abs(y1-cy))
-		if dy >= r {
+		if dy >= r || m.full(j) {
 			continue
 		}
 		w := math.Sqrt(r*r - dy*dy)
@@ -73,7 +73,7 @@ func (m *Mask) AddSquare(cx, cy, h float64) {
 	jlo, jhi := m.rowRange(cy-h, cy+h)
 	for j := jlo; j <= jhi; j++ {
 		y0, y1 := TableMinY+float64(j)*maskPixelY, TableMinY+float64(j+1)*maskPixelY
-		if y0 > cy-h && y1 < cy+h {
+		if y0 > cy-h && y1 < cy+h && !m.full(j) {
 			m.fill(j, cx-h, cx+h)
 		}
 	}
@@ -91,17 +91,7 @@ func (m *Mask) rowRange(lo, hi float64) (int, int) {
 // fill marks the pixels of row j that lie wholly between a and b along x
 // (open bounds: a pixel touching one is not marked).
 func (m *Mask) fill(j int, a, b float64) {
-	// Pixel i spans [x0, x1] with x0 = min + i·p: the first with x0 > a
-	// and the last with x1 < b, each checked against the arithmetic of
-	// the pixel's own bounds.
-	ilo := max(floorIndex((a-TableMinX)/maskPixelX), 0)
-	for ilo < maskSide && !(TableMinX+float64(ilo)*maskPixelX > a) {
-		ilo++
-	}
-	ihi := min(floorIndex((b-TableMinX)/maskPixelX), maskSide-1)
-	for ihi >= 0 && !(TableMinX+float64(ihi+1)*maskPixelX < b) {
-		ihi--
-	}
+	ilo, ihi := firstAfter(a), lastBefore(b)
 	row := m.bits[j*maskWords : (j+1)*maskWords]
 	for i := ilo; i <= ihi; {
 		w := i / 64
@@ -109,6 +99,49 @@ func (m *Mask) fill(j int, a, b float64) {
 		row[w] |= (^uint64(0) >> (63 - (last - i))) << (i % 64)
 		i = last + 1
 	}
+}
+
+// full reports whether every pixel of row j is marked, which no fill
+// changes: on a crowded table a zone's rows are often so already.
+func (m *Mask) full(j int) bool {
+	return m.bits[j*maskWords]&m.bits[j*maskWords+1] == ^uint64(0)
+}
+
+// full reads two words a row; a mask of another width fails to build.
+var _ = [1]int{}[maskWords-2]
+
+// maskPixelsX is the pixels a metre along x. An index found with it may
+// be one off the pixel's own bounds, which firstAfter and lastBefore then
+// check: a division for each end of every row was a third of marking a
+// mask.
+var maskPixelsX = 1 / maskPixelX
+
+// firstAfter is the first pixel whose low bound along x, computed as
+// TableMinX + i·maskPixelX, lies beyond a (maskSide if none does). The
+// bound grows with i, so it is the first index where the test holds,
+// found from an estimate in either direction.
+func firstAfter(a float64) int {
+	i := min(max(floorIndex((a-TableMinX)*maskPixelsX), 0), maskSide)
+	for i > 0 && TableMinX+float64(i-1)*maskPixelX > a {
+		i--
+	}
+	for i < maskSide && !(TableMinX+float64(i)*maskPixelX > a) {
+		i++
+	}
+	return i
+}
+
+// lastBefore is the last pixel whose high bound along x lies short of b
+// (-1 if none does), as firstAfter.
+func lastBefore(b float64) int {
+	i := min(floorIndex((b-TableMinX)*maskPixelsX), maskSide-1)
+	for i < maskSide-1 && TableMinX+float64(i+2)*maskPixelX < b {
+		i++
+	}
+	for i >= 0 && !(TableMinX+float64(i+1)*maskPixelX < b) {
+		i--
+	}
+	return i
 }
 
 // floorIndex is int(math.Floor(f)) for the pixel indexes fill starts
