@@ -50,3 +50,19 @@ func BenchmarkMaskCrowd(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkUncoveredReset readies a sampler over a crowded table's mask
+// (a disc of 0.092 m about every other object of GridTable's 48), as a
+// distractor's draw does before its first spot.
+func BenchmarkUncoveredReset(b *testing.B) {
+	var m Mask
+	for i, o := range GridTable(8, 6) {
+		if i%2 == 0 {
+			m.AddDisc(o.Pose.X(), o.Pose.Y(), 0.092)
+		}
+	}
+	var u uncovered
+	for b.Loop() {
+		u.reset(&m, inset(Table))
+	}
+}
