@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 )
 
 // MinSpacing is the default least distance between two objects' centres
@@ -45,7 +46,11 @@ type Layout struct {
 	minSep    float64
 	twoRobots bool
 	objs      []Object
-	counts    map[string]int
+	// counts numbers the objects of each colour and class: a pair of the
+	// tabletop's (tabletopPair) in pairs, which costs no string, any
+	// other by its id base, color + " " + class.
+	counts map[string]int
+	pairs  [2 * tabletopColors]int
 	// grid holds the index in objs of each object by the cell of a grid
 	// minSep wide that its centre falls in. An object closer than minSep
 	// to a point lies in the point's cell or one of the eight around it,
@@ -80,7 +85,12 @@ func LayoutOf(rng *rand.Rand, minSep float64, twoRobots bool, objs []Object) *La
 		for _, r := range num {
 			n = n*10 + int(r-'0')
 		}
-		if n > l.counts[base] {
+		// A base of a tabletop pair is its colour and class split at
+		// the one space it holds.
+		color, class, _ := strings.Cut(base, " ")
+		if i, ok := tabletopPair(color, class); ok {
+			l.pairs[i] = max(l.pairs[i], n)
+		} else if n > l.counts[base] {
 			l.counts[base] = n
 		}
 	}
@@ -254,14 +264,23 @@ func (l *Layout) Free(x, y float64) bool {
 // NextID returns the id the next object of a colour and class would get,
 // and places nothing.
 func (l *Layout) NextID(class, color string) string {
+	if i, ok := tabletopPair(color, class); ok {
+		return pairID(i, color, class, l.pairs[i]+1)
+	}
 	return ObjectID(color, class, l.counts[color+" "+class]+1)
 }
 
 // AddAt places an object at (x, y) without checking the spacing.
 func (l *Layout) AddAt(class, color string, x, y float64) Object {
-	key := color + " " + class
-	l.counts[key]++
-	id := ObjectID(color, class, l.counts[key])
+	var id string
+	if i, ok := tabletopPair(color, class); ok {
+		l.pairs[i]++
+		id = pairID(i, color, class, l.pairs[i])
+	} else {
+		key := color + " " + class
+		l.counts[key]++
+		id = ObjectID(color, class, l.counts[key])
+	}
 	var o Object
 	if class == ClassBowl {
 		o = NewBowl(id, color, x, y)
