@@ -75,6 +75,7 @@ func NewLayout(rng *rand.Rand, minSep float64, twoRobots bool) *Layout {
 // objects keep clear of them and are numbered after them.
 func LayoutOf(rng *rand.Rand, minSep float64, twoRobots bool, objs []Object) *Layout {
 	l := NewLayout(rng, minSep, twoRobots)
+	l.objs = make([]Object, 0, len(objs))
 	for _, o := range objs {
 		l.add(o)
 		base, num, ok := cutNumber(o.ID)

@@ -79,8 +79,13 @@ func addDistractors(rng *rand.Rand, ep *tasks.Episode, before []scenes.Object, s
 	if ep.TwoRobots {
 		keepClear = append(keepClear, scenes.SharedPoint) // hand-overs land there
 	}
-	// The table's list and the layout's each grow to size at once.
-	objs := append(make([]scenes.Object, 0, size), ep.Objects...)
+	// One layout for every draw, and its list of objects is the table's:
+	// it grows to size at once, a draw that fails adds nothing to it, and
+	// one that succeeds adds its distractor (a list of the table's own
+	// beside the layout's was a tenth of what the draw allocated).
+	l := scenes.LayoutOf(rng, blockClearance, ep.TwoRobots, ep.Objects)
+	l.Grow(size - len(ep.Objects))
+	objs := l.Objects()
 	want, err := resolveAll(objs, refs)
 	if err != nil {
 		return err
@@ -91,10 +96,6 @@ func addDistractors(rng *rand.Rand, ep *tasks.Episode, before []scenes.Object, s
 		classBlock: allowedColors(scenes.ClassBlock, banned),
 		classBowl:  allowedColors(scenes.ClassBowl, banned),
 	}
-	// One layout for every draw: a draw that fails adds nothing to it, and
-	// one that succeeds adds what it adds to objs.
-	l := scenes.LayoutOf(rng, blockClearance, ep.TwoRobots, objs)
-	l.Grow(size - len(objs))
 	for len(objs) < size {
 		k := classBlock
 		if rng.Float64() < bowlShare {
@@ -107,12 +108,12 @@ func addDistractors(rng *rand.Rand, ep *tasks.Episode, before []scenes.Object, s
 			// The clearances keep the layout's spacing, blockClearance
 			// between centres, and more.
 			ok := d.roomFor(l, class, color, objs)
-			o, err := l.AddSpacedOff(class, color, scenes.Table, &d.masks[k], ok)
+			_, err := l.AddSpacedOff(class, color, scenes.Table, &d.masks[k], ok)
 			if d.err != nil {
 				return d.err
 			}
 			if err == nil {
-				objs, placed = append(objs, o), true
+				objs, placed = l.Objects(), true
 				break
 			}
 			if errors.Is(err, scenes.ErrCovered) {
