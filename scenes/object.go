@@ -66,9 +66,19 @@ func (o Object) Clone() Object {
 
 // NewBlock returns a block of the given colour at (x, y) on the table.
 func NewBlock(id, color string, x, y float64) Object {
+	return newBlock(id, x, y, blockAttributes(color))
+}
+
+// blockAttributes are a new block's attributes.
+func blockAttributes(color string) map[string]string {
+	return map[string]string{AttrType: ClassBlock, AttrColor: color, AttrSize: "small"}
+}
+
+// newBlock is NewBlock with the attributes given, which must be a block's.
+func newBlock(id string, x, y float64, attrs map[string]string) Object {
 	return Object{
 		ID: id, Class: ClassBlock,
-		Attributes: map[string]string{AttrType: ClassBlock, AttrColor: color, AttrSize: "small"},
+		Attributes: attrs,
 		Pose:       mgl64.Vec3{x, y, BlockSize / 2},
 		Extent:     mgl64.Vec3{BlockSize, BlockSize, BlockSize},
 	}
@@ -76,9 +86,19 @@ func NewBlock(id, color string, x, y float64) Object {
 
 // NewBowl returns a bowl of the given colour at (x, y) on the table.
 func NewBowl(id, color string, x, y float64) Object {
+	return newBowl(id, x, y, bowlAttributes(color))
+}
+
+// bowlAttributes are a new bowl's attributes.
+func bowlAttributes(color string) map[string]string {
+	return map[string]string{AttrType: ClassBowl, AttrColor: color, AttrSize: "medium"}
+}
+
+// newBowl is NewBowl with the attributes given, which must be a bowl's.
+func newBowl(id string, x, y float64, attrs map[string]string) Object {
 	return Object{
 		ID: id, Class: ClassBowl,
-		Attributes: map[string]string{AttrType: ClassBowl, AttrColor: color, AttrSize: "medium"},
+		Attributes: attrs,
 		Pose:       mgl64.Vec3{x, y, BowlHeight / 2},
 		Extent:     mgl64.Vec3{BowlSize, BowlSize, BowlHeight},
 	}

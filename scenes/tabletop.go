@@ -51,6 +51,9 @@ type Layout struct {
 	// other by its id base, color + " " + class.
 	counts map[string]int
 	pairs  [2 * tabletopColors]int
+	// attrs holds the attribute map that the objects AddSpacedOff places
+	// of each tabletop pair share, made at the first.
+	attrs [2 * tabletopColors]map[string]string
 	// grid holds the index in objs of each object by the cell of a grid
 	// minSep wide that its centre falls in. An object closer than minSep
 	// to a point lies in the point's cell or one of the eight around it,
@@ -237,6 +240,11 @@ func (l *Layout) AddWhere(class, color string, area Rect, ok func(x, y float64) 
 // Finding no room is what a crowded table's caller meets at nearly every
 // object, so it returns ErrNoRoom itself, or ErrCovered when no point was
 // free to draw, without naming the object.
+//
+// The objects it places of one of the tabletop's colours and classes
+// share one attribute map, as the objects of a table may: nobody changes
+// an object's attributes once it is placed (see sim/physics.New). A map
+// an object was over a third of what a 48-object table's draw allocated.
 func (l *Layout) AddSpacedOff(class, color string, area Rect, covered *Mask, ok func(x, y float64) bool) (Object, error) {
 	if area.MinX < TableMinX || area.MaxX > TableMaxX || area.MinY < TableMinY || area.MaxY > TableMaxY {
 		return Object{}, fmt.Errorf("placing a %s %s: area %v is not within the table", color, class, area)
@@ -248,7 +256,7 @@ func (l *Layout) AddSpacedOff(class, color string, area Rect, covered *Mask, ok 
 	for range freeTries {
 		x, y, in := l.draws.draw(l.rng)
 		if in && ok(x, y) {
-			return l.AddAt(class, color, x, y), nil
+			return l.addAt(class, color, x, y, true), nil
 		}
 	}
 	return Object{}, ErrNoRoom
@@ -273,8 +281,15 @@ func (l *Layout) NextID(class, color string) string {
 
 // AddAt places an object at (x, y) without checking the spacing.
 func (l *Layout) AddAt(class, color string, x, y float64) Object {
+	return l.addAt(class, color, x, y, false)
+}
+
+// addAt is AddAt, giving the object its pair's shared attribute map
+// (attrs) if shared is set and the pair is the tabletop's.
+func (l *Layout) addAt(class, color string, x, y float64, shared bool) Object {
+	i, pair := tabletopPair(color, class)
 	var id string
-	if i, ok := tabletopPair(color, class); ok {
+	if pair {
 		l.pairs[i]++
 		id = pairID(i, color, class, l.pairs[i])
 	} else {
@@ -282,11 +297,25 @@ func (l *Layout) AddAt(class, color string, x, y float64) Object {
 		l.counts[key]++
 		id = ObjectID(color, class, l.counts[key])
 	}
+	newAttrs := blockAttributes
+	if class == ClassBowl {
+		newAttrs = bowlAttributes
+	}
+	var attrs map[string]string
+	switch {
+	case !shared || !pair:
+		attrs = newAttrs(color)
+	case l.attrs[i] == nil:
+		l.attrs[i] = newAttrs(color)
+		fallthrough
+	default:
+		attrs = l.attrs[i]
+	}
 	var o Object
 	if class == ClassBowl {
-		o = NewBowl(id, color, x, y)
+		o = newBowl(id, x, y, attrs)
 	} else {
-		o = NewBlock(id, color, x, y)
+		o = newBlock(id, x, y, attrs)
 	}
 	o.Region = RegionAt(l.twoRobots, x, y)
 	l.add(o)
