@@ -199,22 +199,29 @@ type NodeQuery struct {
 func (g *Graph) RetrieveNode(q NodeQuery) []string {
 	var ids []string
 	name := normalName(q.Name)
-	for _, n := range g.Nodes {
-		if q.Name != "" && !nameMatches(n.ID, name) {
-			continue
-		}
-		ok := true
-		for k, v := range q.Attrs {
-			if !strings.EqualFold(n.Attributes[k], v) {
-				ok = false
-				break
-			}
-		}
-		if ok {
-			ids = append(ids, n.ID)
+	for i := range g.Nodes {
+		if q.matches(&g.Nodes[i], name) {
+			ids = append(ids, g.Nodes[i].ID)
 		}
 	}
 	return ids
+}
+
+// Matches reports whether q matches n: whether RetrieveNode finds n in a
+// graph that holds it.
+func (q NodeQuery) Matches(n *Node) bool { return q.matches(n, normalName(q.Name)) }
+
+// matches is Matches with q's name made normal (normalName) by the caller.
+func (q NodeQuery) matches(n *Node, name string) bool {
+	if q.Name != "" && !nameMatches(n.ID, name) {
+		return false
+	}
+	for k, v := range q.Attrs {
+		if !strings.EqualFold(n.Attributes[k], v) {
+			return false
+		}
+	}
+	return true
 }
 
 // normalName is a query's name as nameMatches compares it, made once a

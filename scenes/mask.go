@@ -51,16 +51,21 @@ func (m *Mask) AddDisc(cx, cy, r float64) {
 		return
 	}
 	jlo, jhi := m.rowRange(cy-r, cy+r)
+	// No row marks a pixel beyond the disc's box along x (a row's half
+	// width is at most r, give or take rounding, far less than a pixel),
+	// so a row whose pixels in the box are all marked already is left as
+	// it is: on a crowded table, about a quarter of a disc's rows.
+	box := span(cx-r-maskPixelX, cx+r+maskPixelX)
 	for j := jlo; j <= jhi; j++ {
 		// The pixels of row j span [y0, y1] along y; their farthest
 		// points from the centre along y lie dy from it.
 		y0, y1 := TableMinY+float64(j)*maskPixelY, TableMinY+float64(j+1)*maskPixelY
 		dy := max(math.Abs(y0-cy), math.Abs(y1-cy))
-		if dy >= r {
+		if dy >= r || m.holds(j, box) {
 			continue
 		}
 		w := math.Sqrt(r*r - dy*dy)
-		m.fill(j, cx-w, cx+w)
+		m.mark(j, span(cx-w, cx+w))
 	}
 }
 
@@ -71,10 +76,12 @@ func (m *Mask) AddSquare(cx, cy, h float64) {
 		return
 	}
 	jlo, jhi := m.rowRange(cy-h, cy+h)
+	// Every row marks the same pixels along x, found once.
+	s := span(cx-h, cx+h)
 	for j := jlo; j <= jhi; j++ {
 		y0, y1 := TableMinY+float64(j)*maskPixelY, TableMinY+float64(j+1)*maskPixelY
 		if y0 > cy-h && y1 < cy+h {
-			m.fill(j, cx-h, cx+h)
+			m.mark(j, s)
 		}
 	}
 }
@@ -88,27 +95,70 @@ func (m *Mask) rowRange(lo, hi float64) (int, int) {
 	return max(int(math.Floor((lo-TableMinY)/maskPixelY)), 0), min(int(math.Floor((hi-TableMinY)/maskPixelY)), maskSide-1)
 }
 
-// fill marks the pixels of row j that lie wholly between a and b along x
-// (open bounds: a pixel touching one is not marked).
-func (m *Mask) fill(j int, a, b float64) {
-	// Pixel i spans [x0, x1] with x0 = min + i·p: the first with x0 > a
-	// and the last with x1 < b, each checked against the arithmetic of
-	// the pixel's own bounds.
-	ilo := max(floorIndex((a-TableMinX)/maskPixelX), 0)
-	for ilo < maskSide && !(TableMinX+float64(ilo)*maskPixelX > a) {
-		ilo++
-	}
-	ihi := min(floorIndex((b-TableMinX)/maskPixelX), maskSide-1)
-	for ihi >= 0 && !(TableMinX+float64(ihi+1)*maskPixelX < b) {
-		ihi--
-	}
-	row := m.bits[j*maskWords : (j+1)*maskWords]
+// span is the pixels of a row that lie wholly between a and b along x
+// (open bounds: a pixel touching one is not among them), as the words of
+// a row.
+func span(a, b float64) [maskWords]uint64 {
+	var s [maskWords]uint64
+	ilo, ihi := firstAfter(a), lastBefore(b)
 	for i := ilo; i <= ihi; {
 		w := i / 64
 		last := min(ihi, w*64+63) // the last pixel of the run in word w
-		row[w] |= (^uint64(0) >> (63 - (last - i))) << (i % 64)
+		s[w] |= (^uint64(0) >> (63 - (last - i))) << (i % 64)
 		i = last + 1
 	}
+	return s
+}
+
+// mark marks the pixels s of row j.
+func (m *Mask) mark(j int, s [maskWords]uint64) {
+	row := m.bits[j*maskWords : j*maskWords+2 : j*maskWords+2]
+	row[0] |= s[0]
+	row[1] |= s[1]
+}
+
+// holds reports whether the pixels s of row j are all marked.
+func (m *Mask) holds(j int, s [maskWords]uint64) bool {
+	row := m.bits[j*maskWords : j*maskWords+2 : j*maskWords+2]
+	return row[0]&s[0] == s[0] && row[1]&s[1] == s[1]
+}
+
+// mark and holds read two words a row; a mask of another width fails to
+// build.
+var _ = [1]int{}[maskWords-2]
+
+// maskPixelsX is the pixels a metre along x. An index found with it may
+// be one off the pixel's own bounds, which firstAfter and lastBefore then
+// check: a division for each end of every row was a third of marking a
+// mask.
+var maskPixelsX = 1 / maskPixelX
+
+// firstAfter is the first pixel whose low bound along x, computed as
+// TableMinX + i·maskPixelX, lies beyond a (maskSide if none does). The
+// bound grows with i, so it is the first index where the test holds,
+// found from an estimate in either direction.
+func firstAfter(a float64) int {
+	i := min(max(floorIndex((a-TableMinX)*maskPixelsX), 0), maskSide)
+	for i > 0 && TableMinX+float64(i-1)*maskPixelX > a {
+		i--
+	}
+	for i < maskSide && !(TableMinX+float64(i)*maskPixelX > a) {
+		i++
+	}
+	return i
+}
+
+// lastBefore is the last pixel whose high bound along x lies short of b
+// (-1 if none does), as firstAfter.
+func lastBefore(b float64) int {
+	i := min(floorIndex((b-TableMinX)*maskPixelsX), maskSide-1)
+	for i < maskSide-1 && TableMinX+float64(i+2)*maskPixelX < b {
+		i++
+	}
+	for i >= 0 && !(TableMinX+float64(i+1)*maskPixelX < b) {
+		i--
+	}
+	return i
 }
 
 // floorIndex is int(math.Floor(f)) for the pixel indexes fill starts

@@ -43,24 +43,30 @@ func (u *uncovered) reset(m *Mask, area Rect) {
 			u.cols[w] = (^uint64(0) >> (63 - (hi - lo))) << (lo % 64)
 		}
 	}
-	for j := u.rlo; j <= u.rhi; j++ {
-		u.cum[j-u.rlo+1] = u.cum[j-u.rlo] + u.rowFree(j)
-	}
-	u.total = u.cum[u.rhi-u.rlo+1]
-}
-
-// rowFree is the number of free pixels of row j among the columns.
-func (u *uncovered) rowFree(j int) int {
+	// The running count, the columns and the rows are kept in locals:
+	// read back from u, each row waited on the store of the row before,
+	// and counting the rows is most of what a call of AddSpacedOff costs.
+	total, cum := 0, u.cum[1:u.rhi-u.rlo+2]
+	c0, c1 := u.cols[0], u.cols[1]
 	if u.bits == nil {
-		return bits.OnesCount64(u.cols[0]) + bits.OnesCount64(u.cols[1])
+		for k := range cum {
+			total += bits.OnesCount64(c0) + bits.OnesCount64(c1)
+			cum[k] = total
+		}
+		u.total = total
+		return
 	}
-	// Two words a row (maskWords), written out: counting the rows is
-	// most of what a call of AddSpacedOff costs.
-	row := u.bits[j*maskWords : j*maskWords+2 : j*maskWords+2]
-	return bits.OnesCount64(u.cols[0]&^row[0]) + bits.OnesCount64(u.cols[1]&^row[1])
+	// Two words a row (maskWords), written out.
+	rows := u.bits[u.rlo*maskWords : (u.rhi+1)*maskWords]
+	for k := range cum {
+		row := rows[k*maskWords : k*maskWords+2 : k*maskWords+2]
+		total += bits.OnesCount64(c0&^row[0]) + bits.OnesCount64(c1&^row[1])
+		cum[k] = total
+	}
+	u.total = total
 }
 
-// rowFree reads two words a row; a mask of another width fails to build.
+// reset reads two words a row; a mask of another width fails to build.
 var _ = [1]int{}[maskWords-2]
 
 // pixelIndex is the pixel along an axis that holds a point at f pixels

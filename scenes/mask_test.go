@@ -77,3 +77,40 @@ func TestMaskCoversOnlyItsZones(t *testing.T) {
 		t.Error("the zero mask covers a point")
 	}
 }
+
+// fill's ends, found from an estimate by the reciprocal of a pixel's width,
+// are the pixels the division found: a mask marked otherwise would move
+// every draw from it, and every record of a crowded table.
+func TestFillEndsAsByDivision(t *testing.T) {
+	byDivision := func(a, b float64) (int, int) {
+		ilo := max(floorIndex((a-TableMinX)/maskPixelX), 0)
+		for ilo < maskSide && !(TableMinX+float64(ilo)*maskPixelX > a) {
+			ilo++
+		}
+		ihi := min(floorIndex((b-TableMinX)/maskPixelX), maskSide-1)
+		for ihi >= 0 && !(TableMinX+float64(ihi+1)*maskPixelX < b) {
+			ihi--
+		}
+		return ilo, ihi
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	var xs []float64
+	for i := -2; i <= maskSide+2; i++ {
+		// Pixel bounds and the floats either side of them.
+		x := TableMinX + float64(i)*maskPixelX
+		xs = append(xs, x, math.Nextafter(x, math.Inf(1)), math.Nextafter(x, math.Inf(-1)))
+	}
+	for range 100000 {
+		xs = append(xs, TableMinX-0.1+rng.Float64()*(TableMaxX-TableMinX+0.2))
+	}
+	xs = append(xs, math.NaN(), math.Inf(1), math.Inf(-1), -5, 5)
+	for _, x := range xs {
+		lo, hi := byDivision(x, x)
+		if got := firstAfter(x); got != lo {
+			t.Fatalf("firstAfter(%v) = %d, the division finds %d", x, got, lo)
+		}
+		if got := lastBefore(x); got != hi {
+			t.Fatalf("lastBefore(%v) = %d, the division finds %d", x, got, hi)
+		}
+	}
+}

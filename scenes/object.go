@@ -3,7 +3,9 @@ package scenes
 import (
 	"maps"
 	"math"
+	"slices"
 	"strconv"
+	"sync"
 
 	"github.com/go-gl/mathgl/mgl64"
 )
@@ -64,9 +66,19 @@ func (o Object) Clone() Object {
 
 // NewBlock returns a block of the given colour at (x, y) on the table.
 func NewBlock(id, color string, x, y float64) Object {
+	return newBlock(id, x, y, blockAttributes(color))
+}
+
+// blockAttributes are a new block's attributes.
+func blockAttributes(color string) map[string]string {
+	return map[string]string{AttrType: ClassBlock, AttrColor: color, AttrSize: "small"}
+}
+
+// newBlock is NewBlock with the attributes given, which must be a block's.
+func newBlock(id string, x, y float64, attrs map[string]string) Object {
 	return Object{
 		ID: id, Class: ClassBlock,
-		Attributes: map[string]string{AttrType: ClassBlock, AttrColor: color, AttrSize: "small"},
+		Attributes: attrs,
 		Pose:       mgl64.Vec3{x, y, BlockSize / 2},
 		Extent:     mgl64.Vec3{BlockSize, BlockSize, BlockSize},
 	}
@@ -74,9 +86,19 @@ func NewBlock(id, color string, x, y float64) Object {
 
 // NewBowl returns a bowl of the given colour at (x, y) on the table.
 func NewBowl(id, color string, x, y float64) Object {
+	return newBowl(id, x, y, bowlAttributes(color))
+}
+
+// bowlAttributes are a new bowl's attributes.
+func bowlAttributes(color string) map[string]string {
+	return map[string]string{AttrType: ClassBowl, AttrColor: color, AttrSize: "medium"}
+}
+
+// newBowl is NewBowl with the attributes given, which must be a bowl's.
+func newBowl(id string, x, y float64, attrs map[string]string) Object {
 	return Object{
 		ID: id, Class: ClassBowl,
-		Attributes: map[string]string{AttrType: ClassBowl, AttrColor: color, AttrSize: "medium"},
+		Attributes: attrs,
 		Pose:       mgl64.Vec3{x, y, BowlHeight / 2},
 		Extent:     mgl64.Vec3{BowlSize, BowlSize, BowlHeight},
 	}
@@ -85,10 +107,75 @@ func NewBowl(id, color string, x, y float64) Object {
 // ObjectID names the n-th object of a colour and class, as the scene graph
 // does: "red block 1".
 func ObjectID(color, class string, n int) string {
-	// Placing distractors names a probe at every try; this is
+	if i, ok := tabletopPair(color, class); ok {
+		return pairID(i, color, class, n)
+	}
 	// fmt.Sprintf("%s %s %d", color, class, n) without the formatter.
 	return color + " " + class + " " + strconv.Itoa(n)
 }
+
+// pairID is ObjectID for the tabletop pair i (tabletopPair) of color and
+// class.
+func pairID(i int, color, class string, n int) string {
+	if n >= 1 && n <= tabletopIDCount {
+		return tabletopIDs()[i][n-1]
+	}
+	return color + " " + class + " " + strconv.Itoa(n)
+}
+
+// The ids of the tabletop's pairs of a colour and class are made once for
+// every table: placing distractors names a probe at every draw and each
+// object it adds, and those strings, with the layout's keys of its
+// counts, were a third of the allocations of a 48-object table's draw.
+const (
+	// tabletopColors bounds the colours of Colors that have ids made;
+	// there are ten.
+	tabletopColors = 16
+	// tabletopIDCount is the ids made of each pair: a 48-object table
+	// holds at most 48 of any.
+	tabletopIDCount = 64
+)
+
+// tabletopPairColors is Colors when the ids were made: the pairs are
+// numbered by it, whatever Colors holds later.
+var tabletopPairColors = slices.Clone(Colors[:min(len(Colors), tabletopColors)])
+
+// tabletopPair numbers a colour of tabletopPairColors and a tabletop
+// class (2·colour + class), and reports false for any other pair. A
+// pair's id base, color + " " + class, holds one space, so no other pair
+// has the same base.
+func tabletopPair(color, class string) (int, bool) {
+	k := 0
+	switch class {
+	case ClassBlock:
+	case ClassBowl:
+		k = 1
+	default:
+		return 0, false
+	}
+	for i, c := range tabletopPairColors {
+		if c == color {
+			return 2*i + k, true
+		}
+	}
+	return 0, false
+}
+
+// tabletopIDs holds, by tabletopPair, the ids 1 to tabletopIDCount of each
+// pair, made at first use.
+var tabletopIDs = sync.OnceValue(func() [][]string {
+	ids := make([][]string, 2*len(tabletopPairColors))
+	for i, c := range tabletopPairColors {
+		for k, class := range []string{ClassBlock, ClassBowl} {
+			pair := make([]string, tabletopIDCount)
+			for n := range pair {
+				pair[n] = c + " " + class + " " + strconv.Itoa(n+1)
+			}
+			ids[2*i+k] = pair
+		}
+	}
+	return ids
+})
 
 // PlanarDistance is the distance between two objects' centres on the table
 // plane.

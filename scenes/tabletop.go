@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 )
 
 // MinSpacing is the default least distance between two objects' centres
@@ -45,7 +46,14 @@ type Layout struct {
 	minSep    float64
 	twoRobots bool
 	objs      []Object
-	counts    map[string]int
+	// counts numbers the objects of each colour and class: a pair of the
+	// tabletop's (tabletopPair) in pairs, which costs no string, any
+	// other by its id base, color + " " + class.
+	counts map[string]int
+	pairs  [2 * tabletopColors]int
+	// attrs holds the attribute map that the objects AddSpacedOff places
+	// of each tabletop pair share, made at the first.
+	attrs [2 * tabletopColors]map[string]string
 	// grid holds the index in objs of each object by the cell of a grid
 	// minSep wide that its centre falls in. An object closer than minSep
 	// to a point lies in the point's cell or one of the eight around it,
@@ -70,6 +78,7 @@ func NewLayout(rng *rand.Rand, minSep float64, twoRobots bool) *Layout {
 // objects keep clear of them and are numbered after them.
 func LayoutOf(rng *rand.Rand, minSep float64, twoRobots bool, objs []Object) *Layout {
 	l := NewLayout(rng, minSep, twoRobots)
+	l.objs = make([]Object, 0, len(objs))
 	for _, o := range objs {
 		l.add(o)
 		base, num, ok := cutNumber(o.ID)
@@ -80,7 +89,12 @@ func LayoutOf(rng *rand.Rand, minSep float64, twoRobots bool, objs []Object) *La
 		for _, r := range num {
 			n = n*10 + int(r-'0')
 		}
-		if n > l.counts[base] {
+		// A base of a tabletop pair is its colour and class split at
+		// the one space it holds.
+		color, class, _ := strings.Cut(base, " ")
+		if i, ok := tabletopPair(color, class); ok {
+			l.pairs[i] = max(l.pairs[i], n)
+		} else if n > l.counts[base] {
 			l.counts[base] = n
 		}
 	}
@@ -226,6 +240,11 @@ func (l *Layout) AddWhere(class, color string, area Rect, ok func(x, y float64) 
 // Finding no room is what a crowded table's caller meets at nearly every
 // object, so it returns ErrNoRoom itself, or ErrCovered when no point was
 // free to draw, without naming the object.
+//
+// The objects it places of one of the tabletop's colours and classes
+// share one attribute map, as the objects of a table may: nobody changes
+// an object's attributes once it is placed (see sim/physics.New). A map
+// an object was over a third of what a 48-object table's draw allocated.
 func (l *Layout) AddSpacedOff(class, color string, area Rect, covered *Mask, ok func(x, y float64) bool) (Object, error) {
 	if area.MinX < TableMinX || area.MaxX > TableMaxX || area.MinY < TableMinY || area.MaxY > TableMaxY {
 		return Object{}, fmt.Errorf("placing a %s %s: area %v is not within the table", color, class, area)
@@ -237,7 +256,7 @@ func (l *Layout) AddSpacedOff(class, color string, area Rect, covered *Mask, ok 
 	for range freeTries {
 		x, y, in := l.draws.draw(l.rng)
 		if in && ok(x, y) {
-			return l.AddAt(class, color, x, y), nil
+			return l.addAt(class, color, x, y, true), nil
 		}
 	}
 	return Object{}, ErrNoRoom
@@ -254,19 +273,49 @@ func (l *Layout) Free(x, y float64) bool {
 // NextID returns the id the next object of a colour and class would get,
 // and places nothing.
 func (l *Layout) NextID(class, color string) string {
+	if i, ok := tabletopPair(color, class); ok {
+		return pairID(i, color, class, l.pairs[i]+1)
+	}
 	return ObjectID(color, class, l.counts[color+" "+class]+1)
 }
 
 // AddAt places an object at (x, y) without checking the spacing.
 func (l *Layout) AddAt(class, color string, x, y float64) Object {
-	key := color + " " + class
-	l.counts[key]++
-	id := ObjectID(color, class, l.counts[key])
+	return l.addAt(class, color, x, y, false)
+}
+
+// addAt is AddAt, giving the object its pair's shared attribute map
+// (attrs) if shared is set and the pair is the tabletop's.
+func (l *Layout) addAt(class, color string, x, y float64, shared bool) Object {
+	i, pair := tabletopPair(color, class)
+	var id string
+	if pair {
+		l.pairs[i]++
+		id = pairID(i, color, class, l.pairs[i])
+	} else {
+		key := color + " " + class
+		l.counts[key]++
+		id = ObjectID(color, class, l.counts[key])
+	}
+	newAttrs := blockAttributes
+	if class == ClassBowl {
+		newAttrs = bowlAttributes
+	}
+	var attrs map[string]string
+	switch {
+	case !shared || !pair:
+		attrs = newAttrs(color)
+	case l.attrs[i] == nil:
+		l.attrs[i] = newAttrs(color)
+		fallthrough
+	default:
+		attrs = l.attrs[i]
+	}
 	var o Object
 	if class == ClassBowl {
-		o = NewBowl(id, color, x, y)
+		o = newBowl(id, x, y, attrs)
 	} else {
-		o = NewBlock(id, color, x, y)
+		o = newBlock(id, x, y, attrs)
 	}
 	o.Region = RegionAt(l.twoRobots, x, y)
 	l.add(o)

@@ -2,8 +2,10 @@ package scenes_test
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -174,6 +176,48 @@ func TestLayoutOfContinuesNumbering(t *testing.T) {
 	l.AddAt(scenes.ClassBlock, "red", 0.1, -0.5)
 	if o := l.AddAt(scenes.ClassBlock, "red", 0.2, -0.5); o.ID != "red block 3" {
 		t.Errorf("second added red block is %q, want red block 3", o.ID)
+	}
+}
+
+// The tabletop's pairs of a colour and class are numbered apart from any
+// other (and their ids made once); every pair is numbered alike, and
+// NextID names what AddAt then adds.
+func TestLayoutNumbersEveryPair(t *testing.T) {
+	existing := []scenes.Object{
+		scenes.NewBlock("red block 70", "red", -0.2, -0.3), // past the ids made once
+		scenes.NewBlock("light blue mug 2", "light blue", 0.2, -0.3),
+		scenes.NewBlock("red block x 5", "red", 0, -0.7),
+		scenes.NewBowl("gray bowl 64", "gray", 0.2, -0.7),
+	}
+	for _, tt := range []struct{ class, color, want string }{
+		{scenes.ClassBlock, "red", "red block 71"},
+		{"mug", "light blue", "light blue mug 3"},
+		{"block x", "red", "red block x 6"},
+		{"x", "red block", "red block x 6"}, // the same base: numbered together
+		{scenes.ClassBowl, "gray", "gray bowl 65"},
+		{scenes.ClassBowl, "silver", "silver bowl 1"},
+		{scenes.ClassBlock, "", " block 1"},
+	} {
+		l := scenes.LayoutOf(newRNG(3), 0, false, existing)
+		for k := range 3 {
+			next := l.NextID(tt.class, tt.color)
+			o := l.AddAt(tt.class, tt.color, 0, -0.5)
+			if o.ID != next {
+				t.Errorf("NextID(%q, %q) = %q, AddAt gave %q", tt.class, tt.color, next, o.ID)
+			}
+			if k == 0 && o.ID != tt.want {
+				t.Errorf("new %q %q is %q, want %q", tt.color, tt.class, o.ID, tt.want)
+			}
+		}
+	}
+	for _, color := range append(slices.Clone(scenes.Colors), "silver", "") {
+		for _, class := range []string{scenes.ClassBlock, scenes.ClassBowl, "mug"} {
+			for n := -1; n <= 100; n++ {
+				if got, want := scenes.ObjectID(color, class, n), fmt.Sprintf("%s %s %d", color, class, n); got != want {
+					t.Fatalf("ObjectID(%q, %q, %d) = %q, want %q", color, class, n, got, want)
+				}
+			}
+		}
 	}
 }
 

@@ -79,48 +79,50 @@ func addDistractors(rng *rand.Rand, ep *tasks.Episode, before []scenes.Object, s
 	if ep.TwoRobots {
 		keepClear = append(keepClear, scenes.SharedPoint) // hand-overs land there
 	}
-	// The table's list and the layout's each grow to size at once.
-	objs := append(make([]scenes.Object, 0, size), ep.Objects...)
+	// One layout for every draw, and its list of objects is the table's:
+	// it grows to size at once, a draw that fails adds nothing to it, and
+	// one that succeeds adds its distractor (a list of the table's own
+	// beside the layout's was a tenth of what the draw allocated).
+	l := scenes.LayoutOf(rng, blockClearance, ep.TwoRobots, ep.Objects)
+	l.Grow(size - len(ep.Objects))
+	objs := l.Objects()
 	want, err := resolveAll(objs, refs)
 	if err != nil {
 		return err
 	}
 	d := newSpotCheck(refs, want, keepClear)
 	d.at, d.nodes = make(map[string]int, size), make([]scenes.Node, 0, size)
-	colors := map[string][]string{
-		scenes.ClassBlock: allowedColors(scenes.ClassBlock, banned),
-		scenes.ClassBowl:  allowedColors(scenes.ClassBowl, banned),
+	colors := [2][]string{
+		classBlock: allowedColors(scenes.ClassBlock, banned),
+		classBowl:  allowedColors(scenes.ClassBowl, banned),
 	}
-	// One layout for every draw: a draw that fails adds nothing to it, and
-	// one that succeeds adds what it adds to objs.
-	l := scenes.LayoutOf(rng, blockClearance, ep.TwoRobots, objs)
-	l.Grow(size - len(objs))
 	for len(objs) < size {
-		class := scenes.ClassBlock
+		k := classBlock
 		if rng.Float64() < bowlShare {
-			class = scenes.ClassBowl
+			k = classBowl
 		}
 		placed := false
 		for range distractorTries {
-			color := colors[class][rng.IntN(len(colors[class]))]
+			class := classNames[k]
+			color := colors[k][rng.IntN(len(colors[k]))]
 			// The clearances keep the layout's spacing, blockClearance
 			// between centres, and more.
 			ok := d.roomFor(l, class, color, objs)
-			o, err := l.AddSpacedOff(class, color, scenes.Table, d.masks[class], ok)
+			_, err := l.AddSpacedOff(class, color, scenes.Table, &d.masks[k], ok)
 			if d.err != nil {
 				return d.err
 			}
 			if err == nil {
-				objs, placed = append(objs, o), true
+				objs, placed = l.Objects(), true
 				break
 			}
 			if errors.Is(err, scenes.ErrCovered) {
-				d.covered[class] = true
+				d.covered[k] = true
 			}
 			// A try draws a few dozen spots at most (scenes' freeTries);
 			// on a crowded table the last gaps take several tries to
 			// find, and only blocks fit them.
-			class = scenes.ClassBlock
+			k = classBlock
 		}
 		if !placed {
 			return fmt.Errorf("%d of %d objects placed: %w", len(objs), size, scenes.ErrNoRoom)
@@ -253,6 +255,24 @@ func allowedColors(class string, banned map[string]bool) []string {
 	return out
 }
 
+// The classes of a distractor, as indexes of the arrays a spot check keeps
+// by class (a map by the class's name was a lookup at every use).
+const (
+	classBlock = iota
+	classBowl
+)
+
+// classNames names the classes by index.
+var classNames = [2]string{classBlock: scenes.ClassBlock, classBowl: scenes.ClassBowl}
+
+// classIndex is the index of a distractor's class.
+func classIndex(class string) int {
+	if class == scenes.ClassBowl {
+		return classBowl
+	}
+	return classBlock
+}
+
 // spotCheck tells whether a distractor may stand at a spot. The first
 // failure to resolve a phrase is kept in err.
 type spotCheck struct {
@@ -269,26 +289,35 @@ type spotCheck struct {
 	// places kept clear or the table so far certainly bar (see
 	// scenes.Mask): on a crowded table nearly every spot drawn, which
 	// then costs one bit.
-	masks map[string]*scenes.Mask
+	masks [2]scenes.Mask // by class index
 	// covered says a class's mask covers the whole table: no draw of the
 	// class finds room again, and the mask is no longer marked.
-	covered map[string]bool
+	covered [2]bool
 	// refs are the episode's phrases, each with what it resolves to
 	// without distractors (want) and its chain of anchors (chains[i][0]
 	// is refs[i], each next the anchor of the one before).
 	refs   []grounding.Ref
 	want   [][]string
 	chains [][]*grounding.Ref
+	// queries holds the node query of each link of each chain, laid out
+	// as chains (nodeQueryOf), made once a table rather than at every
+	// draw.
+	queries [][]linkQuery
 	// bases holds what each anchor of a chain resolves to on the table so
 	// far; stale says it must be made again (see roomFor).
 	bases map[*grounding.Ref][]string
 	stale bool
 	// For the draw under way: the probe, its node, and for each link of
 	// each chain whether the probe is among the nodes its query finds
-	// (hits, laid out as chains).
+	// (hits, laid out as chains); the table and the class the spots are
+	// judged on (see room).
 	probe     scenes.Object
 	probeNode scenes.Node
 	hits      [][]bool
+	drawObjs  []scenes.Object
+	drawClass string
+	// ok is room as a func, made once rather than a closure each draw.
+	ok func(x, y float64) bool
 	// resolved says that the last spot allowed was judged by resolving a
 	// phrase whole (see keeps): its distractor may have changed what an
 	// anchor resolves to.
@@ -305,23 +334,31 @@ type spotCheck struct {
 	matched    []scenes.Edge
 }
 
+// linkQuery is the node query of a link of a chain, if it asks one.
+type linkQuery struct {
+	q  scenes.NodeQuery
+	ok bool
+}
+
 // newSpotCheck starts the check of an empty table.
 func newSpotCheck(refs []grounding.Ref, want [][]string, keepClear []mgl64.Vec2) *spotCheck {
-	d := &spotCheck{keepClear: keepClear, masks: map[string]*scenes.Mask{
-		scenes.ClassBlock: {},
-		scenes.ClassBowl:  {},
-	}, covered: map[string]bool{}, refs: refs, want: want, at: map[string]int{}, stale: true}
+	d := &spotCheck{keepClear: keepClear, refs: refs, want: want, at: map[string]int{}, stale: true}
+	d.ok = d.room
 	for i := range d.refs {
 		var chain []*grounding.Ref
+		var queries []linkQuery
 		for r := &d.refs[i]; r != nil; r = r.Anchor {
 			chain = append(chain, r)
+			q, ok := nodeQueryOf(r)
+			queries = append(queries, linkQuery{q, ok})
 		}
 		d.chains = append(d.chains, chain)
+		d.queries = append(d.queries, queries)
 		d.hits = append(d.hits, make([]bool, len(chain)))
 	}
 	for _, p := range keepClear {
-		for _, m := range d.masks {
-			m.AddDisc(p.X(), p.Y(), placeClearance)
+		for k := range d.masks {
+			d.masks[k].AddDisc(p.X(), p.Y(), placeClearance)
 		}
 	}
 	return d
@@ -333,21 +370,21 @@ func newSpotCheck(refs []grounding.Ref, want [][]string, keepClear []mgl64.Vec2)
 func (d *spotCheck) add(o scenes.Object, i int) {
 	x, y := o.Pose.X(), o.Pose.Y()
 	d.cells.insert(x, y, i)
-	bowls, blocks := !d.covered[scenes.ClassBowl], !d.covered[scenes.ClassBlock]
+	bowls, blocks := !d.covered[classBowl], !d.covered[classBlock]
 	switch {
 	case o.Class == scenes.ClassBowl:
 		if bowls {
-			d.masks[scenes.ClassBowl].AddDisc(x, y, bowlClearance)
+			d.masks[classBowl].AddDisc(x, y, bowlClearance)
 		}
 		if blocks {
-			d.masks[scenes.ClassBlock].AddDisc(x, y, bowlBlockClearance)
+			d.masks[classBlock].AddDisc(x, y, bowlBlockClearance)
 		}
 	default:
 		if bowls {
-			d.masks[scenes.ClassBowl].AddDisc(x, y, bowlBlockClearance)
+			d.masks[classBowl].AddDisc(x, y, bowlBlockClearance)
 		}
 		if blocks {
-			d.masks[scenes.ClassBlock].AddSquare(x, y, blockClearance)
+			d.masks[classBlock].AddSquare(x, y, blockClearance)
 		}
 	}
 }
@@ -359,9 +396,17 @@ func (d *spotCheck) add(o scenes.Object, i int) {
 // those nine cells rather than every object of the table, which rejection
 // sampling on a crowded table asks of thousands of spots an episode.
 // Cells off the table are kept too, in the border cells of the grid.
+//
+// The cells start as parts of one array, clearanceCellObjects long each,
+// and only a cell that outgrows its part is moved: a slice grown for each
+// cell was a fifth of the allocations of a 48-object table's draw.
 type clearanceGrid struct {
-	cells [][]int // by row, then column; indexes into the table's objects
+	cells [][]int32 // by row, then column; indexes into the table's objects
 }
+
+// clearanceCellObjects is the objects a cell holds before it is moved:
+// 500 tables of 48 objects put at most seven in one.
+const clearanceCellObjects = 8
 
 var (
 	clearanceCols = int(math.Floor((scenes.TableMaxX-scenes.TableMinX)/bowlClearance)) + 1
@@ -378,10 +423,14 @@ func (g *clearanceGrid) cell(x, y float64) (int, int) {
 
 func (g *clearanceGrid) insert(x, y float64, i int) {
 	if g.cells == nil {
-		g.cells = make([][]int, clearanceCols*clearanceRows)
+		g.cells = make([][]int32, clearanceCols*clearanceRows)
+		parts := make([]int32, len(g.cells)*clearanceCellObjects)
+		for c := range g.cells {
+			g.cells[c] = parts[c*clearanceCellObjects : c*clearanceCellObjects : (c+1)*clearanceCellObjects]
+		}
 	}
 	cx, cy := g.cell(x, y)
-	g.cells[cy*clearanceCols+cx] = append(g.cells[cy*clearanceCols+cx], i)
+	g.cells[cy*clearanceCols+cx] = append(g.cells[cy*clearanceCols+cx], int32(i))
 }
 
 // clear reports whether a distractor of class at (x, y) keeps its
@@ -423,10 +472,12 @@ func (g *clearanceGrid) clear(objs []scenes.Object, class string, x, y float64) 
 	return true
 }
 
-// roomFor is the spot condition of a distractor of class and colour: clear
-// of every object by the clearance of the two classes and of the places
-// kept clear, and leaving every phrase resolved as before. The resolution
-// is checked last, on the few spots that pass the cheap tests.
+// roomFor readies the check for a draw of a distractor of class and colour
+// on the table objs and returns the spot condition (room, the same func
+// at every draw): clear of every object by the clearance of the two
+// classes and of the places kept clear, and leaving every phrase resolved
+// as before. The resolution is checked last, on the few spots that pass
+// the cheap tests.
 //
 // Every distractor placed left each phrase resolved as without
 // distractors, so a phrase resolves on the table with the probe as it
@@ -454,32 +505,34 @@ func (d *spotCheck) roomFor(l *scenes.Layout, class, color string, objs []scenes
 	d.probe = probeOf(class, color)
 	d.probe.ID = l.NextID(class, color)
 	d.probeNode = readNode(&d.probe)
-	one := scenes.Graph{Nodes: []scenes.Node{d.probeNode}}
-	for i, chain := range d.chains {
-		for k, r := range chain {
-			q, ok := nodeQueryOf(r)
-			d.hits[i][k] = ok && len(one.RetrieveNode(q)) > 0
+	for i, queries := range d.queries {
+		for k, q := range queries {
+			d.hits[i][k] = q.ok && q.q.Matches(&d.probeNode)
 		}
 	}
 	d.probedDone = false
-	// The spots come from the pixels of the class's mask that nothing
-	// covers (scenes.Layout.AddSpacedOff), so the mask is not asked
-	// again here: a covered spot is one the tests below refuse.
-	return func(x, y float64) bool {
-		for _, p := range d.keepClear {
-			if closer(p.X()-x, p.Y()-y, placeClearance) {
-				return false
-			}
-		}
-		if !d.cells.clear(objs, class, x, y) {
+	d.drawObjs, d.drawClass = objs, class
+	return d.ok
+}
+
+// room is the spot condition of the draw roomFor readied. The spots come
+// from the pixels of the class's mask that nothing covers
+// (scenes.Layout.AddSpacedOff), so the mask is not asked again here: a
+// covered spot is one the tests below refuse.
+func (d *spotCheck) room(x, y float64) bool {
+	for _, p := range d.keepClear {
+		if closer(p.X()-x, p.Y()-y, placeClearance) {
 			return false
 		}
-		if d.err != nil {
-			return false
-		}
-		d.probe.Pose[0], d.probe.Pose[1] = x, y
-		return d.keeps(objs)
 	}
+	if !d.cells.clear(d.drawObjs, d.drawClass, x, y) {
+		return false
+	}
+	if d.err != nil {
+		return false
+	}
+	d.probe.Pose[0], d.probe.Pose[1] = x, y
+	return d.keeps(d.drawObjs)
 }
 
 // nodeQueryOf is the node query grounding.Resolve asks of r's own nodes:

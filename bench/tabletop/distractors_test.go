@@ -98,7 +98,7 @@ func TestSpotCheckShortcutsRefuseWhatTheTestsRefuse(t *testing.T) {
 				for _, p := range keepClear {
 					clear = clear && !closer(p.X()-x, p.Y()-y, placeClearance)
 				}
-				if d.masks[class].Covered(x, y) && clear {
+				if d.masks[classIndex(class)].Covered(x, y) && clear {
 					t.Fatalf("episode %d: a %s at (%v, %v): the mask covers a spot the tests allow", i, class, x, y)
 				}
 				if d.cells.clear(ep.Objects, class, x, y) && !l.Free(x, y) {
