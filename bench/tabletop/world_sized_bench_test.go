@@ -7,13 +7,13 @@ import (
 	"github.com/ambibench/ambibench/tasks"
 )
 
-// BenchmarkNewWorld is BenchmarkSceneSetup without the drawing: building
+// BenchmarkWorldSized is BenchmarkSceneSetup without the drawing: building
 // the physics world of the plain pick-and-place table of each size, over
 // the same 64 tables drawn once, so that the physics' share of a table's
 // cost is timed alone.
 //
-//	go test -run '^$' -bench NewWorld -benchtime 2000x ./bench/tabletop/
-func BenchmarkNewWorld(b *testing.B) {
+//	go test -run '^$' -bench WorldSized -benchtime 2000x ./bench/tabletop/
+func BenchmarkWorldSized(b *testing.B) {
 	for _, size := range []int{6, 12, 24, MaxSceneSize} {
 		b.Run("size="+strconv.Itoa(size), func(b *testing.B) {
 			eps := make([]*tasks.Episode, 64)
