@@ -8,6 +8,11 @@ import (
 )
 
 // Node is one object of a scene graph.
+//
+// As with an Object's, a node's Attributes may be shared with other nodes
+// and other looks (the workflows' detected nodes of one colour and type
+// share one map for the whole process): read it, and copy it before
+// changing it.
 type Node struct {
 	ID         string            `json:"id"`
 	Attributes map[string]string `json:"attributes"`

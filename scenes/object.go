@@ -39,6 +39,12 @@ const (
 // Object is one thing in a world. Pose is the centre in table coordinates
 // (x to the right, y away from the robots, z up from the table top); Extent
 // is the full size along each axis.
+//
+// Attributes is read, never written: objects of one colour and class on
+// a drawn table share one map (Layout.AddSpacedOff), and the physics
+// world and the detections hand the same maps out at every look, so a
+// write would change other objects, other looks and, across goroutines,
+// race. Clone an object before changing its attributes.
 type Object struct {
 	ID         string            `json:"id"`
 	Class      string            `json:"class"`
