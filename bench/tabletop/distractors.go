@@ -265,14 +265,6 @@ const (
 // classNames names the classes by index.
 var classNames = [2]string{classBlock: scenes.ClassBlock, classBowl: scenes.ClassBowl}
 
-// classIndex is the index of a distractor's class.
-func classIndex(class string) int {
-	if class == scenes.ClassBowl {
-		return classBowl
-	}
-	return classBlock
-}
-
 // spotCheck tells whether a distractor may stand at a spot. The first
 // failure to resolve a phrase is kept in err.
 type spotCheck struct {

@@ -176,3 +176,12 @@ func TestSpotCheckKeepsWhatResolvingSays(t *testing.T) {
 		t.Errorf("%d of %d spots were judged by resolving the phrases whole; want some but not all", whole, judged)
 	}
 }
+
+// classIndex is the index of a distractor's class in a spot check's
+// arrays by class.
+func classIndex(class string) int {
+	if class == scenes.ClassBowl {
+		return classBowl
+	}
+	return classBlock
+}
