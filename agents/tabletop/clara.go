@@ -314,11 +314,11 @@ func (a *clara) threshold(ctx context.Context) (float64, error) {
 	if a.calib == nil {
 		return 0, nil
 	}
-	scored, err := a.calib.Scores(ctx, "clara/"+a.model.Name(), a.Score)
+	thr, err := a.calib.Threshold(ctx, "clara/"+a.model.Name(), a.Score)
 	if err != nil {
 		return 0, fmt.Errorf("clara: calibrating: %w", err)
 	}
-	return agents.FitThreshold(scored), nil
+	return thr, nil
 }
 
 // Calibrate fits the threshold now (see Calibrated).

@@ -3,6 +3,8 @@ package tabletop
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -45,6 +47,7 @@ type calibrated struct {
 	done   bool
 	scored []agents.Scored
 	err    error
+	fitted bool // an agent asked for the threshold (Threshold)
 }
 
 // NewCalibration returns the calibration split of a suite seed, with
@@ -85,6 +88,54 @@ func (c *Calibration) Scores(ctx context.Context, key string, score agents.Score
 	}
 	k.scored, k.err, k.done = scored, err, true
 	return k.scored, k.err
+}
+
+// Threshold implements agents.Calibrator: agents.FitThreshold of key's
+// scores, which Fits then reports.
+func (c *Calibration) Threshold(ctx context.Context, key string, score agents.ScoreFunc) (float64, error) {
+	scored, err := c.Scores(ctx, key, score)
+	if err != nil {
+		return 0, err
+	}
+	c.mu.Lock()
+	c.keys[key].fitted = true
+	c.mu.Unlock()
+	return agents.FitThreshold(scored), nil
+}
+
+// Fit is a threshold an agent fitted on the calibration split.
+type Fit struct {
+	Key       string // what was calibrated: the agent and the model's name ("clara/sim")
+	Episodes  int    // calibration episodes scored
+	Ambiguous int    // of them, those where asking was right
+	Threshold float64
+	// Accuracy is the threshold's balanced accuracy on the split
+	// (agents.BalancedAccuracy): how well it tells the ambiguous
+	// episodes from the clear ones it was fitted on.
+	Accuracy float64
+}
+
+// Fits are the thresholds agents have fitted on the split so far
+// (Threshold), by key.
+func (c *Calibration) Fits() []Fit {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []Fit
+	for key, k := range c.keys {
+		if !k.fitted {
+			continue
+		}
+		f := Fit{Key: key, Episodes: len(k.scored), Threshold: agents.FitThreshold(k.scored)}
+		for _, s := range k.scored {
+			if s.Ambiguous {
+				f.Ambiguous++
+			}
+		}
+		f.Accuracy = agents.BalancedAccuracy(k.scored, f.Threshold)
+		out = append(out, f)
+	}
+	slices.SortFunc(out, func(a, b Fit) int { return strings.Compare(a.Key, b.Key) })
+	return out
 }
 
 func (c *Calibration) score(ctx context.Context, score agents.ScoreFunc) ([]agents.Scored, error) {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -159,5 +160,59 @@ func TestCalibrationEpisodesAreTheirOwn(t *testing.T) {
 	}
 	if repeats > 0 || noisy > 0 {
 		t.Errorf("of %d calibration episodes, %d were played as the asking episode's repeat, %d with its perception noise; want none", len(scored), repeats, noisy)
+	}
+}
+
+// Fits reports the thresholds agents asked for, as they were fitted, and
+// only those: a key whose scores were read but no threshold fitted is
+// not a threshold any agent used. The track's summary tail lists them.
+func TestCalibrationFitsReportWhatWasFitted(t *testing.T) {
+	t.Parallel()
+	calib := NewCalibration(1, 2)
+	// A score that makes the ambiguous episodes (longer instructions,
+	// mostly) separable in part, so that the fit is not trivial.
+	score := func(_ context.Context, env agents.Env) (float64, error) {
+		return float64(len(env.Instruction())), nil
+	}
+	ctx := context.Background()
+	thr, err := calib.Threshold(ctx, "clara/m", score)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scored, err := calib.Scores(ctx, "read-only", score)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fits := calib.Fits()
+	if len(fits) != 1 || fits[0].Key != "clara/m" {
+		t.Fatalf("fits %+v, want clara/m's alone", fits)
+	}
+	f := fits[0]
+	ambiguous := 0
+	for _, s := range scored {
+		if s.Ambiguous {
+			ambiguous++
+		}
+	}
+	want := Fit{Key: "clara/m", Episodes: len(scored), Ambiguous: ambiguous, Threshold: thr,
+		Accuracy: agents.BalancedAccuracy(scored, thr)}
+	if f != want {
+		t.Errorf("fit %+v, want %+v", f, want)
+	}
+	cells, err := Cells(nil, calibrationPerturbations)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Episodes != 2*len(cells) {
+		t.Errorf("%d episodes, want 2 for each of the split's %d cells", f.Episodes, len(cells))
+	}
+	tr := &Track{Calibration: calib}
+	tail := tr.SummaryTail()
+	row := fmt.Sprintf("| clara/m | %d | %d | %.3f | %.2f |", f.Episodes, f.Ambiguous, f.Threshold, f.Accuracy)
+	if !strings.Contains(tail, "## Calibration") || !strings.Contains(tail, row) || strings.Contains(tail, "read-only") {
+		t.Errorf("summary tail does not list clara/m's fit (%s) alone:\n%s", row, tail)
+	}
+	if got := (&Track{Calibration: NewCalibration(1, 2)}).SummaryTail(); got != "" {
+		t.Errorf("a run that fitted nothing has a summary tail:\n%s", got)
 	}
 }

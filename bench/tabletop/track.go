@@ -6,7 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/ambibench/ambibench/agents"
@@ -146,6 +149,39 @@ func (t *Track) perception() string {
 }
 
 func (t *Track) SummaryNote() string { return fmt.Sprintf(", step limit %d", t.stepLimit()) }
+
+// SummaryTail gives the thresholds the run's agents fitted on its
+// calibration split (CLARA's), which no record holds: a run on another
+// model fits its own, and a paper's table sits beside a number only with
+// the threshold that made it. A run that played no episode of such an
+// agent (a resumed run with those recorded already) fitted none.
+func (t *Track) SummaryTail() string {
+	var fits []Fit
+	if t.Calibration != nil {
+		fits = t.Calibration.Fits()
+	} else {
+		t.mu.Lock()
+		seeds := slices.Sorted(maps.Keys(t.bySeed))
+		cals := make([]*Calibration, len(seeds))
+		for i, s := range seeds {
+			cals[i] = t.bySeed[s]
+		}
+		t.mu.Unlock()
+		for _, c := range cals {
+			fits = append(fits, c.Fits()...)
+		}
+	}
+	if len(fits) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("\n## Calibration\n\nThresholds fitted on the run's calibration split (episodes of a seed of their own, whose calls are in no record): an agent asks above its threshold.\n\n")
+	b.WriteString("| agent/model | episodes | ambiguous | threshold | balanced accuracy |\n|---|---|---|---|---|\n")
+	for _, f := range fits {
+		fmt.Fprintf(&b, "| %s | %d | %d | %.3f | %.2f |\n", f.Key, f.Episodes, f.Ambiguous, f.Threshold, f.Accuracy)
+	}
+	return b.String()
+}
 
 func (*Track) List(w io.Writer) {
 	fmt.Fprintln(w, "\nTASK FAMILIES (tabletop)")

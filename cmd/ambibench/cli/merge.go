@@ -502,7 +502,7 @@ func (m *mergedSummary) text() (summary, note string, err error) {
 	first := m.shards[0].Run
 	head := fmt.Sprintf("# ambibench %s summary\n\nSuite version %s. Seed %s, %d episodes per cell and agent at most, merged from %d shards.\n\n",
 		m.cands[c].Track.Name(), first.Settings["suite"], first.Settings["seed"], first.Grid.Episodes, len(m.shards))
-	return head + whole, fmt.Sprintf("no shard's %s is what run writes for its records (a shard stopped before writing it?), so the merged one's settings line is made from %s", summaryFileName, results.RunFileName), nil
+	return head + whole, fmt.Sprintf("no shard's %s is what run writes for its records (a shard stopped before writing it?), so the merged one's settings line is made from %s and what run writes after its tables (the thresholds fitted on the calibration split, a dataset's warnings) is left out", summaryFileName, results.RunFileName), nil
 }
 
 // summaryModel is the model (its modelKey) a summary.md's head names as its tables'

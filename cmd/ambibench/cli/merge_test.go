@@ -508,9 +508,18 @@ func TestMergeWritesTranscriptsAndSummary(t *testing.T) {
 		t.Fatalf("merge of shards without summaries: %v\n%s", err, stderr)
 	}
 	got, _ := os.ReadFile(filepath.Join(bare, summaryFileName))
+	// The tables are the unsharded run's; what run writes after them
+	// (clara's fitted threshold) no merge can know, and the note says so.
+	tables, tail, ok := bytes.Cut(want[bytes.Index(want, []byte("ADA / SR")):], []byte("\n## Calibration"))
+	if !ok {
+		t.Fatalf("the unsharded run's summary gives no calibration after its tables:\n%s", want)
+	}
 	if !bytes.Contains(got, []byte(fmt.Sprintf("Suite version %d. Seed 1, 2 episodes per cell and agent at most, merged from 3 shards.", bench.SuiteVersion))) ||
-		!bytes.HasSuffix(want, got[bytes.Index(got, []byte("ADA / SR")):]) {
+		!bytes.HasSuffix(got, tables) || !bytes.Contains(tail, []byte("| clara/sim | 160 |")) {
 		t.Errorf("merged summary without the shards':\n%s", got)
+	}
+	if !strings.Contains(stderr, "the thresholds fitted on the calibration split") {
+		t.Errorf("merge's note does not say the calibration is left out:\n%s", stderr)
 	}
 }
 
