@@ -73,6 +73,7 @@ type importerRule struct {
 }
 
 var importerRules = []importerRule{
+	{"internal/fma", nil, "internal/fma is for tests only: nothing the suite computes depends on how its build rounds"},
 	{"bench/...", []string{"bench/...", "cmd/ambibench/cli", "examples/track"},
 		"bench is imported only by the packages under bench/, cmd/ambibench/cli and examples/track, and by tests"},
 }
@@ -119,6 +120,7 @@ var testExceptions = []testException{
 var testTreeExceptions = []treeException{
 	{"bench", []string{"..."}, "bench's tests play the built-in tracks through every layer"},
 	{"examples/...", []string{"..."}, "an example's tests run it through the command and the track it extends, as a user's package would"},
+	{"...", []string{"internal/fma"}, "any test may ask whether the build fuses multiply-adds, to hold a float bit for bit where it does not"},
 }
 
 // treeException lets the test files of the packages pkgs matches import
@@ -257,6 +259,11 @@ func TestImportRulesCatch(t *testing.T) {
 			`examples/agent/bad.go: package examples/agent imports bench, against the rule "bench is imported only by the packages under bench/, cmd/ambibench/cli and examples/track, and by tests" (docs/packages.md)`},
 		{"the command may import the harness", "cmd/ambibench/cli", "cmd/ambibench/cli/ok.go",
 			`package cli; import _ "github.com/ambibench/ambibench/bench"`, ""},
+		{"any test may ask how the build rounds, even where its package imports nothing", "scenes", "scenes/ok_test.go",
+			`package scenes; import _ "github.com/ambibench/ambibench/internal/fma"`, ""},
+		{"no code but a test may: the records must not depend on it", "cmd/ambibench/cli", "cmd/ambibench/cli/bad.go",
+			`package cli; import _ "github.com/ambibench/ambibench/internal/fma"`,
+			`cmd/ambibench/cli/bad.go: package cmd/ambibench/cli imports internal/fma, against the rule "internal/fma is for tests only: nothing the suite computes depends on how its build rounds" (docs/packages.md)`},
 	} {
 		f := parseSource(t, tc.src)
 		got := checkImports([]pkg{{path: tc.pkg, files: []sourceFile{{path: tc.file, test: strings.HasSuffix(tc.file, "_test.go"), file: f}}}})

@@ -3,14 +3,11 @@ package reports
 import (
 	"bytes"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/ambibench/ambibench/results"
-	"gonum.org/v1/plot/cmpimg"
 )
 
 // plotRecords is a fixed small run: three agents on maps of 10, 40 and 120
@@ -35,7 +32,8 @@ func plotRecords() []results.Record {
 }
 
 // The plot of a fixed set of records matches the golden image, pixel for
-// pixel (go test ./results -run MapSizePlot -update rewrites it).
+// pixel (goldenPNG; go test ./results/reports -run MapSizePlot -update
+// rewrites it).
 func TestMapSizePlotGolden(t *testing.T) {
 	t.Parallel()
 	var got bytes.Buffer
@@ -43,25 +41,7 @@ func TestMapSizePlotGolden(t *testing.T) {
 	if err != nil || !ok {
 		t.Fatalf("MapSizePlot: %v, %v", ok, err)
 	}
-	path := filepath.Join("testdata", "semmap_topany_by_map_size.golden.png")
-	if *update {
-		if err := os.WriteFile(path, got.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	same, err := cmpimg.Equal("png", got.Bytes(), want)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !same {
-		bad := filepath.Join(t.TempDir(), "got.png")
-		os.WriteFile(bad, got.Bytes(), 0o644)
-		t.Errorf("the plot differs from %s; this run's is %s (run go test -update to accept)", path, bad)
-	}
+	goldenPNG(t, "semmap_topany_by_map_size.golden.png", got.Bytes())
 }
 
 // The same records, in any order, give the same bytes.

@@ -1,0 +1,7 @@
+//go:build !((amd64 && !amd64.v3) || 386)
+
+package fma
+
+// Fuses reports whether the compiler may fuse a multiply-add in this
+// build: here it may, at any x*y + z it compiles.
+const Fuses = true
