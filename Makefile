@@ -2,7 +2,7 @@
 GO ?= go
 OUT ?= out
 
-.PHONY: bench test test-long test-browser gobench baselines fuzz cover clean
+.PHONY: bench test test-long test-browser test-arm64 gobench baselines fuzz cover clean
 
 # The main job: every tabletop agent (reference agents and workflows, the
 # workflows on the simulated model) on every tabletop cell, 100 episodes
@@ -81,6 +81,16 @@ BROWSER_FILES = $(shell find . -path ./third_party -prune -o -name '*_browser_te
 test-browser:
 	$(GO) vet -tags browser $(sort $(dir $(BROWSER_FILES)))
 	$(GO) test $(TESTFLAGS) -tags browser -run '^TestBrowser' $(sort $(dir $(BROWSER_FILES)))
+
+# Where the compiler fuses multiply-adds: the packages whose tests hold
+# floats against a reference computation, or plots pixel for pixel
+# (internal/fma), built for arm64 and run under emulation (Debian's
+# qemu-user-static). Not a CI tier: under emulation the module's tests
+# take about 15 minutes one package at a time (the baselines 6 more), and
+# these packages are where a float's last bit shows.
+ARM64_PKGS = ./internal/fma ./scenes/... ./sim/... ./results/reports
+test-arm64:
+	GOARCH=arm64 $(GO) test $(TESTFLAGS) -exec qemu-aarch64-static $(ARM64_PKGS)
 
 # The stored reference runs of the default suite on the simulated model
 # (the runs of make bench), which make test-long holds every record to:
