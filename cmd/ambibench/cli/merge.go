@@ -275,9 +275,10 @@ func namedOnce(out string, dirs []string) error {
 // run writes it for the whole run: the header and the tail of a shard's
 // summary.md (the settings line and, say, a dataset's warnings, which
 // hold for every shard and which run makes from flags merge does not
-// have), and the tables of the merged records. The header and tail are
-// taken from the first shard (by index) whose summary.md is, around its
-// tables, what run writes for that shard's records; the tables' order
+// have), and the tables of the merged records. The header is taken from
+// the first shard (by index) whose summary.md is, around its tables, what
+// run writes for that shard's records, and the tail from the longest of
+// those (see text); the tables' order
 // (agents, then perturbations) is the one that makes them so. Each
 // candidate order's tables are added up for the whole run, and for each
 // shard whose summary.md reads, in the same pass. When no shard's
@@ -447,6 +448,12 @@ func (m *mergedSummary) text() (summary, note string, err error) {
 	if m.err != nil {
 		return "", "", m.err
 	}
+	// The header is the first such shard's. The tail is the longest
+	// such shard's: a tail is what the run learnt besides its records,
+	// the same in every shard that learnt it, but only a shard that
+	// played an episode of a calibrated agent (clara) fitted its
+	// threshold, and round-robin shards of a small grid may hold none.
+	found, head, tail, cand := false, "", "", 0
 	for _, s := range m.shards {
 		if s.tallies == nil {
 			continue
@@ -459,14 +466,23 @@ func (m *mergedSummary) text() (summary, note string, err error) {
 			if err != nil {
 				return "", "", err
 			}
-			if tail, ok := strings.CutPrefix(s.summary, s.head+tables); ok {
-				whole, err := m.whole[c].summaryTables(m.cands[c])
-				if err != nil {
-					return "", "", err
+			if t, ok := strings.CutPrefix(s.summary, s.head+tables); ok {
+				if !found {
+					found, head, cand = true, s.head, c
 				}
-				return s.head + whole + tail, "", nil
+				if len(t) > len(tail) {
+					tail = t
+				}
+				break
 			}
 		}
+	}
+	if found {
+		whole, err := m.whole[cand].summaryTables(m.cands[cand])
+		if err != nil {
+			return "", "", err
+		}
+		return head + whole + tail, "", nil
 	}
 	// The run's agents, the cells' perturbations, of each model that has
 	// records (a member of a team, say, has none), under a heading of
@@ -500,7 +516,7 @@ func (m *mergedSummary) text() (summary, note string, err error) {
 	}
 	c := m.candOf[1]
 	first := m.shards[0].Run
-	head := fmt.Sprintf("# ambibench %s summary\n\nSuite version %s. Seed %s, %d episodes per cell and agent at most, merged from %d shards.\n\n",
+	head = fmt.Sprintf("# ambibench %s summary\n\nSuite version %s. Seed %s, %d episodes per cell and agent at most, merged from %d shards.\n\n",
 		m.cands[c].Track.Name(), first.Settings["suite"], first.Settings["seed"], first.Grid.Episodes, len(m.shards))
 	return head + whole, fmt.Sprintf("no shard's %s is what run writes for its records (a shard stopped before writing it?), so the merged one's settings line is made from %s and what run writes after its tables (the thresholds fitted on the calibration split, a dataset's warnings) is left out", summaryFileName, results.RunFileName), nil
 }

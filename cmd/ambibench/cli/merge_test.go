@@ -523,6 +523,42 @@ func TestMergeWritesTranscriptsAndSummary(t *testing.T) {
 	}
 }
 
+// A shard that played no clara episode fitted no threshold, so its
+// summary has no calibration after its tables; a merge of it with one
+// that did still writes the unsharded run's summary, calibration and all.
+// Two agents and one episode of one cell: round-robin, shard 1 holds
+// direct's episode alone and shard 2 clara's.
+func TestMergeKeepsTheCalibrationOfAnyShard(t *testing.T) {
+	t.Parallel()
+	args := []string{"run", "--quiet", "--agents", "direct,clara", "--tasks", "pick_place", "--perturbations", "none", "--episodes", "1"}
+	tmp := t.TempDir()
+	whole := filepath.Join(tmp, "whole")
+	if _, stderr, err := runCLI(t, append(args, "--out", whole)...); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	var dirs []string
+	for i := 1; i <= 2; i++ {
+		dir := filepath.Join(tmp, fmt.Sprintf("shard-%d", i))
+		if _, stderr, err := runCLI(t, append(args, "--shard", fmt.Sprintf("%d/2", i), "--out", dir)...); err != nil {
+			t.Fatalf("%v\n%s", err, stderr)
+		}
+		dirs = append(dirs, dir)
+	}
+	first, _ := os.ReadFile(filepath.Join(dirs[0], summaryFileName))
+	second, _ := os.ReadFile(filepath.Join(dirs[1], summaryFileName))
+	if bytes.Contains(first, []byte("## Calibration")) || !bytes.Contains(second, []byte("## Calibration")) {
+		t.Fatalf("want shard 1 without a calibration and shard 2 with one; the test's grid no longer splits so:\n%s\n----\n%s", first, second)
+	}
+	merged := filepath.Join(tmp, "merged")
+	if _, stderr, err := runCLI(t, append([]string{"merge", "--out", merged}, dirs...)...); err != nil || stderr != "" {
+		t.Fatalf("merge: %v\n%s", err, stderr)
+	}
+	want, _ := os.ReadFile(filepath.Join(whole, summaryFileName))
+	if got, err := os.ReadFile(filepath.Join(merged, summaryFileName)); err != nil || !bytes.Equal(got, want) {
+		t.Errorf("merged summary.md (err %v):\n%s\nwant the unsharded run's:\n%s", err, got, want)
+	}
+}
+
 // A shard that holds no job of its grid (an Indexed Job of more shards
 // than jobs) printed "No results." and nothing else (issue 33): it now
 // says why it is empty, still writes its directory, and merges with the
