@@ -59,7 +59,7 @@ func (m *Mask) AddDisc(cx, cy, r float64) {
 	for j := jlo; j <= jhi; j++ {
 		// The pixels of row j span [y0, y1] along y; their farthest
 		// points from the centre along y lie dy from it.
-		y0, y1 := TableMinY+float64(j)*maskPixelY, TableMinY+float64(j+1)*maskPixelY
+		y0, y1 := pixelY(float64(j)), pixelY(float64(j+1))
 		dy := max(math.Abs(y0-cy), math.Abs(y1-cy))
 		if dy >= r || m.holds(j, box) {
 			continue
@@ -79,7 +79,7 @@ func (m *Mask) AddSquare(cx, cy, h float64) {
 	// Every row marks the same pixels along x, found once.
 	s := span(cx-h, cx+h)
 	for j := jlo; j <= jhi; j++ {
-		y0, y1 := TableMinY+float64(j)*maskPixelY, TableMinY+float64(j+1)*maskPixelY
+		y0, y1 := pixelY(float64(j)), pixelY(float64(j+1))
 		if y0 > cy-h && y1 < cy+h {
 			m.mark(j, s)
 		}
@@ -133,16 +133,25 @@ var _ = [1]int{}[maskWords-2]
 // mask.
 var maskPixelsX = 1 / maskPixelX
 
+// pixelX is where along x the pixels from column i on start (i need not
+// be whole: a point drawn in a pixel is one), and pixelY the same along
+// y. The product is rounded before the sum, as the conversion makes
+// every build do: a compiler that fuses a multiply-add (arm64, amd64 at
+// GOAMD64=v3) would otherwise move a bound by an ulp here and not there,
+// and a table's masks and drawn spots would differ from amd64's.
+func pixelX(i float64) float64 { return TableMinX + float64(i*maskPixelX) }
+func pixelY(j float64) float64 { return TableMinY + float64(j*maskPixelY) }
+
 // firstAfter is the first pixel whose low bound along x, computed as
-// TableMinX + i·maskPixelX, lies beyond a (maskSide if none does). The
+// pixelX(i), lies beyond a (maskSide if none does). The
 // bound grows with i, so it is the first index where the test holds,
 // found from an estimate in either direction.
 func firstAfter(a float64) int {
 	i := min(max(floorIndex((a-TableMinX)*maskPixelsX), 0), maskSide)
-	for i > 0 && TableMinX+float64(i-1)*maskPixelX > a {
+	for i > 0 && pixelX(float64(i-1)) > a {
 		i--
 	}
-	for i < maskSide && !(TableMinX+float64(i)*maskPixelX > a) {
+	for i < maskSide && !(pixelX(float64(i)) > a) {
 		i++
 	}
 	return i
@@ -152,10 +161,10 @@ func firstAfter(a float64) int {
 // (-1 if none does), as firstAfter.
 func lastBefore(b float64) int {
 	i := min(floorIndex((b-TableMinX)*maskPixelsX), maskSide-1)
-	for i < maskSide-1 && TableMinX+float64(i+2)*maskPixelX < b {
+	for i < maskSide-1 && pixelX(float64(i+2)) < b {
 		i++
 	}
-	for i >= 0 && !(TableMinX+float64(i+1)*maskPixelX < b) {
+	for i >= 0 && !(pixelX(float64(i+1)) < b) {
 		i--
 	}
 	return i

@@ -112,7 +112,7 @@ func (u *uncovered) draw(rng *rand.Rand) (x, y float64, ok bool) {
 		i = w*64 + bits.TrailingZeros64(free)
 		break
 	}
-	x = TableMinX + (float64(i)+rng.Float64())*maskPixelX
-	y = TableMinY + (float64(j)+rng.Float64())*maskPixelY
+	x = pixelX(float64(i) + rng.Float64())
+	y = pixelY(float64(j) + rng.Float64())
 	return x, y, u.area.Contains(x, y)
 }

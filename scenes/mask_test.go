@@ -84,11 +84,11 @@ func TestMaskCoversOnlyItsZones(t *testing.T) {
 func TestFillEndsAsByDivision(t *testing.T) {
 	byDivision := func(a, b float64) (int, int) {
 		ilo := max(floorIndex((a-TableMinX)/maskPixelX), 0)
-		for ilo < maskSide && !(TableMinX+float64(ilo)*maskPixelX > a) {
+		for ilo < maskSide && !(pixelX(float64(ilo)) > a) {
 			ilo++
 		}
 		ihi := min(floorIndex((b-TableMinX)/maskPixelX), maskSide-1)
-		for ihi >= 0 && !(TableMinX+float64(ihi+1)*maskPixelX < b) {
+		for ihi >= 0 && !(pixelX(float64(ihi+1)) < b) {
 			ihi--
 		}
 		return ilo, ihi
@@ -97,7 +97,7 @@ func TestFillEndsAsByDivision(t *testing.T) {
 	var xs []float64
 	for i := -2; i <= maskSide+2; i++ {
 		// Pixel bounds and the floats either side of them.
-		x := TableMinX + float64(i)*maskPixelX
+		x := pixelX(float64(i))
 		xs = append(xs, x, math.Nextafter(x, math.Inf(1)), math.Nextafter(x, math.Inf(-1)))
 	}
 	for range 100000 {
