@@ -443,6 +443,24 @@ func checkCallsOnce(t *testing.T, dir string, calib int) {
 	}
 }
 
+// runWholeAndShards runs args in this process with --out tmp/whole, and
+// as n shards with --out tmp/shard-i, and returns the directories.
+func runWholeAndShards(t *testing.T, args []string, tmp string, n int) (whole string, shards []string) {
+	t.Helper()
+	whole = filepath.Join(tmp, "whole")
+	if _, stderr, err := runCLI(t, append(args, "--out", whole)...); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	for i := 1; i <= n; i++ {
+		dir := filepath.Join(tmp, fmt.Sprintf("shard-%d", i))
+		if _, stderr, err := runCLI(t, append(args, "--shard", fmt.Sprintf("%d/%d", i, n), "--out", dir)...); err != nil {
+			t.Fatalf("%v\n%s", err, stderr)
+		}
+		shards = append(shards, dir)
+	}
+	return whole, shards
+}
+
 // merge writes the shards' transcripts, each call once (clara's
 // calibration split, which every shard made, once too) in an order the
 // shards alone fix, and the summary the unsharded run writes.
@@ -451,18 +469,7 @@ func TestMergeWritesTranscriptsAndSummary(t *testing.T) {
 	args := []string{"run", "--quiet", "--agents", "clara,direct", "--tasks", "pick_place,handover",
 		"--perturbations", "none,partial_observability,absence", "--episodes", "2", "--transcripts"}
 	tmp := t.TempDir()
-	whole := filepath.Join(tmp, "whole")
-	if _, stderr, err := runCLI(t, append(args, "--out", whole)...); err != nil {
-		t.Fatalf("%v\n%s", err, stderr)
-	}
-	var dirs []string
-	for i := 1; i <= 3; i++ {
-		dir := filepath.Join(tmp, fmt.Sprintf("shard-%d", i))
-		if _, stderr, err := runCLI(t, append(args, "--shard", fmt.Sprintf("%d/3", i), "--out", dir)...); err != nil {
-			t.Fatalf("%v\n%s", err, stderr)
-		}
-		dirs = append(dirs, dir)
-	}
+	whole, dirs := runWholeAndShards(t, args, tmp, 3)
 	merged := filepath.Join(tmp, "merged")
 	if _, stderr, err := runCLI(t, append([]string{"merge", "--out", merged}, dirs...)...); err != nil || stderr != "" {
 		t.Fatalf("merge: %v\n%s", err, stderr)
@@ -532,18 +539,7 @@ func TestMergeKeepsTheCalibrationOfAnyShard(t *testing.T) {
 	t.Parallel()
 	args := []string{"run", "--quiet", "--agents", "direct,clara", "--tasks", "pick_place", "--perturbations", "none", "--episodes", "1"}
 	tmp := t.TempDir()
-	whole := filepath.Join(tmp, "whole")
-	if _, stderr, err := runCLI(t, append(args, "--out", whole)...); err != nil {
-		t.Fatalf("%v\n%s", err, stderr)
-	}
-	var dirs []string
-	for i := 1; i <= 2; i++ {
-		dir := filepath.Join(tmp, fmt.Sprintf("shard-%d", i))
-		if _, stderr, err := runCLI(t, append(args, "--shard", fmt.Sprintf("%d/2", i), "--out", dir)...); err != nil {
-			t.Fatalf("%v\n%s", err, stderr)
-		}
-		dirs = append(dirs, dir)
-	}
+	whole, dirs := runWholeAndShards(t, args, tmp, 2)
 	first, _ := os.ReadFile(filepath.Join(dirs[0], summaryFileName))
 	second, _ := os.ReadFile(filepath.Join(dirs[1], summaryFileName))
 	if bytes.Contains(first, []byte("## Calibration")) || !bytes.Contains(second, []byte("## Calibration")) {
