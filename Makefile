@@ -90,6 +90,7 @@ test-browser:
 # these packages are where a float's last bit shows.
 ARM64_PKGS = ./internal/fma ./scenes/... ./sim/... ./results/reports
 test-arm64:
+	@command -v qemu-aarch64-static >/dev/null || { echo "make test-arm64 runs arm64 test binaries under qemu-aarch64-static, which is not on PATH: apt-get install qemu-user-static"; exit 1; }
 	GOARCH=arm64 $(GO) test $(TESTFLAGS) -exec qemu-aarch64-static $(ARM64_PKGS)
 
 # The stored reference runs of the default suite on the simulated model
