@@ -170,3 +170,25 @@ func TestRelationCodesOfAnyBox(t *testing.T) {
 		}
 	}
 }
+
+// A pooled derivation is RelationCodes, however the buffer it borrows was
+// left by the one before (a larger table's, a smaller's), and releasing
+// it twice, or releasing the zero value, gives nothing back twice.
+func TestPoolRelationCodesIsRelationCodes(t *testing.T) {
+	for trial, dims := range [][2]int{{8, 6}, {3, 2}, {0, 0}, {1, 1}, {6, 5}, {8, 6}} {
+		objs := GridTable(dims[0], dims[1])
+		n := len(objs)
+		codes, count := RelationCodes(objs)
+		p := PoolRelationCodes(objs)
+		if !slices.Equal(p.Codes, codes) || p.Count != count {
+			t.Fatalf("trial %d (%d objects): pooled %v (%d), RelationCodes %v (%d)", trial, n, p.Codes, p.Count, codes, count)
+		}
+		p.Release()
+		p.Release()
+		if p.Codes != nil {
+			t.Fatalf("trial %d: codes still readable after Release", trial)
+		}
+	}
+	var zero PooledRelations
+	zero.Release()
+}

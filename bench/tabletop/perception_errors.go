@@ -3,7 +3,6 @@ package tabletop
 import (
 	"fmt"
 	"slices"
-	"sync"
 
 	"github.com/ambibench/ambibench/agents/llm/simmodel"
 	"github.com/ambibench/ambibench/results"
@@ -150,9 +149,9 @@ func countPerceptionErrors(g *scenes.Graph, objs []scenes.Object, observed []int
 	judges := make([]judge, nrel+len(names))
 	copy(judges, relationJudges)
 	var (
-		codes []uint8 // the table's relations, by pair; made at the first edge judged
-		n     = len(objs)
-		buf   *[]uint8 // what codes are written in, from relationCodes
+		codes  []uint8 // the table's relations, by pair; made at the first edge judged
+		n      = len(objs)
+		pooled scenes.PooledRelations // what codes are written in
 	)
 	for e := range g.NumEdges() {
 		s, d, rel := g.EdgeIndexes(e)
@@ -176,25 +175,16 @@ func countPerceptionErrors(g *scenes.Graph, objs []scenes.Object, observed []int
 			continue
 		}
 		if codes == nil {
-			buf = relationCodes.Get().(*[]uint8)
-			codes, _ = scenes.RelationCodesInto(*buf, objs)
+			pooled = scenes.PoolRelationCodes(objs)
+			codes = pooled.Codes
 		}
 		if k := 2 * (src*n + dst); codes[k] != j.code && codes[k+1] != j.code {
 			p.wrong++
 		}
 	}
-	if buf != nil {
-		*buf = codes
-		relationCodes.Put(buf)
-	}
+	pooled.Release()
 	return p
 }
-
-// relationCodes holds the buffers countPerceptionErrors derives the
-// table's relations in (scenes.RelationCodesInto), which are dropped once
-// the edges are judged: 4.6 KB a report at a crowded table, and what a
-// process allocates sets how often its collector runs.
-var relationCodes = sync.Pool{New: func() any { return new([]uint8) }}
 
 // judge is how countPerceptionErrors judges the edges of one relation
 // name: whether scenes.ReadRelation reads it, which relation of the table

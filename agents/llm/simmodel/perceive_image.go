@@ -2,7 +2,6 @@ package simmodel
 
 import (
 	"maps"
-	"sync"
 	"unsafe"
 
 	"github.com/ambibench/ambibench/agents/grounding"
@@ -49,15 +48,14 @@ func (c *call) perceiveImage() llm.Reply {
 		// table, were half of what this call cost, and the reply keys its
 		// edges by index anyway. Where ids repeat, perceptionJSON's
 		// reading of them by id stands.
-		buf := relationCodes.Get().(*[]uint8)
-		codes, count := scenes.RelationCodesInto(*buf, objs)
+		pooled := scenes.PoolRelationCodes(objs)
+		codes, count := pooled.Codes, pooled.Count
 		// The nodes that differ from the detections (changedNodes) are
 		// those that gained a workspace: the rest are the detections' own.
 		b := perceptionNodes(make([]byte, 0, 64+4*count+16*len(ds)), g, gained)
 		b = append(b, `,"edges":{`...)
 		b = appendRelations(b, codes, len(objs), at)
-		*buf = codes
-		relationCodes.Put(buf)
+		pooled.Release()
 		b = append(b, "}}"...)
 		// Nothing else holds the buffer (see relationsJSON).
 		return llm.Reply{Text: unsafe.String(unsafe.SliceData(b), len(b)), FinishReason: llm.FinishStop}
@@ -70,11 +68,6 @@ func (c *call) perceiveImage() llm.Reply {
 	return llm.Reply{Text: perceptionJSON(g, ds, true), FinishReason: llm.FinishStop}
 }
 
-// relationCodes holds the buffers perceiveImage derives a table's
-// relations in (scenes.RelationCodesInto), which are dropped once the
-// reply is written: 4.6 KB a look at a crowded table, and what a process
-// allocates sets how often its collector runs.
-var relationCodes = sync.Pool{New: func() any { return new([]uint8) }}
 
 // underBoxes is, for each listed object with something under its box, that
 // object of the image named as listed, where it stands on the table; each
