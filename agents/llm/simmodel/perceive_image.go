@@ -68,7 +68,6 @@ func (c *call) perceiveImage() llm.Reply {
 	return llm.Reply{Text: perceptionJSON(g, ds, true), FinishReason: llm.FinishStop}
 }
 
-
 // underBoxes is, for each listed object with something under its box, that
 // object of the image named as listed, where it stands on the table; each
 // is also passed to found, if set, with its index in ds.
