@@ -47,7 +47,10 @@ type calibrated struct {
 	done   bool
 	scored []agents.Scored
 	err    error
-	fitted bool // an agent asked for the threshold (Threshold)
+	// fitted says an agent asked for the threshold (Threshold), fitted
+	// once on scored and kept in threshold.
+	fitted    bool
+	threshold float64
 }
 
 // NewCalibration returns the calibration split of a suite seed, with
@@ -91,16 +94,20 @@ func (c *Calibration) Scores(ctx context.Context, key string, score agents.Score
 }
 
 // Threshold implements agents.Calibrator: agents.FitThreshold of key's
-// scores, which Fits then reports.
+// scores, fitted at the first ask and kept for every episode after and
+// for Fits.
 func (c *Calibration) Threshold(ctx context.Context, key string, score agents.ScoreFunc) (float64, error) {
 	scored, err := c.Scores(ctx, key, score)
 	if err != nil {
 		return 0, err
 	}
 	c.mu.Lock()
-	c.keys[key].fitted = true
-	c.mu.Unlock()
-	return agents.FitThreshold(scored), nil
+	defer c.mu.Unlock()
+	k := c.keys[key]
+	if !k.fitted {
+		k.fitted, k.threshold = true, agents.FitThreshold(scored)
+	}
+	return k.threshold, nil
 }
 
 // Fit is a threshold an agent fitted on the calibration split.
@@ -125,7 +132,7 @@ func (c *Calibration) Fits() []Fit {
 		if !k.fitted {
 			continue
 		}
-		f := Fit{Key: key, Episodes: len(k.scored), Threshold: agents.FitThreshold(k.scored)}
+		f := Fit{Key: key, Episodes: len(k.scored), Threshold: k.threshold}
 		for _, s := range k.scored {
 			if s.Ambiguous {
 				f.Ambiguous++
